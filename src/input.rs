@@ -1,0 +1,1 @@
+//! Platform-free input events (being written).

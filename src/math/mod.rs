@@ -1,0 +1,5 @@
+//! Pure f64 geometry shared by picking, the gizmo, the editor and the renderer.
+
+pub mod camera;
+
+pub use camera::{Camera, CameraError, DepthMode, Projection};
