@@ -1,1 +1,3 @@
-//! (being written)
+//! Scene objects, hierarchy, meshes and scene files.
+
+pub mod primitives;

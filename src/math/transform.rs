@@ -1,0 +1,63 @@
+//! Object transforms: position, rotation, scale relative to the parent.
+
+use nalgebra::{Matrix4, UnitQuaternion, Vector3};
+
+/// `position`, unit `rotation` and `scale`, relative to the parent (or the
+/// world for a root). The matrix is `T * R * S`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    pub position: Vector3<f64>,
+    pub rotation: UnitQuaternion<f64>,
+    pub scale: Vector3<f64>,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform::IDENTITY
+    }
+}
+
+impl Transform {
+    pub const IDENTITY: Transform = Transform {
+        position: Vector3::new(0.0, 0.0, 0.0),
+        rotation: UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+        scale: Vector3::new(1.0, 1.0, 1.0),
+    };
+
+    /// `T * R * S` as a 4x4 matrix.
+    pub fn matrix(&self) -> Matrix4<f64> {
+        let mut m = self.rotation.to_homogeneous();
+        for c in 0..3 {
+            for r in 0..3 {
+                m[(r, c)] *= self.scale[c];
+            }
+        }
+        m[(0, 3)] = self.position.x;
+        m[(1, 3)] = self.position.y;
+        m[(2, 3)] = self.position.z;
+        m
+    }
+
+    /// Whether every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.iter().chain(self.scale.iter()).chain(self.rotation.coords.iter()).all(|v| v.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Point3;
+
+    #[test]
+    fn matrix_is_translate_rotate_scale() {
+        let t = Transform {
+            position: Vector3::new(1.0, 2.0, 3.0),
+            rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
+            scale: Vector3::new(2.0, 1.0, 1.0),
+        };
+        // x is scaled by 2, rotated onto +y, then translated.
+        let p = t.matrix().transform_point(&Point3::new(1.0, 0.0, 0.0));
+        assert!((p - Point3::new(1.0, 4.0, 3.0)).norm() < 1e-12);
+    }
+}

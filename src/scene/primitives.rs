@@ -1,0 +1,1 @@
+//! Built-in primitive meshes (being written).
