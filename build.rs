@@ -33,8 +33,7 @@ fn main() {
     for path in entries {
         let Some(kind) = stage_of(&path) else { continue };
         println!("cargo:rerun-if-changed={}", path.display());
-        let source = fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
+        let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let mut options = shaderc::CompileOptions::new().expect("shaderc options");
         options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);

@@ -199,12 +199,12 @@ impl Camera {
         match self.projection {
             Projection::Perspective { fov_y, .. } => {
                 let deg = fov_y.to_degrees();
-                if !(deg > 0.0 && deg < 180.0) || !fov_y.is_finite() {
+                if !(deg > 0.0 && deg < 180.0 && fov_y.is_finite()) {
                     return Err(CameraError::FieldOfView(deg));
                 }
             }
             Projection::Orthographic { height, .. } => {
-                if !(height > 0.0) || !height.is_finite() {
+                if height.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !height.is_finite() {
                     return Err(CameraError::OrthoHeight(height));
                 }
             }
@@ -278,7 +278,11 @@ mod tests {
         assert!(ndc(&s, Vector3::new(0.0, 0.0, -0.05)).z.abs() < 1e-12);
         assert!((ndc(&s, Vector3::new(0.0, 0.0, -100.0)).z - 1.0).abs() < 1e-12);
         // height 10 -> y = 5 is the top edge (NDC -1), aspect 2 -> x = 10 is the right edge.
-        assert!((ndc(&r, Vector3::new(10.0, 5.0, -1.0)) - Vector3::new(1.0, -1.0, ndc(&r, Vector3::new(0.0, 0.0, -1.0)).z)).norm() < 1e-12);
+        assert!(
+            (ndc(&r, Vector3::new(10.0, 5.0, -1.0)) - Vector3::new(1.0, -1.0, ndc(&r, Vector3::new(0.0, 0.0, -1.0)).z))
+                .norm()
+                < 1e-12
+        );
     }
 
     #[test]
@@ -289,8 +293,8 @@ mod tests {
         let mut c = Camera::default();
         c.up = c.target - c.eye;
         assert_eq!(c.validate(), Err(CameraError::DegenerateUp));
-        let mut c = Camera::default();
-        c.projection = Projection::Perspective { fov_y: 0.0, near: 0.05, far: 10.0 };
+        let c =
+            Camera { projection: Projection::Perspective { fov_y: 0.0, near: 0.05, far: 10.0 }, ..Camera::default() };
         assert!(matches!(c.validate(), Err(CameraError::FieldOfView(_))));
         let mut c = Camera::default();
         c.eye.x = f64::NAN;

@@ -39,7 +39,10 @@ pub enum MeshRef {
     Primitive(Primitive),
     /// A glTF file; `source` as written in the scene, `path` resolved
     /// against the scene file's folder.
-    Gltf { source: String, path: PathBuf },
+    Gltf {
+        source: String,
+        path: PathBuf,
+    },
 }
 
 impl MeshRef {
@@ -362,7 +365,10 @@ mod tests {
             (r#"{"objects":[{"name":"a","mesh":"teapot"}]}"#, "teapot"),
             (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#, "zero"),
             (r#"{"objects":[{"name":"a","mesh":"cube","rotation":[0,0,0,0]}]}"#, "zero"),
-            (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#, "cycle"),
+            (
+                r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#,
+                "cycle",
+            ),
             (r#"{"camera":{"eye":[1,1,1],"target":[1,1,1]},"objects":[]}"#, "coincide"),
             (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),
         ];

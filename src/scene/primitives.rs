@@ -143,9 +143,8 @@ fn cube() -> MeshData {
         ([0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
     ];
     for (n, u, v) in faces {
-        let corner = |su: f32, sv: f32| -> [f32; 3] {
-            std::array::from_fn(|k| h * n[k] + su * h * u[k] + sv * h * v[k])
-        };
+        let corner =
+            |su: f32, sv: f32| -> [f32; 3] { std::array::from_fn(|k| h * n[k] + su * h * u[k] + sv * h * v[k]) };
         m.quad([corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)], n);
     }
     m
@@ -153,10 +152,7 @@ fn cube() -> MeshData {
 
 fn plane() -> MeshData {
     let mut m = MeshData::default();
-    m.quad(
-        [[-0.5, 0.0, 0.5], [0.5, 0.0, 0.5], [0.5, 0.0, -0.5], [-0.5, 0.0, -0.5]],
-        [0.0, 1.0, 0.0],
-    );
+    m.quad([[-0.5, 0.0, 0.5], [0.5, 0.0, 0.5], [0.5, 0.0, -0.5], [-0.5, 0.0, -0.5]], [0.0, 1.0, 0.0]);
     m
 }
 
@@ -253,7 +249,14 @@ mod tests {
     /// points away from the centre and agrees with the vertex normals.
     #[test]
     fn triangles_face_outwards() {
-        for p in [Primitive::Cube, Primitive::Sphere, Primitive::Cylinder, Primitive::Cone, Primitive::Torus, Primitive::Plane] {
+        for p in [
+            Primitive::Cube,
+            Primitive::Sphere,
+            Primitive::Cylinder,
+            Primitive::Cone,
+            Primitive::Torus,
+            Primitive::Plane,
+        ] {
             let m = p.mesh();
             assert_eq!(m.positions.len(), m.normals.len());
             assert_eq!(m.indices.len() % 3, 0);
