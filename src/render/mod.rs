@@ -349,6 +349,10 @@ impl Renderer {
         // Acquire (window) and find the colour image to draw into.
         let mut image_index = 0u32;
         if let Target::Window { swapchain, surface_format } = &mut self.target {
+            if self.window_extent.width == 0 || self.window_extent.height == 0 {
+                // Minimised: nothing to draw until the window has a size again.
+                return Ok(FrameStats::default());
+            }
             if swapchain.dirty {
                 swapchain.recreate(&self.ctx, *surface_format, self.window_extent)?;
             }

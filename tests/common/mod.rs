@@ -42,3 +42,65 @@ pub fn dominant(p: [u8; 4]) -> Option<usize> {
     let others = p[..3].iter().enumerate().filter(|(j, _)| *j != i).map(|(_, v)| *v).max()?;
     (max as i32 - others as i32 > 20).then_some(i)
 }
+
+/// An Xvfb server on a free display, killed on drop.
+pub struct Xvfb {
+    child: std::process::Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb must be installed (make test installs the xvfb package)");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).expect("Xvfb prints its display");
+        let display = format!(":{}", line.trim());
+        // Wait until the server answers.
+        for _ in 0..100 {
+            if Command::new("xdpyinfo").args(["-display", &display]).output().is_ok_and(|o| o.status.success()) {
+                return Xvfb { child, display };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("Xvfb on {display} did not answer");
+    }
+
+    /// Runs an X client (xdotool, import) against this server.
+    pub fn run(&self, program: &str, args: &[&str]) -> String {
+        let out = std::process::Command::new(program)
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .unwrap_or_else(|e| panic!("{program}: {e}"));
+        assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Decodes an 8-bit RGB or RGBA PNG into RGBA.
+pub fn read_png(path: &std::path::Path) -> RgbaImage {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("png exists"));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("png data");
+    let data = match info.color_type {
+        png::ColorType::Rgba => buf[..info.buffer_size()].to_vec(),
+        png::ColorType::Rgb => buf[..info.buffer_size()].chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
+        other => panic!("unexpected PNG colour type {other:?}"),
+    };
+    RgbaImage { width: info.width, height: info.height, data }
+}
