@@ -60,7 +60,11 @@ impl Xvfb {
             .spawn()
             .expect("Xvfb must be installed (make test installs the xvfb package)");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).expect("Xvfb prints its display");
+        if BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).is_err() || line.trim().is_empty() {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("Xvfb did not report a display");
+        }
         let display = format!(":{}", line.trim());
         // Wait until the server answers.
         for _ in 0..100 {
@@ -69,6 +73,8 @@ impl Xvfb {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("Xvfb on {display} did not answer");
     }
 
