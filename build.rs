@@ -50,8 +50,10 @@ fn main() {
     }
     if !failures.is_empty() {
         for f in &failures {
-            // shaderc's messages already read "shaders/x.frag:12: error: ...".
-            println!("cargo:warning={}", f.lines().next().unwrap_or(""));
+            // shaderc's messages read "shaders/x.frag:12: error: ..."; show those lines.
+            for line in f.lines().filter(|l| l.contains("error")) {
+                println!("cargo:warning={line}");
+            }
         }
         panic!("shader compilation failed:\n{}", failures.join("\n"));
     }
