@@ -248,7 +248,7 @@ pub fn pick_nearest<H: Copy>(
         match c.class {
             PickClass::ViewDisc if c.hit.screen_dist == 0.0 => inside_disc = Some(c.handle),
             PickClass::Fallback => {
-                if fallback.is_none_or(|f| c.hit.view_depth < f.hit.view_depth) {
+                if fallback.map_or(true, |f| c.hit.view_depth < f.hit.view_depth) {
                     fallback = Some(c);
                 }
                 continue;

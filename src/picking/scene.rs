@@ -45,6 +45,7 @@ impl Boundable for Leaf {
 }
 
 /// A BVH of object boxes, indexed by dense ids `0..len`.
+#[derive(Default)]
 pub struct SceneIndex {
     bvh: Bvh2,
     /// `None` for objects that cannot be hit (degenerate or removed).
@@ -69,10 +70,26 @@ impl std::fmt::Debug for SceneIndex {
     }
 }
 
+/// The next f32 towards +infinity (`f32::next_up`, stable only since 1.86).
+fn next_up(v: f32) -> f32 {
+    if v.is_nan() || v == f32::INFINITY {
+        return v;
+    }
+    if v == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = v.to_bits();
+    f32::from_bits(if v > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(v: f32) -> f32 {
+    -next_up(-v)
+}
+
 fn round_down(x: f64) -> f32 {
     let v = x as f32;
     if (v as f64) > x {
-        v.next_down()
+        next_down(v)
     } else {
         v
     }
@@ -81,7 +98,7 @@ fn round_down(x: f64) -> f32 {
 fn round_up(x: f64) -> f32 {
     let v = x as f32;
     if (v as f64) < x {
-        v.next_up()
+        next_up(v)
     } else {
         v
     }
@@ -246,7 +263,7 @@ impl SceneIndex {
                     let Some(t) = obb.intersect_ray(ray) else {
                         continue;
                     };
-                    if best.is_none_or(|b| t < b.t || (t == b.t && id < b.id)) && keep(id) {
+                    if best.map_or(true, |b| t < b.t || (t == b.t && id < b.id)) && keep(id) {
                         best = Some(SceneHit { id, t });
                         bray.tmax = round_up((t + slack) * (1.0 + 1e-6));
                     }
@@ -265,7 +282,7 @@ impl SceneIndex {
         let mut best: Option<SceneHit> = None;
         for (id, obb) in self.obbs.iter().enumerate() {
             if let Some(t) = obb.as_ref().and_then(|b| b.intersect_ray(ray)) {
-                if best.is_none_or(|b| t < b.t) {
+                if best.map_or(true, |b| t < b.t) {
                     best = Some(SceneHit { id, t });
                 }
             }
