@@ -52,15 +52,6 @@ pub struct SceneIndex {
     obbs: Vec<Option<Obb>>,
 }
 
-impl Default for SceneIndex {
-    fn default() -> Self {
-        SceneIndex {
-            bvh: Bvh2::default(),
-            obbs: Vec::new(),
-        }
-    }
-}
-
 impl std::fmt::Debug for SceneIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SceneIndex")
