@@ -235,6 +235,7 @@ impl Camera {
 }
 
 #[cfg(test)]
+#[allow(clippy::field_reassign_with_default)]
 mod tests {
     use super::*;
     use nalgebra::Vector4;

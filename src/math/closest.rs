@@ -423,7 +423,7 @@ mod tests {
         )
         .is_none());
         // minimize_on_circle finds the minimum of a smooth function.
-        let (th, _) = minimize_on_circle(16, |t| (t - PI / 3.0).cos() * -1.0);
+        let (th, _) = minimize_on_circle(16, |t| -(t - PI / 3.0).cos());
         assert!((th - PI / 3.0).abs() < 1e-7);
     }
 
