@@ -27,7 +27,7 @@ pub fn unit_vec(rng: &mut StdRng) -> Vector3<f64> {
 pub fn rand_rot(rng: &mut StdRng) -> UnitQuaternion<f64> {
     UnitQuaternion::from_axis_angle(
         &nalgebra::Unit::new_normalize(unit_vec(rng)),
-        rng.gen_range(0.0..6.283),
+        rng.gen_range(0.0..std::f64::consts::TAU),
     )
 }
 
