@@ -82,6 +82,9 @@ fn gizmo_frame(c: &mut Criterion) {
     }
 }
 
+/// Local bounds and world matrix per object.
+type Boxes = Vec<(Point3<f64>, Point3<f64>, Matrix4<f64>)>;
+
 /// `n` random boxes (rotated, non-uniformly scaled unit cubes) in a cube of
 /// side proportional to n^(1/3), so the density is the same for every n.
 fn random_scene(
