@@ -35,8 +35,7 @@ fn main() {
             continue;
         };
         println!("cargo:rerun-if-changed={}", path.display());
-        let source = fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
+        let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let mut options = shaderc::CompileOptions::new().expect("shaderc options");
         options.set_target_env(
             shaderc::TargetEnv::Vulkan,

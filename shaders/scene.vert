@@ -1,2 +1,34 @@
 #version 450
-void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }
+// Scene objects, drawn instanced: one draw per mesh, one instance per object.
+// Positions are transformed by a model-view matrix computed on the CPU in f64,
+// so objects far from the origin keep their precision.
+
+layout(location = 0) in vec3 in_position;
+layout(location = 1) in vec3 in_normal;
+
+layout(location = 2) in vec4 in_model_view_0;
+layout(location = 3) in vec4 in_model_view_1;
+layout(location = 4) in vec4 in_model_view_2;
+layout(location = 5) in vec4 in_model_view_3;
+layout(location = 6) in vec4 in_normal_0;
+layout(location = 7) in vec4 in_normal_1;
+layout(location = 8) in vec4 in_normal_2;
+layout(location = 9) in vec4 in_color; // rgb, a = selection tint
+
+layout(push_constant) uniform Push {
+    mat4 projection;
+    vec4 light_dir_view; // xyz: direction towards the light, in view space
+} pc;
+
+layout(location = 0) out vec3 v_normal;
+layout(location = 1) out vec3 v_view_position;
+layout(location = 2) out vec4 v_color;
+
+void main() {
+    mat4 model_view = mat4(in_model_view_0, in_model_view_1, in_model_view_2, in_model_view_3);
+    vec4 view_position = model_view * vec4(in_position, 1.0);
+    v_view_position = view_position.xyz;
+    v_normal = mat3(in_normal_0.xyz, in_normal_1.xyz, in_normal_2.xyz) * in_normal;
+    v_color = in_color;
+    gl_Position = pc.projection * view_position;
+}

@@ -10,6 +10,8 @@
 //! - [`app`] (winit window) and [`headless`] (off-screen runs and replay).
 
 pub mod app;
+pub mod cli;
+pub mod draw;
 pub mod editor;
 pub mod gizmo;
 pub mod headless;

@@ -181,12 +181,7 @@ impl Default for Camera {
 impl Camera {
     /// Checks every field; a camera that passes gives finite, invertible matrices.
     pub fn validate(&self) -> Result<(), CameraError> {
-        let finite = self
-            .eye
-            .iter()
-            .chain(self.target.iter())
-            .chain(self.up.iter())
-            .all(|v| v.is_finite());
+        let finite = self.eye.iter().chain(self.target.iter()).chain(self.up.iter()).all(|v| v.is_finite());
         let (near, far) = (self.projection.near(), self.projection.far());
         if !finite || !near.is_finite() || !far.is_finite() {
             return Err(CameraError::NotFinite);
@@ -195,8 +190,7 @@ impl Camera {
         if dir.norm() <= 1e-12 * (1.0 + self.eye.coords.norm()) {
             return Err(CameraError::EyeEqualsTarget);
         }
-        if self.up.cross(&dir).norm() <= 1e-9 * self.up.norm() * dir.norm() || self.up.norm() == 0.0
-        {
+        if self.up.cross(&dir).norm() <= 1e-9 * self.up.norm() * dir.norm() || self.up.norm() == 0.0 {
             return Err(CameraError::DegenerateUp);
         }
         if !(near > 0.0 && near < far) {
@@ -210,7 +204,7 @@ impl Camera {
                 }
             }
             Projection::Orthographic { height, .. } => {
-                if height.is_nan() || height <= 0.0 || !height.is_finite() {
+                if height.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !height.is_finite() {
                     return Err(CameraError::OrthoHeight(height));
                 }
             }
@@ -235,7 +229,6 @@ impl Camera {
 }
 
 #[cfg(test)]
-#[allow(clippy::field_reassign_with_default)]
 mod tests {
     use super::*;
     use nalgebra::Vector4;
@@ -247,11 +240,7 @@ mod tests {
 
     #[test]
     fn perspective_reversed_maps_near_to_one_and_infinity_to_zero() {
-        let p = Projection::Perspective {
-            fov_y: 1.0,
-            near: 0.05,
-            far: 1000.0,
-        };
+        let p = Projection::Perspective { fov_y: 1.0, near: 0.05, far: 1000.0 };
         let m = p.matrix(1.5, DepthMode::Reversed);
         assert!((ndc(&m, Vector3::new(0.0, 0.0, -0.05)).z - 1.0).abs() < 1e-12);
         assert!(ndc(&m, Vector3::new(0.0, 0.0, -1e12)).z.abs() < 1e-12);
@@ -262,11 +251,7 @@ mod tests {
 
     #[test]
     fn perspective_standard_maps_near_to_zero_and_far_to_one() {
-        let p = Projection::Perspective {
-            fov_y: 1.0,
-            near: 0.05,
-            far: 1000.0,
-        };
+        let p = Projection::Perspective { fov_y: 1.0, near: 0.05, far: 1000.0 };
         let m = p.matrix(1.5, DepthMode::Standard);
         assert!(ndc(&m, Vector3::new(0.0, 0.0, -0.05)).z.abs() < 1e-12);
         assert!((ndc(&m, Vector3::new(0.0, 0.0, -1000.0)).z - 1.0).abs() < 1e-12);
@@ -275,11 +260,7 @@ mod tests {
     #[test]
     fn y_up_appears_at_negative_ndc_y() {
         // Vulkan NDC y = -1 is the top of the screen.
-        let p = Projection::Perspective {
-            fov_y: 1.0,
-            near: 0.05,
-            far: 1000.0,
-        };
+        let p = Projection::Perspective { fov_y: 1.0, near: 0.05, far: 1000.0 };
         let m = p.matrix(1.0, DepthMode::Reversed);
         assert!(ndc(&m, Vector3::new(0.0, 1.0, -5.0)).y < 0.0);
         // The top edge of the field of view lands exactly on y = -1.
@@ -289,11 +270,7 @@ mod tests {
 
     #[test]
     fn orthographic_depth_in_both_modes() {
-        let p = Projection::Orthographic {
-            height: 10.0,
-            near: 0.05,
-            far: 100.0,
-        };
+        let p = Projection::Orthographic { height: 10.0, near: 0.05, far: 100.0 };
         let r = p.matrix(2.0, DepthMode::Reversed);
         let s = p.matrix(2.0, DepthMode::Standard);
         assert!((ndc(&r, Vector3::new(0.0, 0.0, -0.05)).z - 1.0).abs() < 1e-12);
@@ -302,9 +279,8 @@ mod tests {
         assert!((ndc(&s, Vector3::new(0.0, 0.0, -100.0)).z - 1.0).abs() < 1e-12);
         // height 10 -> y = 5 is the top edge (NDC -1), aspect 2 -> x = 10 is the right edge.
         assert!(
-            (ndc(&r, Vector3::new(10.0, 5.0, -1.0))
-                - Vector3::new(1.0, -1.0, ndc(&r, Vector3::new(0.0, 0.0, -1.0)).z))
-            .norm()
+            (ndc(&r, Vector3::new(10.0, 5.0, -1.0)) - Vector3::new(1.0, -1.0, ndc(&r, Vector3::new(0.0, 0.0, -1.0)).z))
+                .norm()
                 < 1e-12
         );
     }
@@ -317,12 +293,8 @@ mod tests {
         let mut c = Camera::default();
         c.up = c.target - c.eye;
         assert_eq!(c.validate(), Err(CameraError::DegenerateUp));
-        let mut c = Camera::default();
-        c.projection = Projection::Perspective {
-            fov_y: 0.0,
-            near: 0.05,
-            far: 10.0,
-        };
+        let c =
+            Camera { projection: Projection::Perspective { fov_y: 0.0, near: 0.05, far: 10.0 }, ..Camera::default() };
         assert!(matches!(c.validate(), Err(CameraError::FieldOfView(_))));
         let mut c = Camera::default();
         c.eye.x = f64::NAN;

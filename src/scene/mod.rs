@@ -1,3 +1,389 @@
 //! Scene objects, hierarchy, meshes and scene files.
+//!
+//! [`Scene`] is the validated in-memory form of a scene file: parents are
+//! indices, transforms are nalgebra types, every value is finite, names are
+//! unique and the hierarchy has no cycles. Loading reports the first problem
+//! as one [`SceneError`] naming the file; saving writes a temporary file and
+//! renames it over the target, so a failed save never leaves half a file.
 
+pub mod file;
 pub mod primitives;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
+
+use crate::math::{Camera, Projection, Transform};
+pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
+pub use primitives::{MeshData, Primitive};
+
+/// Why a scene (or a part of one) could not be loaded or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SceneError {
+    pub fn file(path: &Path, message: impl std::fmt::Display) -> SceneError {
+        SceneError::File { path: path.display().to_string(), message: message.to_string() }
+    }
+}
+
+/// Which mesh an object draws.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MeshRef {
+    Primitive(Primitive),
+    /// A glTF file; `source` as written in the scene, `path` resolved
+    /// against the scene file's folder.
+    Gltf {
+        source: String,
+        path: PathBuf,
+    },
+}
+
+impl MeshRef {
+    /// The string written in a scene file.
+    pub fn source(&self) -> &str {
+        match self {
+            MeshRef::Primitive(p) => p.name(),
+            MeshRef::Gltf { source, .. } => source,
+        }
+    }
+}
+
+/// One object of the scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    pub name: String,
+    pub mesh: MeshRef,
+    pub parent: Option<usize>,
+    pub transform: Transform,
+    /// Linear RGB in [0, 1].
+    pub color: [f32; 3],
+}
+
+/// A validated scene.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    pub camera: Option<Camera>,
+    pub objects: Vec<Object>,
+}
+
+fn finite<const N: usize>(v: &[f64; N]) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+/// Converts and validates a `camera` block.
+pub fn camera_from_file(c: &CameraFile) -> Result<Camera, String> {
+    let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
+    let far = c.far.unwrap_or(Projection::DEFAULT_FAR);
+    let projection = match c.projection {
+        ProjectionKind::Perspective => {
+            if c.height.is_some() {
+                return Err("camera: \"height\" is only for orthographic cameras".into());
+            }
+            Projection::Perspective { fov_y: c.fov_y_deg.unwrap_or(50.0).to_radians(), near, far }
+        }
+        ProjectionKind::Orthographic => {
+            if c.fov_y_deg.is_some() {
+                return Err("camera: \"fov_y_deg\" is only for perspective cameras".into());
+            }
+            Projection::Orthographic { height: c.height.unwrap_or(10.0), near, far }
+        }
+    };
+    let cam = Camera {
+        eye: Point3::from(Vector3::from(c.eye)),
+        target: Point3::from(Vector3::from(c.target)),
+        up: Vector3::from(c.up),
+        projection,
+    };
+    cam.validate().map_err(|e| format!("camera: {e}"))?;
+    Ok(cam)
+}
+
+/// The `camera` block that [`camera_from_file`] turns back into `cam`.
+pub fn camera_to_file(cam: &Camera) -> CameraFile {
+    let (projection, fov_y_deg, height) = match cam.projection {
+        Projection::Perspective { fov_y, .. } => (ProjectionKind::Perspective, Some(fov_y.to_degrees()), None),
+        Projection::Orthographic { height, .. } => (ProjectionKind::Orthographic, None, Some(height)),
+    };
+    CameraFile {
+        eye: cam.eye.coords.into(),
+        target: cam.target.coords.into(),
+        up: cam.up.into(),
+        projection,
+        fov_y_deg,
+        height,
+        near: Some(cam.projection.near()),
+        far: Some(cam.projection.far()),
+    }
+}
+
+impl Scene {
+    /// Reads and validates a scene file. Relative glTF paths resolve against
+    /// the file's folder.
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::file(path, e))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Scene::from_json(&text, base).map_err(|m| SceneError::file(path, m))
+    }
+
+    /// Parses and validates scene JSON; glTF paths resolve against `base`.
+    pub fn from_json(text: &str, base: &Path) -> Result<Scene, String> {
+        let file: SceneFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Scene::from_file(&file, base)
+    }
+
+    /// Validates a parsed scene file.
+    pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, String> {
+        let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
+        let mut index = HashMap::new();
+        for (i, o) in file.objects.iter().enumerate() {
+            if o.name.is_empty() {
+                return Err(format!("object {i}: empty name"));
+            }
+            if index.insert(o.name.as_str(), i).is_some() {
+                return Err(format!("object \"{}\": duplicate name", o.name));
+            }
+        }
+        let mut objects = Vec::with_capacity(file.objects.len());
+        for o in &file.objects {
+            let err = |m: &str| format!("object \"{}\": {m}", o.name);
+            let parent = match &o.parent {
+                None => None,
+                Some(p) => Some(*index.get(p.as_str()).ok_or_else(|| err(&format!("unknown parent \"{p}\"")))?),
+            };
+            if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
+                return Err(err("non-finite number"));
+            }
+            let q = Quaternion::new(o.rotation[3], o.rotation[0], o.rotation[1], o.rotation[2]);
+            if q.norm() < 1e-6 {
+                return Err(err("rotation quaternion is zero"));
+            }
+            if o.scale.iter().any(|s| s.abs() < 1e-9) {
+                return Err(err("scale has a zero component"));
+            }
+            if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
+                return Err(err("color components must be in [0, 1]"));
+            }
+            let mesh = match Primitive::from_name(&o.mesh) {
+                Some(p) => MeshRef::Primitive(p),
+                None => {
+                    let lower = o.mesh.to_ascii_lowercase();
+                    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
+                        return Err(err(&format!(
+                            "mesh \"{}\" is neither a primitive (cube, sphere, cylinder, cone, torus, plane) nor a .gltf/.glb file",
+                            o.mesh
+                        )));
+                    }
+                    MeshRef::Gltf { source: o.mesh.clone(), path: base.join(&o.mesh) }
+                }
+            };
+            objects.push(Object {
+                name: o.name.clone(),
+                mesh,
+                parent,
+                transform: Transform {
+                    position: Vector3::from(o.position),
+                    rotation: UnitQuaternion::from_quaternion(q),
+                    scale: Vector3::from(o.scale),
+                },
+                color: o.color.map(|c| c as f32),
+            });
+        }
+        let scene = Scene { camera, objects };
+        if let Some(i) = scene.find_cycle() {
+            return Err(format!("object \"{}\": parent chain forms a cycle", scene.objects[i].name));
+        }
+        Ok(scene)
+    }
+
+    fn find_cycle(&self) -> Option<usize> {
+        (0..self.objects.len()).find(|&start| {
+            let mut at = self.objects[start].parent;
+            for _ in 0..self.objects.len() {
+                match at {
+                    None => return false,
+                    Some(p) if p == start => return true,
+                    Some(p) => at = self.objects[p].parent,
+                }
+            }
+            at.is_some()
+        })
+    }
+
+    /// The scene as its file form.
+    pub fn to_file(&self) -> SceneFile {
+        SceneFile {
+            camera: self.camera.as_ref().map(camera_to_file),
+            objects: self
+                .objects
+                .iter()
+                .map(|o| {
+                    let q = o.transform.rotation.quaternion();
+                    ObjectFile {
+                        name: o.name.clone(),
+                        mesh: o.mesh.source().to_string(),
+                        parent: o.parent.map(|p| self.objects[p].name.clone()),
+                        position: o.transform.position.into(),
+                        rotation: [q.i, q.j, q.k, q.w],
+                        scale: o.transform.scale.into(),
+                        color: o.color.map(f64::from),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Pretty JSON of [`Scene::to_file`].
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_file()).expect("scene serialises") + "\n"
+    }
+
+    /// Writes the scene to `path` atomically (temporary file + rename).
+    pub fn save(&self, path: &Path) -> Result<(), SceneError> {
+        write_atomic(path, self.to_json().as_bytes())
+    }
+
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.objects.iter().position(|o| o.name == name)
+    }
+
+    /// World matrix of object `i`: parent world * T * R * S.
+    pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
+        let mut m = self.objects[i].transform.matrix();
+        let mut at = self.objects[i].parent;
+        while let Some(p) = at {
+            m = self.objects[p].transform.matrix() * m;
+            at = self.objects[p].parent;
+        }
+        m
+    }
+
+    /// World matrix of the parent of `i` (identity for a root).
+    pub fn parent_world_matrix(&self, i: usize) -> Matrix4<f64> {
+        self.objects[i].parent.map_or_else(Matrix4::identity, |p| self.world_matrix(p))
+    }
+
+    /// All world matrices, each parent computed once.
+    pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
+        let mut out: Vec<Option<Matrix4<f64>>> = vec![None; self.objects.len()];
+        fn get(s: &Scene, i: usize, out: &mut Vec<Option<Matrix4<f64>>>) -> Matrix4<f64> {
+            if let Some(m) = out[i] {
+                return m;
+            }
+            let local = s.objects[i].transform.matrix();
+            let m = match s.objects[i].parent {
+                Some(p) => get(s, p, out) * local,
+                None => local,
+            };
+            out[i] = Some(m);
+            m
+        }
+        (0..self.objects.len()).map(|i| get(self, i, &mut out)).collect()
+    }
+
+    /// The built-in demo scene (`assets/demo.json`, compiled in).
+    pub fn demo() -> Scene {
+        Scene::from_json(DEMO_SCENE_JSON, Path::new("assets")).expect("the built-in demo scene is valid")
+    }
+}
+
+/// The demo scene's JSON, as shipped in `assets/demo.json`.
+pub const DEMO_SCENE_JSON: &str = include_str!("../../assets/demo.json");
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a
+/// rename, so readers see either the old file or the whole new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SceneError> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().ok_or_else(|| SceneError::file(path, "not a file path"))?;
+    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(SceneError::file(path, e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_scene_loads_with_a_child_under_a_rotated_parent() {
+        let s = Scene::demo();
+        assert!(s.objects.len() >= 4);
+        let child = s.objects.iter().position(|o| o.parent.is_some()).expect("a child");
+        let parent = s.objects[child].parent.unwrap();
+        assert!(s.objects[parent].transform.rotation.angle() > 0.1);
+    }
+
+    #[test]
+    fn round_trips_through_json() {
+        let s = Scene::demo();
+        let again = Scene::from_json(&s.to_json(), Path::new("assets")).unwrap();
+        assert_eq!(s.objects.len(), again.objects.len());
+        for (a, b) in s.objects.iter().zip(&again.objects) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.parent, b.parent);
+            assert!((a.transform.matrix() - b.transform.matrix()).norm() < 1e-12);
+        }
+        let (a, b) = (s.camera.unwrap(), again.camera.unwrap());
+        assert!((a.eye - b.eye).norm() < 1e-12);
+    }
+
+    #[test]
+    fn child_world_matrix_composes_parent() {
+        let s = Scene::demo();
+        let child = s.objects.iter().position(|o| o.parent.is_some()).unwrap();
+        let p = s.objects[child].parent.unwrap();
+        let expect = s.world_matrix(p) * s.objects[child].transform.matrix();
+        assert!((s.world_matrix(child) - expect).norm() < 1e-12);
+        assert!((s.world_matrices()[child] - expect).norm() < 1e-12);
+    }
+
+    #[test]
+    fn bad_scenes_are_rejected_with_a_named_problem() {
+        let cases = [
+            (r#"{"objects":[{"name":"a","mesh":"cube","bogus":1}]}"#, "bogus"),
+            (r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"a","mesh":"cube"}]}"#, "duplicate"),
+            (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"}]}"#, "unknown parent"),
+            (r#"{"objects":[{"name":"a","mesh":"teapot"}]}"#, "teapot"),
+            (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#, "zero"),
+            (r#"{"objects":[{"name":"a","mesh":"cube","rotation":[0,0,0,0]}]}"#, "zero"),
+            (
+                r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#,
+                "cycle",
+            ),
+            (r#"{"camera":{"eye":[1,1,1],"target":[1,1,1]},"objects":[]}"#, "coincide"),
+            (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),
+        ];
+        for (json, needle) in cases {
+            let e = Scene::from_json(json, Path::new(".")).unwrap_err();
+            assert!(e.contains(needle), "{json}: {e}");
+        }
+    }
+
+    #[test]
+    fn atomic_save_leaves_no_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        Scene::demo().save(&path).unwrap();
+        assert!(Scene::load(&path).is_ok());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,43 @@
+# The two commands of the README: `make run` and `make test`.
+# Both install the Debian packages they need when missing (as root, or via sudo).
+
+LAVAPIPE_ICD := /usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools \
+                libshaderc-dev glslc xvfb xdotool imagemagick x11-utils
+CARGO ?= cargo
+ARGS ?=
+
+.PHONY: run test deps build bench lint clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) first"; exit 1; }
+
+build: deps
+	$(CARGO) build --bin viewport
+
+# Opens the window on the demo scene; without a display it says so and
+# renders the demo headless to viewport-headless.png.
+run: build
+	$(CARGO) run --bin viewport -- $(ARGS)
+
+# The whole suite on lavapipe (Mesa's CPU Vulkan driver) with validation on.
+test: deps
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) RUST_BACKTRACE=1 $(CARGO) test --all-targets --no-fail-fast
+
+bench: deps
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,43 @@
+#version 450
+// Anti-aliased grid lines (minor every cell, major every ten), the X and Z
+// axes in red and blue, fading out with distance from the eye.
+
+layout(location = 0) in vec2 v_world_xz;
+layout(location = 1) in vec3 v_relative;
+
+layout(push_constant) uniform Push {
+    mat4 view_projection_rotation;
+    vec4 eye;
+    vec4 params;
+} pc;
+
+layout(location = 0) out vec4 out_color;
+
+float line_coverage(vec2 coord) {
+    vec2 width = fwidth(coord);
+    vec2 g = abs(fract(coord - 0.5) - 0.5) / max(width, vec2(1e-6));
+    return 1.0 - min(min(g.x, g.y), 1.0);
+}
+
+void main() {
+    float cell = pc.params.x;
+    // Minor lines fade out before they get denser than a few pixels (moire).
+    float density = max(fwidth(v_world_xz / cell).x, fwidth(v_world_xz / cell).y);
+    float minor = line_coverage(v_world_xz / cell) * (1.0 - smoothstep(0.15, 0.4, density));
+    float major = line_coverage(v_world_xz / (10.0 * cell));
+    vec3 color = vec3(0.45);
+    float alpha = max(minor * 0.35, major * 0.7);
+
+    vec2 width = fwidth(v_world_xz);
+    float x_axis = 1.0 - min(abs(v_world_xz.y) / max(width.y, 1e-6), 1.0); // z == 0
+    float z_axis = 1.0 - min(abs(v_world_xz.x) / max(width.x, 1e-6), 1.0); // x == 0
+    if (x_axis > 0.0) { color = mix(color, vec3(0.85, 0.2, 0.2), x_axis); alpha = max(alpha, x_axis); }
+    if (z_axis > 0.0) { color = mix(color, vec3(0.2, 0.35, 0.9), z_axis); alpha = max(alpha, z_axis); }
+
+    // The distance must be computed per fragment: it is not linear across the quad.
+    float fade = 1.0 - smoothstep(pc.params.y, pc.params.z, length(v_relative));
+    if (alpha * fade < 0.003) {
+        discard;
+    }
+    out_color = vec4(color, alpha * fade);
+}

@@ -1,0 +1,26 @@
+#version 450
+// Diffuse + ambient in the object's colour, so its hue is kept.
+
+layout(location = 0) in vec3 v_normal;
+layout(location = 1) in vec3 v_view_position;
+layout(location = 2) in vec4 v_color;
+
+layout(push_constant) uniform Push {
+    mat4 projection;
+    vec4 light_dir_view;
+} pc;
+
+layout(location = 0) out vec4 out_color;
+
+const vec3 SELECTION_TINT = vec3(1.0, 0.55, 0.1);
+
+void main() {
+    vec3 n = normalize(v_normal);
+    // Two-sided: light the side that faces the viewer (planes have one side).
+    if (dot(n, -v_view_position) < 0.0) {
+        n = -n;
+    }
+    float diffuse = max(dot(n, normalize(pc.light_dir_view.xyz)), 0.0);
+    vec3 base = mix(v_color.rgb, SELECTION_TINT, 0.35 * v_color.a);
+    out_color = vec4(base * (0.3 + 0.7 * diffuse), 1.0);
+}

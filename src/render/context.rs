@@ -1,0 +1,406 @@
+//! Instance, debug messenger, physical device, logical device, queue and
+//! allocator: the objects every other part of the renderer borrows.
+//!
+//! The [`Context`] is the single owner of these objects and destroys them in
+//! reverse creation order in `Drop`, after `device_wait_idle`.
+
+use std::ffi::{c_void, CStr, CString};
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ash::{ext, khr, vk};
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
+
+use super::error::{RenderError, VkContext};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// What the debug messenger has seen. Shared with the callback.
+#[derive(Debug, Default)]
+pub struct ValidationReport {
+    errors: AtomicU32,
+    warnings: AtomicU32,
+    messages: Mutex<Vec<String>>,
+}
+
+impl ValidationReport {
+    pub fn errors(&self) -> u32 {
+        self.errors.load(Ordering::SeqCst)
+    }
+    pub fn warnings(&self) -> u32 {
+        self.warnings.load(Ordering::SeqCst)
+    }
+    /// The text of the error messages seen so far (at most 64 are kept).
+    pub fn error_messages(&self) -> Vec<String> {
+        self.messages.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+}
+
+unsafe extern "system" fn debug_callback(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    kind: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: `user` is the `ValidationReport` kept alive by the `Arc` held in
+    // `Context::report` for as long as the messenger (and instance) exist;
+    // `data` is valid for the duration of the callback per the Vulkan spec.
+    let report = unsafe { &*(user as *const ValidationReport) };
+    let message = unsafe {
+        if data.is_null() || (*data).p_message.is_null() {
+            String::from("(no message)")
+        } else {
+            CStr::from_ptr((*data).p_message).to_string_lossy().into_owned()
+        }
+    };
+    if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
+        report.errors.fetch_add(1, Ordering::SeqCst);
+        log::error!("vulkan validation [{kind:?}]: {message}");
+        if let Ok(mut m) = report.messages.lock() {
+            if m.len() < 64 {
+                m.push(message);
+            }
+        }
+    } else if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING) {
+        report.warnings.fetch_add(1, Ordering::SeqCst);
+        log::warn!("vulkan validation [{kind:?}]: {message}");
+    } else {
+        log::debug!("vulkan: {message}");
+    }
+    vk::FALSE
+}
+
+/// How to create a [`Context`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContextDesc {
+    /// Enable `VK_LAYER_KHRONOS_validation` (with synchronisation validation).
+    /// Creation fails if the layer is not installed.
+    pub validation: bool,
+}
+
+/// A window surface the device must be able to present to.
+#[derive(Clone, Copy)]
+pub struct WindowHandles {
+    pub display: RawDisplayHandle,
+    pub window: RawWindowHandle,
+}
+
+/// Description of the chosen physical device.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub kind: &'static str,
+    pub api_version: (u32, u32, u32),
+}
+
+impl std::fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (a, b, c) = self.api_version;
+        write!(f, "{} ({}, Vulkan {a}.{b}.{c})", self.name, self.kind)
+    }
+}
+
+pub struct Context {
+    pub(crate) entry: ash::Entry,
+    pub(crate) instance: ash::Instance,
+    debug: Option<(ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    pub(crate) surface: Option<(khr::surface::Instance, vk::SurfaceKHR)>,
+    pub(crate) physical: vk::PhysicalDevice,
+    pub(crate) device: ash::Device,
+    pub(crate) queue_family: u32,
+    pub(crate) queue: vk::Queue,
+    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+    report: Arc<ValidationReport>,
+    info: DeviceInfo,
+}
+
+fn device_kind(t: vk::PhysicalDeviceType) -> (&'static str, u32) {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => ("discrete GPU", 0),
+        vk::PhysicalDeviceType::INTEGRATED_GPU => ("integrated GPU", 1),
+        vk::PhysicalDeviceType::VIRTUAL_GPU => ("virtual GPU", 2),
+        vk::PhysicalDeviceType::CPU => ("CPU", 3),
+        _ => ("other", 4),
+    }
+}
+
+impl Context {
+    /// Creates the instance and device. With `window`, also the surface, and
+    /// only devices that can present to it are considered.
+    pub fn new(desc: &ContextDesc, window: Option<WindowHandles>) -> Result<Context, RenderError> {
+        // SAFETY: loading the system Vulkan loader; the entry outlives all objects
+        // created from it because it is stored in the Context.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| RenderError::Loader(e.to_string()))?;
+        let report = Arc::new(ValidationReport::default());
+
+        let mut layers: Vec<*const i8> = Vec::new();
+        if desc.validation {
+            // SAFETY: plain enumeration call.
+            let available =
+                unsafe { entry.enumerate_instance_layer_properties() }.vk("vkEnumerateInstanceLayerProperties")?;
+            let found = available.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+            if !found {
+                return Err(RenderError::ValidationMissing);
+            }
+            layers.push(VALIDATION_LAYER.as_ptr());
+        }
+
+        let mut extensions: Vec<*const i8> = vec![ext::debug_utils::NAME.as_ptr()];
+        if let Some(w) = window {
+            let needed = ash_window::enumerate_required_extensions(w.display).vk("enumerate surface extensions")?;
+            extensions.extend_from_slice(needed);
+        }
+
+        let app_name = CString::new("viewport").expect("no NUL");
+        let app = vk::ApplicationInfo::default()
+            .application_name(&app_name)
+            .application_version(1)
+            .engine_name(&app_name)
+            .api_version(vk::API_VERSION_1_3);
+        let severity = vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
+            | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+            | vk::DebugUtilsMessageSeverityFlagsEXT::INFO;
+        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(severity)
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
+            .pfn_user_callback(Some(debug_callback))
+            .user_data(Arc::as_ptr(&report) as *mut c_void);
+        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut create = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&extensions);
+        if desc.validation {
+            // The chained messenger also covers instance creation and destruction.
+            create = create.push_next(&mut messenger_info).push_next(&mut features);
+        }
+        // SAFETY: every pointer in `create` refers to locals alive for this call.
+        let instance = unsafe { entry.create_instance(&create, None) }.vk("vkCreateInstance")?;
+
+        // From here on, a failure must destroy what was created: build the
+        // Context in stages with a guard.
+        let mut partial = Partial { entry: &entry, instance: Some(instance.clone()), debug: None, surface: None };
+
+        let debug = {
+            let loader = ext::debug_utils::Instance::new(&entry, &instance);
+            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(severity)
+                .message_type(
+                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+                )
+                .pfn_user_callback(Some(debug_callback))
+                .user_data(Arc::as_ptr(&report) as *mut c_void);
+            // SAFETY: the user data outlives the messenger (Arc kept in Context).
+            let m = unsafe { loader.create_debug_utils_messenger(&info, None) }.vk("vkCreateDebugUtilsMessengerEXT")?;
+            partial.debug = Some((loader.clone(), m));
+            (loader, m)
+        };
+
+        let surface = match window {
+            Some(w) => {
+                let loader = khr::surface::Instance::new(&entry, &instance);
+                // SAFETY: the handles come from a live winit window that outlives the surface.
+                let s = unsafe { ash_window::create_surface(&entry, &instance, w.display, w.window, None) }
+                    .vk("vkCreateSurfaceKHR")?;
+                partial.surface = Some((loader.clone(), s));
+                Some((loader, s))
+            }
+            None => None,
+        };
+
+        let (physical, queue_family, info) = pick_device(&instance, surface.as_ref())?;
+        log::info!("using {info}");
+
+        let priorities = [1.0f32];
+        let queues =
+            [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&priorities)];
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true).synchronization2(true);
+        let mut device_ext: Vec<*const i8> = Vec::new();
+        if surface.is_some() {
+            device_ext.push(khr::swapchain::NAME.as_ptr());
+        }
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&device_ext)
+            .push_next(&mut f13);
+        // SAFETY: the physical device and queue family were checked in pick_device.
+        let device = unsafe { instance.create_device(physical, &device_info, None) }.vk("vkCreateDevice")?;
+        // SAFETY: queue 0 of a family we asked for.
+        let queue = unsafe { device.get_device_queue(queue_family, 0) };
+
+        let allocator = match Allocator::new(&AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: device.clone(),
+            physical_device: physical,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        }) {
+            Ok(a) => a,
+            Err(e) => {
+                // SAFETY: nothing was created from the device yet.
+                unsafe { device.destroy_device(None) };
+                return Err(e.into());
+            }
+        };
+        std::mem::forget(partial);
+        Ok(Context {
+            entry,
+            instance,
+            debug: Some(debug),
+            surface,
+            physical,
+            device,
+            queue_family,
+            queue,
+            allocator: ManuallyDrop::new(Mutex::new(allocator)),
+            report,
+            info,
+        })
+    }
+
+    /// The device in use.
+    pub fn device_info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// What the validation layer reported so far (always zero without it).
+    pub fn validation(&self) -> &ValidationReport {
+        &self.report
+    }
+
+    /// Shared handle to the validation report, for checks after the context is gone.
+    pub fn validation_handle(&self) -> Arc<ValidationReport> {
+        self.report.clone()
+    }
+
+    /// Makes one deliberate API misuse (a zero-size buffer) so tests can prove
+    /// that the validation counter works. Returns immediately; the buffer is
+    /// destroyed again if the driver created one.
+    #[doc(hidden)]
+    pub fn provoke_validation_error(&self) {
+        let info = vk::BufferCreateInfo::default().size(0).usage(vk::BufferUsageFlags::VERTEX_BUFFER);
+        // SAFETY: invalid on purpose (size 0 breaks VUID-VkBufferCreateInfo-size-00912);
+        // lavapipe and real drivers accept and ignore it, and the layer reports it.
+        if let Ok(b) = unsafe { self.device.create_buffer(&info, None) } {
+            unsafe { self.device.destroy_buffer(b, None) };
+        }
+    }
+
+    pub(crate) fn allocator(&self) -> std::sync::MutexGuard<'_, Allocator> {
+        self.allocator.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn wait_idle(&self) {
+        // SAFETY: the device is alive.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+        }
+    }
+}
+
+/// Destroys what `Context::new` created so far when it bails out early.
+struct Partial<'a> {
+    #[allow(dead_code)]
+    entry: &'a ash::Entry,
+    instance: Option<ash::Instance>,
+    debug: Option<(ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    surface: Option<(khr::surface::Instance, vk::SurfaceKHR)>,
+}
+
+impl Drop for Partial<'_> {
+    fn drop(&mut self) {
+        // SAFETY: each object was created from `instance` and nothing else uses it.
+        unsafe {
+            if let Some((l, s)) = self.surface.take() {
+                l.destroy_surface(s, None);
+            }
+            if let Some((l, m)) = self.debug.take() {
+                l.destroy_debug_utils_messenger(m, None);
+            }
+            if let Some(i) = self.instance.take() {
+                i.destroy_instance(None);
+            }
+        }
+    }
+}
+
+fn pick_device(
+    instance: &ash::Instance,
+    surface: Option<&(khr::surface::Instance, vk::SurfaceKHR)>,
+) -> Result<(vk::PhysicalDevice, u32, DeviceInfo), RenderError> {
+    // SAFETY: plain queries on a live instance.
+    let devices = unsafe { instance.enumerate_physical_devices() }.vk("vkEnumeratePhysicalDevices")?;
+    if devices.is_empty() {
+        return Err(RenderError::NoDevice(
+            "the Vulkan loader found no device (is a driver such as mesa-vulkan-drivers installed?)".into(),
+        ));
+    }
+    let mut best: Option<(u32, vk::PhysicalDevice, u32, DeviceInfo)> = None;
+    let mut rejected = Vec::new();
+    for pd in devices {
+        let props = unsafe { instance.get_physical_device_properties(pd) };
+        let name = props.device_name_as_c_str().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let v = props.api_version;
+        let version = (vk::api_version_major(v), vk::api_version_minor(v), vk::api_version_patch(v));
+        if v < vk::API_VERSION_1_3 {
+            rejected.push(format!("{name}: Vulkan {}.{} < 1.3", version.0, version.1));
+            continue;
+        }
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f13);
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        if f13.dynamic_rendering == 0 || f13.synchronization2 == 0 {
+            rejected.push(format!("{name}: no dynamicRendering/synchronization2"));
+            continue;
+        }
+        let families = unsafe { instance.get_physical_device_queue_family_properties(pd) };
+        let family = families.iter().enumerate().find_map(|(i, f)| {
+            let i = i as u32;
+            let graphics = f.queue_flags.contains(vk::QueueFlags::GRAPHICS);
+            let present = match surface {
+                Some((l, s)) => unsafe { l.get_physical_device_surface_support(pd, i, *s) }.unwrap_or(false),
+                None => true,
+            };
+            (graphics && present).then_some(i)
+        });
+        let Some(family) = family else {
+            rejected.push(format!("{name}: no graphics queue that can present"));
+            continue;
+        };
+        let (kind, rank) = device_kind(props.device_type);
+        if best.as_ref().is_none_or(|b| rank < b.0) {
+            best = Some((rank, pd, family, DeviceInfo { name, kind, api_version: version }));
+        }
+    }
+    best.map(|(_, pd, f, info)| (pd, f, info)).ok_or_else(|| RenderError::NoDevice(rejected.join("; ")))
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // SAFETY: reverse creation order; all objects created from the device
+        // were destroyed by their owners (which borrow the Context) before this.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            ManuallyDrop::drop(&mut self.allocator);
+            self.device.destroy_device(None);
+            if let Some((l, s)) = self.surface.take() {
+                l.destroy_surface(s, None);
+            }
+            if let Some((l, m)) = self.debug.take() {
+                l.destroy_debug_utils_messenger(m, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+        let _ = &self.entry;
+    }
+}

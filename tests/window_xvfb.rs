@@ -1,0 +1,103 @@
+//! The real binary in a real X window (Xvfb), driven with xdotool: it starts,
+//! presents, survives resizes down to 1x1, toggles the depth mode by its key,
+//! quits on Ctrl+Q, and reports 0 validation errors.
+
+mod common;
+
+use common::*;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
+    let x = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .args(["--validation", "--size", "800x500"])
+        .env("DISPLAY", &x.display)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+
+    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    let title = |x: &Xvfb| x.run("xdotool", &["getwindowname", &wid]);
+    wait_for("a first frame", || {
+        title(&x).contains("| 1 frames").then_some(()).or_else(|| {
+            let t = title(&x);
+            let n: u64 = t.split('|').nth(3)?.trim().trim_end_matches(" frames").parse().ok()?;
+            (n >= 1).then_some(())
+        })
+    });
+    assert!(title(&x).contains("depth reversed"), "{}", title(&x));
+
+    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    x.run("xdotool", &["key", "F2"]);
+    wait_for("the depth toggle", || title(&x).contains("depth standard").then_some(()));
+
+    // Resize, shrink to 1x1 (the smallest X allows), and grow again.
+    for (w, h) in [("640", "400"), ("1", "1"), ("900", "560")] {
+        x.run("xdotool", &["windowsize", "--sync", &wid, w, h]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let shot = dir.path().join("screen.png");
+    x.run("import", &["-window", "root", shot.to_str().unwrap()]);
+    let frames_before_quit: u64 =
+        title(&x).split('|').nth(3).unwrap().trim().trim_end_matches(" frames").parse().unwrap();
+    assert!(frames_before_quit >= 3, "{}", title(&x));
+
+    x.run("xdotool", &["key", "ctrl+q"]);
+    let status = wait_for("exit", || child.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "exit {status}: {stderr}");
+    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+
+    // The screenshot shows the scene: the orange crate and the blue ball.
+    let img = read_png(&shot);
+    let count = |pred: &dyn Fn([u8; 4]) -> bool| {
+        (0..img.height)
+            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| pred(img.pixel(x, y)))
+            .count()
+    };
+    let orange = count(&|p| p[0] > 150 && p[1] > 100 && p[1] < 190 && p[2] < 120 && p[0] > p[1] + 30);
+    let blue = count(&|p| p[2] > 150 && p[2] > p[0] + 60);
+    assert!(orange > 200, "crate not visible ({orange} orange pixels)");
+    assert!(blue > 200, "ball not visible ({blue} blue pixels)");
+}
+
+#[test]
+fn closing_the_window_quits() {
+    let x = Xvfb::start();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .args(["--validation", "--size", "320x200", "--depth", "standard"])
+        .env("DISPLAY", &x.display)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    wait_for("the standard depth title", || {
+        x.run("xdotool", &["getwindowname", &wid]).contains("depth standard").then_some(())
+    });
+    // WM_DELETE_WINDOW, as a window manager's close button sends it.
+    x.run("xdotool", &["windowclose", &wid]);
+    let status = wait_for("exit", || child.try_wait().unwrap());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    // xdotool windowclose destroys the window; the app must still exit without a panic.
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(status.code().is_some(), "killed by a signal: {stderr}");
+}
