@@ -37,10 +37,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let mut options = shaderc::CompileOptions::new().expect("shaderc options");
-        options.set_target_env(
-            shaderc::TargetEnv::Vulkan,
-            shaderc::EnvVersion::Vulkan1_3 as u32,
-        );
+        options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);
         options.set_warnings_as_errors();
         let file_name = path.display().to_string();

@@ -19,48 +19,25 @@ fn camera() -> Camera {
         eye: Point3::new(6.0, 4.0, 8.0),
         target: Point3::origin(),
         up: Vector3::y(),
-        projection: Projection::Perspective {
-            fov_y: 50f64.to_radians(),
-            near: 0.05,
-            far: 1000.0,
-        },
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
     }
 }
 
 fn gizmo_frame(c: &mut Criterion) {
-    let targets = [Target::root(Transform {
-        rotation: UnitQuaternion::from_euler_angles(0.2, 0.4, 0.1),
-        ..Transform::IDENTITY
-    })];
+    let targets =
+        [Target::root(Transform { rotation: UnitQuaternion::from_euler_angles(0.2, 0.4, 0.1), ..Transform::IDENTITY })];
     for (name, mode, handle) in [
-        (
-            "gizmo/translate_hover_and_axis_drag",
-            Mode::Translate,
-            Handle::TranslateAxis(Axis::X),
-        ),
-        (
-            "gizmo/rotate_hover_and_ring_drag",
-            Mode::Rotate,
-            Handle::RotateAxis(Axis::Y),
-        ),
-        (
-            "gizmo/scale_hover_and_axis_drag",
-            Mode::Scale,
-            Handle::ScaleAxis(Axis::X),
-        ),
+        ("gizmo/translate_hover_and_axis_drag", Mode::Translate, Handle::TranslateAxis(Axis::X)),
+        ("gizmo/rotate_hover_and_ring_drag", Mode::Rotate, Handle::RotateAxis(Axis::Y)),
+        ("gizmo/scale_hover_and_axis_drag", Mode::Scale, Handle::ScaleAxis(Axis::X)),
     ] {
         let view = View::new(camera(), 1280.0, 720.0, DepthMode::Reversed).unwrap();
-        let mut drag = Gizmo::new(GizmoConfig {
-            mode,
-            ..GizmoConfig::default()
-        });
+        let mut drag = Gizmo::new(GizmoConfig { mode, ..GizmoConfig::default() });
         let mut hover = drag.clone();
         let frame = drag.frame(&view, &targets).unwrap();
         let grab = match handle {
             Handle::RotateAxis(_) => {
-                let (e1, _) = viewport::math::closest::orthonormal_basis(
-                    &nalgebra::Unit::new_normalize(frame.axes[1]),
-                );
+                let (e1, _) = viewport::math::closest::orthonormal_basis(&nalgebra::Unit::new_normalize(frame.axes[1]));
                 frame.pivot + e1 * frame.len
             }
             _ => frame.pivot + frame.axes[0] * (0.7 * frame.len),
@@ -93,28 +70,14 @@ fn random_scene(n: usize, rng: &mut StdRng) -> (Boxes, f64) {
     let hi = Point3::new(0.5, 0.5, 0.5);
     let objs = (0..n)
         .map(|_| {
-            let p = Vector3::new(
-                rng.gen_range(-side..side),
-                rng.gen_range(-side..side),
-                rng.gen_range(-side..side),
-            );
+            let p = Vector3::new(rng.gen_range(-side..side), rng.gen_range(-side..side), rng.gen_range(-side..side));
             let r = UnitQuaternion::from_euler_angles(
                 rng.gen_range(0.0..3.0),
                 rng.gen_range(0.0..3.0),
                 rng.gen_range(0.0..3.0),
             );
-            let s = Vector3::new(
-                rng.gen_range(0.3..2.0),
-                rng.gen_range(0.3..2.0),
-                rng.gen_range(0.3..2.0),
-            );
-            (
-                lo,
-                hi,
-                Translation3::from(p).to_homogeneous()
-                    * r.to_homogeneous()
-                    * Matrix4::new_nonuniform_scaling(&s),
-            )
+            let s = Vector3::new(rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0));
+            (lo, hi, Translation3::from(p).to_homogeneous() * r.to_homogeneous() * Matrix4::new_nonuniform_scaling(&s))
         })
         .collect();
     (objs, side)
@@ -126,21 +89,11 @@ fn camera_rays(side: f64, rng: &mut StdRng) -> Vec<Ray> {
         eye: Point3::new(side * 1.6, side * 1.1, side * 1.9),
         target: Point3::origin(),
         up: Vector3::y(),
-        projection: Projection::Perspective {
-            fov_y: 50f64.to_radians(),
-            near: 0.05,
-            far: 1000.0,
-        },
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
     };
     let view = View::new(cam, 1280.0, 720.0, DepthMode::Reversed).unwrap();
     (0..4096)
-        .map(|_| {
-            view.cursor_ray(&Point2::new(
-                rng.gen_range(0.0..1280.0),
-                rng.gen_range(0.0..720.0),
-            ))
-            .unwrap()
-        })
+        .map(|_| view.cursor_ray(&Point2::new(rng.gen_range(0.0..1280.0), rng.gen_range(0.0..720.0))).unwrap())
         .collect()
 }
 
@@ -162,11 +115,8 @@ fn scene_pick(c: &mut Criterion) {
         // Incremental update: move one object to a new random place.
         let moves: Vec<(usize, Matrix4<f64>)> = (0..4096)
             .map(|_| {
-                let p = Vector3::new(
-                    rng.gen_range(-side..side),
-                    rng.gen_range(-side..side),
-                    rng.gen_range(-side..side),
-                );
+                let p =
+                    Vector3::new(rng.gen_range(-side..side), rng.gen_range(-side..side), rng.gen_range(-side..side));
                 (rng.gen_range(0..n), Translation3::from(p).to_homogeneous())
             })
             .collect();

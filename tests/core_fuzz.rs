@@ -12,13 +12,7 @@ use viewport::gizmo::{Gizmo, GizmoConfig, Handle, Mode, Space, Target};
 use viewport::math::{Camera, DepthMode, Projection, Transform, View};
 
 fn rand_camera(rng: &mut StdRng) -> Camera {
-    let mut v = || {
-        Vector3::new(
-            rng.gen_range(-50.0..50.0),
-            rng.gen_range(-50.0..50.0),
-            rng.gen_range(-50.0..50.0),
-        )
-    };
+    let mut v = || Vector3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
     let eye = Point3::from(v());
     let mut target = Point3::from(v() * 0.1);
     let up = v();
@@ -28,48 +22,15 @@ fn rand_camera(rng: &mut StdRng) -> Camera {
     }
     let near = if rng.gen_bool(0.05) { 0.0 } else { 0.05 };
     let projection = match rng.gen_range(0..10) {
-        0 => Projection::Perspective {
-            fov_y: 0.0,
-            near,
-            far: 1000.0,
-        },
-        1 => Projection::Perspective {
-            fov_y: std::f64::consts::PI,
-            near,
-            far: 1000.0,
-        },
-        2 => Projection::Perspective {
-            fov_y: f64::NAN,
-            near,
-            far: 1000.0,
-        },
-        3 => Projection::Orthographic {
-            height: rng.gen_range(0.0..40.0),
-            near,
-            far: 500.0,
-        },
-        4 => Projection::Perspective {
-            fov_y: 1.0,
-            near: 10.0,
-            far: 1.0,
-        },
-        _ => Projection::Perspective {
-            fov_y: rng.gen_range(0.01..3.1),
-            near,
-            far: 1000.0,
-        },
+        0 => Projection::Perspective { fov_y: 0.0, near, far: 1000.0 },
+        1 => Projection::Perspective { fov_y: std::f64::consts::PI, near, far: 1000.0 },
+        2 => Projection::Perspective { fov_y: f64::NAN, near, far: 1000.0 },
+        3 => Projection::Orthographic { height: rng.gen_range(0.0..40.0), near, far: 500.0 },
+        4 => Projection::Perspective { fov_y: 1.0, near: 10.0, far: 1.0 },
+        _ => Projection::Perspective { fov_y: rng.gen_range(0.01..3.1), near, far: 1000.0 },
     };
-    let far_away = if rng.gen_bool(0.2) {
-        Vector3::new(1.0e4, -1.0e4, 1.0e4)
-    } else {
-        Vector3::zeros()
-    };
-    Camera {
-        eye: eye + far_away,
-        target: target + far_away,
-        up,
-        projection,
-    }
+    let far_away = if rng.gen_bool(0.2) { Vector3::new(1.0e4, -1.0e4, 1.0e4) } else { Vector3::zeros() };
+    Camera { eye: eye + far_away, target: target + far_away, up, projection }
 }
 
 fn rand_target(rng: &mut StdRng, near: Vector3<f64>) -> Target {
@@ -89,19 +50,10 @@ fn rand_target(rng: &mut StdRng, near: Vector3<f64>) -> Target {
     } else {
         Matrix4::identity()
     };
-    let position = near
-        + Vector3::new(
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-        );
+    let position = near + Vector3::new(rng.gen_range(-5.0..5.0), rng.gen_range(-5.0..5.0), rng.gen_range(-5.0..5.0));
     Target {
         local: Transform {
-            position: if parent_world == Matrix4::identity() {
-                position
-            } else {
-                Vector3::new(1.0, 2.0, 3.0)
-            },
+            position: if parent_world == Matrix4::identity() { position } else { Vector3::new(1.0, 2.0, 3.0) },
             rotation: UnitQuaternion::from_euler_angles(rng.gen(), rng.gen(), rng.gen()),
             scale,
         },
@@ -130,16 +82,9 @@ fn hundred_thousand_random_events() {
                 let (w, h) = match rng.gen_range(0..10) {
                     0 => (0.0, 720.0),
                     1 => (1.0, 1.0),
-                    _ => (
-                        rng.gen_range(1.0..4000.0f64).round(),
-                        rng.gen_range(1.0..3000.0f64).round(),
-                    ),
+                    _ => (rng.gen_range(1.0..4000.0f64).round(), rng.gen_range(1.0..3000.0f64).round()),
                 };
-                let depth = if rng.gen_bool(0.5) {
-                    DepthMode::Reversed
-                } else {
-                    DepthMode::Standard
-                };
+                let depth = if rng.gen_bool(0.5) { DepthMode::Reversed } else { DepthMode::Standard };
                 match View::new(cam, w, h, depth) {
                     Ok(v) => view = v,
                     Err(_) => rejected_views += 1,
@@ -147,21 +92,12 @@ fn hundred_thousand_random_events() {
             }
             3..=4 if !gizmo.is_dragging() => {
                 let base = view.camera().target.coords;
-                let n = if rng.gen_bool(0.8) {
-                    1
-                } else {
-                    rng.gen_range(0..4)
-                };
+                let n = if rng.gen_bool(0.8) { 1 } else { rng.gen_range(0..4) };
                 targets = (0..n).map(|_| rand_target(&mut rng, base)).collect();
             }
             5 if !gizmo.is_dragging() => {
-                gizmo.config.mode = [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal]
-                    [rng.gen_range(0..4)];
-                gizmo.config.space = if rng.gen_bool(0.5) {
-                    Space::World
-                } else {
-                    Space::Local
-                };
+                gizmo.config.mode = [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal][rng.gen_range(0..4)];
+                gizmo.config.space = if rng.gen_bool(0.5) { Space::World } else { Space::Local };
             }
             6 => snap = !snap,
             7..=11 => {
@@ -196,10 +132,7 @@ fn hundred_thousand_random_events() {
                 cursor = if rng.gen_bool(0.001) {
                     Point2::new(f64::NAN, 0.0)
                 } else {
-                    Point2::new(
-                        rng.gen_range(-r..r + view.width()),
-                        rng.gen_range(-r..r + view.height()),
-                    )
+                    Point2::new(rng.gen_range(-r..r + view.width()), rng.gen_range(-r..r + view.height()))
                 };
                 gizmo.hover(&view, &targets, cursor);
                 if let Some(u) = gizmo.update(&view, cursor, snap) {
@@ -208,19 +141,14 @@ fn hundred_thousand_random_events() {
                     for (i, t) in u.transforms.iter().enumerate() {
                         assert!(t.is_finite(), "step {step}: {t:?}");
                         let start = drag_start[i];
-                        let now = Target {
-                            local: *t,
-                            parent_world: start.parent_world,
-                        };
+                        let now = Target { local: *t, parent_world: start.parent_world };
                         assert!(matrix_finite(&now.world()), "step {step}");
                         // Translations never take an object that was in front behind the camera;
                         // nor does rotating or scaling a single object about its own pivot.
                         let single = drag_start.len() == 1;
                         let translate = matches!(
                             handle,
-                            Handle::TranslateAxis(_)
-                                | Handle::TranslatePlane(_)
-                                | Handle::TranslateView
+                            Handle::TranslateAxis(_) | Handle::TranslatePlane(_) | Handle::TranslateView
                         );
                         let z0 = view.view_depth(&start.world_position());
                         if (translate || single) && z0 >= view.near() && z0 <= view.far() {
@@ -247,13 +175,7 @@ fn hundred_thousand_random_events() {
         }
     }
     // The run must actually have exercised the interesting paths.
-    assert!(
-        rejected_views > 100,
-        "degenerate cameras were generated: {rejected_views}"
-    );
-    assert!(
-        drags > 1000 && updates > 10_000,
-        "drags {drags}, updates {updates}"
-    );
+    assert!(rejected_views > 100, "degenerate cameras were generated: {rejected_views}");
+    assert!(drags > 1000 && updates > 10_000, "drags {drags}, updates {updates}");
     assert!(depth_checks > 10_000, "depth checks {depth_checks}");
 }

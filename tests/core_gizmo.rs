@@ -15,9 +15,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use viewport::gizmo::{Axis, DragUpdate, Gizmo, GizmoFrame, Handle, Mode, Target};
-use viewport::math::{
-    closest_line_line, project_point_on_line_2d, ray_plane, DepthMode, Plane, View,
-};
+use viewport::math::{closest_line_line, project_point_on_line_2d, ray_plane, DepthMode, Plane, View};
 
 const TOL_PX: f64 = 1e-3;
 
@@ -27,21 +25,12 @@ fn axis_of(i: u8) -> Axis {
 
 /// The world position and rotation of the target after an update.
 fn world_after(start: &Target, u: &DragUpdate) -> Target {
-    Target {
-        local: u.transforms[0],
-        parent_world: start.parent_world,
-    }
+    Target { local: u.transforms[0], parent_world: start.parent_world }
 }
 
 /// Cursor projected onto the screen image of the line `p + s dir` (computed
 /// from two projected line points).
-fn foot_on_image(
-    view: &View,
-    p: &Point3<f64>,
-    dir: &Vector3<f64>,
-    len: f64,
-    m: &Point2<f64>,
-) -> Option<Point2<f64>> {
+fn foot_on_image(view: &View, p: &Point3<f64>, dir: &Vector3<f64>, len: f64, m: &Point2<f64>) -> Option<Point2<f64>> {
     let a = view.world_to_screen(p)?;
     let b = view.world_to_screen(&(p + dir * (0.05 * len)))?;
     Some(project_point_on_line_2d(&a, &(b - a), m)?.1)
@@ -49,12 +38,7 @@ fn foot_on_image(
 
 /// The axis point under a screen point on the axis image (the cursor ray
 /// through it meets the axis line).
-fn axis_point_under(
-    view: &View,
-    p: &Point3<f64>,
-    dir: &Vector3<f64>,
-    q: &Point2<f64>,
-) -> Option<Point3<f64>> {
+fn axis_point_under(view: &View, p: &Point3<f64>, dir: &Vector3<f64>, q: &Point2<f64>) -> Option<Point3<f64>> {
     let ray = view.cursor_ray(q)?;
     let ll = closest_line_line(p, dir, &ray.origin, &ray.dir)?;
     (!ll.parallel).then(|| p + dir * ll.s)
@@ -81,15 +65,7 @@ fn run(
     if !g.begin_with(&view, &[s.target], handle, m0) {
         return None;
     }
-    let updates = path
-        .iter()
-        .map(|m| {
-            (
-                *m,
-                g.update(&view, *m, false).expect("finite cursor updates"),
-            )
-        })
-        .collect();
+    let updates = path.iter().map(|m| (*m, g.update(&view, *m, false).expect("finite cursor updates"))).collect();
     Some(Run { updates, frame, m0 })
 }
 
@@ -97,10 +73,7 @@ fn assert_modes_agree(a: &Run, b: &Run) {
     for ((_, ua), (_, ub)) in a.updates.iter().zip(&b.updates) {
         for (ta, tb) in ua.transforms.iter().zip(&ub.transforms) {
             let scale = 1.0 + ta.position.norm();
-            assert!(
-                (ta.position - tb.position).norm() <= 1e-9 * scale,
-                "{ta:?} vs {tb:?}"
-            );
+            assert!((ta.position - tb.position).norm() <= 1e-9 * scale, "{ta:?} vs {tb:?}");
             assert!(ta.rotation.angle_to(&tb.rotation) <= 1e-9);
             assert!((ta.scale - tb.scale).norm() <= 1e-9 * (1.0 + ta.scale.norm()));
         }
@@ -112,10 +85,7 @@ fn check_finite_in_front(view: &View, start: &Target, u: &DragUpdate) {
     let t = world_after(start, u);
     assert!(t.local.is_finite());
     let z = view.view_depth(&t.world_position());
-    assert!(
-        z >= view.near() * (1.0 - 1e-9),
-        "object moved behind the camera: depth {z}"
-    );
+    assert!(z >= view.near() * (1.0 - 1e-9), "object moved behind the camera: depth {z}");
 }
 
 fn scenario_for(seed: u64, mode: Mode, steep: Option<Axis>) -> Option<(Scenario, StdRng)> {
@@ -134,11 +104,7 @@ fn axis_drag_case(seed: u64, axis_i: u8, steep: bool, scale: bool) -> usize {
     let Some((s, mut rng)) = scenario_for(seed, mode, steep.then_some(a)) else {
         return 0;
     };
-    let handle = if scale {
-        Handle::ScaleAxis(a)
-    } else {
-        Handle::TranslateAxis(a)
-    };
+    let handle = if scale { Handle::ScaleAxis(a) } else { Handle::TranslateAxis(a) };
     let frac = rng.gen_range(0.25..1.0);
     let off = rng.gen_range(-6.0..6.0);
     let grab = |view: &View, f: &GizmoFrame| {
@@ -156,10 +122,9 @@ fn axis_drag_case(seed: u64, axis_i: u8, steep: bool, scale: bool) -> usize {
     };
     let path = cursor_path(&mut rng, m0, 6);
     let mut checked = 0;
-    let (Some(rev), Some(std)) = (
-        run(&s, DepthMode::Reversed, handle, grab, &path),
-        run(&s, DepthMode::Standard, handle, grab, &path),
-    ) else {
+    let (Some(rev), Some(std)) =
+        (run(&s, DepthMode::Reversed, handle, grab, &path), run(&s, DepthMode::Standard, handle, grab, &path))
+    else {
         return 0;
     };
     assert_modes_agree(&rev, &std);
@@ -184,11 +149,7 @@ fn axis_drag_case(seed: u64, axis_i: u8, steep: bool, scale: bool) -> usize {
             };
             let want = foot_on_image(&view, &f.pivot, &dir, f.len, m).unwrap();
             let got = view.world_to_screen(&g).expect("grabbed point in front");
-            assert!(
-                (got - want).norm() <= TOL_PX,
-                "{handle:?} off by {} px (m {m:?})",
-                (got - want).norm()
-            );
+            assert!((got - want).norm() <= TOL_PX, "{handle:?} off by {} px (m {m:?})", (got - want).norm());
             checked += 1;
         }
     }
@@ -202,11 +163,7 @@ fn plane_drag_case(seed: u64, axis_i: u8, view_plane: bool) -> usize {
     let Some((s, mut rng)) = scenario_for(seed, Mode::Translate, None) else {
         return 0;
     };
-    let handle = if view_plane {
-        Handle::TranslateView
-    } else {
-        Handle::TranslatePlane(a)
-    };
+    let handle = if view_plane { Handle::TranslateView } else { Handle::TranslatePlane(a) };
     let (fx, fy) = (rng.gen_range(-0.9..0.9), rng.gen_range(-0.9..0.9));
     let grab = |view: &View, f: &GizmoFrame| {
         let p = if view_plane {
@@ -228,21 +185,16 @@ fn plane_drag_case(seed: u64, axis_i: u8, view_plane: bool) -> usize {
     };
     let path = cursor_path(&mut rng, m0, 6);
     let mut checked = 0;
-    let (Some(rev), Some(std)) = (
-        run(&s, DepthMode::Reversed, handle, grab, &path),
-        run(&s, DepthMode::Standard, handle, grab, &path),
-    ) else {
+    let (Some(rev), Some(std)) =
+        (run(&s, DepthMode::Reversed, handle, grab, &path), run(&s, DepthMode::Standard, handle, grab, &path))
+    else {
         return 0;
     };
     assert_modes_agree(&rev, &std);
     for (depth, r) in [(DepthMode::Reversed, &rev), (DepthMode::Standard, &std)] {
         let view = s.view(depth);
         let f = &r.frame;
-        let normal = if view_plane {
-            f.view_dir
-        } else {
-            f.axes[a.index()]
-        };
+        let normal = if view_plane { f.view_dir } else { f.axes[a.index()] };
         let plane = Plane::from_point_normal(f.pivot, normal).unwrap();
         let r0 = view.cursor_ray(&r.m0).unwrap();
         let h0 = r0.at(ray_plane(&r0, &plane).unwrap());
@@ -253,11 +205,7 @@ fn plane_drag_case(seed: u64, axis_i: u8, view_plane: bool) -> usize {
             }
             let g = h0 + (world_after(&s.target, u).world_position() - s.target.world_position());
             let got = view.world_to_screen(&g).unwrap();
-            assert!(
-                (got - m).norm() <= TOL_PX,
-                "{handle:?} off by {} px",
-                (got - m).norm()
-            );
+            assert!((got - m).norm() <= TOL_PX, "{handle:?} off by {} px", (got - m).norm());
             checked += 1;
         }
     }
@@ -282,10 +230,9 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> usize {
     };
     let path = cursor_path(&mut rng, m0, 6);
     let mut checked = 0;
-    let (Some(rev), Some(std)) = (
-        run(&s, DepthMode::Reversed, handle, grab, &path),
-        run(&s, DepthMode::Standard, handle, grab, &path),
-    ) else {
+    let (Some(rev), Some(std)) =
+        (run(&s, DepthMode::Reversed, handle, grab, &path), run(&s, DepthMode::Standard, handle, grab, &path))
+    else {
         return 0;
     };
     assert_modes_agree(&rev, &std);
@@ -306,16 +253,9 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> usize {
             let q = world_after(&s.target, u).world_rotation() * q_start.inverse();
             let g = f.pivot + (q * (h0 - f.pivot)) * ((h - f.pivot).norm() / (h0 - f.pivot).norm());
             let got = view.world_to_screen(&g).unwrap();
-            assert!(
-                (got - m).norm() <= TOL_PX,
-                "ring off by {} px",
-                (got - m).norm()
-            );
+            assert!((got - m).norm() <= TOL_PX, "ring off by {} px", (got - m).norm());
             // The rotation is about the ring's axis.
-            let ax = q
-                .axis()
-                .map(|x| x.into_inner().cross(&f.axes[a.index()]).norm())
-                .unwrap_or(0.0);
+            let ax = q.axis().map(|x| x.into_inner().cross(&f.axes[a.index()]).norm()).unwrap_or(0.0);
             assert!(ax < 1e-9);
             checked += 1;
         }

@@ -11,9 +11,7 @@ use viewport::math::{closest_line_line, Camera, DepthMode, Projection, Transform
 /// cursor ray; the axis parameter is the drag position.
 fn naive_axis_param(view: &View, pivot: &Point3<f64>, axis: &Vector3<f64>, m: &Point2<f64>) -> f64 {
     let ray = view.cursor_ray(m).unwrap();
-    closest_line_line(pivot, axis, &ray.origin, &ray.dir)
-        .unwrap()
-        .s
+    closest_line_line(pivot, axis, &ray.origin, &ray.dir).unwrap().s
 }
 
 #[test]
@@ -24,18 +22,10 @@ fn steep_axis_drag_follows_projection_where_line_line_goes_backwards() {
         let pivot = Point3::new(0.0, 0.0, 0.0);
         let camera = Camera {
             // Offset diagonally so the z image overlaps no other handle.
-            eye: Point3::new(
-                8.0 * a.sin() * 0.5f64.sqrt(),
-                -8.0 * a.sin() * 0.5f64.sqrt(),
-                -8.0 * a.cos(),
-            ),
+            eye: Point3::new(8.0 * a.sin() * 0.5f64.sqrt(), -8.0 * a.sin() * 0.5f64.sqrt(), -8.0 * a.cos()),
             target: pivot,
             up: Vector3::y(),
-            projection: Projection::Perspective {
-                fov_y: 60f64.to_radians(),
-                near: 0.05,
-                far: 1000.0,
-            },
+            projection: Projection::Perspective { fov_y: 60f64.to_radians(), near: 0.05, far: 1000.0 },
         };
         let view = View::new(camera, 1280.0, 720.0, depth).unwrap();
         let target = Target::root(Transform::IDENTITY);
@@ -49,16 +39,12 @@ fn steep_axis_drag_follows_projection_where_line_line_goes_backwards() {
         // The image is short (about 22 px); grab it at its tip, more than hit_px
         // outside the 12 px view disc, which is nearer and would win.
         let m0 = p0 + (tip - p0) * 0.98;
-        assert_eq!(
-            gizmo.pick(&view, &[target], m0),
-            Some(Handle::TranslateAxis(Axis::Z))
-        );
+        assert_eq!(gizmo.pick(&view, &[target], m0), Some(Handle::TranslateAxis(Axis::Z)));
         assert!(gizmo.begin(&view, &[target], m0));
 
         // Move far off the axis while creeping forward along its image.
-        let path: Vec<Point2<f64>> = (1..=6)
-            .map(|i| m0 + along * (4.0 * i as f64) + side * (120.0 * i as f64))
-            .collect();
+        let path: Vec<Point2<f64>> =
+            (1..=6).map(|i| m0 + along * (4.0 * i as f64) + side * (120.0 * i as f64)).collect();
         let mut ours = vec![0.0];
         let mut naive = vec![naive_axis_param(&view, &pivot, &z, &m0)];
         for m in &path {
@@ -76,9 +62,7 @@ fn steep_axis_drag_follows_projection_where_line_line_goes_backwards() {
             naive_delta.windows(2).all(|w| w[1] < w[0]),
             "the line-line version goes backwards here: {naive_delta:?}"
         );
-        let moved = view
-            .world_to_screen(&Point3::new(0.0, 0.0, *ours.last().unwrap()))
-            .unwrap();
+        let moved = view.world_to_screen(&Point3::new(0.0, 0.0, *ours.last().unwrap())).unwrap();
         let start = view.world_to_screen(&pivot).unwrap();
         // The pivot moved along the image line in the cursor's direction.
         assert!((moved - start).dot(&along) > 0.0);

@@ -52,11 +52,7 @@ pub struct AxisImage {
 }
 
 fn hscreen(view: &View, c: &Vector4<f64>) -> Vector3<f64> {
-    Vector3::new(
-        0.5 * view.width() * (c.x + c.w),
-        0.5 * view.height() * (c.y + c.w),
-        c.w,
-    )
+    Vector3::new(0.5 * view.width() * (c.x + c.w), 0.5 * view.height() * (c.y + c.w), c.w)
 }
 
 impl AxisImage {
@@ -72,18 +68,10 @@ impl AxisImage {
         let d = Vector2::new(ca.x * w0 - c0.x * wa, ca.y * w0 - c0.y * wa);
         let dlen = d.norm();
         // Relative test: `d / w0^2` is pixels per unit of `s`.
-        if !(dlen > 1e-12 * w0 * w0 * (1.0 + view.width() + view.height()) * dir.norm())
-            || !dlen.is_finite()
-        {
+        if !(dlen > 1e-12 * w0 * w0 * (1.0 + view.width() + view.height()) * dir.norm()) || !dlen.is_finite() {
             return None;
         }
-        Some(AxisImage {
-            p0: Point2::new(c0.x / w0, c0.y / w0),
-            u: d / dlen,
-            dlen,
-            w0,
-            wa,
-        })
+        Some(AxisImage { p0: Point2::new(c0.x / w0, c0.y / w0), u: d / dlen, dlen, w0, wa })
     }
 
     /// Signed distance in pixels of the cursor's projection along the image.
@@ -227,11 +215,7 @@ fn snap_to(v: f64, inc: f64) -> f64 {
 }
 
 /// Bisects the screen segment `ok -> m` for the last position where `valid` holds.
-fn bisect(
-    ok: Point2<f64>,
-    m: Point2<f64>,
-    mut valid: impl FnMut(&Point2<f64>) -> bool,
-) -> Point2<f64> {
+fn bisect(ok: Point2<f64>, m: Point2<f64>, mut valid: impl FnMut(&Point2<f64>) -> bool) -> Point2<f64> {
     let (mut lo, mut hi) = (0.0, 1.0);
     for _ in 0..48 {
         let mid = 0.5 * (lo + hi);
@@ -263,11 +247,7 @@ impl DragState {
         let plane_start = |normal: Vector3<f64>| -> Option<Kind> {
             let plane = Plane::from_point_normal(p, normal)?;
             let h0 = ray0.at(ray_plane(&ray0, &plane)?);
-            Some(Kind::Plane {
-                normal: plane.normal,
-                h0,
-                last_ok: m0,
-            })
+            Some(Kind::Plane { normal: plane.normal, h0, last_ok: m0 })
         };
         let ring_start = |axis: Vector3<f64>, radius: f64| -> Option<Kind> {
             let axis = crate::math::geom::unit(axis)?;
@@ -276,28 +256,17 @@ impl DragState {
             let hit = ray_plane(&ray0, &plane).map(|t| ray0.at(t) - p);
             match hit {
                 Some(r0) if cond >= RING_EDGE_ON_COS && r0.norm() > 1e-9 * frame.len => {
-                    Some(Kind::Ring {
-                        axis,
-                        r0,
-                        prev_raw: 0.0,
-                        total: 0.0,
-                        last_ok: m0,
-                    })
+                    Some(Kind::Ring { axis, r0, prev_raw: 0.0, total: 0.0, last_ok: m0 })
                 }
                 _ => {
                     // Edge-on: the tangent of the projected ring at the grabbed point.
-                    let circle = Circle {
-                        center: p,
-                        normal: axis,
-                        radius,
-                    };
+                    let circle = Circle { center: p, normal: axis, radius };
                     let g = closest_ray_circle(&ray0, &circle)?.point;
                     let tan3 = axis.cross(&(g - p)).normalize() * (1e-3 * radius);
-                    let tangent =
-                        match (view.world_to_screen(&g), view.world_to_screen(&(g + tan3))) {
-                            (Some(a), Some(b)) if (b - a).norm() > 1e-12 => (b - a).normalize(),
-                            _ => Vector2::x(),
-                        };
+                    let tangent = match (view.world_to_screen(&g), view.world_to_screen(&(g + tan3))) {
+                        (Some(a), Some(b)) if (b - a).norm() > 1e-12 => (b - a).normalize(),
+                        _ => Vector2::x(),
+                    };
                     Some(Kind::Tangent { axis, tangent })
                 }
             }
@@ -311,15 +280,9 @@ impl DragState {
                     // Grabbed at the pivot: the ratio s / s0 needs a lever.
                     s_grab = 0.05 * frame.len * if s_grab < 0.0 { -1.0 } else { 1.0 };
                 }
-                Kind::Axis {
-                    axis: a,
-                    dir,
-                    s_grab,
-                }
+                Kind::Axis { axis: a, dir, s_grab }
             }
-            Handle::TranslatePlane(a) | Handle::ScalePlane(a) => {
-                plane_start(frame.axes[a.index()])?
-            }
+            Handle::TranslatePlane(a) | Handle::ScalePlane(a) => plane_start(frame.axes[a.index()])?,
             Handle::TranslateView => plane_start(frame.view_dir)?,
             Handle::RotateAxis(a) => ring_start(frame.axes[a.index()], frame.len)?,
             Handle::RotateView => ring_start(frame.view_dir, 1.2 * frame.len)?,
@@ -394,12 +357,7 @@ impl DragState {
 
     /// Advances the drag to cursor `m`. Returns the new local transforms;
     /// `None` (and no change) for a non-finite cursor.
-    pub fn update(
-        &mut self,
-        view: &View,
-        m: Point2<f64>,
-        snap: Option<&super::types::Snap>,
-    ) -> Option<DragUpdate> {
+    pub fn update(&mut self, view: &View, m: Point2<f64>, snap: Option<&super::types::Snap>) -> Option<DragUpdate> {
         if !(m.x.is_finite() && m.y.is_finite()) {
             return self.last.clone();
         }
@@ -409,10 +367,7 @@ impl DragState {
         let zmax = depth_limit(view, z0);
         let mut clamped = false;
         let mut tangent_fallback = false;
-        let is_scale = matches!(
-            self.handle,
-            Handle::ScaleAxis(_) | Handle::ScalePlane(_) | Handle::ScaleUniform
-        );
+        let is_scale = matches!(self.handle, Handle::ScaleAxis(_) | Handle::ScalePlane(_) | Handle::ScaleUniform);
         let clamp_factor = |f: f64, clamped: &mut bool| {
             let f = snap.map_or(f, |s| 1.0 + snap_to(f - 1.0, s.scale));
             if !(f >= MIN_SCALE_FACTOR) {
@@ -450,23 +405,14 @@ impl DragState {
                     Delta::Translate(dir * dc)
                 }
             }
-            Kind::Plane {
-                normal,
-                h0,
-                last_ok,
-            } => {
-                let plane = Plane {
-                    normal,
-                    d: -normal.dot(&h0.coords),
-                };
+            Kind::Plane { normal, h0, last_ok } => {
+                let plane = Plane { normal, d: -normal.dot(&h0.coords) };
                 let hit = |q: &Point2<f64>| {
                     let ray = view.cursor_ray(q)?;
                     let h = ray.at(ray_plane(&ray, &plane)?);
                     (view.view_depth(&h) <= zmax).then_some(h)
                 };
-                let valid = |q: &Point2<f64>| {
-                    hit(q).is_some_and(|h| is_scale || self.translation_ok(view, &(h - h0)))
-                };
+                let valid = |q: &Point2<f64>| hit(q).is_some_and(|h| is_scale || self.translation_ok(view, &(h - h0)));
                 let q = if valid(&m) {
                     m
                 } else {
@@ -484,11 +430,8 @@ impl DragState {
                     let (i, j) = n.plane_axes();
                     let diag = self.frame.axes[i.index()] + self.frame.axes[j.index()];
                     let den = (h0 - p).dot(&diag);
-                    let den = if den.abs() < 0.05 * len {
-                        0.05 * len * if den < 0.0 { -1.0 } else { 1.0 }
-                    } else {
-                        den
-                    };
+                    let den =
+                        if den.abs() < 0.05 * len { 0.05 * len * if den < 0.0 { -1.0 } else { 1.0 } } else { den };
                     let fac = clamp_factor((h - p).dot(&diag) / den, &mut clamped);
                     let mut f = [1.0; 3];
                     f[i.index()] = fac;
@@ -498,10 +441,7 @@ impl DragState {
                     let mut d = h - h0;
                     if let Some(sn) = snap {
                         let axes = &self.frame.axes;
-                        let snapped: Vector3<f64> = axes
-                            .iter()
-                            .map(|a| a * snap_to(d.dot(a), sn.translate))
-                            .sum();
+                        let snapped: Vector3<f64> = axes.iter().map(|a| a * snap_to(d.dot(a), sn.translate)).sum();
                         if self.translation_ok(view, &snapped) {
                             d = snapped;
                         }
@@ -509,17 +449,8 @@ impl DragState {
                     Delta::Translate(d)
                 }
             }
-            Kind::Ring {
-                axis,
-                r0,
-                prev_raw,
-                total,
-                last_ok,
-            } => {
-                let plane = Plane {
-                    normal: axis,
-                    d: -axis.dot(&p.coords),
-                };
+            Kind::Ring { axis, r0, prev_raw, total, last_ok } => {
+                let plane = Plane { normal: axis, d: -axis.dot(&p.coords) };
                 let radial = |q: &Point2<f64>| {
                     let ray = view.cursor_ray(q)?;
                     let r = ray.at(ray_plane(&ray, &plane)?) - p;
@@ -534,13 +465,7 @@ impl DragState {
                 let r = radial(&q).unwrap_or(r0);
                 let raw = axis.dot(&r0.cross(&r)).atan2(r0.dot(&r));
                 let total = total + wrap_pi(raw - prev_raw);
-                self.kind = Kind::Ring {
-                    axis,
-                    r0,
-                    prev_raw: raw,
-                    total,
-                    last_ok: q,
-                };
+                self.kind = Kind::Ring { axis, r0, prev_raw: raw, total, last_ok: q };
                 let angle = snap.map_or(total, |s| snap_to(total, s.rotate_deg.to_radians()));
                 Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, angle))
             }
@@ -556,28 +481,18 @@ impl DragState {
                 let angle = dm.norm() / self.size_px;
                 let angle = snap.map_or(angle, |s| snap_to(angle, s.rotate_deg.to_radians()));
                 match crate::math::geom::unit(axis) {
-                    Some(axis) if angle.is_finite() => {
-                        Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, angle))
-                    }
+                    Some(axis) if angle.is_finite() => Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, angle)),
                     _ => Delta::Rotate(UnitQuaternion::identity()),
                 }
             }
             Kind::Uniform => {
                 let dm = m - self.m0;
-                let f = clamp_factor(
-                    ((dm.x - dm.y) / self.size_px).clamp(-700.0, 700.0).exp(),
-                    &mut clamped,
-                );
+                let f = clamp_factor(((dm.x - dm.y) / self.size_px).clamp(-700.0, 700.0).exp(), &mut clamped);
                 Delta::Scale([f; 3])
             }
         };
-        let update = DragUpdate {
-            handle: self.handle,
-            transforms: self.apply(&delta),
-            delta,
-            clamped,
-            tangent_fallback,
-        };
+        let update =
+            DragUpdate { handle: self.handle, transforms: self.apply(&delta), delta, clamped, tangent_fallback };
         self.last = Some(update.clone());
         Some(update)
     }
@@ -596,9 +511,8 @@ impl DragState {
                     Delta::Translate(d) => *d,
                     Delta::Rotate(q) => {
                         let pr = self.parent_rot[i];
-                        local.rotation = UnitQuaternion::new_normalize(
-                            (pr.inverse() * q * pr * local.rotation).into_inner(),
-                        );
+                        local.rotation =
+                            UnitQuaternion::new_normalize((pr.inverse() * q * pr * local.rotation).into_inner());
                         (p + q * (pos - p)) - pos
                     }
                     Delta::Scale(f) => {

@@ -41,11 +41,7 @@ pub fn median_pivot(targets: &[Target]) -> Option<Point3<f64>> {
         }
         vals.sort_by(f64::total_cmp);
         let n = vals.len();
-        out[k] = if n % 2 == 1 {
-            vals[n / 2]
-        } else {
-            0.5 * (vals[n / 2 - 1] + vals[n / 2])
-        };
+        out[k] = if n % 2 == 1 { vals[n / 2] } else { 0.5 * (vals[n / 2 - 1] + vals[n / 2]) };
     }
     Some(out)
 }
@@ -58,21 +54,13 @@ impl GizmoFrame {
         // Scale handles always follow the object's own axes (scale is a
         // local quantity in T * R * S).
         let local = config.space == Space::Local || config.mode == Mode::Scale;
-        let axes = if local {
-            axes_of(&targets[0].world_rotation())
-        } else {
-            [Vector3::x(), Vector3::y(), Vector3::z()]
-        };
+        let axes =
+            if local { axes_of(&targets[0].world_rotation()) } else { [Vector3::x(), Vector3::y(), Vector3::z()] };
         Self::with_axes(view, pivot, axes, config.size_px)
     }
 
     /// Placement with explicit pivot and axes.
-    pub fn with_axes(
-        view: &View,
-        pivot: Point3<f64>,
-        axes: [Vector3<f64>; 3],
-        size_px: f64,
-    ) -> Option<GizmoFrame> {
+    pub fn with_axes(view: &View, pivot: Point3<f64>, axes: [Vector3<f64>; 3], size_px: f64) -> Option<GizmoFrame> {
         if view.view_depth(&pivot) < view.near() {
             return None;
         }
@@ -83,15 +71,9 @@ impl GizmoFrame {
         let view_dir = if view.is_orthographic() {
             view.forward().into_inner()
         } else {
-            crate::math::geom::unit(pivot - view.eye())
-                .map_or(view.forward().into_inner(), |u| u.into_inner())
+            crate::math::geom::unit(pivot - view.eye()).map_or(view.forward().into_inner(), |u| u.into_inner())
         };
-        Some(GizmoFrame {
-            pivot,
-            axes,
-            len,
-            view_dir,
-        })
+        Some(GizmoFrame { pivot, axes, len, view_dir })
     }
 
     /// Visibility in [0, 1]: 0 hidden (and not pickable), below 1 faded.
@@ -102,9 +84,7 @@ impl GizmoFrame {
                 let c = self.view_dir.dot(&self.axes[a.index()]).abs().min(1.0);
                 ramp((1.0 - c * c).sqrt())
             }
-            Handle::TranslatePlane(a) | Handle::ScalePlane(a) => {
-                ramp(self.view_dir.dot(&self.axes[a.index()]).abs())
-            }
+            Handle::TranslatePlane(a) | Handle::ScalePlane(a) => ramp(self.view_dir.dot(&self.axes[a.index()]).abs()),
             _ => 1.0,
         }
     }
@@ -127,59 +107,31 @@ impl GizmoFrame {
             Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
                 let (i, j) = n.plane_axes();
                 let (a, b) = (self.axes[i.index()], self.axes[j.index()]);
-                PickShape::Quad {
-                    center: p + (a + b) * (0.3 * l),
-                    a: a * (0.1 * l),
-                    b: b * (0.1 * l),
-                }
+                PickShape::Quad { center: p + (a + b) * (0.3 * l), a: a * (0.1 * l), b: b * (0.1 * l) }
             }
-            Handle::TranslateView | Handle::ScaleUniform => PickShape::Disc(Circle {
-                center: p,
-                normal: facing,
-                radius: 0.12 * l,
-            }),
-            Handle::RotateAxis(a) => PickShape::Ring(Circle {
-                center: p,
-                normal: Unit::new_normalize(self.axes[a.index()]),
-                radius: l,
-            }),
-            Handle::RotateView => PickShape::Ring(Circle {
-                center: p,
-                normal: facing,
-                radius: 1.2 * l,
-            }),
-            Handle::RotateFree => PickShape::Sphere {
-                center: p,
-                radius: l,
-            },
+            Handle::TranslateView | Handle::ScaleUniform => {
+                PickShape::Disc(Circle { center: p, normal: facing, radius: 0.12 * l })
+            }
+            Handle::RotateAxis(a) => {
+                PickShape::Ring(Circle { center: p, normal: Unit::new_normalize(self.axes[a.index()]), radius: l })
+            }
+            Handle::RotateView => PickShape::Ring(Circle { center: p, normal: facing, radius: 1.2 * l }),
+            Handle::RotateFree => PickShape::Sphere { center: p, radius: l },
         }
     }
 
     /// The handle under `cursor` among `handles` (hidden ones excluded).
-    pub fn pick(
-        &self,
-        view: &View,
-        cursor: &Point2<f64>,
-        handles: &[Handle],
-        hit_px: f64,
-    ) -> Option<Handle> {
+    pub fn pick(&self, view: &View, cursor: &Point2<f64>, handles: &[Handle], hit_px: f64) -> Option<Handle> {
         let ray = view.cursor_ray(cursor)?;
-        let candidates = handles
-            .iter()
-            .filter(|h| self.visibility(**h) > 0.0)
-            .filter_map(|&h| {
-                let hit = shape_hit(view, cursor, &ray, &self.shape(h))?;
-                let class = match h {
-                    Handle::TranslateView | Handle::ScaleUniform => PickClass::ViewDisc,
-                    Handle::RotateFree => PickClass::Fallback,
-                    _ => PickClass::Normal,
-                };
-                Some(Candidate {
-                    handle: h,
-                    class,
-                    hit,
-                })
-            });
+        let candidates = handles.iter().filter(|h| self.visibility(**h) > 0.0).filter_map(|&h| {
+            let hit = shape_hit(view, cursor, &ray, &self.shape(h))?;
+            let class = match h {
+                Handle::TranslateView | Handle::ScaleUniform => PickClass::ViewDisc,
+                Handle::RotateFree => PickClass::Fallback,
+                _ => PickClass::Normal,
+            };
+            Some(Candidate { handle: h, class, hit })
+        });
         pick_nearest(candidates, hit_px)
     }
 }

@@ -48,11 +48,7 @@ pub struct Gizmo {
 
 impl Gizmo {
     pub fn new(config: GizmoConfig) -> Gizmo {
-        Gizmo {
-            config,
-            hovered: None,
-            drag: None,
-        }
+        Gizmo { config, hovered: None, drag: None }
     }
 
     /// The handles the current mode shows.
@@ -77,12 +73,7 @@ impl Gizmo {
     }
 
     /// Updates the hovered handle (kept as the active one while dragging).
-    pub fn hover(
-        &mut self,
-        view: &View,
-        targets: &[Target],
-        cursor: Point2<f64>,
-    ) -> Option<Handle> {
+    pub fn hover(&mut self, view: &View, targets: &[Target], cursor: Point2<f64>) -> Option<Handle> {
         if let Some(d) = &self.drag {
             return Some(d.handle);
         }
@@ -112,13 +103,7 @@ impl Gizmo {
     }
 
     /// Starts dragging a given handle (scripts and tests); it need not be hovered.
-    pub fn begin_with(
-        &mut self,
-        view: &View,
-        targets: &[Target],
-        handle: Handle,
-        cursor: Point2<f64>,
-    ) -> bool {
+    pub fn begin_with(&mut self, view: &View, targets: &[Target], handle: Handle, cursor: Point2<f64>) -> bool {
         self.drag = None;
         let Some(frame) = GizmoFrame::new(view, targets, &self.config) else {
             return false;
@@ -141,11 +126,7 @@ impl Gizmo {
         let d = self.drag.take()?;
         let before = d.start_transforms();
         let after = d.last.map_or_else(|| before.clone(), |u| u.transforms);
-        Some(DragResult {
-            handle: d.handle,
-            before,
-            after,
-        })
+        Some(DragResult { handle: d.handle, before, after })
     }
 
     /// Esc / right button: abandons the drag and returns the start transforms.

@@ -61,12 +61,7 @@ const VIEW_COLOR: [f32; 3] = [0.85, 0.85, 0.85];
 const ACTIVE_COLOR: [f32; 3] = [1.0, 0.85, 0.10];
 
 /// A matrix whose columns are `x`, `y`, `z` and translation `t`.
-fn basis(
-    t: &nalgebra::Point3<f64>,
-    x: Vector3<f64>,
-    y: Vector3<f64>,
-    z: Vector3<f64>,
-) -> Matrix4<f64> {
+fn basis(t: &nalgebra::Point3<f64>, x: Vector3<f64>, y: Vector3<f64>, z: Vector3<f64>) -> Matrix4<f64> {
     #[rustfmt::skip]
     let m = Matrix4::new(
         x.x, y.x, z.x, t.x,
@@ -122,15 +117,7 @@ pub fn instances(
             _ => 1.0,
         };
         let color = [rgb[0], rgb[1], rgb[2], base_alpha * vis as f32];
-        let mut push = |mesh, model| {
-            out.push(OverlayInstance {
-                mesh,
-                model,
-                color,
-                state,
-                handle: h,
-            })
-        };
+        let mut push = |mesh, model| out.push(OverlayInstance { mesh, model, color, state, handle: h });
         let axis_frame = |a: Axis| {
             let y = frame.axes[a.index()];
             let n = nalgebra::Unit::new_normalize(y);
@@ -145,36 +132,17 @@ pub fn instances(
                 let shaft = if scale { 0.9 * l } else { 0.8 * l };
                 push(MeshKind::Shaft, basis(&p, x * r, y * shaft, z * r));
                 if scale {
-                    push(
-                        MeshKind::Cube,
-                        basis(
-                            &(p + y * (0.95 * l)),
-                            x * (0.1 * l),
-                            y * (0.1 * l),
-                            z * (0.1 * l),
-                        ),
-                    );
+                    push(MeshKind::Cube, basis(&(p + y * (0.95 * l)), x * (0.1 * l), y * (0.1 * l), z * (0.1 * l)));
                 } else {
                     let cr = 0.06 * l;
-                    push(
-                        MeshKind::Cone,
-                        basis(&(p + y * (0.8 * l)), x * cr, y * (0.2 * l), z * cr),
-                    );
+                    push(MeshKind::Cone, basis(&(p + y * (0.8 * l)), x * cr, y * (0.2 * l), z * cr));
                 }
             }
             Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
                 let (i, j) = n.plane_axes();
                 let (a, b) = (frame.axes[i.index()], frame.axes[j.index()]);
                 let c = p + (a + b) * (0.3 * l);
-                push(
-                    MeshKind::PlaneQuad,
-                    basis(
-                        &c,
-                        a * (0.2 * l),
-                        b * (0.2 * l),
-                        frame.axes[n.index()] * (0.2 * l),
-                    ),
-                );
+                push(MeshKind::PlaneQuad, basis(&c, a * (0.2 * l), b * (0.2 * l), frame.axes[n.index()] * (0.2 * l)));
             }
             Handle::TranslateView | Handle::ScaleUniform => {
                 let (x, y, z) = frame.facing();
@@ -188,10 +156,7 @@ pub fn instances(
             }
             Handle::RotateView => {
                 let (x, y, z) = frame.facing();
-                push(
-                    MeshKind::Ring,
-                    basis(&p, x * (1.2 * l), y * (1.2 * l), z * (1.2 * l)),
-                );
+                push(MeshKind::Ring, basis(&p, x * (1.2 * l), y * (1.2 * l), z * (1.2 * l)));
             }
             Handle::RotateFree => {
                 let (x, y, z) = frame.facing();

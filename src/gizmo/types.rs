@@ -26,9 +26,7 @@ impl Mode {
         }
     }
     pub fn parse(s: &str) -> Option<Mode> {
-        [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal]
-            .into_iter()
-            .find(|m| m.name() == s)
+        [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal].into_iter().find(|m| m.name() == s)
     }
 }
 
@@ -172,22 +170,9 @@ impl Handle {
             TranslateAxis(Z),
             TranslateView,
         ];
-        const R: [Handle; 5] = [
-            RotateFree,
-            RotateAxis(X),
-            RotateAxis(Y),
-            RotateAxis(Z),
-            RotateView,
-        ];
-        const S: [Handle; 7] = [
-            ScalePlane(X),
-            ScalePlane(Y),
-            ScalePlane(Z),
-            ScaleAxis(X),
-            ScaleAxis(Y),
-            ScaleAxis(Z),
-            ScaleUniform,
-        ];
+        const R: [Handle; 5] = [RotateFree, RotateAxis(X), RotateAxis(Y), RotateAxis(Z), RotateView];
+        const S: [Handle; 7] =
+            [ScalePlane(X), ScalePlane(Y), ScalePlane(Z), ScaleAxis(X), ScaleAxis(Y), ScaleAxis(Z), ScaleUniform];
         const U: [Handle; 11] = [
             TranslatePlane(X),
             TranslatePlane(Y),
@@ -234,11 +219,7 @@ pub struct Snap {
 
 impl Default for Snap {
     fn default() -> Self {
-        Snap {
-            translate: 0.5,
-            rotate_deg: 15.0,
-            scale: 0.1,
-        }
+        Snap { translate: 0.5, rotate_deg: 15.0, scale: 0.1 }
     }
 }
 
@@ -256,13 +237,7 @@ pub struct GizmoConfig {
 
 impl Default for GizmoConfig {
     fn default() -> Self {
-        GizmoConfig {
-            mode: Mode::Translate,
-            space: Space::World,
-            size_px: 100.0,
-            hit_px: 8.0,
-            snap: Snap::default(),
-        }
+        GizmoConfig { mode: Mode::Translate, space: Space::World, size_px: 100.0, hit_px: 8.0, snap: Snap::default() }
     }
 }
 
@@ -278,10 +253,7 @@ pub struct Target {
 impl Target {
     /// A root object.
     pub fn root(local: Transform) -> Target {
-        Target {
-            local,
-            parent_world: Matrix4::identity(),
-        }
+        Target { local, parent_world: Matrix4::identity() }
     }
 
     pub fn world(&self) -> Matrix4<f64> {
@@ -289,8 +261,7 @@ impl Target {
     }
 
     pub fn world_position(&self) -> Point3<f64> {
-        self.parent_world
-            .transform_point(&Point3::from(self.local.position))
+        self.parent_world.transform_point(&Point3::from(self.local.position))
     }
 
     /// The parent's world rotation (the rotation factor of its linear part),

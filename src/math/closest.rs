@@ -24,12 +24,7 @@ pub struct LineLine {
 
 /// Closest points of two infinite lines `p1 + s d1` and `p2 + t d2`
 /// (directions need not be unit). `None` if a direction is zero.
-pub fn closest_line_line(
-    p1: &Point3<f64>,
-    d1: &Vector3<f64>,
-    p2: &Point3<f64>,
-    d2: &Vector3<f64>,
-) -> Option<LineLine> {
+pub fn closest_line_line(p1: &Point3<f64>, d1: &Vector3<f64>, p2: &Point3<f64>, d2: &Vector3<f64>) -> Option<LineLine> {
     let a = d1.dot(d1);
     let e = d2.dot(d2);
     if !(a > 0.0 && e > 0.0 && a.is_finite() && e.is_finite()) {
@@ -47,12 +42,7 @@ pub fn closest_line_line(
         ((b * f - c * e) / denom, (a * f - b * c) / denom, false)
     };
     let distance = ((p1 + d1 * s) - (p2 + d2 * t)).norm();
-    (s.is_finite() && t.is_finite()).then_some(LineLine {
-        s,
-        t,
-        parallel,
-        distance,
-    })
+    (s.is_finite() && t.is_finite()).then_some(LineLine { s, t, parallel, distance })
 }
 
 /// Result of [`closest_ray_segment`].
@@ -71,11 +61,7 @@ pub fn closest_ray_segment(ray: &Ray, seg: &Segment) -> RaySegment {
     let e = seg.b - seg.a;
     let ee = e.dot(&e);
     let point_on_ray = |q: &Point3<f64>| (q - ray.origin).dot(&d).max(0.0);
-    let finish = |t: f64, u: f64| RaySegment {
-        t,
-        u,
-        distance: (ray.at(t) - seg.at(u)).norm(),
-    };
+    let finish = |t: f64, u: f64| RaySegment { t, u, distance: (ray.at(t) - seg.at(u)).norm() };
     if !(ee > 1e-300) {
         return finish(point_on_ray(&seg.a), 0.0);
     }
@@ -242,12 +228,7 @@ pub fn closest_ray_circle(ray: &Ray, circle: &Circle) -> Option<RayCircle> {
     }
     let (dist2, t) = eval(theta);
     let point = circle.center + (e1 * theta.cos() + e2 * theta.sin()) * r;
-    Some(RayCircle {
-        point,
-        theta,
-        t,
-        distance: dist2.max(0.0).sqrt(),
-    })
+    Some(RayCircle { point, theta, t, distance: dist2.max(0.0).sqrt() })
 }
 
 /// Projects `p` onto the 2-D line `origin + t * dir`: returns `t` and the
@@ -269,11 +250,7 @@ pub fn project_point_on_line_2d(
 pub fn point_segment_2d(a: &Point2<f64>, b: &Point2<f64>, p: &Point2<f64>) -> (f64, f64) {
     let e = b - a;
     let ee = e.dot(&e);
-    let u = if ee > 0.0 {
-        (e.dot(&(p - a)) / ee).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let u = if ee > 0.0 { (e.dot(&(p - a)) / ee).clamp(0.0, 1.0) } else { 0.0 };
     ((a + e * u - p).norm(), u)
 }
 
@@ -295,45 +272,22 @@ mod tests {
     #[test]
     fn line_line_skew_hand_computed() {
         // x axis and a line parallel to y through (2, 0, 3): closest at (2,0,0)-(2,0,3).
-        let ll = closest_line_line(
-            &p(0.0, 0.0, 0.0),
-            &v(1.0, 0.0, 0.0),
-            &p(2.0, 5.0, 3.0),
-            &v(0.0, 2.0, 0.0),
-        )
-        .unwrap();
+        let ll = closest_line_line(&p(0.0, 0.0, 0.0), &v(1.0, 0.0, 0.0), &p(2.0, 5.0, 3.0), &v(0.0, 2.0, 0.0)).unwrap();
         assert!(!ll.parallel);
         assert!(close(ll.s, 2.0) && close(ll.t, -2.5) && close(ll.distance, 3.0));
         // Intersecting lines: distance 0.
-        let ll = closest_line_line(
-            &p(0.0, 0.0, 0.0),
-            &v(1.0, 1.0, 0.0),
-            &p(4.0, 0.0, 0.0),
-            &v(0.0, 1.0, 0.0),
-        )
-        .unwrap();
+        let ll = closest_line_line(&p(0.0, 0.0, 0.0), &v(1.0, 1.0, 0.0), &p(4.0, 0.0, 0.0), &v(0.0, 1.0, 0.0)).unwrap();
         assert!(close(ll.s, 4.0) && close(ll.t, 4.0) && close(ll.distance, 0.0));
     }
 
     #[test]
     fn line_line_parallel_and_degenerate() {
-        let ll = closest_line_line(
-            &p(0.0, 0.0, 0.0),
-            &v(1.0, 0.0, 0.0),
-            &p(3.0, 4.0, 0.0),
-            &v(-2.0, 0.0, 0.0),
-        )
-        .unwrap();
+        let ll =
+            closest_line_line(&p(0.0, 0.0, 0.0), &v(1.0, 0.0, 0.0), &p(3.0, 4.0, 0.0), &v(-2.0, 0.0, 0.0)).unwrap();
         assert!(ll.parallel);
         // s = 0 -> origin; its partner on line 2 is (0, 4, 0) = p2 + t d2 with t = 1.5.
         assert!(close(ll.s, 0.0) && close(ll.t, 1.5) && close(ll.distance, 4.0));
-        assert!(closest_line_line(
-            &p(0.0, 0.0, 0.0),
-            &Vector3::zeros(),
-            &p(1.0, 0.0, 0.0),
-            &v(0.0, 1.0, 0.0)
-        )
-        .is_none());
+        assert!(closest_line_line(&p(0.0, 0.0, 0.0), &Vector3::zeros(), &p(1.0, 0.0, 0.0), &v(0.0, 1.0, 0.0)).is_none());
     }
 
     #[test]
@@ -365,37 +319,17 @@ mod tests {
         let ray = Ray::new(p(0.0, 0.0, 0.0), v(0.0, 0.6, -0.8)).unwrap();
         assert!(close(ray_plane(&ray, &plane).unwrap(), 12.5));
         // Edge-on (parallel) and pointing away.
-        assert_eq!(
-            ray_plane(
-                &Ray::new(p(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0)).unwrap(),
-                &plane
-            ),
-            None
-        );
-        assert_eq!(
-            ray_plane(
-                &Ray::new(p(0.0, 0.0, 0.0), v(0.0, 0.0, 1.0)).unwrap(),
-                &plane
-            ),
-            None
-        );
+        assert_eq!(ray_plane(&Ray::new(p(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0)).unwrap(), &plane), None);
+        assert_eq!(ray_plane(&Ray::new(p(0.0, 0.0, 0.0), v(0.0, 0.0, 1.0)).unwrap(), &plane), None);
     }
 
     #[test]
     fn ray_circle_cases() {
-        let circle = Circle {
-            center: p(0.0, 0.0, -10.0),
-            normal: Vector3::z_axis(),
-            radius: 2.0,
-        };
+        let circle = Circle { center: p(0.0, 0.0, -10.0), normal: Vector3::z_axis(), radius: 2.0 };
         // Ray hits the plane at (4, 0, -10): the nearest circle point is (2, 0, -10), distance 2.
         let ray = Ray::new(p(4.0, 0.0, 0.0), v(0.0, 0.0, -1.0)).unwrap();
         let rc = closest_ray_circle(&ray, &circle).unwrap();
-        assert!(
-            (rc.point - p(2.0, 0.0, -10.0)).norm() < 1e-9
-                && close(rc.distance, 2.0)
-                && close(rc.t, 10.0)
-        );
+        assert!((rc.point - p(2.0, 0.0, -10.0)).norm() < 1e-9 && close(rc.distance, 2.0) && close(rc.t, 10.0));
         // Ray through the circle itself: distance 0.
         let ray = Ray::new(p(0.0, 2.0, 0.0), v(0.0, 0.0, -1.0)).unwrap();
         let rc = closest_ray_circle(&ray, &circle).unwrap();
@@ -414,14 +348,7 @@ mod tests {
         let ray = Ray::new(p(-10.0, 3.0, -10.0), v(1.0, 0.0, 0.0)).unwrap();
         let rc = closest_ray_circle(&ray, &circle).unwrap();
         assert!((rc.point - p(0.0, 2.0, -10.0)).norm() < 1e-6 && close(rc.distance, 1.0));
-        assert!(closest_ray_circle(
-            &ray,
-            &Circle {
-                radius: 0.0,
-                ..circle
-            }
-        )
-        .is_none());
+        assert!(closest_ray_circle(&ray, &Circle { radius: 0.0, ..circle }).is_none());
         // minimize_on_circle finds the minimum of a smooth function.
         let (th, _) = minimize_on_circle(16, |t| -(t - PI / 3.0).cos());
         assert!((th - PI / 3.0).abs() < 1e-7);
@@ -429,12 +356,7 @@ mod tests {
 
     #[test]
     fn basis_is_orthonormal() {
-        for n in [
-            v(0.0, 0.0, 1.0),
-            v(0.0, 0.0, -1.0),
-            v(1.0, 2.0, 3.0),
-            v(-1.0, 0.0, -1e-9),
-        ] {
+        for n in [v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0), v(1.0, 2.0, 3.0), v(-1.0, 0.0, -1e-9)] {
             let n = Unit::new_normalize(n);
             let (a, b) = orthonormal_basis(&n);
             assert!(close(a.norm(), 1.0) && close(b.norm(), 1.0) && close(a.dot(&b), 0.0));
@@ -444,24 +366,11 @@ mod tests {
 
     #[test]
     fn point_on_line_2d() {
-        let (t, q) = project_point_on_line_2d(
-            &Point2::new(1.0, 1.0),
-            &Vector2::new(2.0, 0.0),
-            &Point2::new(4.0, 7.0),
-        )
-        .unwrap();
+        let (t, q) =
+            project_point_on_line_2d(&Point2::new(1.0, 1.0), &Vector2::new(2.0, 0.0), &Point2::new(4.0, 7.0)).unwrap();
         assert!(close(t, 1.5) && q == Point2::new(4.0, 1.0));
-        assert!(project_point_on_line_2d(
-            &Point2::new(1.0, 1.0),
-            &Vector2::zeros(),
-            &Point2::new(4.0, 7.0)
-        )
-        .is_none());
-        let (d, u) = point_segment_2d(
-            &Point2::new(0.0, 0.0),
-            &Point2::new(10.0, 0.0),
-            &Point2::new(13.0, 4.0),
-        );
+        assert!(project_point_on_line_2d(&Point2::new(1.0, 1.0), &Vector2::zeros(), &Point2::new(4.0, 7.0)).is_none());
+        let (d, u) = point_segment_2d(&Point2::new(0.0, 0.0), &Point2::new(10.0, 0.0), &Point2::new(13.0, 4.0));
         assert!(close(d, 5.0) && close(u, 1.0));
     }
 }

@@ -41,9 +41,7 @@ pub fn unit(v: Vector3<f64>) -> Option<Unit<Vector3<f64>>> {
         return None;
     }
     let u = v / n;
-    u.iter()
-        .all(|c| c.is_finite())
-        .then(|| Unit::new_unchecked(u))
+    u.iter().all(|c| c.is_finite()).then(|| Unit::new_unchecked(u))
 }
 
 /// The plane `{ p : normal . p + d = 0 }` with a unit normal. The signed
@@ -110,30 +108,18 @@ impl Obb {
     /// The box `world * [min, max]` of a local axis-aligned box under an
     /// affine world matrix. `None` when the box collapses to a line or a
     /// point (e.g. two zero scale components) or when values are not finite.
-    pub fn from_local_aabb(
-        min: &Point3<f64>,
-        max: &Point3<f64>,
-        world: &Matrix4<f64>,
-    ) -> Option<Obb> {
+    pub fn from_local_aabb(min: &Point3<f64>, max: &Point3<f64>, world: &Matrix4<f64>) -> Option<Obb> {
         let mid = nalgebra::center(min, max);
         let half = (max - min) * 0.5;
         let center = world.transform_point(&mid);
         let lin = world.fixed_view::<3, 3>(0, 0);
-        let edges = [
-            lin.column(0) * half.x,
-            lin.column(1) * half.y,
-            lin.column(2) * half.z,
-        ];
+        let edges = [lin.column(0) * half.x, lin.column(1) * half.y, lin.column(2) * half.z];
         Obb::new(center, edges)
     }
 
     /// A box from its centre and three half-edge vectors.
     pub fn new(center: Point3<f64>, edges: [Vector3<f64>; 3]) -> Option<Obb> {
-        if !center
-            .iter()
-            .chain(edges.iter().flat_map(|e| e.iter()))
-            .all(|v| v.is_finite())
-        {
+        if !center.iter().chain(edges.iter().flat_map(|e| e.iter())).all(|v| v.is_finite()) {
             return None;
         }
         let scale = edges.iter().map(|e| e.norm()).fold(0.0, f64::max);
@@ -166,12 +152,7 @@ impl Obb {
             normals[i] = n / len;
             half[i] = normals[i].dot(&edges[i]).abs();
         }
-        Some(Obb {
-            center,
-            edges,
-            normals,
-            half,
-        })
+        Some(Obb { center, edges, normals, half })
     }
 
     /// The world-space axis-aligned bounds `(min, max)` of the box.
@@ -257,9 +238,7 @@ mod tests {
         let obb = Obb::from_local_aabb(&p(-0.5, -0.5, -0.5), &p(0.5, 0.5, 0.5), &world).unwrap();
         // After the rotation the long (2 m) side lies along world z.
         let (lo, hi) = obb.aabb();
-        assert!(
-            (lo - p(9.5, -0.5, -1.0)).norm() < 1e-12 && (hi - p(10.5, 0.5, 1.0)).norm() < 1e-12
-        );
+        assert!((lo - p(9.5, -0.5, -1.0)).norm() < 1e-12 && (hi - p(10.5, 0.5, 1.0)).norm() < 1e-12);
         // Along -x from x = 0: enters the face at x = 9.5.
         let r = Ray::new(p(0.0, 0.0, 0.0), Vector3::x()).unwrap();
         assert!((obb.intersect_ray(&r).unwrap() - 9.5).abs() < 1e-12);
@@ -270,23 +249,15 @@ mod tests {
         let r = Ray::new(p(10.0, 0.6, -5.0), Vector3::z()).unwrap();
         assert_eq!(obb.intersect_ray(&r), None);
         // Pointing away: miss. Starting inside: 0.
-        assert_eq!(
-            obb.intersect_ray(&Ray::new(p(0.0, 0.0, 0.0), -Vector3::x()).unwrap()),
-            None
-        );
-        assert_eq!(
-            obb.intersect_ray(&Ray::new(p(10.0, 0.0, 0.0), Vector3::x()).unwrap()),
-            Some(0.0)
-        );
+        assert_eq!(obb.intersect_ray(&Ray::new(p(0.0, 0.0, 0.0), -Vector3::x()).unwrap()), None);
+        assert_eq!(obb.intersect_ray(&Ray::new(p(10.0, 0.0, 0.0), Vector3::x()).unwrap()), Some(0.0));
         assert!(obb.contains(&p(10.4, 0.4, 0.9)) && !obb.contains(&p(10.6, 0.0, 0.0)));
     }
 
     #[test]
     fn obb_flat_and_degenerate() {
         // A plane mesh (zero thickness in y) is still hit from above.
-        let flat =
-            Obb::from_local_aabb(&p(-0.5, 0.0, -0.5), &p(0.5, 0.0, 0.5), &Matrix4::identity())
-                .unwrap();
+        let flat = Obb::from_local_aabb(&p(-0.5, 0.0, -0.5), &p(0.5, 0.0, 0.5), &Matrix4::identity()).unwrap();
         let r = Ray::new(p(0.1, 3.0, 0.2), -Vector3::y()).unwrap();
         assert!((flat.intersect_ray(&r).unwrap() - 3.0).abs() < 1e-12);
         // Grazing along the plane inside its extent counts as a hit; beside it does not.
@@ -297,24 +268,14 @@ mod tests {
         // Two zero scales: a line, rejected. Zero matrix: rejected.
         let line = Matrix4::new_nonuniform_scaling(&Vector3::new(1.0, 0.0, 0.0));
         assert!(Obb::from_local_aabb(&p(-1.0, -1.0, -1.0), &p(1.0, 1.0, 1.0), &line).is_none());
-        assert!(
-            Obb::from_local_aabb(&p(-1.0, -1.0, -1.0), &p(1.0, 1.0, 1.0), &Matrix4::zeros())
-                .is_none()
-        );
+        assert!(Obb::from_local_aabb(&p(-1.0, -1.0, -1.0), &p(1.0, 1.0, 1.0), &Matrix4::zeros()).is_none());
     }
 
     #[test]
     fn obb_sheared_box_is_exact() {
         // Shear: x edge leans into y. Point (1, 1, 0) = centre + e0 + ... check the slab normal.
-        let obb = Obb::new(
-            p(0.0, 0.0, 0.0),
-            [
-                Vector3::new(1.0, 1.0, 0.0),
-                Vector3::new(0.0, 1.0, 0.0),
-                Vector3::z(),
-            ],
-        )
-        .unwrap();
+        let obb = Obb::new(p(0.0, 0.0, 0.0), [Vector3::new(1.0, 1.0, 0.0), Vector3::new(0.0, 1.0, 0.0), Vector3::z()])
+            .unwrap();
         // The x-faces are the planes x = +-1 (normal of span(e1, e2) = x).
         let r = Ray::new(p(-5.0, 1.9, 0.0), Vector3::x()).unwrap();
         // At x = -1 the box covers y in [-2, 0] (-e0 +- e1): y = 1.9 misses there;

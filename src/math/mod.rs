@@ -15,8 +15,8 @@ pub mod view;
 
 pub use camera::{Camera, CameraError, DepthMode, Projection};
 pub use closest::{
-    closest_line_line, closest_ray_circle, closest_ray_segment, point_segment_2d,
-    project_point_on_line_2d, ray_plane, Circle, LineLine, RayCircle, RaySegment,
+    closest_line_line, closest_ray_circle, closest_ray_segment, point_segment_2d, project_point_on_line_2d, ray_plane,
+    Circle, LineLine, RayCircle, RaySegment,
 };
 pub use geom::{Obb, Plane, Ray, Segment};
 pub use transform::Transform;

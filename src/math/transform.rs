@@ -40,11 +40,7 @@ impl Transform {
 
     /// Whether every component is finite.
     pub fn is_finite(&self) -> bool {
-        self.position
-            .iter()
-            .chain(self.scale.iter())
-            .chain(self.rotation.coords.iter())
-            .all(|v| v.is_finite())
+        self.position.iter().chain(self.scale.iter()).chain(self.rotation.coords.iter()).all(|v| v.is_finite())
     }
 }
 
@@ -57,10 +53,7 @@ mod tests {
     fn matrix_is_translate_rotate_scale() {
         let t = Transform {
             position: Vector3::new(1.0, 2.0, 3.0),
-            rotation: UnitQuaternion::from_axis_angle(
-                &Vector3::z_axis(),
-                std::f64::consts::FRAC_PI_2,
-            ),
+            rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
             scale: Vector3::new(2.0, 1.0, 1.0),
         };
         // x is scaled by 2, rotated onto +y, then translated.

@@ -60,12 +60,7 @@ pub struct View {
 
 impl View {
     /// Validates the camera and viewport and precomputes every matrix.
-    pub fn new(
-        camera: Camera,
-        width: f64,
-        height: f64,
-        depth_mode: DepthMode,
-    ) -> Result<View, ViewError> {
+    pub fn new(camera: Camera, width: f64, height: f64, depth_mode: DepthMode) -> Result<View, ViewError> {
         camera.validate()?;
         if !(width > 0.0 && height > 0.0 && width.is_finite() && height.is_finite()) {
             return Err(ViewError::Viewport(width, height));
@@ -77,14 +72,7 @@ impl View {
         let inv_proj = proj.try_inverse().ok_or(ViewError::Singular)?;
         let view_proj = proj * view;
         let inv_view_proj = inv_view * inv_proj;
-        let all = [
-            &view,
-            &proj,
-            &inv_view,
-            &inv_proj,
-            &view_proj,
-            &inv_view_proj,
-        ];
+        let all = [&view, &proj, &inv_view, &inv_proj, &view_proj, &inv_view_proj];
         if !all.iter().all(|m| m.iter().all(|v| v.is_finite())) {
             return Err(ViewError::Singular);
         }
@@ -215,11 +203,7 @@ impl View {
     pub fn project(&self, p: &Point3<f64>) -> Option<Projected> {
         let c = self.world_to_clip(p);
         let screen = self.clip_to_screen(&c)?;
-        Some(Projected {
-            screen,
-            depth: c.z / c.w,
-            view_depth: self.view_depth(p),
-        })
+        Some(Projected { screen, depth: c.z / c.w, view_depth: self.view_depth(p) })
     }
 
     /// Screen position plus a depth-buffer value -> world point, through
@@ -252,11 +236,7 @@ impl View {
         }
         // NDC y is down, the camera's up is up.
         let (sx, sy) = (x * self.half_h * self.aspect(), -y * self.half_h);
-        let (f, r, u) = (
-            self.forward.into_inner(),
-            self.right.into_inner(),
-            self.up.into_inner(),
-        );
+        let (f, r, u) = (self.forward.into_inner(), self.right.into_inner(), self.up.into_inner());
         if self.is_orthographic() {
             Ray::new(self.camera.eye + r * sx + u * sy, f)
         } else {
@@ -279,11 +259,7 @@ impl View {
     /// The culling frustum of this view.
     pub fn frustum(&self) -> Frustum {
         let eye = self.camera.eye;
-        let (f, r, u) = (
-            self.forward.into_inner(),
-            self.right.into_inner(),
-            self.up.into_inner(),
-        );
+        let (f, r, u) = (self.forward.into_inner(), self.right.into_inner(), self.up.into_inner());
         let (near, far) = (self.near(), self.far());
         let plane = |p: Point3<f64>, n: Vector3<f64>| Plane::from_point_normal(p, n);
         let hw = self.half_h * self.aspect();
@@ -303,18 +279,11 @@ impl View {
             ]
         };
         let infinite = !self.is_orthographic() && self.depth_mode == DepthMode::Reversed;
-        let fallback = Plane {
-            normal: self.forward,
-            d: 0.0,
-        };
+        let fallback = Plane { normal: self.forward, d: 0.0 };
         Frustum {
             sides: sides.map(|p| p.unwrap_or(fallback)),
             near: plane(eye + f * near, f).unwrap_or(fallback),
-            far: if infinite {
-                None
-            } else {
-                plane(eye + f * far, -f)
-            },
+            far: if infinite { None } else { plane(eye + f * far, -f) },
         }
     }
 }
@@ -331,10 +300,7 @@ pub struct Frustum {
 
 impl Frustum {
     fn planes(&self) -> impl Iterator<Item = &Plane> {
-        self.sides
-            .iter()
-            .chain(std::iter::once(&self.near))
-            .chain(self.far.iter())
+        self.sides.iter().chain(std::iter::once(&self.near)).chain(self.far.iter())
     }
 
     /// Whether `p` is inside (on the inner side of every plane).
@@ -344,8 +310,7 @@ impl Frustum {
 
     /// Conservative sphere test (false only when surely outside).
     pub fn intersects_sphere(&self, center: &Point3<f64>, radius: f64) -> bool {
-        self.planes()
-            .all(|pl| pl.signed_distance(center) >= -radius)
+        self.planes().all(|pl| pl.signed_distance(center) >= -radius)
     }
 
     /// Conservative axis-aligned box test (false only when surely outside).
@@ -372,11 +337,7 @@ mod tests {
             eye: Point3::new(0.0, 0.0, 10.0),
             target: Point3::origin(),
             up: Vector3::y(),
-            projection: Projection::Perspective {
-                fov_y: 90f64.to_radians(),
-                near: 0.1,
-                far: 100.0,
-            },
+            projection: Projection::Perspective { fov_y: 90f64.to_radians(), near: 0.1, far: 100.0 },
         };
         View::new(cam, 200.0, 100.0, depth).unwrap()
     }
@@ -386,11 +347,7 @@ mod tests {
             eye: Point3::new(0.0, 0.0, 10.0),
             target: Point3::origin(),
             up: Vector3::y(),
-            projection: Projection::Orthographic {
-                height: 4.0,
-                near: 0.1,
-                far: 100.0,
-            },
+            projection: Projection::Orthographic { height: 4.0, near: 0.1, far: 100.0 },
         };
         View::new(cam, 200.0, 100.0, depth).unwrap()
     }
@@ -404,27 +361,15 @@ mod tests {
         for mode in [DepthMode::Reversed, DepthMode::Standard] {
             let v = persp(mode);
             // Target -> centre. fov 90: at depth 10 the half height is 10 m.
-            assert!(near2(
-                v.world_to_screen(&Point3::origin()).unwrap(),
-                Point2::new(100.0, 50.0)
-            ));
+            assert!(near2(v.world_to_screen(&Point3::origin()).unwrap(), Point2::new(100.0, 50.0)));
             // +Y appears upward (smaller y): y = 5 at depth 10 -> a quarter up.
-            assert!(near2(
-                v.world_to_screen(&Point3::new(0.0, 5.0, 0.0)).unwrap(),
-                Point2::new(100.0, 25.0)
-            ));
+            assert!(near2(v.world_to_screen(&Point3::new(0.0, 5.0, 0.0)).unwrap(), Point2::new(100.0, 25.0)));
             // x = 10 at depth 10 -> half of the half width (aspect 2 -> 20 m).
-            assert!(near2(
-                v.world_to_screen(&Point3::new(10.0, 0.0, 0.0)).unwrap(),
-                Point2::new(150.0, 50.0)
-            ));
+            assert!(near2(v.world_to_screen(&Point3::new(10.0, 0.0, 0.0)).unwrap(), Point2::new(150.0, 50.0)));
             // Behind the eye: none.
             assert!(v.world_to_screen(&Point3::new(0.0, 0.0, 11.0)).is_none());
             let o = ortho(mode);
-            assert!(near2(
-                o.world_to_screen(&Point3::new(2.0, 1.0, 0.0)).unwrap(),
-                Point2::new(150.0, 25.0)
-            ));
+            assert!(near2(o.world_to_screen(&Point3::new(2.0, 1.0, 0.0)).unwrap(), Point2::new(150.0, 25.0)));
         }
     }
 
@@ -440,11 +385,7 @@ mod tests {
 
     #[test]
     fn cursor_ray_passes_through_projected_points() {
-        for v in [
-            persp(DepthMode::Reversed),
-            persp(DepthMode::Standard),
-            ortho(DepthMode::Reversed),
-        ] {
+        for v in [persp(DepthMode::Reversed), persp(DepthMode::Standard), ortho(DepthMode::Reversed)] {
             let p = Point3::new(3.0, -2.0, -40.0);
             let s = v.world_to_screen(&p).unwrap();
             let ray = v.cursor_ray(&s).unwrap();
@@ -508,11 +449,7 @@ mod tests {
 
     #[test]
     fn frustum_planes_agree_with_clip_space() {
-        for v in [
-            persp(DepthMode::Reversed),
-            persp(DepthMode::Standard),
-            ortho(DepthMode::Standard),
-        ] {
+        for v in [persp(DepthMode::Reversed), persp(DepthMode::Standard), ortho(DepthMode::Standard)] {
             let f = v.frustum();
             for p in [
                 Point3::new(0.0, 0.0, 0.0),
@@ -525,8 +462,7 @@ mod tests {
             ] {
                 let c = v.world_to_clip(&p);
                 let n = c / c.w;
-                let inside =
-                    c.w > 0.0 && n.x.abs() <= 1.0 && n.y.abs() <= 1.0 && (0.0..=1.0).contains(&n.z);
+                let inside = c.w > 0.0 && n.x.abs() <= 1.0 && n.y.abs() <= 1.0 && (0.0..=1.0).contains(&n.z);
                 assert_eq!(f.contains_point(&p), inside, "{p:?} {n:?}");
             }
         }
@@ -545,11 +481,7 @@ mod tests {
         cam.target = cam.eye;
         assert!(View::new(cam, 100.0, 100.0, DepthMode::Reversed).is_err());
         let mut cam = Camera::default();
-        cam.projection = Projection::Perspective {
-            fov_y: 0.0,
-            near: 0.1,
-            far: 10.0,
-        };
+        cam.projection = Projection::Perspective { fov_y: 0.0, near: 0.1, far: 10.0 };
         assert!(View::new(cam, 100.0, 100.0, DepthMode::Reversed).is_err());
         assert!(View::new(Camera::default(), 0.0, 100.0, DepthMode::Reversed).is_err());
         assert!(View::new(Camera::default(), f64::NAN, 100.0, DepthMode::Reversed).is_err());

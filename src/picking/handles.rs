@@ -18,11 +18,7 @@ pub enum PickShape {
     /// An axis handle: the segment itself.
     Segment(Segment),
     /// A filled parallelogram `center + x a + y b`, `x, y` in [-1, 1].
-    Quad {
-        center: Point3<f64>,
-        a: Vector3<f64>,
-        b: Vector3<f64>,
-    },
+    Quad { center: Point3<f64>, a: Vector3<f64>, b: Vector3<f64> },
     /// A filled disc (view-plane / uniform-scale handle).
     Disc(Circle),
     /// A circle outline (rotate rings).
@@ -43,11 +39,7 @@ pub struct ShapeHit {
 /// Homogeneous screen coordinates `(X, Y, W)` of a clip-space vector, such
 /// that the screen position is `(X / W, Y / W)`; linear in the world point.
 fn hscreen(view: &View, c: &Vector4<f64>) -> Vector3<f64> {
-    Vector3::new(
-        0.5 * view.width() * (c.x + c.w),
-        0.5 * view.height() * (c.y + c.w),
-        c.w,
-    )
+    Vector3::new(0.5 * view.width() * (c.x + c.w), 0.5 * view.height() * (c.y + c.w), c.w)
 }
 
 /// The minimum clip w (view depth for perspective) that counts as visible.
@@ -95,10 +87,7 @@ fn segment_hit(view: &View, cursor: &Point2<f64>, seg: &Segment) -> Option<Shape
         }
     };
     let p = seg.at(u0 + (u1 - u0) * u3);
-    let hit = ShapeHit {
-        screen_dist: dist,
-        view_depth: view.view_depth(&p),
-    };
+    let hit = ShapeHit { screen_dist: dist, view_depth: view.view_depth(&p) };
     (hit.screen_dist.is_finite() && hit.view_depth.is_finite()).then_some(hit)
 }
 
@@ -107,12 +96,7 @@ fn segment_hit(view: &View, cursor: &Point2<f64>, seg: &Segment) -> Option<Shape
 fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle) -> Option<ShapeHit> {
     let (e1, e2) = circle.basis();
     let c = hscreen(view, &view.world_to_clip(&circle.center));
-    let dir = |v: Vector3<f64>| {
-        hscreen(
-            view,
-            &(view.view_proj() * (v * circle.radius).to_homogeneous()),
-        )
-    };
+    let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
     let (u, v) = (dir(e1), dir(e2));
     let wmin = min_w(view);
     let (theta, d2) = minimize_on_circle(32, |th| {
@@ -127,20 +111,12 @@ fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle) -> Option<ShapeH
         return None;
     }
     let p = circle.center + (e1 * theta.cos() + e2 * theta.sin()) * circle.radius;
-    Some(ShapeHit {
-        screen_dist: d2.sqrt(),
-        view_depth: view.view_depth(&p),
-    })
+    Some(ShapeHit { screen_dist: d2.sqrt(), view_depth: view.view_depth(&p) })
 }
 
 /// Hit test of one shape. `None` when the shape is entirely behind the
 /// camera, degenerate, or (for a sphere) not under the cursor.
-pub fn shape_hit(
-    view: &View,
-    cursor: &Point2<f64>,
-    ray: &Ray,
-    shape: &PickShape,
-) -> Option<ShapeHit> {
+pub fn shape_hit(view: &View, cursor: &Point2<f64>, ray: &Ray, shape: &PickShape) -> Option<ShapeHit> {
     match shape {
         PickShape::Segment(seg) => segment_hit(view, cursor, seg),
         PickShape::Ring(circle) => ring_hit(view, cursor, circle),
@@ -149,10 +125,7 @@ pub fn shape_hit(
             if let Some(t) = ray_plane(ray, &plane) {
                 let p = ray.at(t);
                 if (p - circle.center).norm() <= circle.radius {
-                    return Some(ShapeHit {
-                        screen_dist: 0.0,
-                        view_depth: view.view_depth(&p),
-                    });
+                    return Some(ShapeHit { screen_dist: 0.0, view_depth: view.view_depth(&p) });
                 }
             }
             ring_hit(view, cursor, circle)
@@ -172,27 +145,13 @@ pub fn shape_hit(
                     let x = (da * bb - db * ab) / det;
                     let y = (db * aa - da * ab) / det;
                     if x.abs() <= 1.0 && y.abs() <= 1.0 {
-                        return Some(ShapeHit {
-                            screen_dist: 0.0,
-                            view_depth: view.view_depth(&p),
-                        });
+                        return Some(ShapeHit { screen_dist: 0.0, view_depth: view.view_depth(&p) });
                     }
                 }
             }
-            let corners = [
-                center - a - b,
-                center + a - b,
-                center + a + b,
-                center - a + b,
-            ];
+            let corners = [center - a - b, center + a - b, center + a + b, center - a + b];
             (0..4)
-                .filter_map(|i| {
-                    segment_hit(
-                        view,
-                        cursor,
-                        &Segment::new(corners[i], corners[(i + 1) % 4]),
-                    )
-                })
+                .filter_map(|i| segment_hit(view, cursor, &Segment::new(corners[i], corners[(i + 1) % 4])))
                 .min_by(|x, y| x.screen_dist.total_cmp(&y.screen_dist))
         }
         PickShape::Sphere { center, radius } => {
@@ -204,10 +163,7 @@ pub fn shape_hit(
                 return None;
             }
             let t = (tc - (r2 - d2).sqrt()).max(0.0);
-            Some(ShapeHit {
-                screen_dist: 0.0,
-                view_depth: view.view_depth(&ray.at(t)),
-            })
+            Some(ShapeHit { screen_dist: 0.0, view_depth: view.view_depth(&ray.at(t)) })
         }
     }
 }
@@ -234,10 +190,7 @@ pub struct Candidate<H> {
 /// The hovered handle among `candidates`: within `hit_px`; a cursor inside
 /// the view disc picks it; otherwise the smallest view depth wins (ties: the
 /// smaller screen distance); fallbacks only when nothing else qualifies.
-pub fn pick_nearest<H: Copy>(
-    candidates: impl IntoIterator<Item = Candidate<H>>,
-    hit_px: f64,
-) -> Option<H> {
+pub fn pick_nearest<H: Copy>(candidates: impl IntoIterator<Item = Candidate<H>>, hit_px: f64) -> Option<H> {
     let mut best: Option<Candidate<H>> = None;
     let mut inside_disc: Option<H> = None;
     let mut fallback: Option<Candidate<H>> = None;
@@ -248,7 +201,7 @@ pub fn pick_nearest<H: Copy>(
         match c.class {
             PickClass::ViewDisc if c.hit.screen_dist == 0.0 => inside_disc = Some(c.handle),
             PickClass::Fallback => {
-                if fallback.map_or(true, |f| c.hit.view_depth < f.hit.view_depth) {
+                if fallback.is_none_or(|f| c.hit.view_depth < f.hit.view_depth) {
                     fallback = Some(c);
                 }
                 continue;
@@ -260,17 +213,14 @@ pub fn pick_nearest<H: Copy>(
             Some(b) => {
                 let eps = 1e-9 * (1.0 + b.hit.view_depth.abs());
                 c.hit.view_depth < b.hit.view_depth - eps
-                    || (c.hit.view_depth <= b.hit.view_depth + eps
-                        && c.hit.screen_dist < b.hit.screen_dist)
+                    || (c.hit.view_depth <= b.hit.view_depth + eps && c.hit.screen_dist < b.hit.screen_dist)
             }
         };
         if better {
             best = Some(c);
         }
     }
-    inside_disc
-        .or(best.map(|b| b.handle))
-        .or(fallback.map(|f| f.handle))
+    inside_disc.or(best.map(|b| b.handle)).or(fallback.map(|f| f.handle))
 }
 
 #[cfg(test)]
@@ -283,11 +233,7 @@ mod tests {
             eye: Point3::new(0.0, 0.0, 10.0),
             target: Point3::origin(),
             up: Vector3::y(),
-            projection: Projection::Perspective {
-                fov_y: 90f64.to_radians(),
-                near: 0.1,
-                far: 100.0,
-            },
+            projection: Projection::Perspective { fov_y: 90f64.to_radians(), near: 0.1, far: 100.0 },
         };
         View::new(cam, 200.0, 100.0, DepthMode::Reversed).unwrap()
     }
@@ -312,10 +258,7 @@ mod tests {
         let h = hit(&v, (100.0, 50.0), &seg).unwrap();
         assert!(h.screen_dist < 1e-9);
         // Entirely behind: none.
-        let seg = PickShape::Segment(Segment::new(
-            Point3::new(0.0, 0.0, 11.0),
-            Point3::new(1.0, 0.0, 12.0),
-        ));
+        let seg = PickShape::Segment(Segment::new(Point3::new(0.0, 0.0, 11.0), Point3::new(1.0, 0.0, 12.0)));
         assert!(hit(&v, (100.0, 50.0), &seg).is_none());
     }
 
@@ -326,20 +269,13 @@ mod tests {
         let p = Point3::new(2.0, 0.0, -12.0);
         let s = v.world_to_screen(&p).unwrap();
         let h = hit(&v, (s.x, s.y), &PickShape::Segment(seg)).unwrap();
-        assert!(
-            h.screen_dist < 1e-9 && (h.view_depth - 22.0).abs() < 1e-9,
-            "{h:?}"
-        );
+        assert!(h.screen_dist < 1e-9 && (h.view_depth - 22.0).abs() < 1e-9, "{h:?}");
     }
 
     #[test]
     fn ring_disc_quad_sphere() {
         let v = view();
-        let circle = Circle {
-            center: Point3::origin(),
-            normal: Vector3::z_axis(),
-            radius: 4.0,
-        };
+        let circle = Circle { center: Point3::origin(), normal: Vector3::z_axis(), radius: 4.0 };
         // Facing the camera: a 20 px radius circle around the centre.
         let h = hit(&v, (100.0 + 23.0, 50.0), &PickShape::Ring(circle)).unwrap();
         assert!((h.screen_dist - 3.0).abs() < 1e-6, "{h:?}");
@@ -348,24 +284,14 @@ mod tests {
         let h = hit(&v, (100.0 + 25.0, 50.0), &PickShape::Disc(circle)).unwrap();
         assert!((h.screen_dist - 5.0).abs() < 1e-6);
         // Edge-on ring (normal along x): projects to a vertical line from y = 30 to 70.
-        let edge = Circle {
-            normal: Vector3::x_axis(),
-            ..circle
-        };
+        let edge = Circle { normal: Vector3::x_axis(), ..circle };
         let h = hit(&v, (104.0, 50.0), &PickShape::Ring(edge)).unwrap();
         assert!((h.screen_dist - 4.0).abs() < 1e-6);
         // Quad [-1, 1]^2 scaled by 2 m: 10 px half size.
-        let quad = PickShape::Quad {
-            center: Point3::origin(),
-            a: Vector3::x() * 2.0,
-            b: Vector3::y() * 2.0,
-        };
+        let quad = PickShape::Quad { center: Point3::origin(), a: Vector3::x() * 2.0, b: Vector3::y() * 2.0 };
         assert_eq!(hit(&v, (108.0, 42.0), &quad).unwrap().screen_dist, 0.0);
         assert!((hit(&v, (113.0, 50.0), &quad).unwrap().screen_dist - 3.0).abs() < 1e-9);
-        let sphere = PickShape::Sphere {
-            center: Point3::origin(),
-            radius: 2.0,
-        };
+        let sphere = PickShape::Sphere { center: Point3::origin(), radius: 2.0 };
         assert!((hit(&v, (100.0, 50.0), &sphere).unwrap().view_depth - 8.0).abs() < 1e-9);
         assert!(hit(&v, (111.0, 50.0), &sphere).is_none());
     }
@@ -375,43 +301,21 @@ mod tests {
         let c = |h: u8, class, d: f64, depth: f64| Candidate {
             handle: h,
             class,
-            hit: ShapeHit {
-                screen_dist: d,
-                view_depth: depth,
-            },
+            hit: ShapeHit { screen_dist: d, view_depth: depth },
         };
         use PickClass::*;
         // Nearer wins even at a larger screen distance; too far away never.
         assert_eq!(
-            pick_nearest(
-                [
-                    c(1, Normal, 1.0, 5.0),
-                    c(2, Normal, 6.0, 4.0),
-                    c(3, Normal, 9.0, 1.0)
-                ],
-                8.0
-            ),
+            pick_nearest([c(1, Normal, 1.0, 5.0), c(2, Normal, 6.0, 4.0), c(3, Normal, 9.0, 1.0)], 8.0),
             Some(2)
         );
         // Inside the view disc: the disc wins over nearer axes.
-        assert_eq!(
-            pick_nearest([c(1, Normal, 0.0, 4.0), c(2, ViewDisc, 0.0, 5.0)], 8.0),
-            Some(2)
-        );
+        assert_eq!(pick_nearest([c(1, Normal, 0.0, 4.0), c(2, ViewDisc, 0.0, 5.0)], 8.0), Some(2));
         // Near (but outside) the disc: ordinary rule.
-        assert_eq!(
-            pick_nearest([c(1, Normal, 0.0, 4.0), c(2, ViewDisc, 2.0, 5.0)], 8.0),
-            Some(1)
-        );
+        assert_eq!(pick_nearest([c(1, Normal, 0.0, 4.0), c(2, ViewDisc, 2.0, 5.0)], 8.0), Some(1));
         // Fallback only alone.
-        assert_eq!(
-            pick_nearest([c(1, Normal, 3.0, 9.0), c(2, Fallback, 0.0, 1.0)], 8.0),
-            Some(1)
-        );
-        assert_eq!(
-            pick_nearest([c(1, Normal, 30.0, 9.0), c(2, Fallback, 0.0, 1.0)], 8.0),
-            Some(2)
-        );
+        assert_eq!(pick_nearest([c(1, Normal, 3.0, 9.0), c(2, Fallback, 0.0, 1.0)], 8.0), Some(1));
+        assert_eq!(pick_nearest([c(1, Normal, 30.0, 9.0), c(2, Fallback, 0.0, 1.0)], 8.0), Some(2));
         assert_eq!(pick_nearest::<u8>([], 8.0), None);
     }
 }

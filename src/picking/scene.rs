@@ -54,10 +54,7 @@ pub struct SceneIndex {
 
 impl std::fmt::Debug for SceneIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SceneIndex")
-            .field("len", &self.obbs.len())
-            .field("nodes", &self.bvh.nodes.len())
-            .finish()
+        f.debug_struct("SceneIndex").field("len", &self.obbs.len()).field("nodes", &self.bvh.nodes.len()).finish()
     }
 }
 
@@ -105,8 +102,7 @@ fn leaf_aabb(obb: Option<&Obb>) -> Aabb {
     let (lo, hi) = obb.aabb();
     let mag = lo.coords.abs().max().max(hi.coords.abs().max());
     let pad = 1e-6 * (mag + (hi - lo).max()) + 1e-9;
-    let f =
-        |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
+    let f = |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
     Aabb::new(f(lo, -pad, round_down), f(hi, pad, round_up))
 }
 
@@ -122,14 +118,9 @@ impl SceneIndex {
     where
         I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
     {
-        let obbs: Vec<Option<Obb>> = objects
-            .into_iter()
-            .map(|(lo, hi, m)| Obb::from_local_aabb(&lo, &hi, &m))
-            .collect();
-        let mut index = SceneIndex {
-            bvh: Bvh2::default(),
-            obbs,
-        };
+        let obbs: Vec<Option<Obb>> =
+            objects.into_iter().map(|(lo, hi, m)| Obb::from_local_aabb(&lo, &hi, &m)).collect();
+        let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
         index.rebuild();
         index
     }
@@ -140,15 +131,8 @@ impl SceneIndex {
             self.bvh = Bvh2::default();
             return;
         }
-        let leaves: Vec<Leaf> = self
-            .obbs
-            .iter()
-            .map(|o| Leaf(leaf_aabb(o.as_ref())))
-            .collect();
-        let params = BvhBuildParams {
-            max_prims_per_leaf: 1,
-            ..BvhBuildParams::medium_build()
-        };
+        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o.as_ref()))).collect();
+        let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::medium_build() };
         let mut t = Duration::ZERO;
         self.bvh = build_bvh2(&leaves, params, &mut t);
         self.bvh.init_primitives_to_nodes_if_uninit();
@@ -171,13 +155,7 @@ impl SceneIndex {
 
     /// Sets (adds or moves) object `id`'s box: incremental, `O(log n)` on a
     /// balanced tree. Ids beyond the end grow the index (gaps are unhittable).
-    pub fn set(
-        &mut self,
-        id: usize,
-        local_min: &Point3<f64>,
-        local_max: &Point3<f64>,
-        world: &Matrix4<f64>,
-    ) {
+    pub fn set(&mut self, id: usize, local_min: &Point3<f64>, local_max: &Point3<f64>, world: &Matrix4<f64>) {
         self.set_obb(id, Obb::from_local_aabb(local_min, local_max, world));
     }
 
@@ -219,11 +197,7 @@ impl SceneIndex {
     }
 
     /// Like [`SceneIndex::pick`], considering only ids for which `keep` is true.
-    pub fn pick_filtered(
-        &self,
-        ray: &Ray,
-        mut keep: impl FnMut(usize) -> bool,
-    ) -> Option<SceneHit> {
+    pub fn pick_filtered(&self, ray: &Ray, mut keep: impl FnMut(usize) -> bool) -> Option<SceneHit> {
         if self.bvh.nodes.is_empty() {
             return None;
         }
@@ -241,29 +215,27 @@ impl SceneIndex {
         let mut hit = RayHit::none();
         let prim_indices = &self.bvh.primitive_indices;
         let obbs = &self.obbs;
-        let mut visit =
-            |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
-                for p in node.first_index..node.first_index + node.prim_count {
-                    let Some(&id) = prim_indices.get(p as usize) else {
-                        continue;
-                    };
-                    let id = id as usize;
-                    let Some(Some(obb)) = obbs.get(id) else {
-                        continue;
-                    };
-                    let Some(t) = obb.intersect_ray(ray) else {
-                        continue;
-                    };
-                    if best.map_or(true, |b| t < b.t || (t == b.t && id < b.id)) && keep(id) {
-                        best = Some(SceneHit { id, t });
-                        bray.tmax = round_up((t + slack) * (1.0 + 1e-6));
-                    }
+        let mut visit = |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
+            for p in node.first_index..node.first_index + node.prim_count {
+                let Some(&id) = prim_indices.get(p as usize) else {
+                    continue;
+                };
+                let id = id as usize;
+                let Some(Some(obb)) = obbs.get(id) else {
+                    continue;
+                };
+                let Some(t) = obb.intersect_ray(ray) else {
+                    continue;
+                };
+                if best.is_none_or(|b| t < b.t || (t == b.t && id < b.id)) && keep(id) {
+                    best = Some(SceneHit { id, t });
+                    bray.tmax = round_up((t + slack) * (1.0 + 1e-6));
                 }
-                true
-            };
+            }
+            true
+        };
         obvhs::fast_stack!(u32, (96, 192), self.bvh.max_depth, stack, {
-            self.bvh
-                .ray_traverse_dynamic(&mut stack, bray, &mut hit, &mut visit)
+            self.bvh.ray_traverse_dynamic(&mut stack, bray, &mut hit, &mut visit)
         });
         best
     }
@@ -273,7 +245,7 @@ impl SceneIndex {
         let mut best: Option<SceneHit> = None;
         for (id, obb) in self.obbs.iter().enumerate() {
             if let Some(t) = obb.as_ref().and_then(|b| b.intersect_ray(ray)) {
-                if best.map_or(true, |b| t < b.t) {
+                if best.is_none_or(|b| t < b.t) {
                     best = Some(SceneHit { id, t });
                 }
             }
@@ -331,25 +303,15 @@ mod tests {
         let base = Vector3::new(1.0e4, -2.0e4, 1.0e4);
         let (lo, hi) = cube();
         let mk = |rng: &mut rand::rngs::StdRng| {
-            let p = base
-                + Vector3::new(
-                    rng.gen_range(-50.0..50.0),
-                    rng.gen_range(-50.0..50.0),
-                    rng.gen_range(-50.0..50.0),
-                );
+            let p =
+                base + Vector3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
             let r = UnitQuaternion::from_euler_angles(
                 rng.gen_range(0.0..6.3),
                 rng.gen_range(0.0..6.3),
                 rng.gen_range(0.0..6.3),
             );
-            let s = Vector3::new(
-                rng.gen_range(0.01..3.0),
-                rng.gen_range(0.01..3.0),
-                rng.gen_range(0.0..3.0),
-            );
-            Translation3::from(p).to_homogeneous()
-                * r.to_homogeneous()
-                * Matrix4::new_nonuniform_scaling(&s)
+            let s = Vector3::new(rng.gen_range(0.01..3.0), rng.gen_range(0.01..3.0), rng.gen_range(0.0..3.0));
+            Translation3::from(p).to_homogeneous() * r.to_homogeneous() * Matrix4::new_nonuniform_scaling(&s)
         };
         let objects: Vec<_> = (0..2000).map(|_| (lo, hi, mk(&mut rng))).collect();
         let mut idx = SceneIndex::build(objects);
@@ -363,20 +325,9 @@ mod tests {
             }
             let mut hits = 0;
             for _ in 0..300 {
-                let o = Point3::from(
-                    base + Vector3::new(
-                        rng.gen_range(-80.0..80.0),
-                        rng.gen_range(-80.0..80.0),
-                        90.0,
-                    ),
-                );
-                let target = Point3::from(
-                    base + Vector3::new(
-                        rng.gen_range(-40.0..40.0),
-                        rng.gen_range(-40.0..40.0),
-                        0.0,
-                    ),
-                );
+                let o = Point3::from(base + Vector3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), 90.0));
+                let target =
+                    Point3::from(base + Vector3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), 0.0));
                 let ray = Ray::new(o, target - o).unwrap();
                 let a = idx.pick(&ray);
                 let b = idx.pick_brute_force(&ray);

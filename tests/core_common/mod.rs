@@ -12,11 +12,7 @@ use viewport::math::{Camera, DepthMode, Projection, Transform, View};
 
 pub fn unit_vec(rng: &mut StdRng) -> Vector3<f64> {
     loop {
-        let v = Vector3::new(
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-        );
+        let v = Vector3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
         let n = v.norm();
         if n > 0.1 && n <= 1.0 {
             return v / n;
@@ -51,65 +47,33 @@ impl Scenario {
 pub fn scenario(rng: &mut StdRng, mode: Mode, steep_axis: Option<Axis>) -> Option<Scenario> {
     let far_away = rng.gen_bool(0.3);
     let base = if far_away {
-        Vector3::new(
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-        )
-        .normalize()
-            * 1.0e4
+        Vector3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)).normalize() * 1.0e4
     } else {
-        Vector3::new(
-            rng.gen_range(-20.0..20.0),
-            rng.gen_range(-20.0..20.0),
-            rng.gen_range(-20.0..20.0),
-        )
+        Vector3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0))
     };
     let parent_world = if rng.gen_bool(0.4) {
-        let s = Vector3::new(
-            rng.gen_range(0.3..3.0),
-            rng.gen_range(0.3..3.0),
-            rng.gen_range(0.3..3.0),
-        );
+        let s = Vector3::new(rng.gen_range(0.3..3.0), rng.gen_range(0.3..3.0), rng.gen_range(0.3..3.0));
         Translation3::from(base + unit_vec(rng) * 3.0).to_homogeneous()
             * rand_rot(rng).to_homogeneous()
             * Matrix4::new_nonuniform_scaling(&s)
     } else {
         Matrix4::identity()
     };
-    let mut target = Target {
-        local: Transform::IDENTITY,
-        parent_world,
-    };
+    let mut target = Target { local: Transform::IDENTITY, parent_world };
     // Local transform such that the world position is near `base`.
     let inv = parent_world.try_inverse()?;
     let local_pos = inv.transform_point(&Point3::from(base));
     target.local = Transform {
         position: local_pos.coords,
         rotation: rand_rot(rng),
-        scale: Vector3::new(
-            rng.gen_range(0.2..4.0),
-            rng.gen_range(0.2..4.0),
-            rng.gen_range(0.2..4.0),
-        ),
+        scale: Vector3::new(rng.gen_range(0.2..4.0), rng.gen_range(0.2..4.0), rng.gen_range(0.2..4.0)),
     };
-    let space = if rng.gen_bool(0.5) {
-        Space::World
-    } else {
-        Space::Local
-    };
-    let config = GizmoConfig {
-        mode,
-        space,
-        ..GizmoConfig::default()
-    };
+    let space = if rng.gen_bool(0.5) { Space::World } else { Space::Local };
+    let config = GizmoConfig { mode, space, ..GizmoConfig::default() };
     let pivot = target.world_position();
     let ortho = rng.gen_bool(0.3);
     let dist = 10f64.powf(rng.gen_range(0.3..2.5));
-    let size = (
-        rng.gen_range(320.0..2560.0f64).round(),
-        rng.gen_range(240.0..1440.0f64).round(),
-    );
+    let size = (rng.gen_range(320.0..2560.0f64).round(), rng.gen_range(240.0..1440.0f64).round());
     // Direction from the eye towards the pivot.
     let dir = match steep_axis {
         Some(a) => {
@@ -125,39 +89,20 @@ pub fn scenario(rng: &mut StdRng, mode: Mode, steep_axis: Option<Axis>) -> Optio
     };
     let eye = pivot - dir * dist;
     let projection = if ortho {
-        Projection::Orthographic {
-            height: dist * rng.gen_range(0.3..2.0),
-            near: 0.05,
-            far: dist * 20.0 + 1000.0,
-        }
+        Projection::Orthographic { height: dist * rng.gen_range(0.3..2.0), near: 0.05, far: dist * 20.0 + 1000.0 }
     } else {
-        Projection::Perspective {
-            fov_y: rng.gen_range(20.0..100.0f64).to_radians(),
-            near: 0.05,
-            far: 1000.0,
-        }
+        Projection::Perspective { fov_y: rng.gen_range(20.0..100.0f64).to_radians(), near: 0.05, far: 1000.0 }
     };
     // Aim near (not exactly at) the pivot.
     let target_pt = pivot + unit_vec(rng).cross(&dir) * (dist * rng.gen_range(0.0..0.15));
     let up = unit_vec(rng);
-    let camera = Camera {
-        eye,
-        target: target_pt,
-        up,
-        projection,
-    };
+    let camera = Camera { eye, target: target_pt, up, projection };
     camera.validate().ok()?;
-    let s = Scenario {
-        target,
-        camera,
-        size,
-        config,
-    };
+    let s = Scenario { target, camera, size, config };
     // The pivot must be well inside the view for a drag to start there.
     let v = s.view(DepthMode::Reversed);
     let ps = v.world_to_screen(&pivot)?;
-    (ps.x > 0.0 && ps.y > 0.0 && ps.x < size.0 && ps.y < size.1 && v.view_depth(&pivot) > 1.0)
-        .then_some(s)
+    (ps.x > 0.0 && ps.y > 0.0 && ps.x < size.0 && ps.y < size.1 && v.view_depth(&pivot) > 1.0).then_some(s)
 }
 
 /// A random cursor path: steps around `m0`, some far outside the viewport.
