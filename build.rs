@@ -31,7 +31,9 @@ fn main() {
     entries.sort();
 
     for path in entries {
-        let Some(kind) = stage_of(&path) else { continue };
+        let Some(kind) = stage_of(&path) else {
+            continue;
+        };
         println!("cargo:rerun-if-changed={}", path.display());
         let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let mut options = shaderc::CompileOptions::new().expect("shaderc options");

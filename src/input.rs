@@ -1,1 +1,87 @@
-//! Platform-free input events (being written).
+//! Platform-free input events. The window (winit) and replay scripts both
+//! translate into these and feed [`crate::editor::Editor::handle`], so they
+//! take exactly the same code path.
+//!
+//! Cursor positions are physical pixels, origin top-left, y down
+//! (`conventions.md`). Key names are winit `KeyCode` names without the
+//! `Key` / `Digit` prefix: `"W"`, `"Escape"`, `"Z"`, `"F"`, ...
+
+/// A mouse button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MouseButton {
+    Left,
+    Right,
+    Middle,
+}
+
+impl MouseButton {
+    /// `"left"`, `"right"`, `"middle"` (the replay script's names).
+    pub fn parse(s: &str) -> Option<MouseButton> {
+        match s {
+            "left" => Some(MouseButton::Left),
+            "right" => Some(MouseButton::Right),
+            "middle" => Some(MouseButton::Middle),
+            _ => None,
+        }
+    }
+}
+
+/// Modifier keys held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    pub shift: bool,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+impl Modifiers {
+    pub const NONE: Modifiers = Modifiers { shift: false, ctrl: false, alt: false };
+
+    /// From the replay script's list (`"shift"`, `"ctrl"`, `"alt"`); `None`
+    /// naming the first unknown entry.
+    pub fn parse<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Modifiers, String> {
+        let mut m = Modifiers::NONE;
+        for n in names {
+            match n {
+                "shift" => m.shift = true,
+                "ctrl" => m.ctrl = true,
+                "alt" => m.alt = true,
+                other => return Err(format!("unknown modifier {other:?} (expected shift, ctrl or alt)")),
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// One input event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The cursor is now at `(x, y)` (may be outside the viewport).
+    CursorMoved {
+        x: f64,
+        y: f64,
+    },
+    MouseDown {
+        button: MouseButton,
+    },
+    MouseUp {
+        button: MouseButton,
+    },
+    KeyDown {
+        key: String,
+    },
+    KeyUp {
+        key: String,
+    },
+    /// Wheel: positive is away from the user (zoom in), in notches.
+    Scroll {
+        delta: f64,
+    },
+    /// The viewport's new size in physical pixels (0 when minimised).
+    Resize {
+        width: f64,
+        height: f64,
+    },
+    /// The modifier keys now held.
+    Modifiers(Modifiers),
+}

@@ -1,1 +1,144 @@
-//! (being written)
+//! The transform gizmo: translate, rotate, scale and universal modes with
+//! pixel-perfect drags (see `conventions.md`, "What a drag must do").
+//!
+//! Pure math, no GPU and no scene: the caller passes the selected objects as
+//! [`Target`]s (local transform + parent world matrix) and gets back new
+//! local transforms, plus [`OverlayInstance`]s to draw.
+//!
+//! Typical use per frame:
+//! ```ignore
+//! let view = View::new(camera, w, h, depth)?;
+//! gizmo.hover(&view, &targets, cursor);             // on mouse move, not dragging
+//! if mouse_down && gizmo.begin(&view, &targets, cursor) { /* gizmo owns the mouse */ }
+//! if let Some(u) = gizmo.update(&view, cursor, ctrl_held) { apply(u.transforms) }
+//! if mouse_up { let result = gizmo.end(); /* push undo */ }
+//! if escape { let start = gizmo.cancel(); /* restore */ }
+//! let draw = gizmo.instances(&view, &targets);
+//! ```
+
+pub mod drag;
+pub mod layout;
+pub mod overlay;
+pub mod types;
+
+use nalgebra::Point2;
+
+pub use drag::{AxisImage, Delta, DragState, DragUpdate};
+pub use layout::GizmoFrame;
+pub use overlay::{HandleState, MeshKind, OverlayInstance};
+pub use types::{Axis, GizmoConfig, Handle, Mode, Snap, Space, Target};
+
+use crate::math::{Transform, View};
+
+/// A finished drag: what to record for undo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DragResult {
+    pub handle: Handle,
+    pub before: Vec<Transform>,
+    pub after: Vec<Transform>,
+}
+
+/// Gizmo state: configuration, hovered handle and the drag in progress.
+#[derive(Clone, Debug, Default)]
+pub struct Gizmo {
+    pub config: GizmoConfig,
+    hovered: Option<Handle>,
+    drag: Option<DragState>,
+}
+
+impl Gizmo {
+    pub fn new(config: GizmoConfig) -> Gizmo {
+        Gizmo { config, hovered: None, drag: None }
+    }
+
+    /// The handles the current mode shows.
+    pub fn handles(&self) -> &'static [Handle] {
+        Handle::for_mode(self.config.mode)
+    }
+
+    /// Placement this frame (`None`: nothing selected or pivot not in front).
+    /// During a drag the orientation is the one at mouse-down.
+    pub fn frame(&self, view: &View, targets: &[Target]) -> Option<GizmoFrame> {
+        let mut frame = GizmoFrame::new(view, targets, &self.config)?;
+        if let Some(d) = &self.drag {
+            frame = GizmoFrame::with_axes(view, frame.pivot, d.frame.axes, self.config.size_px)?;
+        }
+        Some(frame)
+    }
+
+    /// The handle under the cursor (pure; does not change state).
+    pub fn pick(&self, view: &View, targets: &[Target], cursor: Point2<f64>) -> Option<Handle> {
+        let frame = self.frame(view, targets)?;
+        frame.pick(view, &cursor, self.handles(), self.config.hit_px)
+    }
+
+    /// Updates the hovered handle (kept as the active one while dragging).
+    pub fn hover(&mut self, view: &View, targets: &[Target], cursor: Point2<f64>) -> Option<Handle> {
+        if let Some(d) = &self.drag {
+            return Some(d.handle);
+        }
+        self.hovered = self.pick(view, targets, cursor);
+        self.hovered
+    }
+
+    pub fn hovered(&self) -> Option<Handle> {
+        self.hovered
+    }
+
+    /// The handle being dragged.
+    pub fn active(&self) -> Option<Handle> {
+        self.drag.as_ref().map(|d| d.handle)
+    }
+
+    pub fn is_dragging(&self) -> bool {
+        self.drag.is_some()
+    }
+
+    /// Mouse-down: starts dragging the handle under the cursor, if any.
+    pub fn begin(&mut self, view: &View, targets: &[Target], cursor: Point2<f64>) -> bool {
+        match self.pick(view, targets, cursor) {
+            Some(h) => self.begin_with(view, targets, h, cursor),
+            None => false,
+        }
+    }
+
+    /// Starts dragging a given handle (scripts and tests); it need not be hovered.
+    pub fn begin_with(&mut self, view: &View, targets: &[Target], handle: Handle, cursor: Point2<f64>) -> bool {
+        self.drag = None;
+        let Some(frame) = GizmoFrame::new(view, targets, &self.config) else {
+            return false;
+        };
+        self.drag = DragState::begin(view, frame, targets, handle, cursor, &self.config);
+        if self.drag.is_some() {
+            self.hovered = Some(handle);
+        }
+        self.drag.is_some()
+    }
+
+    /// Mouse move during a drag: the new local transforms of the targets.
+    pub fn update(&mut self, view: &View, cursor: Point2<f64>, snap: bool) -> Option<DragUpdate> {
+        let snap = snap.then_some(self.config.snap);
+        self.drag.as_mut()?.update(view, cursor, snap.as_ref())
+    }
+
+    /// Mouse-up: ends the drag; `None` if nothing was dragging.
+    pub fn end(&mut self) -> Option<DragResult> {
+        let d = self.drag.take()?;
+        let before = d.start_transforms();
+        let after = d.last.map_or_else(|| before.clone(), |u| u.transforms);
+        Some(DragResult { handle: d.handle, before, after })
+    }
+
+    /// Esc / right button: abandons the drag and returns the start transforms.
+    pub fn cancel(&mut self) -> Option<Vec<Transform>> {
+        self.drag.take().map(|d| d.start_transforms())
+    }
+
+    /// Draw data for this frame.
+    pub fn instances(&self, view: &View, targets: &[Target]) -> Vec<OverlayInstance> {
+        match self.frame(view, targets) {
+            Some(frame) => overlay::instances(&frame, self.handles(), self.hovered, self.active()),
+            None => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,193 @@
+use super::*;
+use crate::gizmo::{Axis, Space};
+use nalgebra::Vector3;
+
+fn editor() -> Editor {
+    Editor::new(Scene::demo(), 1280.0, 720.0)
+}
+
+fn id(e: &Editor, name: &str) -> usize {
+    e.scene().find(name).unwrap()
+}
+
+fn world_pos(e: &Editor, i: usize) -> Point3<f64> {
+    e.scene().world_matrix(i).transform_point(&Point3::origin())
+}
+
+fn screen_of(e: &Editor, p: Point3<f64>) -> Point2<f64> {
+    e.view().unwrap().world_to_screen(&p).unwrap()
+}
+
+fn move_to(e: &mut Editor, p: Point2<f64>) {
+    e.handle(&Event::CursorMoved { x: p.x, y: p.y });
+}
+
+fn click(e: &mut Editor, p: Point2<f64>, mods: Modifiers) {
+    e.handle(&Event::Modifiers(mods));
+    move_to(e, p);
+    e.handle(&Event::MouseDown { button: MouseButton::Left });
+    e.handle(&Event::MouseUp { button: MouseButton::Left });
+    e.handle(&Event::Modifiers(Modifiers::NONE));
+}
+
+/// A screen point over object `i` that is not on a gizmo handle.
+fn clear_point(e: &Editor, i: usize) -> Point2<f64> {
+    let v = e.view().unwrap();
+    let p = world_pos(e, i);
+    for d in
+        [[0.0, 0.0, 0.0], [0.0, -0.35, 0.0], [0.0, 0.35, 0.0], [0.0, 0.0, 0.35], [-0.35, 0.0, 0.0], [0.0, -0.3, 0.3]]
+    {
+        let q = screen_of(e, p + Vector3::new(d[0], d[1], d[2]));
+        let ray = v.cursor_ray(&q).unwrap();
+        if e.gizmo.pick(&v, &e.targets(), q).is_none() && e.index.pick(&ray).map(|h| h.id) == Some(i) {
+            return q;
+        }
+    }
+    panic!("no clear point over object {i}");
+}
+
+const SHIFT: Modifiers = Modifiers { shift: true, ctrl: false, alt: false };
+const CTRL: Modifiers = Modifiers { shift: false, ctrl: true, alt: false };
+
+#[test]
+fn click_and_shift_click_select() {
+    let mut e = editor();
+    let (crate_, ball) = (id(&e, "crate"), id(&e, "ball"));
+    {
+        let at = clear_point(&e, crate_);
+        click(&mut e, at, Modifiers::NONE);
+    }
+    assert_eq!(e.selection(), &[crate_]);
+    {
+        let at = clear_point(&e, ball);
+        click(&mut e, at, SHIFT);
+    }
+    assert_eq!(e.selection(), &[crate_, ball]);
+    {
+        let at = clear_point(&e, ball);
+        click(&mut e, at, SHIFT);
+    }
+    assert_eq!(e.selection(), &[crate_]);
+    // Empty space clears.
+    click(&mut e, Point2::new(5.0, 5.0), Modifiers::NONE);
+    assert!(e.selection().is_empty());
+}
+
+/// Drags the translate-x handle of the single selection by `dx` pixels.
+fn drag_x(e: &mut Editor, dx: f64, mods: Modifiers) -> Point2<f64> {
+    let v = e.view().unwrap();
+    let f = e.gizmo.frame(&v, &e.targets()).unwrap();
+    let m0 = screen_of(e, f.pivot + f.axes[0] * (0.6 * f.len));
+    move_to(e, m0);
+    assert_eq!(e.hovered_handle(), Some(Handle::TranslateAxis(Axis::X)));
+    e.handle(&Event::MouseDown { button: MouseButton::Left });
+    assert_eq!(e.active_handle(), Some(Handle::TranslateAxis(Axis::X)));
+    e.handle(&Event::Modifiers(mods));
+    let dir = (screen_of(e, f.pivot + f.axes[0] * f.len) - screen_of(e, f.pivot)).normalize();
+    move_to(e, m0 + dir * dx);
+    m0
+}
+
+#[test]
+fn gizmo_drag_undo_redo() {
+    let mut e = editor();
+    let c = id(&e, "crate");
+    e.set_selection(&[c]);
+    let before = e.scene().objects[c].transform;
+    drag_x(&mut e, 80.0, Modifiers::NONE);
+    e.handle(&Event::MouseUp { button: MouseButton::Left });
+    let after = e.scene().objects[c].transform;
+    assert!(after.position.x > before.position.x + 0.1);
+    assert_eq!(after.position.y, before.position.y);
+    // The selection did not change (the gizmo had priority over picking).
+    assert_eq!(e.selection(), &[c]);
+    e.handle(&Event::Modifiers(CTRL));
+    e.handle(&Event::KeyDown { key: "Z".into() });
+    assert_eq!(e.scene().objects[c].transform, before);
+    e.handle(&Event::Modifiers(Modifiers { shift: true, ctrl: true, alt: false }));
+    e.handle(&Event::KeyDown { key: "Z".into() });
+    assert_eq!(e.scene().objects[c].transform, after);
+    // The pick index followed the move (incrementally), and picks it there.
+    assert!((e.index.obb(c).unwrap().center - world_pos(&e, c)).norm() < 1e-9);
+    let down = crate::math::Ray::new(world_pos(&e, c) + Vector3::new(0.0, 10.0, 0.0), -Vector3::y()).unwrap();
+    assert_eq!(e.index.pick(&down).map(|h| h.id), Some(c));
+}
+
+#[test]
+fn escape_and_right_button_cancel() {
+    let mut e = editor();
+    let c = id(&e, "crate");
+    e.set_selection(&[c]);
+    let before = e.scene().objects[c].transform;
+    drag_x(&mut e, 60.0, Modifiers::NONE);
+    assert_ne!(e.scene().objects[c].transform, before);
+    e.handle(&Event::KeyDown { key: "Escape".into() });
+    assert_eq!(e.scene().objects[c].transform, before);
+    e.handle(&Event::MouseUp { button: MouseButton::Left });
+    assert!(!e.history().can_undo());
+    drag_x(&mut e, 60.0, Modifiers::NONE);
+    e.handle(&Event::MouseDown { button: MouseButton::Right });
+    assert_eq!(e.scene().objects[c].transform, before);
+}
+
+#[test]
+fn ctrl_snaps_the_total() {
+    let mut e = editor();
+    let c = id(&e, "crate");
+    e.set_selection(&[c]);
+    let x0 = e.scene().objects[c].transform.position.x;
+    drag_x(&mut e, 77.0, CTRL);
+    let x = e.scene().objects[c].transform.position.x - x0;
+    let inc = e.gizmo.config.snap.translate;
+    assert!(x.abs() > 0.0 && ((x / inc) - (x / inc).round()).abs() < 1e-9, "{x}");
+}
+
+#[test]
+fn child_follows_cursor_under_rotated_scaled_parent() {
+    let mut e = editor();
+    let tip = id(&e, "tip");
+    e.set_selection(&[tip]);
+    let p0 = world_pos(&e, tip);
+    let m0 = drag_x(&mut e, 50.0, Modifiers::NONE);
+    let v = e.view().unwrap();
+    // World motion along x only; the grabbed point follows the cursor (image of the x axis is straight).
+    let p1 = world_pos(&e, tip);
+    assert!((p1.y - p0.y).abs() < 1e-9 && (p1.z - p0.z).abs() < 1e-9 && p1.x > p0.x);
+    let f = e.gizmo.frame(&v, &e.targets()).unwrap();
+    let _ = (m0, f);
+}
+
+#[test]
+fn camera_controls_and_keys() {
+    let mut e = editor();
+    let cam0 = e.camera;
+    move_to(&mut e, Point2::new(100.0, 100.0));
+    e.handle(&Event::MouseDown { button: MouseButton::Middle });
+    move_to(&mut e, Point2::new(150.0, 120.0));
+    e.handle(&Event::MouseUp { button: MouseButton::Middle });
+    assert_ne!(e.camera.eye, cam0.eye);
+    assert_eq!(e.camera.target, cam0.target);
+    e.handle(&Event::Modifiers(SHIFT));
+    e.handle(&Event::MouseDown { button: MouseButton::Middle });
+    move_to(&mut e, Point2::new(170.0, 120.0));
+    e.handle(&Event::MouseUp { button: MouseButton::Middle });
+    e.handle(&Event::Modifiers(Modifiers::NONE));
+    assert_ne!(e.camera.target, cam0.target);
+    let d = (e.camera.eye - e.camera.target).norm();
+    e.handle(&Event::Scroll { delta: 1.0 });
+    assert!((e.camera.eye - e.camera.target).norm() < d);
+    let c = id(&e, "ball");
+    e.set_selection(&[c]);
+    e.handle(&Event::KeyDown { key: "F".into() });
+    assert!((e.camera.target - world_pos(&e, c)).norm() < 1e-9);
+    for (k, m) in [("E", Mode::Rotate), ("R", Mode::Scale), ("T", Mode::Universal), ("W", Mode::Translate)] {
+        e.handle(&Event::KeyDown { key: k.into() });
+        assert_eq!(e.gizmo.config.mode, m);
+    }
+    e.handle(&Event::KeyDown { key: "X".into() });
+    assert_eq!(e.gizmo.config.space, Space::Local);
+    // A zero-sized viewport (minimised) ignores pointer work without panicking.
+    e.handle(&Event::Resize { width: 0.0, height: 0.0 });
+    assert!(e.view().is_none() && e.overlay().is_empty());
+    click(&mut e, Point2::new(10.0, 10.0), Modifiers::NONE);
+}

@@ -1,0 +1,137 @@
+//! Where the gizmo is and what its handles look like this frame: pivot,
+//! orientation, screen-constant size `L`, per-handle visibility (fade and
+//! hide) and the analytic pick shapes of `conventions.md`.
+
+use nalgebra::{Point2, Point3, Unit, Vector3};
+
+use super::types::{axes_of, GizmoConfig, Handle, Mode, Space, Target};
+use crate::math::closest::orthonormal_basis;
+use crate::math::{Circle, Segment, View};
+use crate::picking::{pick_nearest, shape_hit, Candidate, PickClass, PickShape};
+
+/// Below this on-screen foreshortening an axis (or plane) is hidden.
+pub const HIDE_BELOW: f64 = 0.05;
+/// Between [`HIDE_BELOW`] and this it fades in; above it is fully visible.
+pub const FADE_BELOW: f64 = 0.2;
+
+/// The gizmo's placement for one frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GizmoFrame {
+    pub pivot: Point3<f64>,
+    /// Unit handle axes (world or local orientation).
+    pub axes: [Vector3<f64>; 3],
+    /// World length of an axis handle: `size_px * world_per_pixel(pivot)`.
+    pub len: f64,
+    /// Unit direction from the eye towards the pivot (forward for orthographic).
+    pub view_dir: Vector3<f64>,
+}
+
+/// Component-wise median of the targets' world positions.
+pub fn median_pivot(targets: &[Target]) -> Option<Point3<f64>> {
+    if targets.is_empty() {
+        return None;
+    }
+    let mut out = Point3::origin();
+    let mut vals: Vec<f64> = Vec::with_capacity(targets.len());
+    for k in 0..3 {
+        vals.clear();
+        vals.extend(targets.iter().map(|t| t.world_position()[k]));
+        if !vals.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        vals.sort_by(f64::total_cmp);
+        let n = vals.len();
+        out[k] = if n % 2 == 1 { vals[n / 2] } else { 0.5 * (vals[n / 2 - 1] + vals[n / 2]) };
+    }
+    Some(out)
+}
+
+impl GizmoFrame {
+    /// Placement for `targets` seen through `view`; `None` when nothing is
+    /// selected or the pivot is not in front of the camera.
+    pub fn new(view: &View, targets: &[Target], config: &GizmoConfig) -> Option<GizmoFrame> {
+        let pivot = median_pivot(targets)?;
+        // Scale handles always follow the object's own axes (scale is a
+        // local quantity in T * R * S).
+        let local = config.space == Space::Local || config.mode == Mode::Scale;
+        let axes =
+            if local { axes_of(&targets[0].world_rotation()) } else { [Vector3::x(), Vector3::y(), Vector3::z()] };
+        Self::with_axes(view, pivot, axes, config.size_px)
+    }
+
+    /// Placement with explicit pivot and axes.
+    pub fn with_axes(view: &View, pivot: Point3<f64>, axes: [Vector3<f64>; 3], size_px: f64) -> Option<GizmoFrame> {
+        if view.view_depth(&pivot) < view.near() {
+            return None;
+        }
+        let len = size_px * view.world_per_pixel(&pivot)?;
+        if !(len.is_finite() && len > 0.0) {
+            return None;
+        }
+        let view_dir = if view.is_orthographic() {
+            view.forward().into_inner()
+        } else {
+            crate::math::geom::unit(pivot - view.eye()).map_or(view.forward().into_inner(), |u| u.into_inner())
+        };
+        Some(GizmoFrame { pivot, axes, len, view_dir })
+    }
+
+    /// Visibility in [0, 1]: 0 hidden (and not pickable), below 1 faded.
+    pub fn visibility(&self, handle: Handle) -> f64 {
+        let ramp = |r: f64| ((r - HIDE_BELOW) / (FADE_BELOW - HIDE_BELOW)).clamp(0.0, 1.0);
+        match handle {
+            Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
+                let c = self.view_dir.dot(&self.axes[a.index()]).abs().min(1.0);
+                ramp((1.0 - c * c).sqrt())
+            }
+            Handle::TranslatePlane(a) | Handle::ScalePlane(a) => ramp(self.view_dir.dot(&self.axes[a.index()]).abs()),
+            _ => 1.0,
+        }
+    }
+
+    /// The camera-facing basis (right, up, towards the camera).
+    pub fn facing(&self) -> (Vector3<f64>, Vector3<f64>, Vector3<f64>) {
+        let n = Unit::new_unchecked(-self.view_dir);
+        let (a, b) = orthonormal_basis(&n);
+        (a, b, n.into_inner())
+    }
+
+    /// The analytic pick shape of a handle.
+    pub fn shape(&self, handle: Handle) -> PickShape {
+        let (p, l) = (self.pivot, self.len);
+        let facing = Unit::new_unchecked(-self.view_dir);
+        match handle {
+            Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
+                PickShape::Segment(Segment::new(p, p + self.axes[a.index()] * l))
+            }
+            Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
+                let (i, j) = n.plane_axes();
+                let (a, b) = (self.axes[i.index()], self.axes[j.index()]);
+                PickShape::Quad { center: p + (a + b) * (0.3 * l), a: a * (0.1 * l), b: b * (0.1 * l) }
+            }
+            Handle::TranslateView | Handle::ScaleUniform => {
+                PickShape::Disc(Circle { center: p, normal: facing, radius: 0.12 * l })
+            }
+            Handle::RotateAxis(a) => {
+                PickShape::Ring(Circle { center: p, normal: Unit::new_normalize(self.axes[a.index()]), radius: l })
+            }
+            Handle::RotateView => PickShape::Ring(Circle { center: p, normal: facing, radius: 1.2 * l }),
+            Handle::RotateFree => PickShape::Sphere { center: p, radius: l },
+        }
+    }
+
+    /// The handle under `cursor` among `handles` (hidden ones excluded).
+    pub fn pick(&self, view: &View, cursor: &Point2<f64>, handles: &[Handle], hit_px: f64) -> Option<Handle> {
+        let ray = view.cursor_ray(cursor)?;
+        let candidates = handles.iter().filter(|h| self.visibility(**h) > 0.0).filter_map(|&h| {
+            let hit = shape_hit(view, cursor, &ray, &self.shape(h))?;
+            let class = match h {
+                Handle::TranslateView | Handle::ScaleUniform => PickClass::ViewDisc,
+                Handle::RotateFree => PickClass::Fallback,
+                _ => PickClass::Normal,
+            };
+            Some(Candidate { handle: h, class, hit })
+        });
+        pick_nearest(candidates, hit_px)
+    }
+}

@@ -1,0 +1,168 @@
+//! Draw data for the gizmo: one [`OverlayInstance`] per mesh piece, with a
+//! model matrix that maps a canonical unit mesh into world space. No GPU.
+//!
+//! Canonical meshes (what the renderer must build for each [`MeshKind`]):
+//! - `Shaft`: cylinder of radius 1 along +Y from y = 0 to y = 1.
+//! - `Cone`: base radius 1 at y = 0, apex at y = 1.
+//! - `Cube`: the cube [-0.5, 0.5]^3.
+//! - `PlaneQuad`: the square [-0.5, 0.5]^2 in the XY plane, normal +Z.
+//! - `Disc`: filled disc of radius 1 in the XY plane, normal +Z.
+//! - `Ring`: torus of major radius 1 and minor radius [`RING_TUBE`] in the XY
+//!   plane (around +Z).
+//!
+//! Every matrix is scaled by the screen-constant length `L`, so the drawn
+//! sizes stay constant on screen (thicknesses included).
+
+use nalgebra::{Matrix4, Vector3};
+
+use super::layout::GizmoFrame;
+use super::types::{Axis, Handle};
+use crate::math::closest::orthonormal_basis;
+
+/// Minor radius of the canonical `Ring` torus (relative to its major radius 1).
+pub const RING_TUBE: f64 = 0.015;
+/// Shaft radius relative to `L`.
+pub const SHAFT_RADIUS: f64 = 0.012;
+
+/// Which canonical mesh an instance draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MeshKind {
+    Shaft,
+    Cone,
+    Cube,
+    PlaneQuad,
+    Disc,
+    Ring,
+}
+
+/// Interaction state of the handle an instance belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandleState {
+    Normal,
+    Hovered,
+    Active,
+    /// Fading out because the handle is nearly aligned with the view.
+    Faded,
+}
+
+/// One piece of gizmo geometry to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayInstance {
+    pub mesh: MeshKind,
+    pub model: Matrix4<f64>,
+    /// Linear RGBA; alpha includes the fade.
+    pub color: [f32; 4],
+    pub state: HandleState,
+    pub handle: Handle,
+}
+
+const AXIS_COLORS: [[f32; 3]; 3] = [[0.90, 0.20, 0.22], [0.35, 0.80, 0.15], [0.20, 0.42, 0.95]];
+const VIEW_COLOR: [f32; 3] = [0.85, 0.85, 0.85];
+const ACTIVE_COLOR: [f32; 3] = [1.0, 0.85, 0.10];
+
+/// A matrix whose columns are `x`, `y`, `z` and translation `t`.
+fn basis(t: &nalgebra::Point3<f64>, x: Vector3<f64>, y: Vector3<f64>, z: Vector3<f64>) -> Matrix4<f64> {
+    #[rustfmt::skip]
+    let m = Matrix4::new(
+        x.x, y.x, z.x, t.x,
+        x.y, y.y, z.y, t.y,
+        x.z, y.z, z.z, t.z,
+        0.0, 0.0, 0.0, 1.0,
+    );
+    m
+}
+
+fn color_of(handle: Handle) -> [f32; 3] {
+    match handle.axis() {
+        Some(a) => AXIS_COLORS[a.index()],
+        None => VIEW_COLOR,
+    }
+}
+
+/// Instances for `handles` in `frame`, given the hovered and active handle.
+pub fn instances(
+    frame: &GizmoFrame,
+    handles: &[Handle],
+    hovered: Option<Handle>,
+    active: Option<Handle>,
+) -> Vec<OverlayInstance> {
+    let mut out = Vec::with_capacity(handles.len() * 2);
+    let (p, l) = (frame.pivot, frame.len);
+    for &h in handles {
+        let vis = frame.visibility(h);
+        if vis <= 0.0 {
+            continue;
+        }
+        let state = if active == Some(h) {
+            HandleState::Active
+        } else if hovered == Some(h) {
+            HandleState::Hovered
+        } else if vis < 1.0 {
+            HandleState::Faded
+        } else {
+            HandleState::Normal
+        };
+        let rgb = match state {
+            HandleState::Active => ACTIVE_COLOR,
+            HandleState::Hovered => {
+                let c = color_of(h);
+                [c[0] * 0.5 + 0.5, c[1] * 0.5 + 0.5, c[2] * 0.5 + 0.4]
+            }
+            _ => color_of(h),
+        };
+        let base_alpha: f32 = match h {
+            Handle::TranslatePlane(_) | Handle::ScalePlane(_) => 0.6,
+            Handle::TranslateView | Handle::ScaleUniform => 0.35,
+            Handle::RotateFree => 0.15,
+            _ => 1.0,
+        };
+        let color = [rgb[0], rgb[1], rgb[2], base_alpha * vis as f32];
+        let mut push = |mesh, model| out.push(OverlayInstance { mesh, model, color, state, handle: h });
+        let axis_frame = |a: Axis| {
+            let y = frame.axes[a.index()];
+            let n = nalgebra::Unit::new_normalize(y);
+            let (x, z) = orthonormal_basis(&n);
+            (x, y, z)
+        };
+        match h {
+            Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
+                let (x, y, z) = axis_frame(a);
+                let r = SHAFT_RADIUS * l;
+                let scale = matches!(h, Handle::ScaleAxis(_));
+                let shaft = if scale { 0.9 * l } else { 0.8 * l };
+                push(MeshKind::Shaft, basis(&p, x * r, y * shaft, z * r));
+                if scale {
+                    push(MeshKind::Cube, basis(&(p + y * (0.95 * l)), x * (0.1 * l), y * (0.1 * l), z * (0.1 * l)));
+                } else {
+                    let cr = 0.06 * l;
+                    push(MeshKind::Cone, basis(&(p + y * (0.8 * l)), x * cr, y * (0.2 * l), z * cr));
+                }
+            }
+            Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
+                let (i, j) = n.plane_axes();
+                let (a, b) = (frame.axes[i.index()], frame.axes[j.index()]);
+                let c = p + (a + b) * (0.3 * l);
+                push(MeshKind::PlaneQuad, basis(&c, a * (0.2 * l), b * (0.2 * l), frame.axes[n.index()] * (0.2 * l)));
+            }
+            Handle::TranslateView | Handle::ScaleUniform => {
+                let (x, y, z) = frame.facing();
+                let r = 0.12 * l;
+                push(MeshKind::Disc, basis(&p, x * r, y * r, z * r));
+            }
+            Handle::RotateAxis(a) => {
+                let z = frame.axes[a.index()];
+                let (x, y) = orthonormal_basis(&nalgebra::Unit::new_normalize(z));
+                push(MeshKind::Ring, basis(&p, x * l, y * l, z * l));
+            }
+            Handle::RotateView => {
+                let (x, y, z) = frame.facing();
+                push(MeshKind::Ring, basis(&p, x * (1.2 * l), y * (1.2 * l), z * (1.2 * l)));
+            }
+            Handle::RotateFree => {
+                let (x, y, z) = frame.facing();
+                push(MeshKind::Disc, basis(&p, x * l, y * l, z * l));
+            }
+        }
+    }
+    out
+}

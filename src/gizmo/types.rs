@@ -1,0 +1,301 @@
+//! Gizmo vocabulary: modes, spaces, axes, handles (with their automation
+//! names), configuration and the objects a gizmo acts on.
+
+use nalgebra::{Matrix3, Matrix4, Point3, Rotation3, UnitQuaternion, Vector3};
+
+use crate::math::Transform;
+
+/// What the gizmo does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Translate,
+    Rotate,
+    Scale,
+    /// Translate handles plus rotate rings.
+    Universal,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Translate => "translate",
+            Mode::Rotate => "rotate",
+            Mode::Scale => "scale",
+            Mode::Universal => "universal",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Mode> {
+        [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal].into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// Orientation of the handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Space {
+    /// World axes.
+    #[default]
+    World,
+    /// The (first) selected object's world rotation.
+    Local,
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::World => "world",
+            Space::Local => "local",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Space> {
+        match s {
+            "world" => Some(Space::World),
+            "local" => Some(Space::Local),
+            _ => None,
+        }
+    }
+    pub fn toggled(self) -> Space {
+        match self {
+            Space::World => Space::Local,
+            Space::Local => Space::World,
+        }
+    }
+}
+
+/// One of the gizmo's three axes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    fn letter(self) -> &'static str {
+        ["x", "y", "z"][self.index()]
+    }
+    /// The two axes spanning the plane normal to this one, in the order
+    /// used by the handle names: Z -> (x, y), X -> (y, z), Y -> (z, x).
+    pub fn plane_axes(self) -> (Axis, Axis) {
+        match self {
+            Axis::Z => (Axis::X, Axis::Y),
+            Axis::X => (Axis::Y, Axis::Z),
+            Axis::Y => (Axis::Z, Axis::X),
+        }
+    }
+}
+
+/// A grabbable part of the gizmo. Plane handles are named by their normal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Handle {
+    TranslateAxis(Axis),
+    /// The square in the plane normal to the axis (`Z` is `translate.xy`).
+    TranslatePlane(Axis),
+    /// The camera-facing disc at the pivot.
+    TranslateView,
+    RotateAxis(Axis),
+    /// The outer ring in the view plane.
+    RotateView,
+    /// Trackball: free rotation inside the rings.
+    RotateFree,
+    ScaleAxis(Axis),
+    ScalePlane(Axis),
+    ScaleUniform,
+}
+
+impl Handle {
+    /// The automation name (`translate.x`, `translate.xy`, `rotate.view`,
+    /// `scale.uniform`, ...). `rotate.free` and `scale.xy|yz|zx` extend the
+    /// names listed in `automation.md`.
+    pub fn name(self) -> String {
+        let plane = |a: Axis| {
+            let (p, q) = a.plane_axes();
+            format!("{}{}", p.letter(), q.letter())
+        };
+        match self {
+            Handle::TranslateAxis(a) => format!("translate.{}", a.letter()),
+            Handle::TranslatePlane(a) => format!("translate.{}", plane(a)),
+            Handle::TranslateView => "translate.view".into(),
+            Handle::RotateAxis(a) => format!("rotate.{}", a.letter()),
+            Handle::RotateView => "rotate.view".into(),
+            Handle::RotateFree => "rotate.free".into(),
+            Handle::ScaleAxis(a) => format!("scale.{}", a.letter()),
+            Handle::ScalePlane(a) => format!("scale.{}", plane(a)),
+            Handle::ScaleUniform => "scale.uniform".into(),
+        }
+    }
+
+    /// Inverse of [`Handle::name`].
+    pub fn parse(s: &str) -> Option<Handle> {
+        Handle::ALL.iter().copied().find(|h| h.name() == s)
+    }
+
+    /// Every handle.
+    pub const ALL: [Handle; 19] = [
+        Handle::TranslateAxis(Axis::X),
+        Handle::TranslateAxis(Axis::Y),
+        Handle::TranslateAxis(Axis::Z),
+        Handle::TranslatePlane(Axis::X),
+        Handle::TranslatePlane(Axis::Y),
+        Handle::TranslatePlane(Axis::Z),
+        Handle::TranslateView,
+        Handle::RotateAxis(Axis::X),
+        Handle::RotateAxis(Axis::Y),
+        Handle::RotateAxis(Axis::Z),
+        Handle::RotateView,
+        Handle::RotateFree,
+        Handle::ScaleAxis(Axis::X),
+        Handle::ScaleAxis(Axis::Y),
+        Handle::ScaleAxis(Axis::Z),
+        Handle::ScalePlane(Axis::X),
+        Handle::ScalePlane(Axis::Y),
+        Handle::ScalePlane(Axis::Z),
+        Handle::ScaleUniform,
+    ];
+
+    /// The handles a mode shows, in drawing order.
+    pub fn for_mode(mode: Mode) -> &'static [Handle] {
+        use Axis::*;
+        use Handle::*;
+        const T: [Handle; 7] = [
+            TranslatePlane(X),
+            TranslatePlane(Y),
+            TranslatePlane(Z),
+            TranslateAxis(X),
+            TranslateAxis(Y),
+            TranslateAxis(Z),
+            TranslateView,
+        ];
+        const R: [Handle; 5] = [RotateFree, RotateAxis(X), RotateAxis(Y), RotateAxis(Z), RotateView];
+        const S: [Handle; 7] =
+            [ScalePlane(X), ScalePlane(Y), ScalePlane(Z), ScaleAxis(X), ScaleAxis(Y), ScaleAxis(Z), ScaleUniform];
+        const U: [Handle; 11] = [
+            TranslatePlane(X),
+            TranslatePlane(Y),
+            TranslatePlane(Z),
+            TranslateAxis(X),
+            TranslateAxis(Y),
+            TranslateAxis(Z),
+            TranslateView,
+            RotateAxis(X),
+            RotateAxis(Y),
+            RotateAxis(Z),
+            RotateView,
+        ];
+        match mode {
+            Mode::Translate => &T,
+            Mode::Rotate => &R,
+            Mode::Scale => &S,
+            Mode::Universal => &U,
+        }
+    }
+
+    /// The axis this handle is about, if any.
+    pub fn axis(self) -> Option<Axis> {
+        match self {
+            Handle::TranslateAxis(a)
+            | Handle::TranslatePlane(a)
+            | Handle::RotateAxis(a)
+            | Handle::ScaleAxis(a)
+            | Handle::ScalePlane(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// Snapping increments, applied to a drag's total delta while snapping is on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snap {
+    /// World units along each handle axis.
+    pub translate: f64,
+    pub rotate_deg: f64,
+    /// Added to a scale factor of 1 (0.1 -> 1.0, 1.1, 1.2, ...).
+    pub scale: f64,
+}
+
+impl Default for Snap {
+    fn default() -> Self {
+        Snap { translate: 0.5, rotate_deg: 15.0, scale: 0.1 }
+    }
+}
+
+/// Gizmo settings; the defaults are those of `conventions.md`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GizmoConfig {
+    pub mode: Mode,
+    pub space: Space,
+    /// Screen length of an axis handle perpendicular to the view.
+    pub size_px: f64,
+    /// Hover tolerance in screen pixels.
+    pub hit_px: f64,
+    pub snap: Snap,
+}
+
+impl Default for GizmoConfig {
+    fn default() -> Self {
+        GizmoConfig { mode: Mode::Translate, space: Space::World, size_px: 100.0, hit_px: 8.0, snap: Snap::default() }
+    }
+}
+
+/// An object the gizmo acts on: its transform relative to its parent and
+/// the parent's world matrix (identity for a root). The gizmo returns new
+/// local transforms; it does not know about scenes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    pub local: Transform,
+    pub parent_world: Matrix4<f64>,
+}
+
+impl Target {
+    /// A root object.
+    pub fn root(local: Transform) -> Target {
+        Target { local, parent_world: Matrix4::identity() }
+    }
+
+    pub fn world(&self) -> Matrix4<f64> {
+        self.parent_world * self.local.matrix()
+    }
+
+    pub fn world_position(&self) -> Point3<f64> {
+        self.parent_world.transform_point(&Point3::from(self.local.position))
+    }
+
+    /// The parent's world rotation (the rotation factor of its linear part),
+    /// identity when the parent is degenerate.
+    pub fn parent_rotation(&self) -> UnitQuaternion<f64> {
+        rotation_of(&self.parent_world.fixed_view::<3, 3>(0, 0).into_owned())
+    }
+
+    /// The object's world rotation: parent rotation times local rotation.
+    pub fn world_rotation(&self) -> UnitQuaternion<f64> {
+        self.parent_rotation() * self.local.rotation
+    }
+}
+
+/// The rotation factor of a 3x3 matrix (polar decomposition), identity when
+/// it is singular or not finite. Reflections are folded into a rotation.
+pub fn rotation_of(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
+    let det = m.determinant();
+    if !det.is_finite() || det.abs() < 1e-300 {
+        return UnitQuaternion::identity();
+    }
+    // Normalise the scale so the iteration is well conditioned.
+    let m = m / det.abs().cbrt();
+    let m = if det < 0.0 { -m } else { m };
+    let r = Rotation3::from_matrix_eps(&m, 1e-12, 64, Rotation3::identity());
+    let q = UnitQuaternion::from_rotation_matrix(&r);
+    if q.coords.iter().all(|v| v.is_finite()) {
+        q
+    } else {
+        UnitQuaternion::identity()
+    }
+}
+
+/// Axis unit vectors for a rotation.
+pub fn axes_of(q: &UnitQuaternion<f64>) -> [Vector3<f64>; 3] {
+    [q * Vector3::x(), q * Vector3::y(), q * Vector3::z()]
+}

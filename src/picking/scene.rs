@@ -1,0 +1,340 @@
+//! Scene object picking: a BVH ([`obvhs::bvh2::Bvh2`]) over the world-space
+//! bounds of each object's oriented box, with the exact f64 ray-OBB slab test
+//! at the leaves.
+//!
+//! Each object's box is its mesh's local AABB under its world matrix. The
+//! BVH is built once (PLOC) with one object per leaf, so that moving an
+//! object is an incremental `move_primitive` (detach, greedy re-insert,
+//! refit with rotations) rather than a rebuild.
+//!
+//! obvhs works in f32. To keep the f32 traversal conservative for scenes far
+//! from the origin, leaf bounds are rounded outwards and padded by a relative
+//! margin; the f32 `tmax` used for culling is likewise padded. The exact
+//! answer always comes from the f64 test, so padding only costs a few extra
+//! leaf tests, never a wrong result.
+
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use std::time::Duration;
+
+use glam::Vec3A;
+use nalgebra::{Matrix4, Point3};
+use obvhs::aabb::Aabb;
+use obvhs::bvh2::builder::build_bvh2;
+use obvhs::bvh2::Bvh2;
+use obvhs::ray::{Ray as BvhRay, RayHit};
+use obvhs::{Boundable, BvhBuildParams};
+
+use crate::math::{Obb, Ray};
+
+/// The nearest object hit by a ray.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneHit {
+    /// The id given to [`SceneIndex::set`] / [`SceneIndex::build`].
+    pub id: usize,
+    /// Distance along the (unit-direction) ray.
+    pub t: f64,
+}
+
+struct Leaf(Aabb);
+
+impl Boundable for Leaf {
+    fn aabb(&self) -> Aabb {
+        self.0
+    }
+}
+
+/// A BVH of object boxes, indexed by dense ids `0..len`.
+#[derive(Default)]
+pub struct SceneIndex {
+    bvh: Bvh2,
+    /// `None` for objects that cannot be hit (degenerate or removed).
+    obbs: Vec<Option<Obb>>,
+}
+
+impl std::fmt::Debug for SceneIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SceneIndex").field("len", &self.obbs.len()).field("nodes", &self.bvh.nodes.len()).finish()
+    }
+}
+
+/// The next f32 towards +infinity (`f32::next_up`, stable only since 1.86).
+fn next_up(v: f32) -> f32 {
+    if v.is_nan() || v == f32::INFINITY {
+        return v;
+    }
+    if v == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = v.to_bits();
+    f32::from_bits(if v > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(v: f32) -> f32 {
+    -next_up(-v)
+}
+
+fn round_down(x: f64) -> f32 {
+    let v = x as f32;
+    if (v as f64) > x {
+        next_down(v)
+    } else {
+        v
+    }
+}
+
+fn round_up(x: f64) -> f32 {
+    let v = x as f32;
+    if (v as f64) < x {
+        next_up(v)
+    } else {
+        v
+    }
+}
+
+/// Conservative f32 bounds of a box (an empty point far away if `None`).
+fn leaf_aabb(obb: Option<&Obb>) -> Aabb {
+    let Some(obb) = obb else {
+        // Never hit: a point box at a huge distance still keeps the tree valid.
+        let far = Vec3A::splat(3.0e38);
+        return Aabb::new(far, far);
+    };
+    let (lo, hi) = obb.aabb();
+    let mag = lo.coords.abs().max().max(hi.coords.abs().max());
+    let pad = 1e-6 * (mag + (hi - lo).max()) + 1e-9;
+    let f = |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
+    Aabb::new(f(lo, -pad, round_down), f(hi, pad, round_up))
+}
+
+impl SceneIndex {
+    /// An empty index.
+    pub fn new() -> SceneIndex {
+        SceneIndex::default()
+    }
+
+    /// Builds the index from `(local_min, local_max, world_matrix)` per
+    /// object; object `i` gets id `i`.
+    pub fn build<I>(objects: I) -> SceneIndex
+    where
+        I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
+    {
+        let obbs: Vec<Option<Obb>> =
+            objects.into_iter().map(|(lo, hi, m)| Obb::from_local_aabb(&lo, &hi, &m)).collect();
+        let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
+        index.rebuild();
+        index
+    }
+
+    /// Rebuilds the whole tree from the stored boxes.
+    pub fn rebuild(&mut self) {
+        if self.obbs.is_empty() {
+            self.bvh = Bvh2::default();
+            return;
+        }
+        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o.as_ref()))).collect();
+        let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::medium_build() };
+        let mut t = Duration::ZERO;
+        self.bvh = build_bvh2(&leaves, params, &mut t);
+        self.bvh.init_primitives_to_nodes_if_uninit();
+        self.bvh.init_parents_if_uninit();
+    }
+
+    /// Number of ids (including unhittable ones).
+    pub fn len(&self) -> usize {
+        self.obbs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.obbs.is_empty()
+    }
+
+    /// The exact box of object `id`, if it is hittable.
+    pub fn obb(&self, id: usize) -> Option<&Obb> {
+        self.obbs.get(id).and_then(|o| o.as_ref())
+    }
+
+    /// Sets (adds or moves) object `id`'s box: incremental, `O(log n)` on a
+    /// balanced tree. Ids beyond the end grow the index (gaps are unhittable).
+    pub fn set(&mut self, id: usize, local_min: &Point3<f64>, local_max: &Point3<f64>, world: &Matrix4<f64>) {
+        self.set_obb(id, Obb::from_local_aabb(local_min, local_max, world));
+    }
+
+    /// Makes object `id` unhittable (its slot stays).
+    pub fn remove(&mut self, id: usize) {
+        if id < self.obbs.len() {
+            self.set_obb(id, None);
+        }
+    }
+
+    fn set_obb(&mut self, id: usize, obb: Option<Obb>) {
+        let Ok(id32) = u32::try_from(id) else { return };
+        if id < self.obbs.len() {
+            self.obbs[id] = obb;
+            if self.bvh.nodes.is_empty() {
+                self.rebuild();
+            } else {
+                self.bvh.move_primitive(leaf_aabb(obb.as_ref()), id32);
+            }
+            return;
+        }
+        let first_new = self.obbs.len();
+        self.obbs.resize(id + 1, None);
+        self.obbs[id] = obb;
+        if self.bvh.nodes.is_empty() {
+            self.rebuild();
+            return;
+        }
+        for new in first_new..=id {
+            // `new` < `id` + 1 <= u32::MAX here.
+            let aabb = leaf_aabb(self.obbs[new].as_ref());
+            self.bvh.insert_primitive(aabb, new as u32);
+        }
+    }
+
+    /// The nearest object whose box the ray hits (`t` >= 0), if any.
+    pub fn pick(&self, ray: &Ray) -> Option<SceneHit> {
+        self.pick_filtered(ray, |_| true)
+    }
+
+    /// Like [`SceneIndex::pick`], considering only ids for which `keep` is true.
+    pub fn pick_filtered(&self, ray: &Ray, mut keep: impl FnMut(usize) -> bool) -> Option<SceneHit> {
+        if self.bvh.nodes.is_empty() {
+            return None;
+        }
+        let o = ray.origin;
+        let d = ray.dir;
+        let origin = Vec3A::new(o.x as f32, o.y as f32, o.z as f32);
+        let dir = Vec3A::new(d.x as f32, d.y as f32, d.z as f32);
+        if !origin.is_finite() || !dir.is_finite() {
+            return None;
+        }
+        // Slack for the f32 origin and the f32 slab arithmetic.
+        let slack = 1e-5 * (1.0 + o.coords.abs().max());
+        let bray = BvhRay::new(origin, dir, 0.0, f32::INFINITY);
+        let mut best: Option<SceneHit> = None;
+        let mut hit = RayHit::none();
+        let prim_indices = &self.bvh.primitive_indices;
+        let obbs = &self.obbs;
+        let mut visit = |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
+            for p in node.first_index..node.first_index + node.prim_count {
+                let Some(&id) = prim_indices.get(p as usize) else {
+                    continue;
+                };
+                let id = id as usize;
+                let Some(Some(obb)) = obbs.get(id) else {
+                    continue;
+                };
+                let Some(t) = obb.intersect_ray(ray) else {
+                    continue;
+                };
+                if best.is_none_or(|b| t < b.t || (t == b.t && id < b.id)) && keep(id) {
+                    best = Some(SceneHit { id, t });
+                    bray.tmax = round_up((t + slack) * (1.0 + 1e-6));
+                }
+            }
+            true
+        };
+        obvhs::fast_stack!(u32, (96, 192), self.bvh.max_depth, stack, {
+            self.bvh.ray_traverse_dynamic(&mut stack, bray, &mut hit, &mut visit)
+        });
+        best
+    }
+
+    /// Brute force over every box (reference for tests).
+    pub fn pick_brute_force(&self, ray: &Ray) -> Option<SceneHit> {
+        let mut best: Option<SceneHit> = None;
+        for (id, obb) in self.obbs.iter().enumerate() {
+            if let Some(t) = obb.as_ref().and_then(|b| b.intersect_ray(ray)) {
+                if best.is_none_or(|b| t < b.t) {
+                    best = Some(SceneHit { id, t });
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Translation3, UnitQuaternion, Vector3};
+    use rand::{Rng, SeedableRng};
+
+    fn cube() -> (Point3<f64>, Point3<f64>) {
+        (Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 0.5, 0.5))
+    }
+
+    fn at(x: f64, y: f64, z: f64) -> Matrix4<f64> {
+        Translation3::new(x, y, z).to_homogeneous()
+    }
+
+    #[test]
+    fn nearest_hit_and_incremental_move() {
+        let (lo, hi) = cube();
+        let mut idx = SceneIndex::build([
+            (lo, hi, at(0.0, 0.0, -5.0)),
+            (lo, hi, at(0.0, 0.0, -10.0)),
+            (lo, hi, at(3.0, 0.0, -2.0)),
+        ]);
+        let ray = Ray::new(Point3::origin(), -Vector3::z()).unwrap();
+        assert_eq!(idx.pick(&ray), Some(SceneHit { id: 0, t: 4.5 }));
+        // Move object 0 out of the way: object 1 becomes the hit.
+        idx.set(0, &lo, &hi, &at(5.0, 0.0, -5.0));
+        assert_eq!(idx.pick(&ray), Some(SceneHit { id: 1, t: 9.5 }));
+        // Move object 2 in front.
+        idx.set(2, &lo, &hi, &at(0.0, 0.0, -2.0));
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(2));
+        // Filter it out, remove it, add a new one.
+        assert_eq!(idx.pick_filtered(&ray, |id| id != 2).map(|h| h.id), Some(1));
+        idx.remove(2);
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+        idx.set(5, &lo, &hi, &at(0.0, 0.0, -1.0));
+        assert_eq!(idx.len(), 6);
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(5));
+        // Zero scale: not hittable, nothing panics.
+        idx.set(5, &lo, &hi, &Matrix4::zeros());
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+        assert!(SceneIndex::new().pick(&ray).is_none());
+    }
+
+    #[test]
+    fn agrees_with_brute_force_far_from_origin() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let base = Vector3::new(1.0e4, -2.0e4, 1.0e4);
+        let (lo, hi) = cube();
+        let mk = |rng: &mut rand::rngs::StdRng| {
+            let p =
+                base + Vector3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
+            let r = UnitQuaternion::from_euler_angles(
+                rng.gen_range(0.0..6.3),
+                rng.gen_range(0.0..6.3),
+                rng.gen_range(0.0..6.3),
+            );
+            let s = Vector3::new(rng.gen_range(0.01..3.0), rng.gen_range(0.01..3.0), rng.gen_range(0.0..3.0));
+            Translation3::from(p).to_homogeneous() * r.to_homogeneous() * Matrix4::new_nonuniform_scaling(&s)
+        };
+        let objects: Vec<_> = (0..2000).map(|_| (lo, hi, mk(&mut rng))).collect();
+        let mut idx = SceneIndex::build(objects);
+        for round in 0..3 {
+            if round > 0 {
+                for _ in 0..200 {
+                    let id = rng.gen_range(0..idx.len());
+                    let m = mk(&mut rng);
+                    idx.set(id, &lo, &hi, &m);
+                }
+            }
+            let mut hits = 0;
+            for _ in 0..300 {
+                let o = Point3::from(base + Vector3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), 90.0));
+                let target =
+                    Point3::from(base + Vector3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), 0.0));
+                let ray = Ray::new(o, target - o).unwrap();
+                let a = idx.pick(&ray);
+                let b = idx.pick_brute_force(&ray);
+                assert_eq!(a.map(|h| h.t), b.map(|h| h.t));
+                hits += a.is_some() as usize;
+            }
+            assert!(hits > 50, "too few hits to be a meaningful test: {hits}");
+        }
+    }
+}
