@@ -18,6 +18,7 @@
 
 mod context;
 mod error;
+mod overlay;
 mod pipeline;
 mod resources;
 mod target;
@@ -30,14 +31,17 @@ use nalgebra::{Matrix3, Matrix4, Vector4};
 
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
 pub use error::RenderError;
+pub use overlay::canonical_mesh;
 
 use error::VkContext;
 use pipeline::{bytes_of, slice_bytes, GridPush, Pipeline, SceneInstance, ScenePush, Vertex};
 use resources::{subresource, upload_buffer, Buffer};
 use target::{Offscreen, Swapchain};
 
+use crate::gizmo::OverlayInstance;
 use crate::math::{Camera, DepthMode};
 use crate::scene::MeshData;
+use overlay::{OverlayDescriptors, OverlayGpuInstance, OverlayPush};
 
 /// Number of frames the CPU may record ahead of the GPU.
 pub const FRAMES_IN_FLIGHT: usize = 2;
@@ -66,13 +70,15 @@ pub struct FrameDesc {
     pub grid: bool,
     /// Linear RGB clear colour.
     pub background: [f32; 3],
+    /// Gizmo geometry, drawn in the overlay pass after the scene.
+    pub overlay: Vec<OverlayInstance>,
 }
 
 impl FrameDesc {
     pub const BACKGROUND: [f32; 3] = [0.035, 0.04, 0.05];
 
     pub fn new(camera: Camera, depth: DepthMode) -> FrameDesc {
-        FrameDesc { camera, depth, objects: Vec::new(), grid: true, background: Self::BACKGROUND }
+        FrameDesc { camera, depth, objects: Vec::new(), grid: true, background: Self::BACKGROUND, overlay: Vec::new() }
     }
 }
 
@@ -81,8 +87,12 @@ impl FrameDesc {
 pub struct FrameStats {
     /// False when nothing was drawn (minimised window, swapchain recreated).
     pub presented: bool,
+    /// Draws of the scene and grid.
     pub draw_calls: u32,
     pub instances: u32,
+    /// Draws of the overlay pass: at most one per gizmo mesh kind.
+    pub overlay_draw_calls: u32,
+    pub overlay_instances: u32,
     /// CPU time spent recording the command buffer.
     pub record_time: Duration,
 }
@@ -106,6 +116,30 @@ struct GpuMesh {
     vertices: Buffer,
     indices: Buffer,
     index_count: u32,
+}
+
+impl GpuMesh {
+    /// Uploads a mesh through a staging buffer into device-local memory.
+    fn upload(ctx: &Context, mesh: &MeshData) -> Result<GpuMesh, RenderError> {
+        if mesh.indices.is_empty() || mesh.positions.is_empty() {
+            return Err(RenderError::Other("cannot upload an empty mesh".into()));
+        }
+        let vertices: Vec<Vertex> =
+            mesh.positions.iter().zip(&mesh.normals).map(|(&position, &normal)| Vertex { position, normal }).collect();
+        let mut vb = upload_buffer(ctx, slice_bytes(&vertices), vk::BufferUsageFlags::VERTEX_BUFFER, "mesh vertices")?;
+        match upload_buffer(ctx, slice_bytes(&mesh.indices), vk::BufferUsageFlags::INDEX_BUFFER, "mesh indices") {
+            Ok(ib) => Ok(GpuMesh { vertices: vb, indices: ib, index_count: mesh.indices.len() as u32 }),
+            Err(e) => {
+                vb.destroy(ctx);
+                Err(e)
+            }
+        }
+    }
+
+    fn destroy(&mut self, ctx: &Context) {
+        self.vertices.destroy(ctx);
+        self.indices.destroy(ctx);
+    }
 }
 
 struct Frame {
@@ -213,6 +247,10 @@ pub struct Renderer {
     frame_index: usize,
     scene_pipeline: Pipeline,
     grid_pipeline: Pipeline,
+    overlay_pipeline: Pipeline,
+    overlay_descriptors: Option<OverlayDescriptors>,
+    /// Canonical gizmo meshes, in `overlay::KINDS` order.
+    overlay_meshes: Vec<GpuMesh>,
     meshes: Vec<GpuMesh>,
     target: Target,
     /// Requested window size (physical pixels), used when the surface leaves it to us.
@@ -261,6 +299,9 @@ impl Renderer {
             frame_index: 0,
             scene_pipeline: null(),
             grid_pipeline: null(),
+            overlay_pipeline: null(),
+            overlay_descriptors: None,
+            overlay_meshes: Vec::new(),
             meshes: Vec::new(),
             target,
             window_extent,
@@ -268,6 +309,14 @@ impl Renderer {
         };
         r.scene_pipeline = pipeline::scene_pipeline(&r.ctx, color_format)?;
         r.grid_pipeline = pipeline::grid_pipeline(&r.ctx, color_format)?;
+        let descriptors = OverlayDescriptors::new(&r.ctx, FRAMES_IN_FLIGHT)?;
+        let set_layout = descriptors.layout;
+        r.overlay_descriptors = Some(descriptors);
+        r.overlay_pipeline = overlay::overlay_pipeline(&r.ctx, color_format, set_layout)?;
+        for kind in overlay::KINDS {
+            let mesh = GpuMesh::upload(&r.ctx, &overlay::canonical_mesh(kind))?;
+            r.overlay_meshes.push(mesh);
+        }
         for _ in 0..FRAMES_IN_FLIGHT {
             let f = Frame::new(&r.ctx)?;
             r.frames.push(f);
@@ -298,26 +347,7 @@ impl Renderer {
 
     /// Uploads a mesh (through a staging buffer into device-local memory).
     pub fn add_mesh(&mut self, mesh: &MeshData) -> Result<MeshId, RenderError> {
-        if mesh.indices.is_empty() || mesh.positions.is_empty() {
-            return Err(RenderError::Other("cannot upload an empty mesh".into()));
-        }
-        let vertices: Vec<Vertex> =
-            mesh.positions.iter().zip(&mesh.normals).map(|(&position, &normal)| Vertex { position, normal }).collect();
-        let mut vb =
-            upload_buffer(&self.ctx, slice_bytes(&vertices), vk::BufferUsageFlags::VERTEX_BUFFER, "mesh vertices")?;
-        let ib = match upload_buffer(
-            &self.ctx,
-            slice_bytes(&mesh.indices),
-            vk::BufferUsageFlags::INDEX_BUFFER,
-            "mesh indices",
-        ) {
-            Ok(b) => b,
-            Err(e) => {
-                vb.destroy(&self.ctx);
-                return Err(e);
-            }
-        };
-        self.meshes.push(GpuMesh { vertices: vb, indices: ib, index_count: mesh.indices.len() as u32 });
+        self.meshes.push(GpuMesh::upload(&self.ctx, mesh)?);
         Ok(MeshId(self.meshes.len() as u32 - 1))
     }
 
@@ -431,16 +461,21 @@ impl Renderer {
     }
 
     fn record(&mut self, fi: usize, image_index: usize, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
-        let (color_image, color_view, depth, extent) = match &self.target {
-            Target::Offscreen(o) => (o.color.raw, o.color.view, &o.depth, o.extent()),
-            Target::Window { swapchain, .. } => (
-                swapchain.images[image_index],
-                swapchain.views[image_index],
-                swapchain.depth.as_ref().ok_or_else(|| RenderError::Other("swapchain without depth".into()))?,
-                swapchain.extent,
-            ),
+        let (color_image, color_view, depth, overlay_depth, extent) = match &self.target {
+            Target::Offscreen(o) => (o.color.raw, o.color.view, &o.depth, &o.overlay_depth, o.extent()),
+            Target::Window { swapchain, .. } => {
+                let missing = || RenderError::Other("swapchain without depth".into());
+                (
+                    swapchain.images[image_index],
+                    swapchain.views[image_index],
+                    swapchain.depth.as_ref().ok_or_else(missing)?,
+                    swapchain.overlay_depth.as_ref().ok_or_else(missing)?,
+                    swapchain.extent,
+                )
+            }
         };
         let (depth_image, depth_view) = (depth.raw, depth.view);
+        let (overlay_depth_image, overlay_depth_view) = (overlay_depth.raw, overlay_depth.view);
         let aspect = extent.width as f64 / extent.height.max(1) as f64;
         let view = desc.camera.view_matrix();
         let projection = desc.camera.projection_matrix(aspect, desc.depth);
@@ -465,12 +500,25 @@ impl Renderer {
                 }
             })
             .collect();
+        // Overlay instances grouped by kind, in drawing order.
+        let mut overlay_order: Vec<&OverlayInstance> = desc.overlay.iter().collect();
+        overlay_order.sort_by_key(|o| overlay::KINDS.iter().position(|k| *k == o.mesh));
+        let overlay_instances: Vec<OverlayGpuInstance> = overlay_order
+            .iter()
+            .map(|o| OverlayGpuInstance { model_view: to_f32_cols(&(view * o.model)), color: o.color })
+            .collect();
+
+        // Both kinds of instances share the frame's buffer: scene first, then
+        // the overlay at a 256-byte aligned offset.
         let instance_bytes = slice_bytes(&instances);
+        let overlay_bytes = slice_bytes(&overlay_instances);
+        let overlay_offset = (instance_bytes.len() as u64).next_multiple_of(256);
         let frame = &mut self.frames[fi];
         let instance_buffer = {
-            let b = frame.reserve_instances(&self.ctx, instance_bytes.len() as u64)?;
+            let b = frame.reserve_instances(&self.ctx, overlay_offset + overlay_bytes.len() as u64)?;
             let dst = b.mapped().ok_or_else(|| RenderError::Other("instance buffer is not host-visible".into()))?;
             dst[..instance_bytes.len()].copy_from_slice(instance_bytes);
+            dst[overlay_offset as usize..overlay_offset as usize + overlay_bytes.len()].copy_from_slice(overlay_bytes);
             b.raw
         };
 
@@ -501,6 +549,7 @@ impl Renderer {
                     .src_stage_mask(
                         vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
                             | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS
+                            | vk::PipelineStageFlags2::FRAGMENT_SHADER
                             | vk::PipelineStageFlags2::COPY,
                     )
                     .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
@@ -514,6 +563,22 @@ impl Renderer {
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
                     .image(depth_image)
+                    .subresource_range(subresource(vk::ImageAspectFlags::DEPTH)),
+                vk::ImageMemoryBarrier2::default()
+                    .src_stage_mask(
+                        vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                    )
+                    .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+                    .dst_stage_mask(
+                        vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                    )
+                    .dst_access_mask(
+                        vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+                            | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                    )
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+                    .image(overlay_depth_image)
                     .subresource_range(subresource(vk::ImageAspectFlags::DEPTH)),
             ];
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
@@ -619,6 +684,86 @@ impl Renderer {
             }
             d.cmd_end_rendering(cmd);
 
+            // Overlay pass: its own cleared depth; the scene depth is sampled.
+            let scene_depth_to_read = [vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(
+                    vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                )
+                .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER | vk::PipelineStageFlags2::COPY)
+                .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ | vk::AccessFlags2::TRANSFER_READ)
+                .old_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+                .new_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+                .image(depth_image)
+                .subresource_range(subresource(vk::ImageAspectFlags::DEPTH))];
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&scene_depth_to_read));
+            if !overlay_instances.is_empty() {
+                let descriptors = self.overlay_descriptors.as_ref().expect("created with the renderer");
+                descriptors.bind_scene_depth(&self.ctx, fi, depth_view);
+                let overlay_color = [vk::RenderingAttachmentInfo::default()
+                    .image_view(color_view)
+                    .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE)];
+                let overlay_depth_attachment = vk::RenderingAttachmentInfo::default()
+                    .image_view(overlay_depth_view)
+                    .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::CLEAR)
+                    .store_op(vk::AttachmentStoreOp::DONT_CARE)
+                    .clear_value(vk::ClearValue {
+                        depth_stencil: vk::ClearDepthStencilValue { depth: desc.depth.clear_depth(), stencil: 0 },
+                    });
+                d.cmd_begin_rendering(
+                    cmd,
+                    &vk::RenderingInfo::default()
+                        .render_area(area)
+                        .layer_count(1)
+                        .color_attachments(&overlay_color)
+                        .depth_attachment(&overlay_depth_attachment),
+                );
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.overlay_pipeline.raw);
+                d.cmd_set_depth_compare_op(cmd, compare);
+                d.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    self.overlay_pipeline.layout,
+                    0,
+                    &[descriptors.sets[fi]],
+                    &[],
+                );
+                let push = OverlayPush {
+                    projection: to_f32_cols(&projection),
+                    params: [
+                        if desc.depth == DepthMode::Reversed { 1.0 } else { 0.0 },
+                        overlay::HIDDEN_ALPHA,
+                        0.0,
+                        0.0,
+                    ],
+                };
+                d.cmd_push_constants(
+                    cmd,
+                    self.overlay_pipeline.layout,
+                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                    0,
+                    bytes_of(&push),
+                );
+                let mut start = 0usize;
+                for (k, kind) in overlay::KINDS.iter().enumerate() {
+                    let count = overlay_order[start..].iter().take_while(|o| o.mesh == *kind).count();
+                    if count == 0 {
+                        continue;
+                    }
+                    let mesh = &self.overlay_meshes[k];
+                    d.cmd_bind_vertex_buffers(cmd, 0, &[mesh.vertices.raw, instance_buffer], &[0, overlay_offset]);
+                    d.cmd_bind_index_buffer(cmd, mesh.indices.raw, 0, vk::IndexType::UINT32);
+                    d.cmd_draw_indexed(cmd, mesh.index_count, count as u32, 0, 0, start as u32);
+                    stats.overlay_draw_calls += 1;
+                    stats.overlay_instances += count as u32;
+                    start += count;
+                }
+                d.cmd_end_rendering(cmd);
+            }
+
             match &self.target {
                 Target::Window { .. } => {
                     let to_present = [vk::ImageMemoryBarrier2::default()
@@ -704,13 +849,12 @@ unsafe fn record_readback(d: &ash::Device, cmd: vk::CommandBuffer, o: &Offscreen
             .image(o.color.raw)
             .subresource_range(subresource(vk::ImageAspectFlags::COLOR)),
         vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(
-                vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-            )
-            .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+            // Already made readable after the scene pass; only the layout changes.
+            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .src_access_mask(vk::AccessFlags2::NONE)
             .dst_stage_mask(vk::PipelineStageFlags2::COPY)
             .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .old_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+            .old_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
             .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
             .image(o.depth.raw)
             .subresource_range(subresource(vk::ImageAspectFlags::DEPTH)),
@@ -757,14 +901,16 @@ impl Drop for Renderer {
         for f in &mut self.frames {
             f.destroy(&self.ctx);
         }
-        for m in &mut self.meshes {
-            m.vertices.destroy(&self.ctx);
-            m.indices.destroy(&self.ctx);
+        for m in self.meshes.iter_mut().chain(self.overlay_meshes.iter_mut()) {
+            m.destroy(&self.ctx);
         }
-        for p in [&mut self.scene_pipeline, &mut self.grid_pipeline] {
+        for p in [&mut self.scene_pipeline, &mut self.grid_pipeline, &mut self.overlay_pipeline] {
             if p.raw != vk::Pipeline::null() || p.layout != vk::PipelineLayout::null() {
                 p.destroy(&self.ctx);
             }
+        }
+        if let Some(mut d) = self.overlay_descriptors.take() {
+            d.destroy(&self.ctx);
         }
         match &mut self.target {
             Target::Offscreen(o) => o.destroy(&self.ctx),

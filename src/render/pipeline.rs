@@ -20,6 +20,8 @@ pub(crate) mod spirv {
     pub const SCENE_FRAG: &[u8] = shader!("scene.frag");
     pub const GRID_VERT: &[u8] = shader!("grid.vert");
     pub const GRID_FRAG: &[u8] = shader!("grid.frag");
+    pub const OVERLAY_VERT: &[u8] = shader!("overlay.vert");
+    pub const OVERLAY_FRAG: &[u8] = shader!("overlay.frag");
 }
 
 pub(crate) const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -101,6 +103,7 @@ pub(crate) struct PipelineDesc<'a> {
     pub attributes: &'a [vk::VertexInputAttributeDescription],
     pub topology: vk::PrimitiveTopology,
     pub push_size: u32,
+    pub set_layouts: &'a [vk::DescriptorSetLayout],
     pub depth_write: bool,
     pub blend: bool,
 }
@@ -137,8 +140,10 @@ impl PipelineDesc<'_> {
             .size(self.push_size)];
         // SAFETY: valid create infos referring to locals.
         let layout = unsafe {
-            ctx.device
-                .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push), None)
+            ctx.device.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push).set_layouts(self.set_layouts),
+                None,
+            )
         }
         .vk("vkCreatePipelineLayout")?;
 
@@ -251,6 +256,7 @@ pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<
         attributes: &attributes,
         topology: vk::PrimitiveTopology::TRIANGLE_LIST,
         push_size: std::mem::size_of::<ScenePush>() as u32,
+        set_layouts: &[],
         depth_write: true,
         blend: false,
     }
@@ -266,6 +272,7 @@ pub(crate) fn grid_pipeline(ctx: &Context, color_format: vk::Format) -> Result<P
         attributes: &[],
         topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
         push_size: std::mem::size_of::<GridPush>() as u32,
+        set_layouts: &[],
         depth_write: false,
         blend: true,
     }

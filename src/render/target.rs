@@ -13,62 +13,88 @@ use super::resources::{create_view, Buffer, Image};
 /// PNG of it looks like the window.
 pub(crate) const OFFSCREEN_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
 
+/// The scene depth buffer: also sampled by the overlay pass and copied for read-back.
 pub(crate) fn depth_image(ctx: &Context, extent: vk::Extent2D) -> Result<Image, RenderError> {
     Image::new(
         ctx,
         extent,
         DEPTH_FORMAT,
-        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::SAMPLED,
         vk::ImageAspectFlags::DEPTH,
         "depth",
     )
+}
+
+/// The overlay's own depth buffer.
+pub(crate) fn overlay_depth_image(ctx: &Context, extent: vk::Extent2D) -> Result<Image, RenderError> {
+    Image::new(
+        ctx,
+        extent,
+        DEPTH_FORMAT,
+        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+        vk::ImageAspectFlags::DEPTH,
+        "overlay depth",
+    )
+}
+
+/// Destroys images on drop unless disarmed: keeps multi-step creation leak-free.
+struct ImageGuard<'a> {
+    ctx: &'a Context,
+    images: Vec<Image>,
+}
+
+impl Drop for ImageGuard<'_> {
+    fn drop(&mut self) {
+        for mut i in self.images.drain(..) {
+            i.destroy(self.ctx);
+        }
+    }
 }
 
 /// Colour + depth images and host-visible read-back buffers.
 pub(crate) struct Offscreen {
     pub color: Image,
     pub depth: Image,
+    pub overlay_depth: Image,
     pub readback: Buffer,
     pub depth_readback: Buffer,
 }
 
 impl Offscreen {
     pub fn new(ctx: &Context, extent: vk::Extent2D) -> Result<Offscreen, RenderError> {
-        let mut color = Image::new(
+        let mut guard = ImageGuard { ctx, images: Vec::new() };
+        guard.images.push(Image::new(
             ctx,
             extent,
             OFFSCREEN_FORMAT,
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
             "offscreen colour",
-        )?;
-        let mut depth = match depth_image(ctx, extent) {
-            Ok(d) => d,
+        )?);
+        guard.images.push(depth_image(ctx, extent)?);
+        guard.images.push(overlay_depth_image(ctx, extent)?);
+        let bytes = extent.width as u64 * extent.height as u64 * 4;
+        let mut readback =
+            Buffer::new(ctx, bytes, vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "readback")?;
+        let depth_readback = match Buffer::new(
+            ctx,
+            bytes,
+            vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryLocation::GpuToCpu,
+            "depth readback",
+        ) {
+            Ok(b) => b,
             Err(e) => {
-                color.destroy(ctx);
+                readback.destroy(ctx);
                 return Err(e);
             }
         };
-        let bytes = extent.width as u64 * extent.height as u64 * 4;
-        let readback =
-            Buffer::new(ctx, bytes, vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "readback");
-        let depth_readback =
-            Buffer::new(ctx, bytes, vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "depth readback");
-        match (readback, depth_readback) {
-            (Ok(readback), Ok(depth_readback)) => Ok(Offscreen { color, depth, readback, depth_readback }),
-            (r, d) => {
-                let mut err = None;
-                for b in [r, d] {
-                    match b {
-                        Ok(mut b) => b.destroy(ctx),
-                        Err(e) => err = Some(e),
-                    }
-                }
-                color.destroy(ctx);
-                depth.destroy(ctx);
-                Err(err.expect("one of the two failed"))
-            }
-        }
+        let overlay_depth = guard.images.pop().expect("pushed above");
+        let depth = guard.images.pop().expect("pushed above");
+        let color = guard.images.pop().expect("pushed above");
+        Ok(Offscreen { color, depth, overlay_depth, readback, depth_readback })
     }
 
     pub fn extent(&self) -> vk::Extent2D {
@@ -78,6 +104,7 @@ impl Offscreen {
     pub fn destroy(&mut self, ctx: &Context) {
         self.color.destroy(ctx);
         self.depth.destroy(ctx);
+        self.overlay_depth.destroy(ctx);
         self.readback.destroy(ctx);
         self.depth_readback.destroy(ctx);
     }
@@ -93,6 +120,7 @@ pub(crate) struct Swapchain {
     pub format: vk::Format,
     pub extent: vk::Extent2D,
     pub depth: Option<Image>,
+    pub overlay_depth: Option<Image>,
     /// Set when the window changed size or presentation reported out-of-date.
     pub dirty: bool,
 }
@@ -128,6 +156,7 @@ impl Swapchain {
             format: format.format,
             extent: vk::Extent2D::default(),
             depth: None,
+            overlay_depth: None,
             dirty: false,
         };
         s.recreate(ctx, format, window_extent)?;
@@ -149,7 +178,7 @@ impl Swapchain {
                 ctx.device.destroy_semaphore(s, None);
             }
         }
-        if let Some(mut d) = self.depth.take() {
+        for mut d in [self.depth.take(), self.overlay_depth.take()].into_iter().flatten() {
             d.destroy(ctx);
         }
         self.images.clear();
@@ -217,6 +246,7 @@ impl Swapchain {
             self.present_ready.push(sem);
         }
         self.depth = Some(depth_image(ctx, extent)?);
+        self.overlay_depth = Some(overlay_depth_image(ctx, extent)?);
         Ok(())
     }
 

@@ -29,6 +29,60 @@ impl MeshData {
         (lo, hi)
     }
 
+    /// A copy with every position and normal passed through `f` (which must
+    /// be a rotation, possibly followed by a translation for positions).
+    pub fn mapped(&self, f: impl Fn([f32; 3]) -> [f32; 3], offset: [f32; 3]) -> MeshData {
+        MeshData {
+            positions: self
+                .positions
+                .iter()
+                .map(|&p| {
+                    let q = f(p);
+                    [q[0] + offset[0], q[1] + offset[1], q[2] + offset[2]]
+                })
+                .collect(),
+            normals: self.normals.iter().map(|&n| f(n)).collect(),
+            indices: self.indices.clone(),
+        }
+    }
+
+    /// Rotates +Y onto +Z (a quarter turn about +X): `(x, y, z) -> (x, -z, y)`.
+    pub fn y_to_z(p: [f32; 3]) -> [f32; 3] {
+        [p[0], -p[2], p[1]]
+    }
+
+    /// Cylinder of radius `r` and height `h` along Y, centred on the origin, with caps.
+    pub fn cylinder(r: f32, h: f32, segments: u32) -> MeshData {
+        cylinder(r, h, segments)
+    }
+
+    /// Cone with base radius `r` at y = -h/2 and apex at y = h/2, with a base cap.
+    pub fn cone(r: f32, h: f32, segments: u32) -> MeshData {
+        cone(r, h, segments)
+    }
+
+    /// Torus in the XZ plane around +Y.
+    pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> MeshData {
+        torus(major, minor, segments, sides)
+    }
+
+    /// The cube [-0.5, 0.5]^3.
+    pub fn cube() -> MeshData {
+        cube()
+    }
+
+    /// A filled disc of radius `r` in the XZ plane, visible from both sides.
+    pub fn disc_xz(r: f32, segments: u32) -> MeshData {
+        let mut m = MeshData::default();
+        m.disc(0.0, r, segments, true);
+        m
+    }
+
+    /// The square [-0.5, 0.5]^2 in the XZ plane facing +Y.
+    pub fn plane_xz() -> MeshData {
+        plane()
+    }
+
     fn push(&mut self, p: [f32; 3], n: [f32; 3]) -> u32 {
         self.positions.push(p);
         self.normals.push(n);
