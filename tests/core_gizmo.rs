@@ -264,7 +264,7 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn translate_axis_follows_cursor_projection(seed in any::<u64>(), axis in 0u8..3, steep in any::<bool>()) {

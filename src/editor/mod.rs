@@ -133,6 +133,14 @@ impl Editor {
         &self.history
     }
 
+    /// Sets object `i`'s local transform (scripts, tools), keeping picking
+    /// current. Ignored during a drag or for an invalid index.
+    pub fn set_transform(&mut self, i: usize, t: Transform) {
+        if i < self.scene.objects.len() && !self.gizmo.is_dragging() {
+            self.write_transforms(&[i], &[t]);
+        }
+    }
+
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
         if i < self.bounds.len() {

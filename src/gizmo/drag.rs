@@ -275,7 +275,9 @@ impl DragState {
             Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
                 let dir = frame.axes[a.index()];
                 let img = AxisImage::new(view, &p, &dir)?;
-                let mut s_grab = img.s_of(img.t_of(&m0))?;
+                // The same clamp as the updates use, so the first update cannot jump.
+                let (lo, hi) = img.t_range(view.near(), depth_limit(view, view.view_depth(&p)));
+                let mut s_grab = img.s_of(img.t_of(&m0).clamp(lo, hi).clamp(-1e12, 1e12))?;
                 if matches!(handle, Handle::ScaleAxis(_)) && s_grab.abs() < 0.05 * frame.len {
                     // Grabbed at the pivot: the ratio s / s0 needs a lever.
                     s_grab = 0.05 * frame.len * if s_grab < 0.0 { -1.0 } else { 1.0 };

@@ -25,7 +25,7 @@ use nalgebra::Point2;
 
 pub use drag::{AxisImage, Delta, DragState, DragUpdate};
 pub use layout::GizmoFrame;
-pub use overlay::{HandleState, MeshKind, OverlayInstance};
+pub use overlay::{mesh, HandleState, MeshKind, OverlayInstance};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Snap, Space, Target};
 
 use crate::math::{Transform, View};
