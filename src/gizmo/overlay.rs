@@ -15,7 +15,7 @@
 
 use nalgebra::{Matrix4, Vector3};
 
-use crate::scene::{MeshData, Primitive};
+use crate::scene::MeshData;
 
 use super::layout::GizmoFrame;
 use super::types::{Axis, Handle};
@@ -169,70 +169,22 @@ pub fn instances(
     out
 }
 
-/// Maps every vertex of `m` through `f` (positions) and `g` (normals).
-fn map_mesh(mut m: MeshData, f: impl Fn([f32; 3]) -> [f32; 3], g: impl Fn([f32; 3]) -> [f32; 3]) -> MeshData {
-    m.positions.iter_mut().for_each(|p| *p = f(*p));
-    m.normals.iter_mut().for_each(|n| *n = g(*n));
-    m
-}
-
 /// The canonical mesh of a [`MeshKind`] (see the module docs), built from
-/// the scene's primitives where they fit, so the renderer can upload it.
+/// the scene's parametric generators, so the renderer uploads exactly what
+/// the model matrices above assume.
 pub fn mesh(kind: MeshKind) -> MeshData {
-    use std::f32::consts::TAU;
-    let id = |n: [f32; 3]| n;
     match kind {
-        // Scene cylinder / cone: radius 0.5, y in [-0.5, 0.5].
-        MeshKind::Shaft => map_mesh(Primitive::Cylinder.mesh(), |p| [p[0] * 2.0, p[1] + 0.5, p[2] * 2.0], id),
-        MeshKind::Cone => map_mesh(
-            Primitive::Cone.mesh(),
-            |p| [p[0] * 2.0, p[1] + 0.5, p[2] * 2.0],
-            // Scaling x, z by 2 changes the slope: renormalise (n.x / 2, n.y, n.z / 2).
-            |n| {
-                let v = [n[0] * 0.5, n[1], n[2] * 0.5];
-                let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt().max(1e-12);
-                [v[0] / l, v[1] / l, v[2] / l]
-            },
-        ),
-        MeshKind::Cube => Primitive::Cube.mesh(),
-        // Scene plane: XZ facing +Y; rotate +Y -> +Z (x stays, y = -z, z = y).
-        MeshKind::PlaneQuad => map_mesh(Primitive::Plane.mesh(), |p| [p[0], -p[2], p[1]], |n| [n[0], -n[2], n[1]]),
-        MeshKind::Disc => {
-            let n = 64u32;
-            let mut m = MeshData::default();
-            m.positions.push([0.0, 0.0, 0.0]);
-            m.normals.push([0.0, 0.0, 1.0]);
-            for i in 0..n {
-                let a = TAU * i as f32 / n as f32;
-                m.positions.push([a.cos(), a.sin(), 0.0]);
-                m.normals.push([0.0, 0.0, 1.0]);
-                m.indices.extend([0, 1 + i, 1 + (i + 1) % n]);
-            }
-            m
-        }
-        MeshKind::Ring => {
-            let (segments, sides) = (96u32, 8u32);
-            let minor = RING_TUBE as f32;
-            let mut m = MeshData::default();
-            for i in 0..segments {
-                let a = TAU * i as f32 / segments as f32;
-                let (ca, sa) = (a.cos(), a.sin());
-                for j in 0..sides {
-                    let b = TAU * j as f32 / sides as f32;
-                    let (cb, sb) = (b.cos(), b.sin());
-                    m.positions.push([(1.0 + minor * cb) * ca, (1.0 + minor * cb) * sa, minor * sb]);
-                    m.normals.push([cb * ca, cb * sa, sb]);
-                }
-            }
-            for i in 0..segments {
-                for j in 0..sides {
-                    let (i1, j1) = ((i + 1) % segments, (j + 1) % sides);
-                    let v = |i: u32, j: u32| i * sides + j;
-                    m.indices.extend([v(i, j), v(i1, j), v(i1, j1), v(i, j), v(i1, j1), v(i, j1)]);
-                }
-            }
-            m
-        }
+        // Radius 1 along +Y from y = 0 to 1.
+        MeshKind::Shaft => MeshData::cylinder(1.0, 1.0, 16).mapped(|p| p, [0.0, 0.5, 0.0]),
+        // Base radius 1 at y = 0, apex at y = 1.
+        MeshKind::Cone => MeshData::cone(1.0, 1.0, 24).mapped(|p| p, [0.0, 0.5, 0.0]),
+        MeshKind::Cube => MeshData::cube(),
+        // [-0.5, 0.5]^2 in XY, normal +Z.
+        MeshKind::PlaneQuad => MeshData::plane_xz().mapped(MeshData::y_to_z, [0.0; 3]),
+        // Radius 1 in XY, normal +Z.
+        MeshKind::Disc => MeshData::disc_xz(1.0, 64).mapped(MeshData::y_to_z, [0.0; 3]),
+        // Major radius 1, tube RING_TUBE, around +Z.
+        MeshKind::Ring => MeshData::torus(1.0, RING_TUBE as f32, 96, 8).mapped(MeshData::y_to_z, [0.0; 3]),
     }
 }
 

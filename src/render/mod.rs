@@ -31,7 +31,6 @@ use nalgebra::{Matrix3, Matrix4, Vector4};
 
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
 pub use error::RenderError;
-pub use overlay::canonical_mesh;
 
 use error::VkContext;
 use pipeline::{bytes_of, slice_bytes, GridPush, Pipeline, SceneInstance, ScenePush, Vertex};
@@ -314,7 +313,7 @@ impl Renderer {
         r.overlay_descriptors = Some(descriptors);
         r.overlay_pipeline = overlay::overlay_pipeline(&r.ctx, color_format, set_layout)?;
         for kind in overlay::KINDS {
-            let mesh = GpuMesh::upload(&r.ctx, &overlay::canonical_mesh(kind))?;
+            let mesh = GpuMesh::upload(&r.ctx, &crate::gizmo::mesh(kind))?;
             r.overlay_meshes.push(mesh);
         }
         for _ in 0..FRAMES_IN_FLIGHT {

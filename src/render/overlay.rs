@@ -11,9 +11,7 @@ use ash::vk;
 use super::context::Context;
 use super::error::{RenderError, VkContext};
 use super::pipeline::{spirv, Pipeline, PipelineDesc, Vertex};
-use crate::gizmo::overlay::RING_TUBE;
 use crate::gizmo::MeshKind;
-use crate::scene::MeshData;
 
 /// Drawing order: opaque kinds first, translucent planes and discs last.
 pub(crate) const KINDS: [MeshKind; 6] =
@@ -21,23 +19,6 @@ pub(crate) const KINDS: [MeshKind; 6] =
 
 /// Alpha factor for gizmo parts behind scene geometry.
 pub(crate) const HIDDEN_ALPHA: f32 = 0.25;
-
-/// The canonical mesh of a kind.
-pub fn canonical_mesh(kind: MeshKind) -> MeshData {
-    match kind {
-        // Radius 1 along +Y from y = 0 to 1.
-        MeshKind::Shaft => MeshData::cylinder(1.0, 1.0, 16).mapped(|p| p, [0.0, 0.5, 0.0]),
-        // Base radius 1 at y = 0, apex at y = 1.
-        MeshKind::Cone => MeshData::cone(1.0, 1.0, 24).mapped(|p| p, [0.0, 0.5, 0.0]),
-        MeshKind::Cube => MeshData::cube(),
-        // [-0.5, 0.5]^2 in XY, normal +Z.
-        MeshKind::PlaneQuad => MeshData::plane_xz().mapped(MeshData::y_to_z, [0.0; 3]),
-        // Radius 1 in XY, normal +Z.
-        MeshKind::Disc => MeshData::disc_xz(1.0, 48).mapped(MeshData::y_to_z, [0.0; 3]),
-        // Major radius 1, tube RING_TUBE, around +Z.
-        MeshKind::Ring => MeshData::torus(1.0, RING_TUBE as f32, 96, 8).mapped(MeshData::y_to_z, [0.0; 3]),
-    }
-}
 
 /// Per-instance data of a gizmo piece (80 bytes).
 #[repr(C)]
