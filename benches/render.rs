@@ -16,7 +16,7 @@ fn frame(c: &mut Criterion) {
     let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
-    let desc = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[]);
+    let (desc, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
     let device = renderer.device_info().to_string();
 
     let mut group = c.benchmark_group(format!("render [{device}]"));

@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::draw::SceneMeshes;
-use crate::headless::save_png;
+use crate::editor::Editor;
+use crate::headless::{prepare, replay, save_png, trace_jsonl, Script};
 use crate::math::DepthMode;
 use crate::render::{ContextDesc, Renderer};
-use crate::scene::Scene;
+use crate::scene::{write_atomic, Scene};
 
 pub const BINDINGS_HELP: &str = "\
 Window controls:
@@ -30,6 +31,12 @@ pub struct Cli {
     /// Viewport size in physical pixels, WxH.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
+    /// Apply a replay script (JSON) before rendering.
+    #[arg(long, value_name = "SCRIPT")]
+    pub replay: Option<PathBuf>,
+    /// Write one JSON line per script event.
+    #[arg(long, value_name = "OUT.jsonl", requires = "replay")]
+    pub trace: Option<PathBuf>,
     /// Write the final frame as PNG.
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,
@@ -108,12 +115,12 @@ fn has_display() -> bool {
 fn run(cli: &Cli) -> Result<i32, Fatal> {
     let scene = load_scene(cli)?;
     if cli.headless {
-        return run_headless(cli, &scene, cli.screenshot.clone());
+        return run_headless(cli, scene, cli.screenshot.clone());
     }
     if !has_display() {
         let out = cli.screenshot.clone().unwrap_or_else(|| PathBuf::from("viewport-headless.png"));
         eprintln!("viewport: no display found (DISPLAY is not set); rendering headless to {}", out.display());
-        return run_headless(cli, &scene, Some(out));
+        return run_headless(cli, scene, Some(out));
     }
     crate::app::run_window(cli, scene)
 }
@@ -128,20 +135,35 @@ pub fn validation_status(cli: &Cli, errors: u32) -> i32 {
     }
 }
 
-fn run_headless(cli: &Cli, scene: &Scene, screenshot: Option<PathBuf>) -> Result<i32, Fatal> {
-    let (w, h) = cli.size;
+fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<i32, Fatal> {
+    // Everything is read and validated before the GPU is touched.
+    let script = match &cli.replay {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
+            Script::from_json(&text, &scene).map_err(|e| Fatal(format!("{}: {e}", path.display())))?
+        }
+        None => Script::from_json(r#"{"events":[]}"#, &scene).map_err(Fatal)?,
+    };
+    let (w, h) = script.size.unwrap_or(cli.size);
+    let mut editor = Editor::new(scene, w as f64, h as f64);
+    editor.depth = cli.depth;
+    prepare(&mut editor, &script);
+
     let mut renderer = Renderer::headless(&ContextDesc { validation: cli.validation }, w, h)?;
     eprintln!("viewport: using {}", renderer.device_info());
-    let meshes = SceneMeshes::upload(&mut renderer, scene)?;
-    let camera = scene.camera.unwrap_or_default();
-    let frame = meshes.frame(scene, camera, cli.depth, &[]);
-    renderer.draw(&frame)?;
-    if let Some(path) = &screenshot {
-        let image = renderer.read_color()?;
-        save_png(path, &image)?;
+    let meshes = SceneMeshes::upload(&mut renderer, editor.scene())?;
+    let trace = replay(&mut editor, &script, |e| renderer.draw(&meshes.editor_frame(e).0).map(|_| ()))?;
+    renderer.draw(&meshes.editor_frame(&editor).0)?;
+    let image = renderer.read_color()?;
+
+    if let Some(path) = &cli.trace {
+        write_atomic(path, trace_jsonl(&trace).as_bytes())?;
     }
     if let Some(path) = &cli.save_scene {
-        scene.save(path)?;
+        editor.scene().save(path)?;
+    }
+    if let Some(path) = &screenshot {
+        save_png(path, &image)?;
     }
     renderer.wait_idle();
     Ok(validation_status(cli, renderer.validation().errors()))

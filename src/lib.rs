@@ -20,3 +20,4 @@ pub mod math;
 pub mod picking;
 pub mod render;
 pub mod scene;
+pub mod session;

@@ -40,7 +40,7 @@ fn gizmo_is_solid_where_visible_and_faint_behind_the_occluder() {
 
     for depth in [DepthMode::Reversed, DepthMode::Standard] {
         let view = View::new(camera, W as f64, H as f64, depth).unwrap();
-        let mut frame = meshes.frame(&scene, camera, depth, &[0]);
+        let (mut frame, _) = meshes.frame(&scene, camera, depth, &[0], (W, H));
         frame.grid = false;
         r.draw(&frame).unwrap();
         let plain = r.read_color().unwrap();
@@ -98,7 +98,7 @@ fn overlay_draw_count_does_not_grow_with_handles() {
     let meshes = viewport::draw::SceneMeshes::upload(&mut r, &scene).unwrap();
     let view = View::new(camera, W as f64, H as f64, DepthMode::Reversed).unwrap();
     let targets = [Target::root(scene.objects[0].transform)];
-    let mut frame = meshes.frame(&scene, camera, DepthMode::Reversed, &[]);
+    let (mut frame, _) = meshes.frame(&scene, camera, DepthMode::Reversed, &[], (W, H));
     // Universal mode has the most handles; repeat them to triple the count.
     let gizmo = Gizmo::new(GizmoConfig { mode: Mode::Universal, ..GizmoConfig::default() });
     let one = gizmo.instances(&view, &targets);

@@ -8,6 +8,11 @@ use common::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The frame count at the end of the window title ("... | 12 frames").
+fn frames_in(title: &str) -> Option<u64> {
+    title.rsplit('|').next()?.trim().strip_suffix(" frames")?.parse().ok()
+}
+
 fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let start = Instant::now();
     loop {
@@ -54,8 +59,7 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     }
     let shot = dir.path().join("screen.png");
     x.run("import", &["-window", "root", shot.to_str().unwrap()]);
-    let frames_before_quit: u64 =
-        title(&x).split('|').nth(3).unwrap().trim().trim_end_matches(" frames").parse().unwrap();
+    let frames_before_quit = frames_in(&title(&x)).unwrap();
     assert!(frames_before_quit >= 3, "{}", title(&x));
 
     x.run("xdotool", &["key", "ctrl+q"]);

@@ -33,7 +33,7 @@ fn swapchain_survives_minimise_resize_and_depth_toggle() {
     let mut r = Renderer::windowed(&ContextDesc { validation: true }, handles, 400, 300).expect("windowed renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
-    let mut frame = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[]);
+    let (mut frame, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (400, 300));
 
     for _ in 0..3 {
         assert!(r.draw(&frame).unwrap().presented);

@@ -1,38 +1,90 @@
-//! The window: winit glue around the renderer. Window events are handled
-//! here; drawing goes through the same [`SceneMeshes`] path as the headless
-//! mode.
+//! The window: winit glue. Window events become the same platform-free
+//! [`input::Event`](crate::input::Event)s that replay scripts produce and go
+//! through the same [`session::handle`] and [`Editor`]; drawing goes through
+//! the same [`SceneMeshes::editor_frame`] as the headless mode.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{KeyCode, ModifiersState, PhysicalKey};
+use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::cli::{validation_status, Cli, Fatal};
 use crate::draw::SceneMeshes;
-use crate::math::{Camera, DepthMode};
+use crate::editor::Editor;
+use crate::headless::save_png;
+use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Renderer, WindowHandles};
 use crate::scene::Scene;
+use crate::session::{self, Command};
 
-/// The key that toggles reversed / standard depth.
-pub const DEPTH_TOGGLE_KEY: KeyCode = KeyCode::F2;
+/// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
+pub fn key_name(key: &PhysicalKey) -> Option<String> {
+    match key {
+        PhysicalKey::Code(code) => {
+            let name = format!("{code:?}");
+            Some(name.strip_prefix("Key").map(str::to_string).unwrap_or(name))
+        }
+        PhysicalKey::Unidentified(_) => None,
+    }
+}
+
+fn modifiers(m: ModifiersState) -> Modifiers {
+    Modifiers { shift: m.shift_key(), ctrl: m.control_key(), alt: m.alt_key() }
+}
+
+/// Translates a window event into an input event, if it is one.
+fn to_input(event: &WindowEvent) -> Option<Event> {
+    Some(match event {
+        WindowEvent::CursorMoved { position, .. } => Event::CursorMoved { x: position.x, y: position.y },
+        WindowEvent::MouseInput { state, button, .. } => {
+            let button = match button {
+                winit::event::MouseButton::Left => MouseButton::Left,
+                winit::event::MouseButton::Right => MouseButton::Right,
+                winit::event::MouseButton::Middle => MouseButton::Middle,
+                _ => return None,
+            };
+            match state {
+                ElementState::Pressed => Event::MouseDown { button },
+                ElementState::Released => Event::MouseUp { button },
+            }
+        }
+        WindowEvent::MouseWheel { delta, .. } => Event::Scroll {
+            delta: match delta {
+                MouseScrollDelta::LineDelta(_, y) => *y as f64,
+                // Touchpads: about one notch per 40 pixels.
+                MouseScrollDelta::PixelDelta(p) => p.y / 40.0,
+            },
+        },
+        WindowEvent::KeyboardInput { event, .. } if !event.repeat => {
+            let key = key_name(&event.physical_key)?;
+            match event.state {
+                ElementState::Pressed => Event::KeyDown { key },
+                ElementState::Released => Event::KeyUp { key },
+            }
+        }
+        WindowEvent::Resized(size) => Event::Resize { width: size.width as f64, height: size.height as f64 },
+        _ => return None,
+    })
+}
 
 struct App {
     validation: bool,
     size: (u32, u32),
-    scene: Scene,
-    camera: Camera,
-    depth: DepthMode,
+    scene_path: Option<PathBuf>,
+    editor: Editor,
     window: Option<Window>,
     renderer: Option<Renderer>,
     meshes: Option<SceneMeshes>,
-    modifiers: ModifiersState,
+    modifiers: Modifiers,
     frames: u64,
     frame_time: Duration,
+    screenshots: u32,
     error: Option<Fatal>,
 }
 
@@ -55,18 +107,24 @@ impl App {
         let mut renderer =
             Renderer::windowed(&ContextDesc { validation: self.validation }, handles, size.width, size.height)?;
         eprintln!("viewport: using {}", renderer.device_info());
-        self.meshes = Some(SceneMeshes::upload(&mut renderer, &self.scene)?);
+        self.meshes = Some(SceneMeshes::upload(&mut renderer, self.editor.scene())?);
+        self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         self.renderer = Some(renderer);
-        self.update_title_of(&window);
         window.request_redraw();
         self.window = Some(window);
+        self.update_title();
         Ok(())
     }
 
-    fn update_title_of(&self, window: &Window) {
-        window.set_title(&format!(
-            "viewport | depth {} (F2) | {:.2} ms | {} frames",
-            self.depth.name(),
+    fn update_title(&self) {
+        let Some(w) = &self.window else { return };
+        let cfg = &self.editor.gizmo.config;
+        w.set_title(&format!(
+            "viewport | {} | {} | snap {} | depth {} | {:.2} ms | {} frames",
+            cfg.mode.name(),
+            cfg.space.name(),
+            if self.modifiers.ctrl { "on" } else { "off" },
+            self.editor.depth.name(),
             self.frame_time.as_secs_f64() * 1e3,
             self.frames
         ));
@@ -75,34 +133,37 @@ impl App {
     fn redraw(&mut self) -> Result<(), Fatal> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
         let started = Instant::now();
-        let frame = meshes.frame(&self.scene, self.camera, self.depth, &[]);
+        let (frame, _) = meshes.editor_frame(&self.editor);
         let stats = renderer.draw(&frame)?;
         if stats.presented {
             self.frames += 1;
             self.frame_time = started.elapsed();
         }
-        if let Some(w) = &self.window {
-            self.update_title_of(w);
-        }
+        self.update_title();
         Ok(())
     }
 
-    fn key(&mut self, el: &ActiveEventLoop, event: &KeyEvent) {
-        if event.state != ElementState::Pressed || event.repeat {
-            return;
+    fn save(&self) {
+        match &self.scene_path {
+            Some(path) => match self.editor.scene().save(path) {
+                Ok(()) => eprintln!("viewport: saved {}", path.display()),
+                Err(e) => eprintln!("viewport: {e}"),
+            },
+            None => eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save"),
         }
-        let PhysicalKey::Code(code) = event.physical_key else { return };
-        match code {
-            DEPTH_TOGGLE_KEY => {
-                self.depth = self.depth.toggled();
-                eprintln!("viewport: depth mode {}", self.depth.name());
-            }
-            KeyCode::KeyQ if self.modifiers.control_key() => el.exit(),
-            _ => return,
+    }
+
+    fn screenshot(&mut self) -> Result<(), Fatal> {
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
+        let (frame, _) = meshes.editor_frame(&self.editor);
+        let image = renderer.capture(&frame)?;
+        self.screenshots += 1;
+        let path = PathBuf::from(format!("viewport-screenshot-{}.png", self.screenshots));
+        match save_png(&path, &image) {
+            Ok(()) => eprintln!("viewport: wrote {}", path.display()),
+            Err(e) => eprintln!("viewport: {e}"),
         }
-        if let Some(w) = &self.window {
-            w.request_redraw();
-        }
+        Ok(())
     }
 }
 
@@ -116,27 +177,56 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        match event {
+        match &event {
             // A close request, or the window destroyed under us (e.g. by the X server).
-            WindowEvent::CloseRequested | WindowEvent::Destroyed => el.exit(),
+            WindowEvent::CloseRequested | WindowEvent::Destroyed => return el.exit(),
+            WindowEvent::ModifiersChanged(m) => {
+                self.modifiers = modifiers(m.state());
+                // Snapping follows Ctrl at once, even mid-drag.
+                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers) != Command::None
+                {
+                    self.request_redraw();
+                }
+                self.update_title();
+                return;
+            }
+            WindowEvent::RedrawRequested => {
+                if let Err(e) = self.redraw() {
+                    self.fail(el, e);
+                }
+                return;
+            }
             WindowEvent::Resized(size) => {
                 if let Some(r) = self.renderer.as_mut() {
                     if let Err(e) = r.resize(size.width, size.height) {
                         return self.fail(el, e);
                     }
                 }
-                if let Some(w) = &self.window {
-                    w.request_redraw();
-                }
             }
-            WindowEvent::ModifiersChanged(m) => self.modifiers = m.state(),
-            WindowEvent::KeyboardInput { event, .. } => self.key(el, &event),
-            WindowEvent::RedrawRequested => {
-                if let Err(e) = self.redraw() {
+            _ => {}
+        }
+        let Some(input) = to_input(&event) else { return };
+        match session::handle(&mut self.editor, &input, self.modifiers) {
+            Command::None => {}
+            Command::Redraw => self.request_redraw(),
+            Command::Save => self.save(),
+            Command::Screenshot => {
+                if let Err(e) = self.screenshot() {
                     self.fail(el, e);
                 }
             }
-            _ => {}
+            Command::Quit => el.exit(),
+        }
+        if matches!(input, Event::Resize { .. }) {
+            self.request_redraw();
+        }
+    }
+}
+
+impl App {
+    fn request_redraw(&self) {
+        if let Some(w) = &self.window {
+            w.request_redraw();
         }
     }
 }
@@ -145,19 +235,20 @@ impl ApplicationHandler for App {
 pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
     let event_loop = EventLoop::new().map_err(|e| Fatal(format!("cannot connect to the display: {e}")))?;
     event_loop.set_control_flow(ControlFlow::Wait);
-    let camera = scene.camera.unwrap_or_default();
+    let mut editor = Editor::new(scene, cli.size.0 as f64, cli.size.1 as f64);
+    editor.depth = cli.depth;
     let mut app = App {
         validation: cli.validation,
         size: cli.size,
-        scene,
-        camera,
-        depth: cli.depth,
+        scene_path: cli.scene.clone(),
+        editor,
         window: None,
         renderer: None,
         meshes: None,
-        modifiers: ModifiersState::empty(),
+        modifiers: Modifiers::NONE,
         frames: 0,
         frame_time: Duration::ZERO,
+        screenshots: 0,
         error: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Fatal(format!("event loop failed: {e}")))?;
@@ -174,4 +265,18 @@ pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
     app.window = None;
     eprintln!("viewport: presented {} frames, {} validation errors", app.frames, errors);
     Ok(validation_status(cli, errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use winit::keyboard::KeyCode;
+
+    #[test]
+    fn key_names_match_the_script_names() {
+        assert_eq!(key_name(&PhysicalKey::Code(KeyCode::KeyW)).as_deref(), Some("W"));
+        assert_eq!(key_name(&PhysicalKey::Code(KeyCode::Escape)).as_deref(), Some("Escape"));
+        assert_eq!(key_name(&PhysicalKey::Code(KeyCode::F2)).as_deref(), Some("F2"));
+        assert_eq!(key_name(&PhysicalKey::Code(KeyCode::Digit1)).as_deref(), Some("Digit1"));
+    }
 }

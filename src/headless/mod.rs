@@ -1,10 +1,17 @@
-//! Off-screen runs: the same program without a window. Renders a scene into
-//! an off-screen target and writes PNGs atomically.
+//! Off-screen runs: the same program without a window. Applies a replay
+//! script through the same [`Editor`] and [`session`](crate::session) code
+//! as the window, renders the final frame off-screen, and writes the
+//! screenshot, scene and trace atomically.
+
+pub mod script;
 
 use std::path::Path;
 
+use crate::editor::Editor;
 use crate::render::RgbaImage;
 use crate::scene::{write_atomic, SceneError};
+use crate::session::{self, Command};
+pub use script::{Script, Step, TraceLine, TraceObject};
 
 /// Encodes an RGBA8 image as PNG bytes (sRGB).
 pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, png::EncodingError> {
@@ -24,4 +31,84 @@ pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, png::EncodingError> {
 pub fn save_png(path: &Path, image: &RgbaImage) -> Result<(), SceneError> {
     let bytes = encode_png(image).map_err(|e| SceneError::file(path, e))?;
     write_atomic(path, &bytes)
+}
+
+/// Sets up an editor as a script asks (size, depth, camera, selection, gizmo).
+pub fn prepare(editor: &mut Editor, script: &Script) {
+    if let Some(d) = script.depth {
+        editor.depth = d;
+    }
+    if let Some(c) = script.camera {
+        editor.camera = c;
+    }
+    if let Some(sel) = &script.select {
+        editor.set_selection(sel);
+    }
+    editor.gizmo.config = script.gizmo;
+}
+
+/// The trace line for event `index`: handles and the selected objects.
+pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
+    let scene = editor.scene();
+    let objects = editor
+        .selection()
+        .iter()
+        .map(|&i| {
+            let o = &scene.objects[i];
+            let t = &o.transform;
+            let q = t.rotation.quaternion();
+            let w = scene.world_matrix(i);
+            (
+                o.name.clone(),
+                TraceObject {
+                    position: t.position.into(),
+                    rotation: [q.i, q.j, q.k, q.w],
+                    scale: t.scale.into(),
+                    world_position: [w[(0, 3)], w[(1, 3)], w[(2, 3)]],
+                },
+            )
+        })
+        .collect();
+    TraceLine {
+        event: index,
+        hovered: editor.hovered_handle().map(|h| h.name()),
+        active: editor.active_handle().map(|h| h.name()),
+        objects,
+    }
+}
+
+/// Applies every step of `script` to `editor`, calling `frame` for each
+/// frame step; returns one trace line per step.
+pub fn replay<E>(
+    editor: &mut Editor,
+    script: &Script,
+    mut frame: impl FnMut(&Editor) -> Result<(), E>,
+) -> Result<Vec<TraceLine>, E> {
+    let mut trace = Vec::with_capacity(script.steps.len());
+    for (i, step) in script.steps.iter().enumerate() {
+        match step {
+            Step::Input(event, mods) => match session::handle(editor, event, *mods) {
+                // Saving, screenshots and quitting are the window's business;
+                // a script's outputs are named on the command line.
+                Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}
+            },
+            Step::Frame(n) => {
+                for _ in 0..*n {
+                    frame(editor)?;
+                }
+            }
+        }
+        trace.push(trace_line(editor, i));
+    }
+    Ok(trace)
+}
+
+/// The trace as JSON lines.
+pub fn trace_jsonl(trace: &[TraceLine]) -> String {
+    let mut out = String::new();
+    for line in trace {
+        out.push_str(&serde_json::to_string(line).expect("trace lines serialise"));
+        out.push('\n');
+    }
+    out
 }

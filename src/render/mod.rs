@@ -254,6 +254,9 @@ pub struct Renderer {
     target: Target,
     /// Requested window size (physical pixels), used when the surface leaves it to us.
     window_extent: vk::Extent2D,
+    /// When set, the next window frame is also copied here (screenshots).
+    capture: Option<Buffer>,
+    capture_next: bool,
     ctx: Context,
 }
 
@@ -304,6 +307,8 @@ impl Renderer {
             meshes: Vec::new(),
             target,
             window_extent,
+            capture: None,
+            capture_next: false,
             ctx,
         };
         r.scene_pipeline = pipeline::scene_pipeline(&r.ctx, color_format)?;
@@ -775,6 +780,9 @@ impl Renderer {
                         .image(color_image)
                         .subresource_range(subresource(vk::ImageAspectFlags::COLOR))];
                     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_present));
+                    if let (true, Some(buffer)) = (self.capture_next, &self.capture) {
+                        record_capture(d, cmd, color_image, buffer.raw, extent);
+                    }
                 }
                 Target::Offscreen(o) => record_readback(d, cmd, o),
             }
@@ -814,6 +822,46 @@ impl Renderer {
         Ok(bytes[..n * 4].chunks_exact(4).map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect())
     }
 
+    /// Draws `desc` and returns the frame as RGBA: the off-screen image, or
+    /// for a window the swapchain image that was presented.
+    pub fn capture(&mut self, desc: &FrameDesc) -> Result<RgbaImage, RenderError> {
+        let Target::Window { swapchain, .. } = &self.target else {
+            self.draw(desc)?;
+            return self.read_color();
+        };
+        let (extent, format) = (swapchain.extent, swapchain.format);
+        let bytes = extent.width as u64 * extent.height as u64 * 4;
+        if self.capture.as_ref().is_none_or(|b| b.size < bytes) {
+            if let Some(mut old) = self.capture.take() {
+                self.ctx.wait_idle();
+                old.destroy(&self.ctx);
+            }
+            let b =
+                Buffer::new(&self.ctx, bytes, vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "capture")?;
+            self.capture = Some(b);
+        }
+        self.capture_next = true;
+        let drawn = self.draw(desc);
+        self.capture_next = false;
+        if !drawn?.presented {
+            return Err(RenderError::Other("nothing on screen to capture (is the window minimised?)".into()));
+        }
+        // The swapchain may have been recreated at present; the copy used the old extent.
+        self.last_frame().wait(&self.ctx)?;
+        let buffer = self.capture.as_ref().expect("created above");
+        let src = buffer.mapped_ref().ok_or_else(|| RenderError::Other("capture buffer is not mapped".into()))?;
+        let mut data = src[..bytes as usize].to_vec();
+        if matches!(format, vk::Format::B8G8R8A8_SRGB | vk::Format::B8G8R8A8_UNORM) {
+            for px in data.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
+        for px in data.chunks_exact_mut(4) {
+            px[3] = 255;
+        }
+        Ok(RgbaImage { width: extent.width, height: extent.height, data })
+    }
+
     /// Waits until the GPU is idle (e.g. before timing or tearing down).
     pub fn wait_idle(&self) {
         self.ctx.wait_idle();
@@ -827,6 +875,59 @@ fn grid_cell(height: f64) -> f64 {
         cell *= 10.0;
     }
     cell
+}
+
+/// Copies a swapchain image (in colour-attachment layout) into `buffer` and
+/// leaves it ready to be presented.
+///
+/// # Safety
+/// `cmd` is recording outside a rendering scope; `buffer` holds the image.
+unsafe fn record_capture(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    image: vk::Image,
+    buffer: vk::Buffer,
+    e: vk::Extent2D,
+) {
+    let to_src = [vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+        .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+        .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::PRESENT_SRC_KHR)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .image(image)
+        .subresource_range(subresource(vk::ImageAspectFlags::COLOR))];
+    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_src));
+    let region = vk::BufferImageCopy {
+        buffer_offset: 0,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_offset: vk::Offset3D::default(),
+        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
+    };
+    d.cmd_copy_image_to_buffer(cmd, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
+    let back = [vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::NONE)
+        .dst_stage_mask(vk::PipelineStageFlags2::NONE)
+        .dst_access_mask(vk::AccessFlags2::NONE)
+        .old_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .new_layout(vk::ImageLayout::PRESENT_SRC_KHR)
+        .image(image)
+        .subresource_range(subresource(vk::ImageAspectFlags::COLOR))];
+    let to_host = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&back).memory_barriers(&to_host));
 }
 
 /// Copies colour and depth into the host-visible buffers and makes them
@@ -910,6 +1011,9 @@ impl Drop for Renderer {
         }
         if let Some(mut d) = self.overlay_descriptors.take() {
             d.destroy(&self.ctx);
+        }
+        if let Some(mut b) = self.capture.take() {
+            b.destroy(&self.ctx);
         }
         match &mut self.target {
             Target::Offscreen(o) => o.destroy(&self.ctx),

@@ -15,7 +15,8 @@ pub fn renderer(width: u32, height: u32) -> Renderer {
 /// Renders `scene` once and returns the image.
 pub fn render(r: &mut Renderer, scene: &Scene, camera: Camera, depth: DepthMode, grid: bool) -> RgbaImage {
     let meshes = SceneMeshes::upload(r, scene).expect("upload meshes");
-    let mut frame = meshes.frame(scene, camera, depth, &[]);
+    let (w, h) = r.extent();
+    let (mut frame, _) = meshes.frame(scene, camera, depth, &[], (w, h));
     frame.grid = grid;
     r.draw(&frame).expect("draw");
     r.read_color().expect("read back")

@@ -1,0 +1,289 @@
+//! Replay scripts (`shared/spec/automation.md`, "Replay script") and the
+//! trace they produce.
+//!
+//! A script is parsed and validated completely (unknown fields, event
+//! shapes, modifier and button names, object names) before anything runs, so
+//! a bad script fails with one message and no output.
+
+use serde::{Deserialize, Serialize};
+
+use crate::gizmo::{GizmoConfig, Mode, Snap, Space};
+use crate::input::{Event, Modifiers, MouseButton};
+use crate::math::{Camera, DepthMode};
+use crate::scene::{camera_from_file, CameraFile, Scene};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptFile {
+    size: Option<[u32; 2]>,
+    depth: Option<String>,
+    camera: Option<CameraFile>,
+    select: Option<Vec<String>>,
+    gizmo: Option<GizmoFile>,
+    events: Vec<EventFile>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GizmoFile {
+    mode: Option<String>,
+    space: Option<String>,
+    size_px: Option<f64>,
+    hit_px: Option<f64>,
+    snap: Option<SnapFile>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapFile {
+    translate: Option<f64>,
+    rotate_deg: Option<f64>,
+    scale: Option<f64>,
+}
+
+/// One event object: exactly one action field, plus optional `mods`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventFile {
+    mouse_move: Option<[f64; 2]>,
+    mouse_down: Option<String>,
+    mouse_up: Option<String>,
+    key_down: Option<String>,
+    key_up: Option<String>,
+    scroll: Option<f64>,
+    frame: Option<u32>,
+    mods: Option<Vec<String>>,
+}
+
+/// What one script step does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// An input event, with the modifiers held during it.
+    Input(Event, Modifiers),
+    /// Draw `n` frames (no input).
+    Frame(u32),
+}
+
+/// A validated replay script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    pub size: Option<(u32, u32)>,
+    pub depth: Option<DepthMode>,
+    pub camera: Option<Camera>,
+    /// Indices into the scene's objects.
+    pub select: Option<Vec<usize>>,
+    pub gizmo: GizmoConfig,
+    pub steps: Vec<Step>,
+}
+
+fn positive(name: &str, v: f64) -> Result<f64, String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{name} must be a positive number, got {v}"))
+    }
+}
+
+fn button(s: &str) -> Result<MouseButton, String> {
+    MouseButton::parse(s).ok_or_else(|| format!("unknown mouse button \"{s}\" (expected left, right or middle)"))
+}
+
+fn key_name(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty() && s.len() <= 32 && s.chars().all(|c| c.is_ascii_alphanumeric());
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!("bad key name \"{s}\" (winit KeyCode names without the Key prefix, e.g. W, Escape, F2)"))
+    }
+}
+
+impl EventFile {
+    fn step(&self) -> Result<Step, String> {
+        let mods = Modifiers::parse(self.mods.iter().flatten().map(String::as_str))?;
+        let mut steps = Vec::new();
+        if let Some([x, y]) = self.mouse_move {
+            if !x.is_finite() || !y.is_finite() {
+                return Err("mouse_move needs two finite numbers".into());
+            }
+            steps.push(Step::Input(Event::CursorMoved { x, y }, mods));
+        }
+        if let Some(b) = &self.mouse_down {
+            steps.push(Step::Input(Event::MouseDown { button: button(b)? }, mods));
+        }
+        if let Some(b) = &self.mouse_up {
+            steps.push(Step::Input(Event::MouseUp { button: button(b)? }, mods));
+        }
+        if let Some(k) = &self.key_down {
+            steps.push(Step::Input(Event::KeyDown { key: key_name(k)? }, mods));
+        }
+        if let Some(k) = &self.key_up {
+            steps.push(Step::Input(Event::KeyUp { key: key_name(k)? }, mods));
+        }
+        if let Some(d) = self.scroll {
+            if !d.is_finite() {
+                return Err("scroll needs a finite number".into());
+            }
+            steps.push(Step::Input(Event::Scroll { delta: d }, mods));
+        }
+        if let Some(n) = self.frame {
+            if self.mods.is_some() {
+                return Err("frame takes no mods".into());
+            }
+            steps.push(Step::Frame(n));
+        }
+        match steps.len() {
+            1 => Ok(steps.pop().expect("one step")),
+            0 => Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, frame".into()),
+            _ => Err("has more than one action; give one per event".into()),
+        }
+    }
+}
+
+impl Script {
+    /// Parses and validates a script against `scene` (for `select`).
+    pub fn from_json(text: &str, scene: &Scene) -> Result<Script, String> {
+        let file: ScriptFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let size = match file.size {
+            None => None,
+            Some([w, h]) if w > 0 && h > 0 && w <= 16384 && h <= 16384 => Some((w, h)),
+            Some([w, h]) => return Err(format!("size must be between 1x1 and 16384x16384, got {w}x{h}")),
+        };
+        let depth = file
+            .depth
+            .as_deref()
+            .map(|d| {
+                DepthMode::parse(d).ok_or_else(|| format!("depth must be \"reversed\" or \"standard\", got \"{d}\""))
+            })
+            .transpose()?;
+        let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
+        let select = file
+            .select
+            .as_ref()
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| scene.find(n).ok_or_else(|| format!("select: unknown object \"{n}\"")))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        let mut gizmo = GizmoConfig::default();
+        if let Some(g) = &file.gizmo {
+            if let Some(m) = &g.mode {
+                gizmo.mode = Mode::parse(m)
+                    .ok_or_else(|| format!("gizmo.mode must be translate, rotate, scale or universal, got \"{m}\""))?;
+            }
+            if let Some(s) = &g.space {
+                gizmo.space =
+                    Space::parse(s).ok_or_else(|| format!("gizmo.space must be world or local, got \"{s}\""))?;
+            }
+            if let Some(v) = g.size_px {
+                gizmo.size_px = positive("gizmo.size_px", v)?;
+            }
+            if let Some(v) = g.hit_px {
+                gizmo.hit_px = positive("gizmo.hit_px", v)?;
+            }
+            if let Some(s) = &g.snap {
+                let d = Snap::default();
+                gizmo.snap = Snap {
+                    translate: s
+                        .translate
+                        .map(|v| positive("gizmo.snap.translate", v))
+                        .transpose()?
+                        .unwrap_or(d.translate),
+                    rotate_deg: s
+                        .rotate_deg
+                        .map(|v| positive("gizmo.snap.rotate_deg", v))
+                        .transpose()?
+                        .unwrap_or(d.rotate_deg),
+                    scale: s.scale.map(|v| positive("gizmo.snap.scale", v)).transpose()?.unwrap_or(d.scale),
+                };
+            }
+        }
+        let steps = file
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.step().map_err(|m| format!("event {i}: {m}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Script { size, depth, camera, select, gizmo, steps })
+    }
+}
+
+/// A selected object's state in a trace line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceObject {
+    pub position: [f64; 3],
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+    pub world_position: [f64; 3],
+}
+
+/// One line of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceLine {
+    pub event: usize,
+    pub hovered: Option<String>,
+    pub active: Option<String>,
+    /// Selected objects by name (kept in name order for stable output).
+    pub objects: std::collections::BTreeMap<String, TraceObject>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn scene() -> Scene {
+        Scene::demo()
+    }
+
+    #[test]
+    fn the_spec_example_parses() {
+        let text = r#"{
+          "size": [1280, 720], "depth": "reversed",
+          "camera": { "eye": [4, 3, 5], "target": [0, 0, 0], "fov_y_deg": 60 },
+          "select": ["crate"],
+          "gizmo": { "mode": "translate", "space": "world", "size_px": 100, "hit_px": 8,
+                     "snap": { "translate": 0.5, "rotate_deg": 15, "scale": 0.1 } },
+          "events": [
+            { "mouse_move": [700.0, 300.0] }, { "mouse_down": "left" }, { "mouse_move": [760.5, 250.0] },
+            { "key_down": "Escape" }, { "mouse_up": "left", "mods": ["ctrl"] },
+            { "key_down": "Z", "mods": ["ctrl"] }, { "scroll": -1.0 }, { "frame": 1 } ] }"#;
+        let s = Script::from_json(text, &scene()).unwrap();
+        assert_eq!(s.size, Some((1280, 720)));
+        assert_eq!(s.select, Some(vec![scene().find("crate").unwrap()]));
+        assert_eq!(s.steps.len(), 8);
+        assert_eq!(s.steps[0], Step::Input(Event::CursorMoved { x: 700.0, y: 300.0 }, Modifiers::NONE));
+        let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
+        assert_eq!(s.steps[4], Step::Input(Event::MouseUp { button: MouseButton::Left }, ctrl));
+        assert_eq!(s.steps[7], Step::Frame(1));
+        let _ = Path::new(".");
+    }
+
+    #[test]
+    fn bad_scripts_name_the_problem() {
+        let cases = [
+            (r#"{"events":[{"mouse_move":[1,2]}],"extra":1}"#, "extra"),
+            (r#"{"events":[{"mouse_move":[1,2],"mouse_down":"left"}]}"#, "event 0: has more than one action"),
+            (r#"{"events":[{}]}"#, "event 0: needs one of"),
+            (r#"{"events":[{"mouse_down":"thumb"}]}"#, "thumb"),
+            (r#"{"events":[{"mouse_move":[1]}]}"#, "expected"),
+            (r#"{"events":[{"mouse_move":[1,2],"mods":["meta"]}]}"#, "meta"),
+            (r#"{"events":[{"key_down":"Key W"}]}"#, "Key W"),
+            (r#"{"select":["ghost"],"events":[]}"#, "ghost"),
+            (r#"{"gizmo":{"mode":"bend"},"events":[]}"#, "bend"),
+            (r#"{"gizmo":{"size_px":0},"events":[]}"#, "size_px"),
+            (r#"{"size":[0,0],"events":[]}"#, "size"),
+            (r#"{"depth":"deep","events":[]}"#, "deep"),
+            (r#"{"camera":{"eye":[0,0,0],"target":[0,0,0]},"events":[]}"#, "coincide"),
+            (r#"{"events":[{"frame":1,"mods":["ctrl"]}]}"#, "frame takes no mods"),
+            (r#"{"events":"#, "EOF"),
+        ];
+        for (text, needle) in cases {
+            let e = Script::from_json(text, &scene()).unwrap_err();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+    }
+}
