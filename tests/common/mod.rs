@@ -98,9 +98,11 @@ impl Drop for Xvfb {
     }
 }
 
-/// Decodes an 8-bit RGB or RGBA PNG into RGBA.
+/// Decodes a PNG (palette, RGB or RGBA) into 8-bit RGBA.
 pub fn read_png(path: &std::path::Path) -> RgbaImage {
-    let decoder = png::Decoder::new(std::fs::File::open(path).expect("png exists"));
+    let mut decoder = png::Decoder::new(std::fs::File::open(path).expect("png exists"));
+    // Screenshots of few colours come back as palette images: expand them.
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info().expect("png header");
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).expect("png data");

@@ -1,0 +1,98 @@
+//! Editing in a real window (Xvfb) with real X input from xdotool: click an
+//! object to select it, drag its translate-X handle, save with Ctrl+S; the
+//! saved scene shows the move the drag implies, and a screenshot of the
+//! screen shows the gizmo.
+
+mod common;
+
+use common::*;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn click_select_drag_axis_and_save() {
+    let x = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("scene.json");
+    // Orthographic front camera: 10 m over 400 px, 1 px = 0.025 m, origin at the centre.
+    std::fs::write(
+        &scene,
+        r#"{ "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+             "objects": [ { "name": "box", "mesh": "cube", "position": [-1, 1, 0], "color": [0.8, 0.5, 0.2] } ] }"#,
+    )
+    .unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(&scene)
+        .args(["--validation", "--size", "400x400"])
+        .env("DISPLAY", &x.display)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
+    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    let geometry = x.run("xdotool", &["getwindowgeometry", &wid]);
+    assert!(geometry.contains("400x400"), "{geometry}");
+
+    let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
+    let mv = |p: (f64, f64)| {
+        x.run("xdotool", &["mousemove", "--window", &wid, &format!("{}", p.0 as i32), &format!("{}", p.1 as i32)]);
+        std::thread::sleep(Duration::from_millis(150));
+    };
+    // Click the box (a corner away from where the gizmo will appear).
+    mv(to_screen(-1.3, 0.7));
+    x.run("xdotool", &["click", "1"]);
+    std::thread::sleep(Duration::from_millis(300));
+
+    // The gizmo sits at the box's centre (-1, 1); its X shaft runs 100 px right.
+    let grab = to_screen(-1.0 + 50.0 * 0.025, 1.0);
+    mv(grab);
+    x.run("xdotool", &["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(150));
+    for step in 1..=4 {
+        // 60 px right in total, wandering 20 px off the axis.
+        mv((grab.0 + 15.0 * step as f64, grab.1 + 5.0 * step as f64));
+    }
+    x.run("xdotool", &["mouseup", "1"]);
+    std::thread::sleep(Duration::from_millis(300));
+
+    let shot = dir.path().join("screen.png");
+    x.run("import", &["-window", "root", shot.to_str().unwrap()]);
+
+    x.run("xdotool", &["key", "ctrl+s"]);
+    wait_for("the save", || std::fs::read_to_string(&log).unwrap().contains("saved").then_some(()));
+    x.run("xdotool", &["key", "ctrl+q"]);
+    let status = wait_for("exit", || child.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+
+    let saved = viewport::scene::Scene::load(&scene).unwrap();
+    let p = saved.objects[0].transform.position;
+    // 60 px along X is 1.5 m; the off-axis wander does not count.
+    assert!((p.x - 0.5).abs() < 1e-6 && (p.y - 1.0).abs() < 1e-9 && p.z.abs() < 1e-9, "saved position {p:?}");
+
+    // The screenshot shows the gizmo: the green Y shaft above the box's new centre.
+    let img = read_png(&shot);
+    let (cx, cy) = to_screen(0.5, 1.0);
+    let greenish = (10..90)
+        .filter(|d| {
+            let px = img.pixel(cx as u32, (cy - *d as f64) as u32);
+            px[1] > 150 && px[1] > px[0] + 40 && px[1] > px[2] + 40
+        })
+        .count();
+    assert!(greenish > 40, "the Y handle should show above the pivot ({greenish} green pixels)");
+}
