@@ -328,24 +328,49 @@ fn perspective_plane_drag_keeps_the_grabbed_point_under_the_cursor() {
 }
 
 #[test]
-fn bad_script_is_one_line_and_status_2() {
+fn bad_scripts_are_one_line_and_status_2_and_leave_outputs_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("s.json");
-    std::fs::write(&script, r#"{"events":[{"mouse_move":[1,2],"jump":true}]}"#).unwrap();
     let trace = dir.path().join("t.jsonl");
+    let png = dir.path().join("s.png");
     std::fs::write(&trace, "old").unwrap();
+    std::fs::write(&png, "old").unwrap();
+    let cases = [
+        (r#"{"events":[{"mouse_move":[1,2],"jump":true}]}"#, "jump"),
+        (r#"{"events":[{"mouse_move":[1,2]}"#, "EOF"),
+        (r#"{"select":["nobody"],"events":[]}"#, "nobody"),
+        (r#"{"events":[{"mouse_move":"here"}]}"#, "event"),
+        (r#"{"events":[{"mouse_down":"left","key_down":"W"}]}"#, "more than one action"),
+        (r#"{"size":[0,0],"events":[]}"#, "0x0"),
+        (r#"{"gizmo":{"space":"galactic"},"events":[]}"#, "galactic"),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let script = dir.path().join(format!("script{i}.json"));
+        std::fs::write(&script, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
+            .args(["--headless", "--replay"])
+            .arg(&script)
+            .arg("--trace")
+            .arg(&trace)
+            .arg("--screenshot")
+            .arg(&png)
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{text}: {stderr}");
+        assert!(stderr.starts_with("viewport: ") && stderr.contains(&format!("script{i}.json")), "{stderr}");
+        assert!(stderr.contains(needle), "{text}: expected {needle:?} in {stderr}");
+        assert_eq!(std::fs::read_to_string(&trace).unwrap(), "old");
+        assert_eq!(std::fs::read_to_string(&png).unwrap(), "old");
+    }
+    // A missing script names the file too.
     let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .args(["--headless", "--replay"])
-        .arg(&script)
-        .arg("--trace")
-        .arg(&trace)
+        .args(["--headless", "--replay", "/nonexistent/script.json"])
         .env_remove("DISPLAY")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("s.json") && stderr.contains("jump"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(&trace).unwrap(), "old");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/script.json"));
     assert!(Path::new(&trace).exists());
 }

@@ -20,7 +20,8 @@ struct ScriptFile {
     camera: Option<CameraFile>,
     select: Option<Vec<String>>,
     gizmo: Option<GizmoFile>,
-    events: Vec<EventFile>,
+    /// Decoded one by one, so that a message can name the event.
+    events: Vec<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -203,7 +204,12 @@ impl Script {
             .events
             .iter()
             .enumerate()
-            .map(|(i, e)| e.step().map_err(|m| format!("event {i}: {m}")))
+            .map(|(i, e)| {
+                serde_json::from_value::<EventFile>(e.clone())
+                    .map_err(|m| m.to_string())
+                    .and_then(|e| e.step())
+                    .map_err(|m| format!("event {i}: {m}"))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Script { size, depth, camera, select, gizmo, steps })
     }
@@ -269,7 +275,9 @@ mod tests {
             (r#"{"events":[{"mouse_move":[1,2],"mouse_down":"left"}]}"#, "event 0: has more than one action"),
             (r#"{"events":[{}]}"#, "event 0: needs one of"),
             (r#"{"events":[{"mouse_down":"thumb"}]}"#, "thumb"),
-            (r#"{"events":[{"mouse_move":[1]}]}"#, "expected"),
+            (r#"{"events":[{"mouse_move":[1]}]}"#, "event 0: invalid length"),
+            (r#"{"events":[{"mouse_move":[1,2]},{"scroll":"up"}]}"#, "event 1: invalid type"),
+            (r#"{"events":[{"mouse_move":[1,2]},{"wheel":1}]}"#, "event 1: unknown field `wheel`"),
             (r#"{"events":[{"mouse_move":[1,2],"mods":["meta"]}]}"#, "meta"),
             (r#"{"events":[{"key_down":"Key W"}]}"#, "Key W"),
             (r#"{"select":["ghost"],"events":[]}"#, "ghost"),
