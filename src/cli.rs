@@ -9,7 +9,7 @@ use clap::Parser;
 
 use crate::draw::SceneMeshes;
 use crate::editor::Editor;
-use crate::headless::{prepare, replay, save_png, trace_jsonl, Script};
+use crate::headless::{prepare, replay, save_png, trace_jsonl, ReplayTarget, Script};
 use crate::math::DepthMode;
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::{write_atomic, Scene};
@@ -152,7 +152,20 @@ fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<
     let mut renderer = Renderer::headless(&ContextDesc { validation: cli.validation }, w, h)?;
     eprintln!("viewport: using {}", renderer.device_info());
     let meshes = SceneMeshes::upload(&mut renderer, editor.scene())?;
-    let trace = replay(&mut editor, &script, |e| renderer.draw(&meshes.editor_frame(e).0).map(|_| ()))?;
+    struct Target<'a> {
+        renderer: &'a mut Renderer,
+        meshes: &'a SceneMeshes,
+    }
+    impl ReplayTarget for Target<'_> {
+        type Error = crate::render::RenderError;
+        fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error> {
+            self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
+        }
+        fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+            self.renderer.depth_at(p.x, p.y)
+        }
+    }
+    let trace = replay(&mut editor, &script, &mut Target { renderer: &mut renderer, meshes: &meshes })?;
     renderer.draw(&meshes.editor_frame(&editor).0)?;
     let image = renderer.read_color()?;
 
@@ -160,7 +173,7 @@ fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<
         write_atomic(path, trace_jsonl(&trace).as_bytes())?;
     }
     if let Some(path) = &cli.save_scene {
-        editor.scene().save(path)?;
+        editor.scene_to_save().save(path)?;
     }
     if let Some(path) = &screenshot {
         save_png(path, &image)?;

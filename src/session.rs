@@ -28,8 +28,15 @@ pub enum Command {
     Quit,
 }
 
-/// Handles one event with the modifiers held during it.
-pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers) -> Command {
+/// Handles one event with the modifiers held during it. `depth_at` gives
+/// the last drawn frame's depth under a screen point (for orbit and zoom
+/// about the surface under the cursor); `&mut |_| None` where there is none.
+pub fn handle(
+    editor: &mut Editor,
+    event: &Event,
+    mods: Modifiers,
+    depth_at: &mut dyn FnMut(nalgebra::Point2<f64>) -> Option<f64>,
+) -> Command {
     if let Event::KeyDown { key } = event {
         let plain = !mods.ctrl && !mods.alt;
         match key.as_str() {
@@ -43,7 +50,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers) -> Command {
             _ => {}
         }
     }
-    if editor.handle_with_mods(event, mods) {
+    if editor.handle_with_depth(event, mods, depth_at) {
         Command::Redraw
     } else {
         Command::None
@@ -60,6 +67,7 @@ mod tests {
     fn app_keys_map_to_commands_and_the_rest_reaches_the_editor() {
         let mut e = Editor::new(Scene::demo(), 640.0, 480.0);
         let key = |k: &str| Event::KeyDown { key: k.into() };
+        let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut |_| None);
         let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
         assert_eq!(e.depth, DepthMode::Reversed);
         assert_eq!(handle(&mut e, &key("F2"), Modifiers::NONE), Command::Redraw);

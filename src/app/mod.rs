@@ -145,7 +145,7 @@ impl App {
 
     fn save(&self) {
         match &self.scene_path {
-            Some(path) => match self.editor.scene().save(path) {
+            Some(path) => match self.editor.scene_to_save().save(path) {
                 Ok(()) => eprintln!("viewport: saved {}", path.display()),
                 Err(e) => eprintln!("viewport: {e}"),
             },
@@ -183,7 +183,8 @@ impl ApplicationHandler for App {
             WindowEvent::ModifiersChanged(m) => {
                 self.modifiers = modifiers(m.state());
                 // Snapping follows Ctrl at once, even mid-drag.
-                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers) != Command::None
+                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers, &mut |_| None)
+                    != Command::None
                 {
                     self.request_redraw();
                 }
@@ -206,7 +207,9 @@ impl ApplicationHandler for App {
             _ => {}
         }
         let Some(input) = to_input(&event) else { return };
-        match session::handle(&mut self.editor, &input, self.modifiers) {
+        let renderer = self.renderer.as_ref();
+        let mut depth_at = |p: nalgebra::Point2<f64>| renderer.and_then(|r| r.depth_at(p.x, p.y));
+        match session::handle(&mut self.editor, &input, self.modifiers, &mut depth_at) {
             Command::None => {}
             Command::Redraw => self.request_redraw(),
             Command::Save => self.save(),

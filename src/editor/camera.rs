@@ -45,6 +45,62 @@ pub fn orbit(cam: &mut Camera, dx: f64, dy: f64) -> bool {
     commit(cam, Camera { eye: cam.target + new_offset, up: Vector3::y(), ..*cam })
 }
 
+/// Orbit about a world point `pivot` (e.g. the surface under the cursor):
+/// eye and target turn together about world +Y through the pivot, then
+/// tilt about the camera's right axis, short of the poles.
+pub fn orbit_about(cam: &mut Camera, pivot: Point3<f64>, dx: f64, dy: f64) -> bool {
+    if !dx.is_finite() || !dy.is_finite() || !pivot.iter().all(|v| v.is_finite()) {
+        return false;
+    }
+    let turn = |q: &UnitQuaternion<f64>, p: Point3<f64>| pivot + q * (p - pivot);
+    let yaw = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), -dx * ORBIT_RAD_PER_PX);
+    let (eye, target) = (turn(&yaw, cam.eye), turn(&yaw, cam.target));
+    let fwd = target - eye;
+    let Some(fwd_unit) = Unit::try_new(fwd, 1e-12) else { return false };
+    let Some(right) = Unit::try_new(fwd.cross(&Vector3::y()), 1e-12) else { return false };
+    // Polar angle of the view direction from +Y, kept inside the margins.
+    let polar = fwd_unit.y.clamp(-1.0, 1.0).acos();
+    let new_polar = (polar - dy * ORBIT_RAD_PER_PX).clamp(POLE_MARGIN, std::f64::consts::PI - POLE_MARGIN);
+    let pitch = UnitQuaternion::from_axis_angle(&right, polar - new_polar);
+    commit(cam, Camera { eye: turn(&pitch, eye), target: turn(&pitch, target), up: Vector3::y(), ..*cam })
+}
+
+/// Zoom by wheel notches towards a world point `pivot` that stays at the
+/// same place on screen: the whole camera is scaled about the pivot
+/// (perspective), or the visible height shrinks about it (orthographic).
+pub fn zoom_about(cam: &mut Camera, pivot: Point3<f64>, notches: f64) -> bool {
+    if !notches.is_finite() || !pivot.iter().all(|v| v.is_finite()) {
+        return false;
+    }
+    let f = ZOOM_PER_NOTCH.powf(notches.clamp(-50.0, 50.0));
+    let scale = |p: Point3<f64>| pivot + (p - pivot) * f;
+    let next = match cam.projection {
+        Projection::Perspective { near, .. } => {
+            // Never closer to the pivot than twice the near plane.
+            if (cam.eye - pivot).norm() * f < near * 2.0 {
+                return false;
+            }
+            Camera { eye: scale(cam.eye), target: scale(cam.target), ..*cam }
+        }
+        Projection::Orthographic { height, near, far } => {
+            // Shift within the view plane only; the eye keeps its depth.
+            let fwd = (cam.target - cam.eye).normalize();
+            let lateral = |p: Point3<f64>| {
+                let d = p - pivot;
+                let along = fwd * fwd.dot(&d);
+                pivot + along + (d - along) * f
+            };
+            Camera {
+                eye: lateral(cam.eye),
+                target: lateral(cam.target),
+                projection: Projection::Orthographic { height: (height * f).clamp(1e-6, 1e7), near, far },
+                ..*cam
+            }
+        }
+    };
+    commit(cam, next)
+}
+
 /// Pan by a cursor motion in pixels for a viewport `height` pixels high: the
 /// point under the cursor at the target's depth stays under the cursor.
 pub fn pan(cam: &mut Camera, dx: f64, dy: f64, height: f64) -> bool {

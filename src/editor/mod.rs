@@ -72,6 +72,11 @@ pub struct Editor {
     /// Objects (selected roots first) whose transforms the drag edits.
     drag_objects: Vec<usize>,
     history: History,
+    /// The surface point under the cursor for the event being handled (from
+    /// the depth buffer, see [`Editor::handle_with_depth`]).
+    surface: Option<Point3<f64>>,
+    /// The point an orbit in progress turns about (None: the target).
+    orbit_pivot: Option<Point3<f64>>,
 }
 
 impl Editor {
@@ -96,11 +101,18 @@ impl Editor {
             press: None,
             drag_objects: Vec::new(),
             history: History::default(),
+            surface: None,
+            orbit_pivot: None,
         }
     }
 
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The scene as it should be saved: objects as edited, camera as viewed.
+    pub fn scene_to_save(&self) -> Scene {
+        Scene { camera: Some(self.camera), ..self.scene.clone() }
     }
 
     /// Selected object indices; the first is the active one (local space).
@@ -316,7 +328,10 @@ impl Editor {
                 if self.gizmo.is_dragging() || !delta.is_finite() {
                     return false;
                 }
-                let changed = camera::zoom(&mut self.camera, *delta);
+                let changed = match self.surface {
+                    Some(p) => camera::zoom_about(&mut self.camera, p, *delta),
+                    None => camera::zoom(&mut self.camera, *delta),
+                };
                 self.rehover();
                 changed
             }
@@ -330,6 +345,31 @@ impl Editor {
     pub fn handle_with_mods(&mut self, event: &Event, mods: Modifiers) -> bool {
         let a = if mods != self.mods { self.handle(&Event::Modifiers(mods)) } else { false };
         self.handle(event) || a
+    }
+
+    /// Like [`Editor::handle_with_mods`], with access to the depth buffer of
+    /// the last drawn frame: `depth_at(cursor)` gives the depth value under
+    /// the cursor. Orbit (middle press) and zoom (wheel) then turn about and
+    /// move towards the surface point under the cursor, in either depth
+    /// mode; over the background they fall back to the camera target.
+    pub fn handle_with_depth(
+        &mut self,
+        event: &Event,
+        mods: Modifiers,
+        depth_at: &mut dyn FnMut(Point2<f64>) -> Option<f64>,
+    ) -> bool {
+        let wants_surface = matches!(event, Event::MouseDown { button: MouseButton::Middle } | Event::Scroll { .. });
+        self.surface = None;
+        if wants_surface && !self.gizmo.is_dragging() {
+            let clear = self.depth.clear_depth() as f64;
+            self.surface = match (self.view(), depth_at(self.cursor)) {
+                (Some(v), Some(d)) if d.is_finite() && d != clear => v.unproject(&self.cursor, d),
+                _ => None,
+            };
+        }
+        let changed = self.handle_with_mods(event, mods);
+        self.surface = None;
+        changed
     }
 
     fn rehover(&mut self) {
@@ -365,7 +405,12 @@ impl Editor {
         }
         let (dx, dy) = (m.x - prev.x, m.y - prev.y);
         match self.nav {
-            Some(Nav::Orbit) => return camera::orbit(&mut self.camera, dx, dy),
+            Some(Nav::Orbit) => {
+                return match self.orbit_pivot {
+                    Some(p) => camera::orbit_about(&mut self.camera, p, dx, dy),
+                    None => camera::orbit(&mut self.camera, dx, dy),
+                }
+            }
             Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
             None => {}
         }
@@ -396,6 +441,7 @@ impl Editor {
                     return false;
                 }
                 self.nav = Some(if self.mods.shift { Nav::Pan } else { Nav::Orbit });
+                self.orbit_pivot = self.surface;
                 false
             }
         }

@@ -77,24 +77,33 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
     }
 }
 
-/// Applies every step of `script` to `editor`, calling `frame` for each
-/// frame step; returns one trace line per step.
-pub fn replay<E>(
+/// What a replay draws into: frames, and the depth of the last one.
+pub trait ReplayTarget {
+    type Error;
+    /// Draws the editor's current state.
+    fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error>;
+    /// The last drawn frame's depth under a screen point.
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64>;
+}
+
+/// Applies every step of `script` to `editor`, drawing into `target` at
+/// each frame step; returns one trace line per step.
+pub fn replay<T: ReplayTarget>(
     editor: &mut Editor,
     script: &Script,
-    mut frame: impl FnMut(&Editor) -> Result<(), E>,
-) -> Result<Vec<TraceLine>, E> {
+    target: &mut T,
+) -> Result<Vec<TraceLine>, T::Error> {
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
         match step {
-            Step::Input(event, mods) => match session::handle(editor, event, *mods) {
+            Step::Input(event, mods) => match session::handle(editor, event, *mods, &mut |p| target.depth_at(p)) {
                 // Saving, screenshots and quitting are the window's business;
                 // a script's outputs are named on the command line.
                 Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}
             },
             Step::Frame(n) => {
                 for _ in 0..*n {
-                    frame(editor)?;
+                    target.frame(editor)?;
                 }
             }
         }

@@ -257,6 +257,10 @@ pub struct Renderer {
     /// When set, the next window frame is also copied here (screenshots).
     capture: Option<Buffer>,
     capture_next: bool,
+    /// The window's scene depth, copied every frame (for `depth_at`).
+    window_depth: Option<(Buffer, vk::Extent2D)>,
+    /// Frames submitted so far.
+    frames_drawn: u64,
     ctx: Context,
 }
 
@@ -309,6 +313,8 @@ impl Renderer {
             window_extent,
             capture: None,
             capture_next: false,
+            window_depth: None,
+            frames_drawn: 0,
             ctx,
         };
         r.scene_pipeline = pipeline::scene_pipeline(&r.ctx, color_format)?;
@@ -417,6 +423,24 @@ impl Renderer {
             }
         }
 
+        if let Target::Window { swapchain, .. } = &self.target {
+            let extent = swapchain.extent;
+            if self.window_depth.as_ref().is_none_or(|(_, e)| *e != extent) {
+                if let Some((mut old, _)) = self.window_depth.take() {
+                    self.ctx.wait_idle();
+                    old.destroy(&self.ctx);
+                }
+                let bytes = extent.width as u64 * extent.height as u64 * 4;
+                let b = Buffer::new(
+                    &self.ctx,
+                    bytes,
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    MemoryLocation::GpuToCpu,
+                    "window depth",
+                )?;
+                self.window_depth = Some((b, extent));
+            }
+        }
         let started = Instant::now();
         let mut stats = self.record(fi, image_index as usize, desc)?;
         stats.record_time = started.elapsed();
@@ -460,6 +484,7 @@ impl Renderer {
             }
         }
         stats.presented = true;
+        self.frames_drawn += 1;
         self.frame_index = (fi + 1) % FRAMES_IN_FLIGHT;
         Ok(stats)
     }
@@ -783,6 +808,9 @@ impl Renderer {
                     if let (true, Some(buffer)) = (self.capture_next, &self.capture) {
                         record_capture(d, cmd, color_image, buffer.raw, extent);
                     }
+                    if let Some((buffer, _)) = &self.window_depth {
+                        record_depth_copy(d, cmd, depth_image, buffer.raw, extent);
+                    }
                 }
                 Target::Offscreen(o) => record_readback(d, cmd, o),
             }
@@ -862,6 +890,26 @@ impl Renderer {
         Ok(RgbaImage { width: extent.width, height: extent.height, data })
     }
 
+    /// The depth-buffer value at screen point (`x`, `y`) in the last drawn
+    /// frame (waits for it). `None` before the first frame or off-screen.
+    pub fn depth_at(&self, x: f64, y: f64) -> Option<f64> {
+        if self.frames_drawn == 0 || !(x >= 0.0 && y >= 0.0) {
+            return None;
+        }
+        let (buffer, extent) = match &self.target {
+            Target::Offscreen(o) => (&o.depth_readback, o.extent()),
+            Target::Window { .. } => self.window_depth.as_ref().map(|(b, e)| (b, *e))?,
+        };
+        let (xi, yi) = (x as u32, y as u32);
+        if xi >= extent.width || yi >= extent.height {
+            return None;
+        }
+        self.last_frame().wait(&self.ctx).ok()?;
+        let i = ((yi * extent.width + xi) * 4) as usize;
+        let b = buffer.mapped_ref()?.get(i..i + 4)?;
+        Some(f32::from_ne_bytes([b[0], b[1], b[2], b[3]]) as f64)
+    }
+
     /// Waits until the GPU is idle (e.g. before timing or tearing down).
     pub fn wait_idle(&self) {
         self.ctx.wait_idle();
@@ -875,6 +923,59 @@ fn grid_cell(height: f64) -> f64 {
         cell *= 10.0;
     }
     cell
+}
+
+/// Copies the scene depth (read-only after the overlay pass) into `buffer`
+/// for the host.
+///
+/// # Safety
+/// `cmd` is recording outside a rendering scope; `buffer` holds the image.
+unsafe fn record_depth_copy(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    depth: vk::Image,
+    buffer: vk::Buffer,
+    e: vk::Extent2D,
+) {
+    let to_src = [vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+        .src_access_mask(vk::AccessFlags2::NONE)
+        .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+        .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+        .old_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+        .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+        .image(depth)
+        .subresource_range(subresource(vk::ImageAspectFlags::DEPTH))];
+    // The previous frame's copy into the same buffer must finish first.
+    let buffer_waw = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+        .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)];
+    d.cmd_pipeline_barrier2(
+        cmd,
+        &vk::DependencyInfo::default().image_memory_barriers(&to_src).memory_barriers(&buffer_waw),
+    );
+    let region = vk::BufferImageCopy {
+        buffer_offset: 0,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::DEPTH,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_offset: vk::Offset3D::default(),
+        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
+    };
+    d.cmd_copy_image_to_buffer(cmd, depth, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
+    let to_host = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
 }
 
 /// Copies a swapchain image (in colour-attachment layout) into `buffer` and
@@ -1013,6 +1114,9 @@ impl Drop for Renderer {
             d.destroy(&self.ctx);
         }
         if let Some(mut b) = self.capture.take() {
+            b.destroy(&self.ctx);
+        }
+        if let Some((mut b, _)) = self.window_depth.take() {
             b.destroy(&self.ctx);
         }
         match &mut self.target {
