@@ -1,0 +1,463 @@
+//! glTF 2.0 meshes (`.gltf` JSON or `.glb` binary) flattened into one
+//! [`MeshData`].
+//!
+//! Every triangle primitive of every mesh node in the file's default scene
+//! (else its first scene; a file without scenes contributes every mesh
+//! untransformed) is baked in with its node's world transform: positions by
+//! the matrix, normals by its inverse-transpose (renormalised), and the
+//! winding flipped where the transform mirrors. Primitives without normals
+//! get flat normals (as the glTF specification asks), primitives without
+//! indices get generated ones, strips and fans become triangle lists, and
+//! points and lines are skipped. Materials, textures, skins and morph targets
+//! are ignored.
+//!
+//! The `gltf` crate parses and validates the JSON; buffers and accessors are
+//! read here with every offset, stride, count and index checked, so a corrupt
+//! or hostile file gives a one-line [`SceneError`] naming it and never a
+//! panic or an unbounded allocation.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use gltf::accessor::{DataType, Dimensions};
+use gltf::mesh::{Mode, Semantic};
+use gltf::{Accessor, Document};
+use nalgebra::{Matrix3, Matrix4, Vector3};
+
+use super::{MeshData, SceneError};
+
+/// Most vertices (and a third of the most indices) one glTF file may produce.
+pub const MAX_VERTICES: usize = 1 << 24;
+const MAX_INDICES: usize = 3 * MAX_VERTICES;
+
+/// Loads the triangles of a glTF 2.0 file as one mesh (see the module docs).
+/// Errors read `<path>: <problem>` on one line.
+pub fn load_gltf(path: &Path) -> Result<MeshData, SceneError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        let message = match e.kind() {
+            std::io::ErrorKind::NotFound => "missing file".to_string(),
+            _ => format!("cannot read: {e}"),
+        };
+        SceneError::file(path, message)
+    })?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    mesh_from_bytes(&bytes, base, glb_name).map_err(|m| SceneError::file(path, one_line(&m)))
+}
+
+/// Parses glTF bytes; relative buffer URIs resolve against `base`.
+fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
+    let bytes = check_glb_header(bytes, glb_name)?;
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(describe_parse_error)?;
+    let version = &document.as_json().asset.version;
+    if !version.starts_with("2.") {
+        return Err(format!("unsupported glTF version \"{version}\" (only 2.x is supported)"));
+    }
+    let buffers = load_buffers(&document, blob.as_deref(), base)?;
+    let mut out = MeshData::default();
+    for (mesh, world) in mesh_instances(&document)? {
+        for primitive in mesh.primitives() {
+            append_primitive(&mut out, &primitive, &world, &buffers)
+                .map_err(|e| format!("mesh {}, primitive {}: {e}", mesh.index(), primitive.index()))?;
+        }
+    }
+    if out.indices.is_empty() {
+        return Err("no triangles to draw (the scene has no triangle meshes)".into());
+    }
+    Ok(out)
+}
+
+/// Rejects malformed GLB headers up front (the `gltf` crate would underflow
+/// on some) and trims the data to the length the header declares.
+fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
+    if !bytes.starts_with(b"glTF") {
+        if glb_name {
+            return Err("not a glTF file: no GLB header".into());
+        }
+        return Ok(bytes);
+    }
+    let word = |at: usize| bytes.get(at..at + 4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let (Some(version), Some(length)) = (word(4), word(8)) else {
+        return Err("not a glTF file: truncated GLB header".into());
+    };
+    if version != 2 {
+        return Err(format!("unsupported GLB version {version}"));
+    }
+    let length = usize::try_from(length).unwrap_or(usize::MAX);
+    // Header (12 bytes) plus at least one chunk header (8 bytes).
+    if length < 20 {
+        return Err(format!("not a glTF file: bad GLB length {length}"));
+    }
+    bytes
+        .get(..length)
+        .ok_or_else(|| format!("truncated GLB: the header says {length} bytes, the file has {}", bytes.len()))
+}
+
+fn describe_parse_error(e: gltf::Error) -> String {
+    match e {
+        gltf::Error::Validation(errors) => {
+            let mut text = String::from("invalid glTF:");
+            for (path, error) in errors.iter().take(3) {
+                text.push_str(&format!(" {path}: {error};"));
+            }
+            if errors.len() > 3 {
+                text.push_str(&format!(" and {} more", errors.len() - 3));
+            }
+            text
+        }
+        gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
+        other => format!("not a glTF file: {other}"),
+    }
+}
+
+/// Folds a message onto one line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The bytes of every buffer, in document order.
+fn load_buffers(document: &Document, blob: Option<&[u8]>, base: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let mut out = Vec::new();
+    for buffer in document.buffers() {
+        let i = buffer.index();
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => {
+                blob.ok_or_else(|| format!("buffer {i} refers to a GLB binary chunk the file does not have"))?.to_vec()
+            }
+            gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
+                gltf::buffer::Data::from_source(buffer.source(), None)
+                    .map_err(|e| format!("buffer {i}: bad data URI: {e}"))?
+                    .0
+            }
+            gltf::buffer::Source::Uri(uri) if uri.contains(':') => {
+                return Err(format!("buffer {i}: unsupported URI \"{}\"", shorten(uri)));
+            }
+            gltf::buffer::Source::Uri(uri) => {
+                let name = percent_decode(uri).ok_or_else(|| format!("buffer {i}: bad URI \"{}\"", shorten(uri)))?;
+                std::fs::read(base.join(&name)).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => format!("buffer {i} (\"{name}\") is missing"),
+                    _ => format!("buffer {i} (\"{name}\"): cannot read: {e}"),
+                })?
+            }
+        };
+        if data.len() < buffer.length() {
+            return Err(format!("buffer {i} has {} bytes, the file declares {}", data.len(), buffer.length()));
+        }
+        out.push(data);
+    }
+    Ok(out)
+}
+
+fn shorten(s: &str) -> String {
+    const MAX: usize = 60;
+    match s.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// Decodes `%XX` escapes of a relative URI; `None` where malformed.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Every mesh to draw with its world matrix.
+fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f64>)>, String> {
+    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
+        return Ok(document.meshes().map(|m| (m, Matrix4::identity())).collect());
+    };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<(gltf::Node<'_>, Matrix4<f64>)> = scene.nodes().map(|n| (n, Matrix4::identity())).collect();
+    while let Some((node, parent)) = stack.pop() {
+        if !seen.insert(node.index()) {
+            return Err(format!(
+                "node {} appears twice in the scene (the node hierarchy must be a tree)",
+                node.index()
+            ));
+        }
+        let columns = node.transform().matrix();
+        let local = Matrix4::from_fn(|r, c| f64::from(columns[c][r]));
+        let world = parent * local;
+        if !world.iter().all(|x| x.is_finite()) {
+            return Err(format!("node {}: non-finite transform", node.index()));
+        }
+        if let Some(mesh) = node.mesh() {
+            out.push((mesh, world));
+        }
+        stack.extend(node.children().map(|c| (c, world)));
+    }
+    Ok(out)
+}
+
+/// Appends one primitive, transformed by `world`; skips non-triangle ones.
+fn append_primitive(
+    out: &mut MeshData,
+    primitive: &gltf::Primitive<'_>,
+    world: &Matrix4<f64>,
+    buffers: &[Vec<u8>],
+) -> Result<(), String> {
+    if matches!(primitive.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip) {
+        return Ok(());
+    }
+    // A primitive without positions draws nothing (the specification says to skip it).
+    let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
+    let positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let normals = match primitive.get(&Semantic::Normals) {
+        Some(a) => {
+            let normals = read_vec3(&a, buffers, "NORMAL")?;
+            if normals.len() != positions.len() {
+                return Err(format!(
+                    "accessor {}: NORMAL has {} values for {} positions",
+                    a.index(),
+                    normals.len(),
+                    positions.len()
+                ));
+            }
+            Some(normals)
+        }
+        None => None,
+    };
+    let vertex_indices = match primitive.indices() {
+        Some(a) => {
+            let indices = read_indices(&a, buffers)?;
+            if let Some(bad) = indices.iter().find(|&&i| i as usize >= positions.len()) {
+                return Err(format!(
+                    "accessor {}: index {bad} is out of range ({} vertices)",
+                    a.index(),
+                    positions.len()
+                ));
+            }
+            indices
+        }
+        None => {
+            let count = u32::try_from(positions.len()).map_err(|_| "too many vertices".to_string())?;
+            (0..count).collect()
+        }
+    };
+    let mut triangles = assemble(primitive.mode(), &vertex_indices);
+
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
+    let translation: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
+    let mirrored = linear.determinant() < 0.0;
+    if mirrored {
+        for t in &mut triangles {
+            t.swap(1, 2);
+        }
+    }
+    let world_positions: Vec<Vector3<f64>> =
+        positions.iter().map(|p| linear * Vector3::from(p.map(f64::from)) + translation).collect();
+    if world_positions.iter().any(|p| !p.iter().all(|x| x.is_finite() && x.abs() <= f64::from(f32::MAX))) {
+        return Err("positions are not finite after the node transform".into());
+    }
+    let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
+
+    let base = out.positions.len();
+    match normals {
+        Some(normals) => {
+            reserve(out, positions.len(), triangles.len())?;
+            // Inverse-transpose up to a positive factor: the cofactor matrix,
+            // with the sign of the determinant. Unlike an inverse it exists for
+            // singular (flattening) transforms too.
+            let cofactor = Matrix3::from_columns(&[
+                linear.column(1).cross(&linear.column(2)),
+                linear.column(2).cross(&linear.column(0)),
+                linear.column(0).cross(&linear.column(1)),
+            ]) * if mirrored { -1.0 } else { 1.0 };
+            out.positions.extend(world_positions.iter().map(to_f32));
+            out.normals.extend(normals.iter().map(|n| {
+                let local = Vector3::from(n.map(f64::from));
+                to_f32(&unit_or(cofactor * local, unit_or(local, Vector3::y())))
+            }));
+            // `base + i` fits in u32: `reserve` capped the vertex total.
+            out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
+        }
+        None => {
+            // Flat normals: every triangle gets its own three vertices.
+            reserve(out, 3 * triangles.len(), triangles.len())?;
+            for (k, t) in triangles.iter().enumerate() {
+                let [a, b, c] = t.map(|i| world_positions[i as usize]);
+                let n = to_f32(&unit_or((b - a).cross(&(c - a)), Vector3::y()));
+                for p in [a, b, c] {
+                    out.positions.push(to_f32(&p));
+                    out.normals.push(n);
+                }
+                let first = (base + 3 * k) as u32;
+                out.indices.extend([first, first + 1, first + 2]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the size limits before `vertices` vertices and `triangles`
+/// triangles are appended.
+fn reserve(out: &mut MeshData, vertices: usize, triangles: usize) -> Result<(), String> {
+    let too_big = || format!("too large: more than {MAX_VERTICES} vertices or {} triangles", MAX_INDICES / 3);
+    let total_vertices = out.positions.len().checked_add(vertices).ok_or_else(too_big)?;
+    let total_indices = triangles.checked_mul(3).and_then(|n| n.checked_add(out.indices.len())).ok_or_else(too_big)?;
+    if total_vertices > MAX_VERTICES || total_indices > MAX_INDICES {
+        return Err(too_big());
+    }
+    out.positions.reserve(vertices);
+    out.normals.reserve(vertices);
+    out.indices.reserve(3 * triangles);
+    Ok(())
+}
+
+/// `v` normalised, or `fallback` where `v` has no usable direction.
+fn unit_or(v: Vector3<f64>, fallback: Vector3<f64>) -> Vector3<f64> {
+    let n = v.norm();
+    if n > 1e-30 && n.is_finite() {
+        v / n
+    } else {
+        fallback
+    }
+}
+
+/// Triangle list from the vertex sequence of a triangle-list, strip or fan
+/// primitive (glTF 2.0 section 3.7.2.1); an incomplete trailing triangle is
+/// dropped.
+fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::Triangles => v.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+        Mode::TriangleStrip => v
+            .windows(3)
+            .enumerate()
+            .map(|(i, w)| if i % 2 == 0 { [w[0], w[1], w[2]] } else { [w[0], w[2], w[1]] })
+            .collect(),
+        Mode::TriangleFan => match v.split_first() {
+            Some((&hub, rest)) => rest.windows(2).map(|w| [w[0], w[1], hub]).collect(),
+            None => Vec::new(),
+        },
+        Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
+    }
+}
+
+/// A `VEC3` float attribute; every value must be finite.
+fn read_vec3(accessor: &Accessor<'_>, buffers: &[Vec<u8>], what: &str) -> Result<Vec<[f32; 3]>, String> {
+    let i = accessor.index();
+    if accessor.dimensions() != Dimensions::Vec3 || accessor.data_type() != DataType::F32 {
+        return Err(format!("accessor {i}: {what} must be VEC3 of 32-bit floats"));
+    }
+    let values = read_accessor(accessor, buffers, 12, |b| {
+        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+        [f(0), f(4), f(8)]
+    })?;
+    if values.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(format!("accessor {i}: {what} has a non-finite value"));
+    }
+    Ok(values)
+}
+
+/// A `SCALAR` unsigned-integer index accessor, widened to u32.
+fn read_indices(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<Vec<u32>, String> {
+    if accessor.dimensions() != Dimensions::Scalar {
+        return Err(format!("accessor {}: indices must be SCALAR", accessor.index()));
+    }
+    match accessor.data_type() {
+        DataType::U8 => read_accessor(accessor, buffers, 1, |b| u32::from(b[0])),
+        DataType::U16 => read_accessor(accessor, buffers, 2, |b| u32::from(u16::from_le_bytes([b[0], b[1]]))),
+        DataType::U32 => read_accessor(accessor, buffers, 4, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => Err(format!("accessor {}: indices must be unsigned bytes, shorts or ints", accessor.index())),
+    }
+}
+
+/// The elements of `accessor` (each `size` bytes, decoded by `decode`, which
+/// is always given exactly `size` bytes), with sparse substitutions applied.
+fn read_accessor<T: Copy + Default>(
+    accessor: &Accessor<'_>,
+    buffers: &[Vec<u8>],
+    size: usize,
+    decode: impl Fn(&[u8]) -> T,
+) -> Result<Vec<T>, String> {
+    let i = accessor.index();
+    let count = accessor.count();
+    let mut values = match accessor.view() {
+        Some(view) => {
+            let bytes = view_bytes(&view, buffers)?;
+            let stride = view.stride().unwrap_or(size);
+            if stride < size {
+                return Err(format!("buffer view {}: stride {stride} is smaller than an element", view.index()));
+            }
+            strided(bytes, accessor.offset(), count, stride, size)
+                .ok_or_else(|| format!("accessor {i} runs past the end of buffer view {}", view.index()))?
+                .map(&decode)
+                .collect()
+        }
+        None => {
+            // All zeros (sparse values follow); nothing in the file bounds the
+            // count, so cap it.
+            if count > MAX_VERTICES {
+                return Err(format!("accessor {i}: count {count} is too large"));
+            }
+            vec![T::default(); count]
+        }
+    };
+    if let Some(sparse) = accessor.sparse() {
+        let n = sparse.count();
+        let indices = sparse.indices();
+        let index_view = indices.view();
+        let index_size = indices.index_type().size();
+        let index_bytes = view_bytes(&index_view, buffers)?;
+        let targets: Vec<usize> = strided(index_bytes, indices.offset(), n, index_size, index_size)
+            .ok_or_else(|| {
+                format!("accessor {i}: sparse indices run past the end of buffer view {}", index_view.index())
+            })?
+            .map(|b| b.iter().rev().fold(0usize, |acc, &byte| acc << 8 | usize::from(byte)))
+            .collect();
+        let value_view = sparse.values().view();
+        let value_bytes = view_bytes(&value_view, buffers)?;
+        let replacements = strided(value_bytes, sparse.values().offset(), n, size, size).ok_or_else(|| {
+            format!("accessor {i}: sparse values run past the end of buffer view {}", value_view.index())
+        })?;
+        for (target, bytes) in targets.into_iter().zip(replacements) {
+            let slot =
+                values.get_mut(target).ok_or_else(|| format!("accessor {i}: sparse index {target} is out of range"))?;
+            *slot = decode(bytes);
+        }
+    }
+    Ok(values)
+}
+
+/// The bytes of a buffer view.
+fn view_bytes<'b>(view: &gltf::buffer::View<'_>, buffers: &'b [Vec<u8>]) -> Result<&'b [u8], String> {
+    let buffer = view.buffer().index();
+    view.offset()
+        .checked_add(view.length())
+        .and_then(|end| buffers.get(buffer)?.get(view.offset()..end))
+        .ok_or_else(|| format!("buffer view {} runs past the end of buffer {buffer}", view.index()))
+}
+
+/// `count` elements of `size` bytes, `stride` apart, starting at `offset`;
+/// `None` where they do not fit in `bytes`.
+fn strided(
+    bytes: &[u8],
+    offset: usize,
+    count: usize,
+    stride: usize,
+    size: usize,
+) -> Option<impl Iterator<Item = &[u8]>> {
+    let len = match count {
+        0 => 0,
+        n => stride.checked_mul(n - 1)?.checked_add(size)?,
+    };
+    let data = bytes.get(offset..offset.checked_add(len)?)?;
+    Some(data.chunks(stride).map(move |c| &c[..size]))
+}
