@@ -48,7 +48,7 @@ pub fn load_gltf(path: &Path) -> Result<MeshData, SceneError> {
 /// Parses glTF bytes; relative buffer URIs resolve against `base`.
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
     let bytes = check_glb_header(bytes, glb_name)?;
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(describe_parse_error)?;
+    let gltf::Gltf { document, blob } = parse(bytes)?;
     let version = &document.as_json().asset.version;
     if !version.starts_with("2.") {
         return Err(format!("unsupported glTF version \"{version}\" (only 2.x is supported)"));
@@ -93,20 +93,42 @@ fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
         .ok_or_else(|| format!("truncated GLB: the header says {length} bytes, the file has {}", bytes.len()))
 }
 
-fn describe_parse_error(e: gltf::Error) -> String {
-    match e {
-        gltf::Error::Validation(errors) => {
-            let mut text = String::from("invalid glTF:");
-            for (path, error) in errors.iter().take(3) {
-                text.push_str(&format!(" {path}: {error};"));
-            }
-            if errors.len() > 3 {
-                text.push_str(&format!(" and {} more", errors.len() - 3));
-            }
-            text
-        }
+/// Parses and validates the document. Validation is what makes the `gltf`
+/// crate's accessors (which unwrap indices and enums) safe to call; the one
+/// rule let through is the `min`/`max` that POSITION accessors must carry,
+/// which exporters often leave out and this loader does not use.
+fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
+    use gltf::json::validation::{Checked, Error, Validate};
+    let parsed = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| match e {
         gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
         other => format!("not a glTF file: {other}"),
+    })?;
+    let root = parsed.document.as_json();
+    // gltf-json's own check of POSITION's min/max indexes the accessor list
+    // unchecked: catch a dangling POSITION index before it does.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = primitive.attributes.get(&Checked::Valid(gltf::json::mesh::Semantic::Positions));
+            if position.is_some_and(|a| a.value() >= root.accessors.len()) {
+                return Err(format!(
+                    "invalid glTF: meshes[{m}].primitives[{p}].attributes[\"POSITION\"]: {}",
+                    Error::IndexOutOfBounds
+                ));
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        let path = path();
+        let bounds = path.as_str().ends_with(".min") || path.as_str().ends_with(".max");
+        if !(bounds && matches!(error, Error::Missing)) {
+            errors.push(format!("{path}: {error}"));
+        }
+    });
+    match errors.as_slice() {
+        [] => Ok(parsed),
+        [first, ..] if errors.len() == 1 => Err(format!("invalid glTF: {first}")),
+        [first, ..] => Err(format!("invalid glTF: {first} (and {} more problems)", errors.len() - 1)),
     }
 }
 
