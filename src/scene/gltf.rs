@@ -206,7 +206,9 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
     };
     let mut out = Vec::new();
     let mut seen = HashSet::new();
+    // Depth first, in document order: the stack holds siblings reversed.
     let mut stack: Vec<(gltf::Node<'_>, Matrix4<f64>)> = scene.nodes().map(|n| (n, Matrix4::identity())).collect();
+    stack.reverse();
     while let Some((node, parent)) = stack.pop() {
         if !seen.insert(node.index()) {
             return Err(format!(
@@ -223,7 +225,8 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
         if let Some(mesh) = node.mesh() {
             out.push((mesh, world));
         }
-        stack.extend(node.children().map(|c| (c, world)));
+        let children: Vec<_> = node.children().collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, world)));
     }
     Ok(out)
 }
@@ -632,6 +635,8 @@ mod tests {
     #[test]
     fn sample_arrow_has_the_expected_shape() {
         let m = load_gltf(Path::new(SAMPLE)).unwrap();
+        // Document order: the shaft (node 1) comes before the head (node 2).
+        assert!(m.positions[..36].iter().all(|p| p[1] <= 0.25 + 1e-6), "shaft first");
         // Shaft: an indexed 12-triangle cube without normals, unwelded for
         // flat normals (36 vertices). Head: a non-indexed tetrahedron with
         // normals (12 vertices, 4 triangles).
