@@ -210,6 +210,51 @@ impl SceneMeshes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::{Event, MouseButton};
+    use std::path::Path;
+
+    const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+
+    #[test]
+    fn each_gltf_file_loads_once() {
+        let scene = Scene::load(&Path::new(ASSETS).join("gltf-demo.json")).unwrap();
+        let loaded = LoadedMeshes::load(&scene).unwrap();
+        // The floor plane, and one arrow for the two objects that use it.
+        assert_eq!(loaded.len(), 2);
+        let arrows: Vec<&MeshData> = scene
+            .objects
+            .iter()
+            .filter(|o| matches!(o.mesh, MeshRef::Gltf { .. }))
+            .map(|o| loaded.get(&o.mesh).unwrap())
+            .collect();
+        assert_eq!(arrows.len(), 2);
+        assert!(std::ptr::eq(arrows[0], arrows[1]));
+        assert_eq!(arrows[0].positions.len(), 48);
+    }
+
+    #[test]
+    fn the_editor_picks_gltf_objects_by_their_real_bounds() {
+        let scene = Scene::from_json(
+            r#"{"camera":{"eye":[0,0,10],"target":[0,0,0]},"objects":[{"name":"arrow","mesh":"arrow.gltf"}]}"#,
+            Path::new(ASSETS),
+        )
+        .unwrap();
+        let loaded = LoadedMeshes::load(&scene).unwrap();
+        // Near the arrow's tip (local y up to 0.75): outside the unit cube
+        // the editor assumes for a glTF mesh, inside the arrow's bounds.
+        let click_tip = |editor: &mut Editor| {
+            let at = editor.view().unwrap().world_to_screen(&Point3::new(0.0, 0.7, 0.0)).unwrap();
+            editor.handle(&Event::CursorMoved { x: at.x, y: at.y });
+            editor.handle(&Event::MouseDown { button: MouseButton::Left });
+            editor.handle(&Event::MouseUp { button: MouseButton::Left });
+            editor.selection().to_vec()
+        };
+        let mut editor = Editor::new(scene.clone(), 400.0, 300.0);
+        assert!(click_tip(&mut editor).is_empty());
+        let mut editor = Editor::new(scene, 400.0, 300.0);
+        loaded.apply_bounds(&mut editor);
+        assert_eq!(click_tip(&mut editor), vec![0]);
+    }
 
     #[test]
     fn objects_outside_the_frustum_are_culled() {
