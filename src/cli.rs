@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::draw::SceneMeshes;
+use crate::draw::{LoadedMeshes, SceneMeshes};
 use crate::editor::Editor;
 use crate::headless::{prepare, replay, save_png, trace_jsonl, ReplayTarget, Script};
 use crate::math::DepthMode;
@@ -144,14 +144,16 @@ fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<
         }
         None => Script::from_json(r#"{"events":[]}"#, &scene).map_err(Fatal)?,
     };
+    let loaded = LoadedMeshes::load(&scene)?;
     let (w, h) = script.size.unwrap_or(cli.size);
     let mut editor = Editor::new(scene, w as f64, h as f64);
     editor.depth = cli.depth;
+    loaded.apply_bounds(&mut editor);
     prepare(&mut editor, &script);
 
     let mut renderer = Renderer::headless(&ContextDesc { validation: cli.validation }, w, h)?;
     eprintln!("viewport: using {}", renderer.device_info());
-    let meshes = SceneMeshes::upload(&mut renderer, editor.scene())?;
+    let meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
     struct Target<'a> {
         renderer: &'a mut Renderer,
         meshes: &'a SceneMeshes,

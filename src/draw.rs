@@ -1,8 +1,13 @@
 //! Turns a scene (or an editor's state) into what the renderer draws:
-//! uploads each distinct mesh once, culls objects outside the view frustum
-//! and maps the rest to instances; adds the gizmo overlay.
+//! loads each distinct mesh once (built-in primitives, glTF files), uploads
+//! it once, culls objects outside the view frustum and maps the rest to
+//! instances; adds the gizmo overlay.
+//!
+//! Loading ([`LoadedMeshes`]) needs no GPU, so callers read every mesh file,
+//! and fail on a bad one, before they create a renderer.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use nalgebra::Point3;
 
@@ -10,6 +15,7 @@ use crate::editor::Editor;
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, View};
 use crate::render::{DrawObject, FrameDesc, MeshId, RenderError, Renderer};
+use crate::scene::gltf::load_gltf;
 use crate::scene::{MeshData, MeshRef, Scene};
 
 /// Error while preparing a scene for drawing.
@@ -21,14 +27,88 @@ pub enum DrawError {
     Mesh(String),
 }
 
-/// Loads the CPU mesh a reference names.
+/// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
+/// gives [`DrawError::Mesh`] (`<path>: <problem>`, one line).
 pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     match mesh {
         MeshRef::Primitive(p) => Ok(p.mesh()),
-        MeshRef::Gltf { path, .. } => {
-            Err(DrawError::Mesh(format!("{}: glTF meshes are not supported yet", path.display())))
+        MeshRef::Gltf { path, .. } => load_gltf(path).map_err(|e| DrawError::Mesh(e.to_string())),
+    }
+}
+
+/// The CPU meshes of one scene: each distinct mesh loaded once (a glTF file
+/// once per resolved path, however the scene spells it).
+#[derive(Debug, Default)]
+pub struct LoadedMeshes {
+    data: Vec<MeshData>,
+    slots: HashMap<MeshRef, usize>,
+}
+
+impl LoadedMeshes {
+    /// Builds or reads every mesh the scene uses; stops at the first file
+    /// that cannot be loaded.
+    pub fn load(scene: &Scene) -> Result<LoadedMeshes, DrawError> {
+        let mut loaded = LoadedMeshes::default();
+        let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+        for o in &scene.objects {
+            if loaded.slots.contains_key(&o.mesh) {
+                continue;
+            }
+            let slot = match &o.mesh {
+                MeshRef::Gltf { path, .. } => match by_path.get(path) {
+                    Some(&slot) => slot,
+                    None => {
+                        let slot = loaded.push(load_mesh(&o.mesh)?);
+                        by_path.insert(path.clone(), slot);
+                        slot
+                    }
+                },
+                MeshRef::Primitive(_) => loaded.push(load_mesh(&o.mesh)?),
+            };
+            loaded.slots.insert(o.mesh.clone(), slot);
+        }
+        Ok(loaded)
+    }
+
+    fn push(&mut self, data: MeshData) -> usize {
+        self.data.push(data);
+        self.data.len() - 1
+    }
+
+    /// The mesh data `mesh` refers to, when the scene uses it.
+    pub fn get(&self, mesh: &MeshRef) -> Option<&MeshData> {
+        self.slots.get(mesh).and_then(|&slot| self.data.get(slot))
+    }
+
+    /// How many distinct meshes were loaded.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Tells the editor the real local bounds of its glTF objects (it
+    /// assumes a unit cube until then), for picking and the gizmo.
+    pub fn apply_bounds(&self, editor: &mut Editor) {
+        let bounds: Vec<(usize, [f32; 3], [f32; 3])> = editor
+            .scene()
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.mesh, MeshRef::Gltf { .. }))
+            .filter_map(|(i, o)| self.get(&o.mesh).map(|d| (i, d.bounds())))
+            .map(|(i, (lo, hi))| (i, lo, hi))
+            .collect();
+        for (i, lo, hi) in bounds {
+            editor.set_local_bounds(i, to_point(lo), to_point(hi));
         }
     }
+}
+
+fn to_point(v: [f32; 3]) -> Point3<f64> {
+    Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]))
 }
 
 /// A mesh on the GPU and its local bounds.
@@ -53,19 +133,19 @@ pub struct CullStats {
 }
 
 impl SceneMeshes {
-    /// Uploads every distinct mesh the scene uses.
+    /// Loads and uploads every distinct mesh the scene uses.
     pub fn upload(renderer: &mut Renderer, scene: &Scene) -> Result<SceneMeshes, DrawError> {
-        let mut entries = HashMap::new();
-        for o in &scene.objects {
-            if entries.contains_key(&o.mesh) {
-                continue;
-            }
-            let data = load_mesh(&o.mesh)?;
+        SceneMeshes::upload_loaded(renderer, &LoadedMeshes::load(scene)?)
+    }
+
+    /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once.
+    pub fn upload_loaded(renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<SceneMeshes, DrawError> {
+        let mut gpu = Vec::with_capacity(loaded.data.len());
+        for data in &loaded.data {
             let (lo, hi) = data.bounds();
-            let id = renderer.add_mesh(&data)?;
-            let to64 = |v: [f32; 3]| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64);
-            entries.insert(o.mesh.clone(), Entry { id, min: to64(lo), max: to64(hi) });
+            gpu.push(Entry { id: renderer.add_mesh(data)?, min: to_point(lo), max: to_point(hi) });
         }
+        let entries = loaded.slots.iter().map(|(mesh, &slot)| (mesh.clone(), gpu[slot])).collect();
         Ok(SceneMeshes { entries })
     }
 
@@ -130,6 +210,51 @@ impl SceneMeshes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::{Event, MouseButton};
+    use std::path::Path;
+
+    const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+
+    #[test]
+    fn each_gltf_file_loads_once() {
+        let scene = Scene::load(&Path::new(ASSETS).join("gltf-demo.json")).unwrap();
+        let loaded = LoadedMeshes::load(&scene).unwrap();
+        // The floor plane, and one arrow for the two objects that use it.
+        assert_eq!(loaded.len(), 2);
+        let arrows: Vec<&MeshData> = scene
+            .objects
+            .iter()
+            .filter(|o| matches!(o.mesh, MeshRef::Gltf { .. }))
+            .map(|o| loaded.get(&o.mesh).unwrap())
+            .collect();
+        assert_eq!(arrows.len(), 2);
+        assert!(std::ptr::eq(arrows[0], arrows[1]));
+        assert_eq!(arrows[0].positions.len(), 48);
+    }
+
+    #[test]
+    fn the_editor_picks_gltf_objects_by_their_real_bounds() {
+        let scene = Scene::from_json(
+            r#"{"camera":{"eye":[0,0,10],"target":[0,0,0]},"objects":[{"name":"arrow","mesh":"arrow.gltf"}]}"#,
+            Path::new(ASSETS),
+        )
+        .unwrap();
+        let loaded = LoadedMeshes::load(&scene).unwrap();
+        // Near the arrow's tip (local y up to 0.75): outside the unit cube
+        // the editor assumes for a glTF mesh, inside the arrow's bounds.
+        let click_tip = |editor: &mut Editor| {
+            let at = editor.view().unwrap().world_to_screen(&Point3::new(0.0, 0.7, 0.0)).unwrap();
+            editor.handle(&Event::CursorMoved { x: at.x, y: at.y });
+            editor.handle(&Event::MouseDown { button: MouseButton::Left });
+            editor.handle(&Event::MouseUp { button: MouseButton::Left });
+            editor.selection().to_vec()
+        };
+        let mut editor = Editor::new(scene.clone(), 400.0, 300.0);
+        assert!(click_tip(&mut editor).is_empty());
+        let mut editor = Editor::new(scene, 400.0, 300.0);
+        loaded.apply_bounds(&mut editor);
+        assert_eq!(click_tip(&mut editor), vec![0]);
+    }
 
     #[test]
     fn objects_outside_the_frustum_are_culled() {

@@ -15,7 +15,7 @@ use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::cli::{validation_status, Cli, Fatal};
-use crate::draw::SceneMeshes;
+use crate::draw::{LoadedMeshes, SceneMeshes};
 use crate::editor::Editor;
 use crate::headless::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
@@ -78,6 +78,8 @@ struct App {
     size: (u32, u32),
     scene_path: Option<PathBuf>,
     editor: Editor,
+    /// The scene's meshes, read before the window opens.
+    loaded: LoadedMeshes,
     window: Option<Window>,
     renderer: Option<Renderer>,
     meshes: Option<SceneMeshes>,
@@ -107,7 +109,7 @@ impl App {
         let mut renderer =
             Renderer::windowed(&ContextDesc { validation: self.validation }, handles, size.width, size.height)?;
         eprintln!("viewport: using {}", renderer.device_info());
-        self.meshes = Some(SceneMeshes::upload(&mut renderer, self.editor.scene())?);
+        self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         self.renderer = Some(renderer);
         window.request_redraw();
@@ -236,15 +238,19 @@ impl App {
 
 /// Opens the window and runs until it is closed. Returns the exit status.
 pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
+    // Mesh files first: a bad one fails before a window opens.
+    let loaded = LoadedMeshes::load(&scene)?;
     let event_loop = EventLoop::new().map_err(|e| Fatal(format!("cannot connect to the display: {e}")))?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut editor = Editor::new(scene, cli.size.0 as f64, cli.size.1 as f64);
     editor.depth = cli.depth;
+    loaded.apply_bounds(&mut editor);
     let mut app = App {
         validation: cli.validation,
         size: cli.size,
         scene_path: cli.scene.clone(),
         editor,
+        loaded,
         window: None,
         renderer: None,
         meshes: None,

@@ -7,6 +7,7 @@
 //! renames it over the target, so a failed save never leaves half a file.
 
 pub mod file;
+pub mod gltf;
 pub mod primitives;
 
 use std::collections::HashMap;

@@ -1,0 +1,80 @@
+//! The binary with glTF meshes in the scene: the sample scene renders
+//! headless with its glTF objects drawn, and a missing or corrupt mesh file
+//! gives one line naming it, exit status 2 and untouched output files.
+//! Run with `VK_DRIVER_FILES` pointing at lavapipe (as `make test` does).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/gltf-demo.json");
+
+fn viewport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_viewport")).args(args).env_remove("DISPLAY").output().unwrap()
+}
+
+/// Renders `scene` headless at 160x120 and returns the PNG's pixels.
+fn render(scene: &Path, png: &Path) -> Vec<u8> {
+    let out =
+        viewport(&[scene.to_str().unwrap(), "--headless", "--size", "160x120", "--screenshot", png.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (160, 120));
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    pixels.truncate(frame.buffer_size());
+    pixels
+}
+
+#[test]
+fn the_gltf_demo_renders_its_gltf_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_arrows = render(Path::new(DEMO), &dir.path().join("out.png"));
+
+    // The same scene without its glTF objects must look clearly different.
+    let mut scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(DEMO).unwrap()).unwrap();
+    let objects = scene["objects"].as_array_mut().unwrap();
+    let before = objects.len();
+    objects.retain(|o| !o["mesh"].as_str().unwrap().ends_with(".gltf"));
+    assert!(objects.len() < before, "the demo scene has glTF objects");
+    let bare = dir.path().join("bare.json");
+    std::fs::write(&bare, scene.to_string()).unwrap();
+    let without = render(&bare, &dir.path().join("bare.png"));
+
+    assert_eq!(with_arrows.len(), without.len());
+    let changed = with_arrows.chunks(4).zip(without.chunks(4)).filter(|(a, b)| a != b).count();
+    assert!(changed > 300, "only {changed} pixels show the glTF objects");
+}
+
+fn assert_one_line_naming(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "exactly one error line, got: {stderr}");
+    assert!(lines[0].starts_with("viewport: "), "{stderr}");
+    assert!(lines[0].contains(needle), "expected {needle:?} in: {stderr}");
+}
+
+#[test]
+fn a_missing_or_corrupt_mesh_file_is_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let png = write("existing.png", "keep me");
+    let json = write("existing.json", "keep me too");
+    write("broken.gltf", r#"{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attri"#);
+    let missing =
+        write("missing.json", r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"b","mesh":"models/gone.glb"}]}"#);
+    let corrupt = write("corrupt.json", r#"{"objects":[{"name":"a","mesh":"broken.gltf"}]}"#);
+
+    for (scene, needle) in [(&missing, "models/gone.glb: missing file"), (&corrupt, "broken.gltf: not a glTF file")] {
+        let out = viewport(&[scene, "--headless", "--screenshot", &png, "--save-scene", &json]);
+        assert_one_line_naming(&out, needle);
+        assert_eq!(std::fs::read_to_string(&png).unwrap(), "keep me", "{scene} touched the screenshot");
+        assert_eq!(std::fs::read_to_string(&json).unwrap(), "keep me too", "{scene} touched the saved scene");
+    }
+}
