@@ -240,6 +240,11 @@ impl SceneIndex {
         best
     }
 
+    /// A one-line summary of the tree (node count, maximum depth) for logs.
+    pub fn stats(&self) -> String {
+        format!("{} objects, {} BVH nodes, max depth {}", self.obbs.len(), self.bvh.nodes.len(), self.bvh.max_depth)
+    }
+
     /// Brute force over every box (reference for tests).
     pub fn pick_brute_force(&self, ray: &Ray) -> Option<SceneHit> {
         let mut best: Option<SceneHit> = None;
