@@ -86,6 +86,11 @@ fn percentiles(index: &SceneIndex, rays: &[Ray], label: &str) {
     );
 }
 
+/// Local bounds and world matrix per object.
+type Boxes = Vec<(Point3<f64>, Point3<f64>, Matrix4<f64>)>;
+
+/// `n` random boxes (rotated, non-uniformly scaled unit cubes) in a cube of
+/// side proportional to n^(1/3), so the density is the same for every n.
 fn random_scene(n: usize, rng: &mut StdRng) -> (Boxes, f64) {
     let side = 4.0 * (n as f64).cbrt();
     let lo = Point3::new(-0.5, -0.5, -0.5);
