@@ -222,15 +222,32 @@ fn quad_hit(
     center: &Point3<f64>,
     a: &Vector3<f64>,
     b: &Vector3<f64>,
+    max_px: f64,
 ) -> Option<ShapeHit> {
     let corners = [center - a - b, center + a - b, center + a + b, center - a + b];
+    // Clip coordinates are linear: three products give all four corners.
+    let cc = view.world_to_clip(center);
+    let ca = view.view_proj() * a.to_homogeneous();
+    let cb = view.view_proj() * b.to_homogeneous();
+    let clip = [cc - ca - cb, cc + ca - cb, cc + ca + cb, cc - ca + cb];
+    // Early out: a bound on the screen distance of any corner from the centre.
+    let (hc, ha, hb) = (hscreen(view, &cc), hscreen(view, &ca), hscreen(view, &cb));
+    let w_lo = hc.z - ha.z.abs() - hb.z.abs();
+    if w_lo > 0.0 && hc.z > 0.0 && max_px.is_finite() {
+        let cs = Vector2::new(hc.x / hc.z, hc.y / hc.z);
+        let ea = Vector2::new(ha.x * hc.z - hc.x * ha.z, ha.y * hc.z - hc.y * ha.z);
+        let eb = Vector2::new(hb.x * hc.z - hc.x * hb.z, hb.y * hc.z - hc.y * hb.z);
+        let bound = (ea.norm() + eb.norm()) / (hc.z * w_lo);
+        if (cursor.coords - cs).norm() - bound > max_px {
+            return None;
+        }
+    }
     let plane_depth = || {
         let plane = Plane::from_point_normal(*center, a.cross(b))?;
         let t = ray_plane(ray, &plane)?;
         Some(view.view_depth(&ray.at(t)))
     };
     let wmin = min_w(view);
-    let clip = corners.map(|p| view.world_to_clip(&p));
     if clip.iter().all(|c| c.w > wmin && c.w > 0.0) {
         let h = clip.map(|c| hscreen(view, &c));
         let s = h.map(|h| Point2::new(h.x / h.z, h.y / h.z));
@@ -303,7 +320,7 @@ pub fn shape_hit_within(
             }
             ring_hit(view, cursor, circle, max_px)
         }
-        PickShape::Quad { center, a, b } => quad_hit(view, cursor, ray, center, a, b),
+        PickShape::Quad { center, a, b } => quad_hit(view, cursor, ray, center, a, b, max_px),
         PickShape::Sphere { center, radius } => {
             let oc = center - ray.origin;
             let tc = oc.dot(&ray.dir);
@@ -474,6 +491,37 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 200);
+    }
+
+    #[test]
+    fn early_outs_never_drop_a_shape_within_reach() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let v = view();
+        let mut v3 = || Vector3::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0));
+        let mut near_hits = 0;
+        for _ in 0..3000 {
+            let (c, a, b, n) = (Point3::from(v3() * 2.0), v3(), v3(), v3());
+            let Some(normal) = crate::math::geom::unit(n) else { continue };
+            let shapes = [
+                PickShape::Quad { center: c, a, b },
+                PickShape::Ring(Circle { center: c, normal, radius: a.norm() }),
+                PickShape::Disc(Circle { center: c, normal, radius: a.norm() }),
+            ];
+            let Some(s0) = v.world_to_screen(&c) else { continue };
+            let cursor = s0 + Vector2::new(v3().x * 15.0, v3().y * 15.0);
+            let ray = v.cursor_ray(&cursor).unwrap();
+            for sh in &shapes {
+                let full = shape_hit(&v, &cursor, &ray, sh);
+                let fast = shape_hit_within(&v, &cursor, &ray, sh, 8.0);
+                match (full, fast) {
+                    (Some(f), None) => assert!(f.screen_dist > 8.0, "{sh:?}: dropped a hit at {} px", f.screen_dist),
+                    (f, g) => assert_eq!(f, g),
+                }
+                near_hits += full.is_some_and(|f| f.screen_dist <= 8.0) as usize;
+            }
+        }
+        assert!(near_hits > 500, "{near_hits}");
     }
 
     #[test]
