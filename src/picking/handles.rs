@@ -7,9 +7,11 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use nalgebra::{Point2, Point3, Vector3, Vector4};
+use std::ops::Add;
 
-use crate::math::closest::{minimize_on_circle, point_segment_2d, ray_plane};
+use nalgebra::{Point2, Point3, Vector2, Vector3, Vector4};
+
+use crate::math::closest::{point_segment_2d, ray_plane};
 use crate::math::{Circle, Plane, Ray, Segment, View};
 
 /// An analytic pick shape in world space.
@@ -91,35 +93,223 @@ fn segment_hit(view: &View, cursor: &Point2<f64>, seg: &Segment) -> Option<Shape
     (hit.screen_dist.is_finite() && hit.view_depth.is_finite()).then_some(hit)
 }
 
-/// Screen distance from the cursor to a projected circle outline, found by
-/// minimising over the circle's angle in homogeneous screen space.
-fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle) -> Option<ShapeHit> {
+/// Samples of the coarse search over a ring's angle.
+const RING_SAMPLES: usize = 24;
+
+/// Screen distance from the cursor to a projected circle outline. The
+/// projected circle is `H(t) = C + U cos t + V sin t` in homogeneous screen
+/// coordinates; the squared distance is sampled (sines by rotation, no trig)
+/// and the best bracket refined by a safeguarded secant search on its
+/// analytic derivative. `None` early when even the circle's screen bound is
+/// farther than `max_px`.
+fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> Option<ShapeHit> {
     let (e1, e2) = circle.basis();
     let c = hscreen(view, &view.world_to_clip(&circle.center));
     let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
     let (u, v) = (dir(e1), dir(e2));
-    let wmin = min_w(view);
-    let (theta, d2) = minimize_on_circle(32, |th| {
-        let h = c + u * th.cos() + v * th.sin();
-        if !(h.z > wmin) || h.z <= 0.0 {
-            return f64::INFINITY;
+    let wmin = min_w(view).max(0.0);
+    // Conservative bound on the screen radius when the whole ring is in front.
+    let w_lo = c.z - u.z.hypot(v.z);
+    if w_lo > wmin && c.z > 0.0 {
+        let cs = Vector2::new(c.x / c.z, c.y / c.z);
+        let a = Vector2::new(u.x * c.z - c.x * u.z, u.y * c.z - c.y * u.z);
+        let b = Vector2::new(v.x * c.z - c.x * v.z, v.y * c.z - c.y * v.z);
+        let r_max = a.norm_squared().add(b.norm_squared()).sqrt() / (c.z * w_lo);
+        if (cursor.coords - cs).norm() - r_max > max_px {
+            return None;
         }
-        let (dx, dy) = (h.x / h.z - cursor.x, h.y / h.z - cursor.y);
-        dx * dx + dy * dy
-    });
-    if !d2.is_finite() {
-        return None;
+    }
+    // f(t) = |P(t) - m|^2 and f'(t), from cos t, sin t.
+    let eval = |ct: f64, st: f64| -> Option<(f64, f64)> {
+        let h = c + u * ct + v * st;
+        if !(h.z > wmin) {
+            return None;
+        }
+        let dh = v * ct - u * st;
+        let (px, py) = (h.x / h.z, h.y / h.z);
+        let (dx, dy) = (px - cursor.x, py - cursor.y);
+        let dpx = (dh.x - px * dh.z) / h.z;
+        let dpy = (dh.y - py * dh.z) / h.z;
+        Some((dx * dx + dy * dy, 2.0 * (dx * dpx + dy * dpy)))
+    };
+    let step = std::f64::consts::TAU / RING_SAMPLES as f64;
+    let (cd, sd) = (step.cos(), step.sin());
+    let mut cs = [(1.0f64, 0.0f64); RING_SAMPLES];
+    for k in 1..RING_SAMPLES {
+        let (pc, ps) = cs[k - 1];
+        cs[k] = (pc * cd - ps * sd, ps * cd + pc * sd);
+    }
+    let mut vals = [None; RING_SAMPLES];
+    for k in 0..RING_SAMPLES {
+        vals[k] = eval(cs[k].0, cs[k].1);
+    }
+    // The two best local minima of the samples (a strongly foreshortened
+    // ring can have two nearly equal valleys).
+    let f_at = |k: usize| vals[k % RING_SAMPLES].map_or(f64::INFINITY, |(f, _)| f);
+    let mut minima: [Option<(usize, f64)>; 2] = [None, None];
+    for k in 0..RING_SAMPLES {
+        let f = f_at(k);
+        if !f.is_finite() || f > f_at(k + 1) || f > f_at(k + RING_SAMPLES - 1) {
+            continue;
+        }
+        if minima[0].is_none_or(|(_, b)| f < b) {
+            minima[1] = minima[0];
+            minima[0] = Some((k, f));
+        } else if minima[1].is_none_or(|(_, b)| f < b) {
+            minima[1] = Some((k, f));
+        }
+    }
+    if minima[0].is_none() {
+        // No interior valley (e.g. samples behind the camera): the best sample.
+        minima[0] =
+            (0..RING_SAMPLES).filter(|&k| f_at(k).is_finite()).map(|k| (k, f_at(k))).min_by(|a, b| a.1.total_cmp(&b.1));
+    }
+    let (k0, mut f_best) = minima[0]?;
+    let mut theta = k0 as f64 * step;
+    for (k, _) in minima.into_iter().flatten() {
+        let centre = k as f64 * step;
+        let km = (k + RING_SAMPLES - 1) % RING_SAMPLES;
+        let kp = (k + 1) % RING_SAMPLES;
+        let (Some((_, ga)), Some((_, gb)), Some((_, g0))) = (vals[km], vals[kp], vals[k]) else { continue };
+        // The half-bracket where f' changes sign.
+        let (mut a, mut fa, mut b, mut fb) =
+            if g0 > 0.0 { (centre - step, ga, centre, g0) } else { (centre, g0, centre + step, gb) };
+        if !(fa <= 0.0 && fb >= 0.0) {
+            continue;
+        }
+        // Illinois false position on f'.
+        let mut side = 0;
+        for _ in 0..40 {
+            let t = if fb != fa { (a * fb - b * fa) / (fb - fa) } else { 0.5 * (a + b) };
+            let t = if t > a && t < b { t } else { 0.5 * (a + b) };
+            let (st, ct) = t.sin_cos();
+            let Some((f, g)) = eval(ct, st) else { break };
+            if f < f_best {
+                f_best = f;
+                theta = t;
+            }
+            if g.abs() < 1e-12 * (1.0 + f) || b - a < 1e-12 {
+                break;
+            }
+            if g > 0.0 {
+                b = t;
+                fb = g;
+                if side == 1 {
+                    fa *= 0.5;
+                }
+                side = 1;
+            } else {
+                a = t;
+                fa = g;
+                if side == -1 {
+                    fb *= 0.5;
+                }
+                side = -1;
+            }
+        }
     }
     let p = circle.center + (e1 * theta.cos() + e2 * theta.sin()) * circle.radius;
-    Some(ShapeHit { screen_dist: d2.sqrt(), view_depth: view.view_depth(&p) })
+    Some(ShapeHit { screen_dist: f_best.max(0.0).sqrt(), view_depth: view.view_depth(&p) })
+}
+
+/// A filled parallelogram, in screen space when all its corners are in
+/// front of the camera (inside test and edge distances in 2-D), otherwise
+/// through the ray-plane hit and clipped edges.
+fn quad_hit(
+    view: &View,
+    cursor: &Point2<f64>,
+    ray: &Ray,
+    center: &Point3<f64>,
+    a: &Vector3<f64>,
+    b: &Vector3<f64>,
+    max_px: f64,
+) -> Option<ShapeHit> {
+    let corners = [center - a - b, center + a - b, center + a + b, center - a + b];
+    // Clip coordinates are linear: three products give all four corners.
+    let cc = view.world_to_clip(center);
+    let ca = view.view_proj() * a.to_homogeneous();
+    let cb = view.view_proj() * b.to_homogeneous();
+    let clip = [cc - ca - cb, cc + ca - cb, cc + ca + cb, cc - ca + cb];
+    // Early out: a bound on the screen distance of any corner from the centre.
+    let (hc, ha, hb) = (hscreen(view, &cc), hscreen(view, &ca), hscreen(view, &cb));
+    let w_lo = hc.z - ha.z.abs() - hb.z.abs();
+    if w_lo > 0.0 && hc.z > 0.0 && max_px.is_finite() {
+        let cs = Vector2::new(hc.x / hc.z, hc.y / hc.z);
+        let ea = Vector2::new(ha.x * hc.z - hc.x * ha.z, ha.y * hc.z - hc.y * ha.z);
+        let eb = Vector2::new(hb.x * hc.z - hc.x * hb.z, hb.y * hc.z - hc.y * hb.z);
+        let bound = (ea.norm() + eb.norm()) / (hc.z * w_lo);
+        if (cursor.coords - cs).norm() - bound > max_px {
+            return None;
+        }
+    }
+    let plane_depth = || {
+        let plane = Plane::from_point_normal(*center, a.cross(b))?;
+        let t = ray_plane(ray, &plane)?;
+        Some(view.view_depth(&ray.at(t)))
+    };
+    let wmin = min_w(view);
+    if clip.iter().all(|c| c.w > wmin && c.w > 0.0) {
+        let h = clip.map(|c| hscreen(view, &c));
+        let s = h.map(|h| Point2::new(h.x / h.z, h.y / h.z));
+        // Inside a convex quad: all edge cross products of one sign.
+        let side = |i: usize| {
+            let (p, q) = (s[i], s[(i + 1) % 4]);
+            (q - p).perp(&(cursor - p))
+        };
+        let sides = [side(0), side(1), side(2), side(3)];
+        if sides.iter().all(|&x| x >= 0.0) || sides.iter().all(|&x| x <= 0.0) {
+            return plane_depth().map(|d| ShapeHit { screen_dist: 0.0, view_depth: d });
+        }
+        let mut best: Option<(f64, usize, f64)> = None;
+        for i in 0..4 {
+            let (d, u) = point_segment_2d(&s[i], &s[(i + 1) % 4], cursor);
+            if best.is_none_or(|(bd, _, _)| d < bd) {
+                best = Some((d, i, u));
+            }
+        }
+        let (dist, i, u2) = best?;
+        let (w0, w1) = (h[i].z, h[(i + 1) % 4].z);
+        let u3 = (u2 / w1) / ((1.0 - u2) / w0 + u2 / w1);
+        let p = corners[i] + (corners[(i + 1) % 4] - corners[i]) * u3;
+        return Some(ShapeHit { screen_dist: dist, view_depth: view.view_depth(&p) });
+    }
+    if let Some(d) = plane_depth() {
+        let plane = Plane::from_point_normal(*center, a.cross(b))?;
+        let t = ray_plane(ray, &plane)?;
+        let off = ray.at(t) - center;
+        let (aa, bb, ab) = (a.norm_squared(), b.norm_squared(), a.dot(b));
+        let det = aa * bb - ab * ab;
+        if det > 0.0 {
+            let (da, db) = (off.dot(a), off.dot(b));
+            let (x, y) = ((da * bb - db * ab) / det, (db * aa - da * ab) / det);
+            if x.abs() <= 1.0 && y.abs() <= 1.0 {
+                return Some(ShapeHit { screen_dist: 0.0, view_depth: d });
+            }
+        }
+    }
+    (0..4)
+        .filter_map(|i| segment_hit(view, cursor, &Segment::new(corners[i], corners[(i + 1) % 4])))
+        .min_by(|x, y| x.screen_dist.total_cmp(&y.screen_dist))
 }
 
 /// Hit test of one shape. `None` when the shape is entirely behind the
 /// camera, degenerate, or (for a sphere) not under the cursor.
 pub fn shape_hit(view: &View, cursor: &Point2<f64>, ray: &Ray, shape: &PickShape) -> Option<ShapeHit> {
+    shape_hit_within(view, cursor, ray, shape, f64::INFINITY)
+}
+
+/// Like [`shape_hit`], but may return `None` early for shapes that are
+/// surely farther than `max_px` from the cursor.
+pub fn shape_hit_within(
+    view: &View,
+    cursor: &Point2<f64>,
+    ray: &Ray,
+    shape: &PickShape,
+    max_px: f64,
+) -> Option<ShapeHit> {
     match shape {
         PickShape::Segment(seg) => segment_hit(view, cursor, seg),
-        PickShape::Ring(circle) => ring_hit(view, cursor, circle),
+        PickShape::Ring(circle) => ring_hit(view, cursor, circle, max_px),
         PickShape::Disc(circle) => {
             let plane = Plane::from_point_normal(circle.center, circle.normal.into_inner())?;
             if let Some(t) = ray_plane(ray, &plane) {
@@ -128,32 +318,9 @@ pub fn shape_hit(view: &View, cursor: &Point2<f64>, ray: &Ray, shape: &PickShape
                     return Some(ShapeHit { screen_dist: 0.0, view_depth: view.view_depth(&p) });
                 }
             }
-            ring_hit(view, cursor, circle)
+            ring_hit(view, cursor, circle, max_px)
         }
-        PickShape::Quad { center, a, b } => {
-            let n = a.cross(b);
-            let plane = Plane::from_point_normal(*center, n)?;
-            if let Some(t) = ray_plane(ray, &plane) {
-                let p = ray.at(t);
-                let d = p - center;
-                let (aa, bb) = (a.norm_squared(), b.norm_squared());
-                // a and b are orthogonal for gizmo planes; solve generally anyway.
-                let ab = a.dot(b);
-                let det = aa * bb - ab * ab;
-                if det > 0.0 {
-                    let (da, db) = (d.dot(a), d.dot(b));
-                    let x = (da * bb - db * ab) / det;
-                    let y = (db * aa - da * ab) / det;
-                    if x.abs() <= 1.0 && y.abs() <= 1.0 {
-                        return Some(ShapeHit { screen_dist: 0.0, view_depth: view.view_depth(&p) });
-                    }
-                }
-            }
-            let corners = [center - a - b, center + a - b, center + a + b, center - a + b];
-            (0..4)
-                .filter_map(|i| segment_hit(view, cursor, &Segment::new(corners[i], corners[(i + 1) % 4])))
-                .min_by(|x, y| x.screen_dist.total_cmp(&y.screen_dist))
-        }
+        PickShape::Quad { center, a, b } => quad_hit(view, cursor, ray, center, a, b, max_px),
         PickShape::Sphere { center, radius } => {
             let oc = center - ray.origin;
             let tc = oc.dot(&ray.dir);
@@ -294,6 +461,67 @@ mod tests {
         let sphere = PickShape::Sphere { center: Point3::origin(), radius: 2.0 };
         assert!((hit(&v, (100.0, 50.0), &sphere).unwrap().view_depth - 8.0).abs() < 1e-9);
         assert!(hit(&v, (111.0, 50.0), &sphere).is_none());
+    }
+
+    #[test]
+    fn ring_distance_matches_dense_sampling() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let v = view();
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let n = Vector3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            let Some(normal) = crate::math::geom::unit(n) else { continue };
+            let center = Point3::new(rng.gen_range(-3.0..3.0), rng.gen_range(-2.0..2.0), rng.gen_range(-5.0..5.0));
+            let circle = Circle { center, normal, radius: rng.gen_range(0.5..4.0) };
+            let cursor = Point2::new(rng.gen_range(0.0..200.0), rng.gen_range(0.0..100.0));
+            let ray = v.cursor_ray(&cursor).unwrap();
+            let Some(h) = shape_hit(&v, &cursor, &ray, &PickShape::Ring(circle)) else { continue };
+            let mut brute = f64::INFINITY;
+            for k in 0..4000 {
+                let p = circle.point(k as f64 / 4000.0 * std::f64::consts::TAU);
+                if v.view_depth(&p) > v.near() {
+                    if let Some(s) = v.world_to_screen(&p) {
+                        brute = brute.min((s - cursor).norm());
+                    }
+                }
+            }
+            assert!(h.screen_dist <= brute + 1e-6, "{} vs brute {brute}", h.screen_dist);
+            assert!(h.screen_dist >= brute - 0.05, "{} vs brute {brute}", h.screen_dist);
+            checked += 1;
+        }
+        assert!(checked > 1500, "{checked}");
+    }
+
+    #[test]
+    fn early_outs_never_drop_a_shape_within_reach() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let v = view();
+        let mut v3 = || Vector3::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0));
+        let mut near_hits = 0;
+        for _ in 0..3000 {
+            let (c, a, b, n) = (Point3::from(v3() * 2.0), v3(), v3(), v3());
+            let Some(normal) = crate::math::geom::unit(n) else { continue };
+            let shapes = [
+                PickShape::Quad { center: c, a, b },
+                PickShape::Ring(Circle { center: c, normal, radius: a.norm() }),
+                PickShape::Disc(Circle { center: c, normal, radius: a.norm() }),
+            ];
+            let Some(s0) = v.world_to_screen(&c) else { continue };
+            let cursor = s0 + Vector2::new(v3().x * 15.0, v3().y * 15.0);
+            let ray = v.cursor_ray(&cursor).unwrap();
+            for sh in &shapes {
+                let full = shape_hit(&v, &cursor, &ray, sh);
+                let fast = shape_hit_within(&v, &cursor, &ray, sh, 8.0);
+                match (full, fast) {
+                    (Some(f), None) => assert!(f.screen_dist > 8.0, "{sh:?}: dropped a hit at {} px", f.screen_dist),
+                    (f, g) => assert_eq!(f, g),
+                }
+                near_hits += full.is_some_and(|f| f.screen_dist <= 8.0) as usize;
+            }
+        }
+        assert!(near_hits > 500, "{near_hits}");
     }
 
     #[test]

@@ -7,5 +7,5 @@
 pub mod handles;
 pub mod scene;
 
-pub use handles::{pick_nearest, shape_hit, Candidate, PickClass, PickShape, ShapeHit};
+pub use handles::{pick_nearest, shape_hit, shape_hit_within, Candidate, PickClass, PickShape, ShapeHit};
 pub use scene::{SceneHit, SceneIndex};

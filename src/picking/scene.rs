@@ -95,15 +95,24 @@ fn round_up(x: f64) -> f32 {
 /// Conservative f32 bounds of a box (an empty point far away if `None`).
 fn leaf_aabb(obb: Option<&Obb>) -> Aabb {
     let Some(obb) = obb else {
-        // Never hit: a point box at a huge distance still keeps the tree valid.
-        let far = Vec3A::splat(3.0e38);
-        return Aabb::new(far, far);
+        // Never hit: a point box at the origin keeps the tree valid and compact.
+        return Aabb::new(Vec3A::ZERO, Vec3A::ZERO);
     };
     let (lo, hi) = obb.aabb();
     let mag = lo.coords.abs().max().max(hi.coords.abs().max());
     let pad = 1e-6 * (mag + (hi - lo).max()) + 1e-9;
     let f = |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
     Aabb::new(f(lo, -pad, round_down), f(hi, pad, round_up))
+}
+
+/// Boxes beyond what the f32 tree can bound are treated as unhittable.
+const MAX_COORD: f64 = 1.0e30;
+
+fn pickable(obb: Option<Obb>) -> Option<Obb> {
+    obb.filter(|o| {
+        let (lo, hi) = o.aabb();
+        lo.coords.abs().max() < MAX_COORD && hi.coords.abs().max() < MAX_COORD
+    })
 }
 
 impl SceneIndex {
@@ -119,7 +128,7 @@ impl SceneIndex {
         I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
     {
         let obbs: Vec<Option<Obb>> =
-            objects.into_iter().map(|(lo, hi, m)| Obb::from_local_aabb(&lo, &hi, &m)).collect();
+            objects.into_iter().map(|(lo, hi, m)| pickable(Obb::from_local_aabb(&lo, &hi, &m))).collect();
         let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
         index.rebuild();
         index
@@ -156,7 +165,7 @@ impl SceneIndex {
     /// Sets (adds or moves) object `id`'s box: incremental, `O(log n)` on a
     /// balanced tree. Ids beyond the end grow the index (gaps are unhittable).
     pub fn set(&mut self, id: usize, local_min: &Point3<f64>, local_max: &Point3<f64>, world: &Matrix4<f64>) {
-        self.set_obb(id, Obb::from_local_aabb(local_min, local_max, world));
+        self.set_obb(id, pickable(Obb::from_local_aabb(local_min, local_max, world)));
     }
 
     /// Makes object `id` unhittable (its slot stays).
@@ -240,6 +249,11 @@ impl SceneIndex {
         best
     }
 
+    /// A one-line summary of the tree (node count, maximum depth) for logs.
+    pub fn stats(&self) -> String {
+        format!("{} objects, {} BVH nodes, max depth {}", self.obbs.len(), self.bvh.nodes.len(), self.bvh.max_depth)
+    }
+
     /// Brute force over every box (reference for tests).
     pub fn pick_brute_force(&self, ray: &Ray) -> Option<SceneHit> {
         let mut best: Option<SceneHit> = None;
@@ -291,8 +305,14 @@ mod tests {
         idx.set(5, &lo, &hi, &at(0.0, 0.0, -1.0));
         assert_eq!(idx.len(), 6);
         assert_eq!(idx.pick(&ray).map(|h| h.id), Some(5));
-        // Zero scale: not hittable, nothing panics.
+        // Zero scale, or beyond f32 range: not hittable, nothing panics.
         idx.set(5, &lo, &hi, &Matrix4::zeros());
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+        idx.set(6, &lo, &hi, &at(0.0, 0.0, -1.0e35));
+        assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+        let mut huge = Matrix4::new_scaling(1.0e34);
+        huge[(3, 3)] = 1.0;
+        idx.set(0, &lo, &hi, &huge);
         assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
         assert!(SceneIndex::new().pick(&ray).is_none());
     }
