@@ -16,9 +16,21 @@ use crate::scene::{write_atomic, Scene};
 
 pub const BINDINGS_HELP: &str = "\
 Window controls:
-  Middle drag          orbit        Shift+middle drag  pan
-  Wheel                zoom         F2                 toggle reversed / standard depth
-  Ctrl+Q, close        quit";
+  Left click            select (Shift+click adds / removes)
+  Left drag on handle   move / rotate / scale; the grabbed point stays under the cursor
+  W / E / R / T         translate / rotate / scale / universal gizmo
+  X                     toggle world / local space
+  Ctrl (held)           snap the drag (0.5 m, 15 degrees, 0.1 scale)
+  Esc, right click      cancel the drag in progress
+  Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
+  F                     focus the selection
+  Middle drag           orbit about the point under the cursor
+  Shift+middle drag     pan
+  Wheel                 zoom towards the point under the cursor
+  F2                    toggle reversed / standard depth
+  F12                   screenshot (viewport-screenshot-N.png)
+  Ctrl+S                save the scene to its file
+  Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]
 #[command(name = "viewport", version, about = "An editor viewport on Vulkan with pixel-perfect gizmos", after_help = BINDINGS_HELP)]

@@ -374,3 +374,60 @@ fn bad_scripts_are_one_line_and_status_2_and_leave_outputs_alone() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/script.json"));
     assert!(Path::new(&trace).exists());
 }
+
+#[test]
+fn view_ring_turns_about_the_view_axis() {
+    let r = 1.2 * L / 2f64.sqrt(); // the view ring has radius 1.2 L
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    check_drag(
+        &boxed(),
+        json!({ "gizmo": { "mode": "rotate" } }),
+        screen(r, r),
+        screen(-r, r),
+        &[],
+        "rotate.view",
+        json!({
+            "rotation": [0, 0, h, h]
+        }),
+    );
+}
+
+#[test]
+fn uniform_scale_from_the_centre_disc() {
+    // Uniform scale is exp((dx - dy) / size_px): 30 px right and 20 px up.
+    let f = (50.0f64 / 100.0).exp();
+    let from = screen(0.0, 0.0);
+    check_drag(
+        &boxed(),
+        json!({ "gizmo": { "mode": "scale" } }),
+        from,
+        [from[0] + 30.0, from[1] - 20.0],
+        &[],
+        "scale.uniform",
+        json!({
+            "scale": [0.4 * f, 0.4 * f, 0.4 * f]
+        }),
+    );
+}
+
+#[test]
+fn local_space_ring_turns_about_the_rotated_axis() {
+    // Turned 90 degrees about Y, the box's local X points along world -Z, so
+    // its local X ring faces the camera. A quarter turn counter-clockwise on
+    // screen is +90 degrees about world +Z: Rz(90) * Ry(90) = [-1/2, 1/2, 1/2, 1/2].
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let scene =
+        ortho_scene(json!([{ "name": "box", "mesh": "cube", "rotation": [0, h, 0, h], "scale": [0.4, 0.4, 0.4] }]));
+    let r = L / 2f64.sqrt();
+    check_drag(
+        &scene,
+        json!({ "gizmo": { "mode": "rotate", "space": "local" } }),
+        screen(r, r),
+        screen(-r, r),
+        &[],
+        "rotate.x",
+        json!({
+            "rotation": [-0.5, 0.5, 0.5, 0.5]
+        }),
+    );
+}

@@ -36,6 +36,7 @@ fn click_select_drag_axis_and_save() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
         .arg(&scene)
         .args(["--validation", "--size", "400x400"])
+        .current_dir(dir.path())
         .env("DISPLAY", &x.display)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
@@ -72,6 +73,12 @@ fn click_select_drag_axis_and_save() {
     let shot = dir.path().join("screen.png");
     x.run("import", &["-window", "root", shot.to_str().unwrap()]);
 
+    // F12 writes the presented frame into the working directory.
+    x.run("xdotool", &["key", "F12"]);
+    wait_for("the F12 screenshot", || std::fs::read_to_string(&log).unwrap().contains("wrote").then_some(()));
+    let captured = read_png(&dir.path().join("viewport-screenshot-1.png"));
+    assert_eq!((captured.width, captured.height), (400, 400));
+
     x.run("xdotool", &["key", "ctrl+s"]);
     wait_for("the save", || std::fs::read_to_string(&log).unwrap().contains("saved").then_some(()));
     x.run("xdotool", &["key", "ctrl+q"]);
@@ -85,14 +92,19 @@ fn click_select_drag_axis_and_save() {
     // 60 px along X is 1.5 m; the off-axis wander does not count.
     assert!((p.x - 0.5).abs() < 1e-6 && (p.y - 1.0).abs() < 1e-9 && p.z.abs() < 1e-9, "saved position {p:?}");
 
-    // The screenshot shows the gizmo: the green Y shaft above the box's new centre.
-    let img = read_png(&shot);
+    // Both screenshots (the X screen, and the window's own F12 capture) show
+    // the gizmo: the green Y shaft above the box's new centre.
     let (cx, cy) = to_screen(0.5, 1.0);
-    let greenish = (10..90)
-        .filter(|d| {
-            let px = img.pixel(cx as u32, (cy - *d as f64) as u32);
-            px[1] > 150 && px[1] > px[0] + 40 && px[1] > px[2] + 40
-        })
-        .count();
-    assert!(greenish > 40, "the Y handle should show above the pivot ({greenish} green pixels)");
+    for (what, img) in [("X screen", read_png(&shot)), ("F12 capture", captured)] {
+        let greenish = (10..90)
+            .filter(|d| {
+                let px = img.pixel(cx as u32, (cy - *d as f64) as u32);
+                px[1] > 150 && px[1] > px[0] + 40 && px[1] > px[2] + 40
+            })
+            .count();
+        assert!(greenish > 40, "{what}: the Y handle should show above the pivot ({greenish} green pixels)");
+        // The selected box is tinted but keeps its hue (orange: red > green > blue).
+        let b = img.pixel(to_screen(0.2, 0.7).0 as u32, to_screen(0.2, 0.7).1 as u32);
+        assert!(b[0] > b[1] && b[1] > b[2], "{what}: box pixel {b:?}");
+    }
 }
