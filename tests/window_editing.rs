@@ -7,18 +7,7 @@ mod common;
 
 use common::*;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
+use std::time::Duration;
 
 #[test]
 fn click_select_drag_axis_and_save() {

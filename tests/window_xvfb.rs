@@ -6,22 +6,11 @@ mod common;
 
 use common::*;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The frame count at the end of the window title ("... | 12 frames").
 fn frames_in(title: &str) -> Option<u64> {
     title.rsplit('|').next()?.trim().strip_suffix(" frames")?.parse().ok()
-}
-
-fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 #[test]

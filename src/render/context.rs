@@ -72,6 +72,24 @@ unsafe extern "system" fn debug_callback(
     vk::FALSE
 }
 
+/// The messenger we use: errors, warnings and info of every type, counted
+/// into `report` by [`debug_callback`].
+fn messenger_info(report: &Arc<ValidationReport>) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
+    vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
+                | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                | vk::DebugUtilsMessageSeverityFlagsEXT::INFO,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(debug_callback))
+        .user_data(Arc::as_ptr(report) as *mut c_void)
+}
+
 /// How to create a [`Context`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ContextDesc {
@@ -159,18 +177,7 @@ impl Context {
             .application_version(1)
             .engine_name(&app_name)
             .api_version(vk::API_VERSION_1_3);
-        let severity = vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
-            | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-            | vk::DebugUtilsMessageSeverityFlagsEXT::INFO;
-        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-            .message_severity(severity)
-            .message_type(
-                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-            )
-            .pfn_user_callback(Some(debug_callback))
-            .user_data(Arc::as_ptr(&report) as *mut c_void);
+        let mut chained_messenger = messenger_info(&report);
         let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
         let mut create = vk::InstanceCreateInfo::default()
@@ -179,7 +186,7 @@ impl Context {
             .enabled_extension_names(&extensions);
         if desc.validation {
             // The chained messenger also covers instance creation and destruction.
-            create = create.push_next(&mut messenger_info).push_next(&mut features);
+            create = create.push_next(&mut chained_messenger).push_next(&mut features);
         }
         // SAFETY: every pointer in `create` refers to locals alive for this call.
         let instance = unsafe { entry.create_instance(&create, None) }.vk("vkCreateInstance")?;
@@ -190,15 +197,7 @@ impl Context {
 
         let debug = {
             let loader = ext::debug_utils::Instance::new(&entry, &instance);
-            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-                .message_severity(severity)
-                .message_type(
-                    vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                        | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-                )
-                .pfn_user_callback(Some(debug_callback))
-                .user_data(Arc::as_ptr(&report) as *mut c_void);
+            let info = messenger_info(&report);
             // SAFETY: the user data outlives the messenger (Arc kept in Context).
             let m = unsafe { loader.create_debug_utils_messenger(&info, None) }.vk("vkCreateDebugUtilsMessengerEXT")?;
             partial.debug = Some((loader.clone(), m));

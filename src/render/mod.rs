@@ -925,6 +925,32 @@ fn grid_cell(height: f64) -> f64 {
     cell
 }
 
+/// A whole-image copy region of one aspect.
+fn full_copy(aspect: vk::ImageAspectFlags, e: vk::Extent2D) -> vk::BufferImageCopy {
+    vk::BufferImageCopy {
+        buffer_offset: 0,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: aspect,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        },
+        image_offset: vk::Offset3D::default(),
+        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
+    }
+}
+
+/// Makes copies into host-visible buffers visible to the host.
+fn copies_to_host() -> vk::MemoryBarrier2<'static> {
+    vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COPY)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)
+}
+
 /// Copies the scene depth (read-only after the overlay pass) into `buffer`
 /// for the host.
 ///
@@ -956,25 +982,9 @@ unsafe fn record_depth_copy(
         cmd,
         &vk::DependencyInfo::default().image_memory_barriers(&to_src).memory_barriers(&buffer_waw),
     );
-    let region = vk::BufferImageCopy {
-        buffer_offset: 0,
-        buffer_row_length: 0,
-        buffer_image_height: 0,
-        image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::DEPTH,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        },
-        image_offset: vk::Offset3D::default(),
-        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
-    };
+    let region = full_copy(vk::ImageAspectFlags::DEPTH, e);
     d.cmd_copy_image_to_buffer(cmd, depth, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
-    let to_host = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::COPY)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    let to_host = [copies_to_host()];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
 }
 
@@ -1000,19 +1010,7 @@ unsafe fn record_capture(
         .image(image)
         .subresource_range(subresource(vk::ImageAspectFlags::COLOR))];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_src));
-    let region = vk::BufferImageCopy {
-        buffer_offset: 0,
-        buffer_row_length: 0,
-        buffer_image_height: 0,
-        image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        },
-        image_offset: vk::Offset3D::default(),
-        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
-    };
+    let region = full_copy(vk::ImageAspectFlags::COLOR, e);
     d.cmd_copy_image_to_buffer(cmd, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
     let back = [vk::ImageMemoryBarrier2::default()
         .src_stage_mask(vk::PipelineStageFlags2::COPY)
@@ -1023,11 +1021,7 @@ unsafe fn record_capture(
         .new_layout(vk::ImageLayout::PRESENT_SRC_KHR)
         .image(image)
         .subresource_range(subresource(vk::ImageAspectFlags::COLOR))];
-    let to_host = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::COPY)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    let to_host = [copies_to_host()];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&back).memory_barriers(&to_host));
 }
 
@@ -1061,19 +1055,7 @@ unsafe fn record_readback(d: &ash::Device, cmd: vk::CommandBuffer, o: &Offscreen
             .subresource_range(subresource(vk::ImageAspectFlags::DEPTH)),
     ];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_src));
-    let region = |aspect| vk::BufferImageCopy {
-        buffer_offset: 0,
-        buffer_row_length: 0,
-        buffer_image_height: 0,
-        image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: aspect,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        },
-        image_offset: vk::Offset3D::default(),
-        image_extent: vk::Extent3D { width: e.width, height: e.height, depth: 1 },
-    };
+    let region = |aspect| full_copy(aspect, e);
     d.cmd_copy_image_to_buffer(
         cmd,
         o.color.raw,
@@ -1088,11 +1070,7 @@ unsafe fn record_readback(d: &ash::Device, cmd: vk::CommandBuffer, o: &Offscreen
         o.depth_readback.raw,
         &[region(vk::ImageAspectFlags::DEPTH)],
     );
-    let to_host = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::COPY)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    let to_host = [copies_to_host()];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
 }
 

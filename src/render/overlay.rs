@@ -10,7 +10,7 @@ use ash::vk;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::pipeline::{spirv, Pipeline, PipelineDesc, Vertex};
+use super::pipeline::{instanced_vertex_input, spirv, Pipeline, PipelineDesc};
 use crate::gizmo::MeshKind;
 
 /// Drawing order: opaque kinds first, translucent planes and discs last.
@@ -147,40 +147,8 @@ pub(crate) fn overlay_pipeline(
     color_format: vk::Format,
     set_layout: vk::DescriptorSetLayout,
 ) -> Result<Pipeline, RenderError> {
-    let bindings = [
-        vk::VertexInputBindingDescription {
-            binding: 0,
-            stride: std::mem::size_of::<Vertex>() as u32,
-            input_rate: vk::VertexInputRate::VERTEX,
-        },
-        vk::VertexInputBindingDescription {
-            binding: 1,
-            stride: std::mem::size_of::<OverlayGpuInstance>() as u32,
-            input_rate: vk::VertexInputRate::INSTANCE,
-        },
-    ];
-    let mut attributes = vec![
-        vk::VertexInputAttributeDescription {
-            location: 0,
-            binding: 0,
-            format: vk::Format::R32G32B32_SFLOAT,
-            offset: 0,
-        },
-        vk::VertexInputAttributeDescription {
-            location: 1,
-            binding: 0,
-            format: vk::Format::R32G32B32_SFLOAT,
-            offset: 12,
-        },
-    ];
-    for i in 0..5u32 {
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 2 + i,
-            binding: 1,
-            format: vk::Format::R32G32B32A32_SFLOAT,
-            offset: 16 * i,
-        });
-    }
+    // 4 model-view columns and the colour: five vec4s.
+    let (bindings, attributes) = instanced_vertex_input(std::mem::size_of::<OverlayGpuInstance>() as u32, 5);
     PipelineDesc {
         vert: spirv::OVERLAY_VERT,
         frag: spirv::OVERLAY_FRAG,

@@ -212,8 +212,13 @@ impl PipelineDesc<'_> {
     }
 }
 
-/// The scene pipeline: per-vertex position + normal, per-instance data.
-pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<Pipeline, RenderError> {
+/// Vertex input of an instanced mesh: binding 0 per vertex ([`Vertex`]:
+/// position at location 0, normal at 1), binding 1 per instance: `vec4s`
+/// consecutive vec4s from location 2, `instance_stride` bytes apart.
+pub(crate) fn instanced_vertex_input(
+    instance_stride: u32,
+    vec4s: u32,
+) -> ([vk::VertexInputBindingDescription; 2], Vec<vk::VertexInputAttributeDescription>) {
     let bindings = [
         vk::VertexInputBindingDescription {
             binding: 0,
@@ -222,7 +227,7 @@ pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<
         },
         vk::VertexInputBindingDescription {
             binding: 1,
-            stride: std::mem::size_of::<SceneInstance>() as u32,
+            stride: instance_stride,
             input_rate: vk::VertexInputRate::INSTANCE,
         },
     ];
@@ -240,15 +245,19 @@ pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<
             offset: 12,
         },
     ];
+    attributes.extend((0..vec4s).map(|i| vk::VertexInputAttributeDescription {
+        location: 2 + i,
+        binding: 1,
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        offset: 16 * i,
+    }));
+    (bindings, attributes)
+}
+
+/// The scene pipeline: per-vertex position + normal, per-instance data.
+pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<Pipeline, RenderError> {
     // 4 model-view columns, 3 normal-matrix columns, 1 colour: eight vec4s.
-    for i in 0..8u32 {
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 2 + i,
-            binding: 1,
-            format: vk::Format::R32G32B32A32_SFLOAT,
-            offset: 16 * i,
-        });
-    }
+    let (bindings, attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
     PipelineDesc {
         vert: spirv::SCENE_VERT,
         frag: spirv::SCENE_FRAG,

@@ -113,3 +113,15 @@ pub fn read_png(path: &std::path::Path) -> RgbaImage {
     };
     RgbaImage { width: info.width, height: info.height, data }
 }
+
+/// Polls `f` every 100 ms until it gives a value; fails after 60 s.
+pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
