@@ -7,8 +7,6 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use std::ops::Add;
-
 use nalgebra::{Point2, Point3, Vector2, Vector3, Vector4};
 
 use crate::math::closest::{point_segment_2d, ray_plane};
@@ -96,13 +94,223 @@ fn segment_hit(view: &View, cursor: &Point2<f64>, seg: &Segment) -> Option<Shape
 /// Samples of the coarse search over a ring's angle.
 const RING_SAMPLES: usize = 24;
 
+/// `cos` and `sin` of the sample angles `k * TAU / RING_SAMPLES` (15 degree
+/// steps), exact to the last bit, built from the first quadrant.
+const RING_DIRS: [(f64, f64); RING_SAMPLES] = {
+    const Q: [f64; 7] = [
+        1.0,
+        0.965_925_826_289_068_3,
+        0.866_025_403_784_438_6,
+        std::f64::consts::FRAC_1_SQRT_2,
+        0.5,
+        0.258_819_045_102_520_74,
+        0.0,
+    ];
+    let mut out = [(0.0, 0.0); RING_SAMPLES];
+    let mut k = 0;
+    while k < RING_SAMPLES {
+        let (q, r) = (k / 6, k % 6);
+        let (c, s) = (Q[r], Q[6 - r]);
+        out[k] = match q {
+            0 => (c, s),
+            1 => (-s, c),
+            2 => (-c, -s),
+            _ => (s, -c),
+        };
+        k += 1;
+    }
+    out
+};
+
+/// A projected circle `H(t) = C + U cos t + V sin t` in homogeneous screen
+/// coordinates, and the cursor it is measured from.
+struct RingImage {
+    c: Vector3<f64>,
+    u: Vector3<f64>,
+    v: Vector3<f64>,
+    m: Point2<f64>,
+    wmin: f64,
+}
+
+impl RingImage {
+    /// `f(t) = |P(t) - m|^2` from `cos t`, `sin t`; `None` behind `wmin`.
+    #[inline(always)]
+    fn f(&self, ct: f64, st: f64) -> Option<f64> {
+        let h = self.c + self.u * ct + self.v * st;
+        if !(h.z > self.wmin) {
+            return None;
+        }
+        let (dx, dy) = (h.x / h.z - self.m.x, h.y / h.z - self.m.y);
+        Some(dx * dx + dy * dy)
+    }
+
+    /// `f`, `f'` and `f''`.
+    #[inline(always)]
+    fn fgh(&self, ct: f64, st: f64) -> Option<(f64, f64, f64)> {
+        let h = self.c + self.u * ct + self.v * st;
+        if !(h.z > self.wmin) {
+            return None;
+        }
+        let dh = self.v * ct - self.u * st;
+        // H'' = C - H.
+        let ddh = self.c - h;
+        let iw = 1.0 / h.z;
+        let (px, py) = (h.x * iw, h.y * iw);
+        let (dx, dy) = (px - self.m.x, py - self.m.y);
+        let dpx = (dh.x - px * dh.z) * iw;
+        let dpy = (dh.y - py * dh.z) * iw;
+        let ddpx = (ddh.x - px * ddh.z - 2.0 * dpx * dh.z) * iw;
+        let ddpy = (ddh.y - py * ddh.z - 2.0 * dpy * dh.z) * iw;
+        let f = dx * dx + dy * dy;
+        let g = 2.0 * (dx * dpx + dy * dpy);
+        let h2 = 2.0 * (dpx * dpx + dpy * dpy + dx * ddpx + dy * ddpy);
+        Some((f, g, h2))
+    }
+}
+
 /// Screen distance from the cursor to a projected circle outline. The
 /// projected circle is `H(t) = C + U cos t + V sin t` in homogeneous screen
-/// coordinates; the squared distance is sampled (sines by rotation, no trig)
-/// and the best bracket refined by a safeguarded secant search on its
-/// analytic derivative. `None` early when even the circle's screen bound is
-/// farther than `max_px`.
+/// coordinates. When the whole ring is in front of the camera, exact bounds
+/// reject it early: its image lies in the annulus around the projected
+/// centre between the radii `s_min / g_hi` and `s_max / g_lo` (singular
+/// values of the image ellipse over the range of `w`), and the screen point
+/// moves at most `speed` pixels per radian, which turns the samples into a
+/// lower bound on the distance over every sample interval. Otherwise the
+/// squared distance is sampled (no trig) and the best valleys refined by a
+/// safeguarded Newton search on its analytic derivative; a valley whose
+/// lower bound cannot beat the best distance so far (or `max_px`) is not
+/// refined. `None` when the ring is surely farther than `max_px`.
 fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> Option<ShapeHit> {
+    let (e1, e2) = circle.basis();
+    let c = hscreen(view, &view.world_to_clip(&circle.center));
+    let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
+    let (u, v) = (dir(e1), dir(e2));
+    let wmin = min_w(view).max(0.0);
+    let img = RingImage { c, u, v, m: *cursor, wmin };
+    let step = std::f64::consts::TAU / RING_SAMPLES as f64;
+    // Rounding allowance of the bounds (relative to the pixel scale).
+    let hw = (u.z * u.z + v.z * v.z).sqrt();
+    let w_lo = c.z - hw;
+    let mut speed = f64::INFINITY;
+    if w_lo > wmin && c.z > 0.0 {
+        let cs = Vector2::new(c.x / c.z, c.y / c.z);
+        // P(t) - cs = (a cos t + b sin t) / (c.z * H_w(t)).
+        let a = Vector2::new(u.x * c.z - c.x * u.z, u.y * c.z - c.y * u.z);
+        let b = Vector2::new(v.x * c.z - c.x * v.z, v.y * c.z - c.y * v.z);
+        let p = a.norm_squared() + b.norm_squared();
+        let det2 = 2.0 * a.perp(&b).abs();
+        let (sp, sm) = ((p + det2).sqrt(), (p - det2).max(0.0).sqrt());
+        let (s_max, s_min) = (0.5 * (sp + sm), 0.5 * (sp - sm));
+        let (g_lo, g_hi) = (c.z * w_lo, c.z * (c.z + hw));
+        let (r_max, r_min) = (s_max / g_lo, s_min / g_hi);
+        let dc = (cursor.coords - cs).norm();
+        let slack = max_px + 1e-9 * (1.0 + dc + r_max);
+        if dc - r_max > slack || r_min - dc > slack {
+            return None;
+        }
+        // |P'| <= |E'| / g + |E| |g'| / g^2 with |E|, |E'| <= s_max, |g'| <= c.z hw.
+        speed = r_max * (1.0 + c.z * hw / g_lo) * (1.0 + 1e-9);
+        if !speed.is_finite() {
+            speed = f64::INFINITY;
+        }
+    }
+    let mut fs = [f64::INFINITY; RING_SAMPLES];
+    for (k, &(ct, st)) in RING_DIRS.iter().enumerate() {
+        if let Some(f) = img.f(ct, st) {
+            fs[k] = f;
+        }
+    }
+    // Lower bound of the distance over sample interval [k, k + 1].
+    let mut lb = [f64::NEG_INFINITY; RING_SAMPLES];
+    if speed.is_finite() {
+        let d: [f64; RING_SAMPLES] = fs.map(|f| f.max(0.0).sqrt());
+        let mut lowest = f64::INFINITY;
+        for k in 0..RING_SAMPLES {
+            lb[k] = 0.5 * (d[k] + d[(k + 1) % RING_SAMPLES] - speed * step) - 1e-9 * (1.0 + d[k]);
+            lowest = lowest.min(lb[k]);
+        }
+        if lowest > max_px {
+            return None;
+        }
+    }
+    // The two best local minima of the samples (a strongly foreshortened
+    // ring can have two nearly equal valleys).
+    let f_at = |k: usize| fs[k % RING_SAMPLES];
+    let mut minima: [Option<(usize, f64)>; 2] = [None, None];
+    for k in 0..RING_SAMPLES {
+        let f = f_at(k);
+        if !f.is_finite() || f > f_at(k + 1) || f > f_at(k + RING_SAMPLES - 1) {
+            continue;
+        }
+        if minima[0].is_none_or(|(_, b)| f < b) {
+            minima[1] = minima[0];
+            minima[0] = Some((k, f));
+        } else if minima[1].is_none_or(|(_, b)| f < b) {
+            minima[1] = Some((k, f));
+        }
+    }
+    if minima[0].is_none() {
+        // No interior valley (e.g. samples behind the camera): the best sample.
+        minima[0] =
+            (0..RING_SAMPLES).filter(|&k| f_at(k).is_finite()).map(|k| (k, f_at(k))).min_by(|a, b| a.1.total_cmp(&b.1));
+    }
+    let (k0, mut f_best) = minima[0]?;
+    let mut best = RING_DIRS[k0];
+    for (k, _) in minima.into_iter().flatten() {
+        let km = (k + RING_SAMPLES - 1) % RING_SAMPLES;
+        let kp = (k + 1) % RING_SAMPLES;
+        // Nothing in this valley can beat the best so far, or come within reach.
+        let valley_lb = lb[km].min(lb[k]);
+        if valley_lb >= f_best.sqrt() || valley_lb > max_px {
+            continue;
+        }
+        let g_of = |j: usize| img.fgh(RING_DIRS[j].0, RING_DIRS[j].1).map(|(_, g, _)| g);
+        let (Some(ga), Some(gb), Some(g0)) = (g_of(km), g_of(kp), g_of(k)) else { continue };
+        let centre = k as f64 * step;
+        // The half-bracket where f' changes sign.
+        let (mut a, fa, mut b, fb) =
+            if g0 > 0.0 { (centre - step, ga, centre, g0) } else { (centre, g0, centre + step, gb) };
+        if !(fa <= 0.0 && fb >= 0.0) {
+            continue;
+        }
+        // Safeguarded Newton on f', from the secant point of the bracket.
+        let t0 = if fb != fa { (a * fb - b * fa) / (fb - fa) } else { 0.5 * (a + b) };
+        let mut t = if t0 > a && t0 < b { t0 } else { 0.5 * (a + b) };
+        for _ in 0..40 {
+            let (st, ct) = t.sin_cos();
+            let Some((f, g, h)) = img.fgh(ct, st) else { break };
+            if f < f_best {
+                f_best = f;
+                best = (ct, st);
+            }
+            if g.abs() < 1e-12 * (1.0 + f) || b - a < 1e-12 {
+                break;
+            }
+            if g > 0.0 {
+                b = t;
+            } else {
+                a = t;
+            }
+            let newton = t - g / h;
+            let next = if h > 0.0 && newton > a && newton < b { newton } else { 0.5 * (a + b) };
+            if (next - t).abs() < 1e-13 {
+                break;
+            }
+            t = next;
+        }
+    }
+    let dist = f_best.max(0.0).sqrt();
+    if dist > max_px {
+        return None;
+    }
+    let p = circle.center + (e1 * best.0 + e2 * best.1) * circle.radius;
+    Some(ShapeHit { screen_dist: dist, view_depth: view.view_depth(&p) })
+}
+
+/// The previous ring search (sampling plus an Illinois search on the
+/// derivative), kept as the reference the fast path is tested against.
+#[cfg(test)]
+fn ring_hit_reference(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> Option<ShapeHit> {
     let (e1, e2) = circle.basis();
     let c = hscreen(view, &view.world_to_clip(&circle.center));
     let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
@@ -114,7 +322,7 @@ fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> 
         let cs = Vector2::new(c.x / c.z, c.y / c.z);
         let a = Vector2::new(u.x * c.z - c.x * u.z, u.y * c.z - c.y * u.z);
         let b = Vector2::new(v.x * c.z - c.x * v.z, v.y * c.z - c.y * v.z);
-        let r_max = a.norm_squared().add(b.norm_squared()).sqrt() / (c.z * w_lo);
+        let r_max = (a.norm_squared() + b.norm_squared()).sqrt() / (c.z * w_lo);
         if (cursor.coords - cs).norm() - r_max > max_px {
             return None;
         }
@@ -491,6 +699,94 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 1500, "{checked}");
+    }
+
+    /// The fast ring search (annulus and Lipschitz rejection, Newton
+    /// refinement) against the previous sampling + Illinois search, on rings
+    /// placed like gizmo rings (screen-constant radius) under perspective and
+    /// orthographic views, near edge-on, and 1e4 m from the origin.
+    #[test]
+    fn fast_ring_search_matches_the_reference_search() {
+        use crate::math::{Camera, DepthMode, Projection};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+        const TOL: f64 = 1e-6;
+        let (mut compared, mut edge_on, mut hits, mut misses) = (0, 0, 0, 0);
+        for case in 0..6000 {
+            let far_away = case % 3 == 0;
+            let origin = if far_away {
+                Vector3::new(rng.gen_range(-1e4..1e4), rng.gen_range(-1e4..1e4), rng.gen_range(-1e4..1e4))
+            } else {
+                Vector3::zeros()
+            };
+            let pivot = Point3::from(origin + Vector3::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0), 0.0));
+            let dist = rng.gen_range(0.5..60.0);
+            let back = crate::math::geom::unit(Vector3::new(
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+            ));
+            let Some(back) = back else { continue };
+            let eye = Point3::from(origin) + back.into_inner() * dist;
+            let projection = if case % 4 == 1 {
+                Projection::Orthographic { height: rng.gen_range(1.0..30.0), near: 0.05, far: 500.0 }
+            } else {
+                Projection::Perspective { fov_y: rng.gen_range(20f64..100.0).to_radians(), near: 0.05, far: 1000.0 }
+            };
+            let cam = Camera { eye, target: Point3::from(origin), up: Vector3::y(), projection };
+            let Ok(v) = View::new(cam, 1280.0, 720.0, DepthMode::Reversed) else { continue };
+            let Some(wpp) = v.world_per_pixel(&pivot) else { continue };
+            let mut n = Vector3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+            if case % 2 == 0 {
+                // Nearly edge-on: the normal almost perpendicular to the line of sight.
+                let f = crate::math::geom::unit(pivot - v.eye()).map_or(v.forward().into_inner(), |u| u.into_inner());
+                n -= f * n.dot(&f);
+                n +=
+                    f * (n.norm() * 10f64.powf(rng.gen_range(-9.0..-0.5)) * if rng.gen_bool(0.5) { 1.0 } else { -1.0 });
+                edge_on += 1;
+            }
+            let Some(normal) = crate::math::geom::unit(n) else { continue };
+            let circle = Circle { center: pivot, normal, radius: wpp * rng.gen_range(10.0..150.0) };
+            // Mostly cursors near the ring's image, some anywhere.
+            let cursor = if rng.gen_bool(0.8) {
+                let Some(s) = v.world_to_screen(&circle.point(rng.gen_range(0.0..std::f64::consts::TAU))) else {
+                    continue;
+                };
+                let r = rng.gen_range(0.0..20f64).powi(2) / 20.0;
+                let a: f64 = rng.gen_range(0.0..std::f64::consts::TAU);
+                s + Vector2::new(a.cos(), a.sin()) * r
+            } else {
+                Point2::new(rng.gen_range(0.0..1280.0), rng.gen_range(0.0..720.0))
+            };
+            let reference = ring_hit_reference(&v, &cursor, &circle, f64::INFINITY);
+            let fast = ring_hit(&v, &cursor, &circle, f64::INFINITY);
+            let within = ring_hit(&v, &cursor, &circle, 8.0);
+            match (reference, fast) {
+                (Some(r), Some(f)) => {
+                    assert!(f.screen_dist.is_finite() && f.view_depth.is_finite(), "{f:?}");
+                    assert!(
+                        (f.screen_dist - r.screen_dist).abs() <= TOL,
+                        "case {case}: fast {} vs reference {} px",
+                        f.screen_dist,
+                        r.screen_dist
+                    );
+                    if r.screen_dist < 8.0 - TOL {
+                        assert_eq!(within, Some(f), "case {case}: a hit at {} px dropped", r.screen_dist);
+                        hits += 1;
+                    } else if r.screen_dist > 8.0 + TOL {
+                        assert_eq!(within, None, "case {case}: a miss at {} px kept", r.screen_dist);
+                        misses += 1;
+                    }
+                    compared += 1;
+                }
+                (None, None) => assert_eq!(within, None),
+                (r, f) => panic!("case {case}: reference {r:?} vs fast {f:?}"),
+            }
+        }
+        assert!(
+            compared > 5000 && edge_on > 2500 && hits > 1500 && misses > 1500,
+            "{compared} {edge_on} {hits} {misses}"
+        );
     }
 
     #[test]
