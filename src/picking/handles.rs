@@ -194,53 +194,63 @@ fn ring_hit_conic(
         return None;
     }
     let s = (c.z - hw) * (c.z + hw);
-    let o = (c.xy() * c.z - u.xy() * u.z - v.xy() * v.z) / s;
+    let inv_s = 1.0 / s;
+    let o = (c.xy() * c.z - u.xy() * u.z - v.xy() * v.z) * inv_s;
     // S = (U' U'^T + V' V'^T - C' C'^T) / s with the columns centred on o.
     let (cu, cv, cc) = (u.xy() - o * u.z, v.xy() - o * v.z, c.xy() - o * c.z);
-    let sxx = (cu.x * cu.x + cv.x * cv.x - cc.x * cc.x) / s;
-    let sxy = (cu.x * cu.y + cv.x * cv.y - cc.x * cc.y) / s;
-    let syy = (cu.y * cu.y + cv.y * cv.y - cc.y * cc.y) / s;
+    let sxx = (cu.x * cu.x + cv.x * cv.x - cc.x * cc.x) * inv_s;
+    let sxy = (cu.x * cu.y + cv.x * cv.y - cc.x * cc.y) * inv_s;
+    let syy = (cu.y * cu.y + cv.y * cv.y - cc.y * cc.y) * inv_s;
     let half = 0.5 * (sxx - syy);
     let l0 = 0.5 * (sxx + syy) + (half * half + sxy * sxy).sqrt();
-    let l1 = (sxx * syy - sxy * sxy) / l0;
-    let (a, b) = (l0.sqrt(), l1.max(0.0).sqrt());
-    if !(a.is_finite() && b >= CONIC_MIN_ROUNDNESS * a) {
+    let det = sxx * syy - sxy * sxy;
+    // b / a = sqrt(l1 / l0) = sqrt(det) / l0.
+    if !(l0.is_finite() && det >= CONIC_MIN_ROUNDNESS * CONIC_MIN_ROUNDNESS * l0 * l0) {
         return None;
     }
-    // Unit major axis.
-    let ax = if sxx >= syy { Vector2::new(l0 - syy, sxy) } else { Vector2::new(sxy, l0 - sxx) };
-    let n = ax.norm();
-    let ax = if n > 0.0 && n.is_finite() { ax / n } else { Vector2::x() };
+    let a = l0.sqrt();
     let d = m.coords - o;
-    let (y0, y1) = (d.dot(&ax), ax.perp(&d));
     // Exact rejections: outside the circumscribed circle grown by max_px, or
     // |rho - 1| b > max_px (the homothetic ellipse through the cursor is at
     // least that far from the ring's image, inside or out).
-    let slack = max_px + 1e-9 * (1.0 + a + d.norm());
-    let rho = ((y0 / a).powi(2) + (y1 / b).powi(2)).sqrt();
-    if d.norm() - a > slack || (rho - 1.0).abs() * b > slack {
+    let slack = max_px + 1e-9 * (1.0 + a + d.x.abs() + d.y.abs());
+    if d.norm_squared() > (a + slack) * (a + slack) {
+        return Some(None);
+    }
+    let b = (det / l0).sqrt();
+    // Unit major axis.
+    let ax = if sxx >= syy { Vector2::new(l0 - syy, sxy) } else { Vector2::new(sxy, l0 - sxx) };
+    let n2 = ax.norm_squared();
+    let ax = if n2 > 0.0 && n2.is_finite() { ax * (1.0 / n2.sqrt()) } else { Vector2::x() };
+    let (y0, y1) = (d.dot(&ax), ax.perp(&d));
+    let (ia, ib) = (1.0 / a, 1.0 / b);
+    let rho = ((y0 * ia).powi(2) + (y1 * ib).powi(2)).sqrt();
+    if (rho - 1.0).abs() * b > slack {
         return Some(None);
     }
     // Closest point in the first quadrant (Chatfield's trig-free iteration
     // on the evolute), then Newton on the angle.
     let (px, py) = (y0.abs(), y1.abs());
     let k = a * a - b * b;
+    let (ka, kb) = (k * ia, k * ib);
     let (mut tc, mut ts) = (std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2);
     for _ in 0..3 {
-        let (ex, ey) = (k * tc * tc * tc / a, -k * ts * ts * ts / b);
+        let (ex, ey) = (ka * tc * tc * tc, -kb * ts * ts * ts);
         let (rx, ry) = (a * tc - ex, b * ts - ey);
         let (qx, qy) = (px - ex, py - ey);
         let (r, q) = ((rx * rx + ry * ry).sqrt(), (qx * qx + qy * qy).sqrt());
         if !(q > 0.0) {
             break;
         }
-        let nx = ((qx * r / q + ex) / a).clamp(0.0, 1.0);
-        let ny = ((qy * r / q + ey) / b).clamp(0.0, 1.0);
+        let rq = r / q;
+        let nx = ((qx * rq + ex) * ia).clamp(0.0, 1.0);
+        let ny = ((qy * rq + ey) * ib).clamp(0.0, 1.0);
         let t = (nx * nx + ny * ny).sqrt();
         if !(t > 0.0) {
             break;
         }
-        (tc, ts) = (nx / t, ny / t);
+        let it = 1.0 / t;
+        (tc, ts) = (nx * it, ny * it);
     }
     let f_at = |c: f64, s: f64| (a * c - px).powi(2) + (b * s - py).powi(2);
     let mut f_best = f_at(tc, ts);
@@ -253,8 +263,11 @@ fn ring_hit_conic(
         let dt = -g / h;
         let (cd, sd) = (1.0 - 0.5 * dt * dt, dt - dt * dt * dt / 6.0);
         let (nc, ns) = (tc * cd - ts * sd, ts * cd + tc * sd);
-        let nn = (nc * nc + ns * ns).sqrt();
-        let (nc, ns) = (nc / nn, ns / nn);
+        // Back onto the unit circle: |(cd, sd)|^2 = 1 - dt^4 / 12 + ..., so
+        // for small steps one Newton step of 1 / sqrt is exact to rounding.
+        let n2 = nc * nc + ns * ns;
+        let inv = if dt.abs() < 0.03 { 1.5 - 0.5 * n2 } else { 1.0 / n2.sqrt() };
+        let (nc, ns) = (nc * inv, ns * inv);
         let f = f_at(nc, ns);
         if !(f < f_best) {
             break;
