@@ -197,7 +197,18 @@ fn depth_ok(view: &View, z: f64, zmax: f64) -> bool {
 }
 
 fn wrap_pi(a: f64) -> f64 {
-    let t = std::f64::consts::TAU;
+    use std::f64::consts::{PI, TAU};
+    // The common case (a difference of two atan2 angles) without fmod.
+    if (-PI..PI).contains(&a) {
+        return a;
+    }
+    if (PI..3.0 * PI).contains(&a) {
+        return a - TAU;
+    }
+    if (-3.0 * PI..-PI).contains(&a) {
+        return a + TAU;
+    }
+    let t = TAU;
     let r = (a + std::f64::consts::PI).rem_euclid(t) - std::f64::consts::PI;
     if r.is_finite() {
         r
@@ -458,13 +469,14 @@ impl DragState {
                     let r = ray.at(ray_plane(&ray, &plane)?) - p;
                     (r.norm() > 1e-9 * len).then_some(r)
                 };
-                let q = if radial(&m).is_some() {
-                    m
-                } else {
-                    clamped = true;
-                    bisect(last_ok, m, |q| radial(q).is_some())
+                let (q, r) = match radial(&m) {
+                    Some(r) => (m, r),
+                    None => {
+                        clamped = true;
+                        let q = bisect(last_ok, m, |q| radial(q).is_some());
+                        (q, radial(&q).unwrap_or(r0))
+                    }
                 };
-                let r = radial(&q).unwrap_or(r0);
                 let raw = axis.dot(&r0.cross(&r)).atan2(r0.dot(&r));
                 let total = total + wrap_pi(raw - prev_raw);
                 self.kind = Kind::Ring { axis, r0, prev_raw: raw, total, last_ok: q };
@@ -539,5 +551,29 @@ impl DragState {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_pi;
+
+    #[test]
+    fn wrap_pi_fast_cases_match_the_general_formula() {
+        use rand::{Rng, SeedableRng};
+        use std::f64::consts::{PI, TAU};
+        let general = |a: f64| (a + PI).rem_euclid(TAU) - PI;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let edges = [0.0, PI, -PI, 3.0 * PI, -3.0 * PI, TAU, -TAU, 1e-300, 7.0, -20.0, 1e9];
+        let random = (0..20_000).map(|i| rng.gen_range(-10.0..10.0) * if i % 2 == 0 { 1.0 } else { 0.5 });
+        for a in edges.into_iter().chain(random) {
+            let (w, g) = (wrap_pi(a), general(a));
+            assert!((-PI..=PI).contains(&w), "{a}: {w}");
+            // The same angle (modulo rounding), and the same branch away from +-pi.
+            let d = (w - g).abs();
+            assert!(d < 1e-12 * (1.0 + a.abs()) || (d - TAU).abs() < 1e-12 * (1.0 + a.abs()), "{a}: {w} vs {g}");
+        }
+        assert_eq!(wrap_pi(f64::NAN), 0.0);
+        assert_eq!(wrap_pi(f64::INFINITY), 0.0);
     }
 }
