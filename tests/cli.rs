@@ -1,29 +1,18 @@
 //! The binary's command line: headless output, and bad input that must give
 //! one clear line and exit status 2 without touching existing output files.
 
+mod common;
+
+use common::{assert_bad_input, viewport_cli};
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn viewport(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_viewport")).args(args).env_remove("DISPLAY").output().unwrap()
-}
-
-fn assert_bad_input(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "exactly one error line, got: {stderr}");
-    assert!(lines[0].starts_with("viewport: "), "{stderr}");
-    assert!(lines[0].contains(needle), "expected {needle:?} in: {stderr}");
-    assert!(!stderr.contains("panicked"));
-}
 
 #[test]
 fn headless_screenshot_and_scene_are_written() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("out.png");
     let json = dir.path().join("out.json");
-    let out = viewport(&[
+    let out = viewport_cli(&[
         "--headless",
         "--validation",
         "--size",
@@ -49,7 +38,7 @@ fn headless_screenshot_and_scene_are_written() {
 fn without_a_display_it_says_so_and_renders_headless() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("fallback.png");
-    let out = viewport(&["--size", "64x48", "--screenshot", png.to_str().unwrap()]);
+    let out = viewport_cli(&["--size", "64x48", "--screenshot", png.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("no display"), "{stderr}");
@@ -88,7 +77,7 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
     for (args, needle) in cases {
         let mut full = vec!["--headless", "--screenshot", &png];
         full.extend(args.iter().copied());
-        let out = viewport(&full);
+        let out = viewport_cli(&full);
         assert_bad_input(&out, needle);
         assert_eq!(std::fs::read_to_string(&png).unwrap(), "keep me", "{args:?} touched the output");
     }

@@ -3,19 +3,24 @@
 //! gives one line naming it, exit status 2 and untouched output files.
 //! Run with `VK_DRIVER_FILES` pointing at lavapipe (as `make test` does).
 
+mod common;
+
+use common::{assert_bad_input, viewport_cli};
+
 use std::path::Path;
-use std::process::{Command, Output};
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/gltf-demo.json");
 
-fn viewport(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_viewport")).args(args).env_remove("DISPLAY").output().unwrap()
-}
-
 /// Renders `scene` headless at 160x120 and returns the PNG's pixels.
 fn render(scene: &Path, png: &Path) -> Vec<u8> {
-    let out =
-        viewport(&[scene.to_str().unwrap(), "--headless", "--size", "160x120", "--screenshot", png.to_str().unwrap()]);
+    let out = viewport_cli(&[
+        scene.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "160x120",
+        "--screenshot",
+        png.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -47,15 +52,6 @@ fn the_gltf_demo_renders_its_gltf_objects() {
     assert!(changed > 300, "only {changed} pixels show the glTF objects");
 }
 
-fn assert_one_line_naming(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 1, "exactly one error line, got: {stderr}");
-    assert!(lines[0].starts_with("viewport: "), "{stderr}");
-    assert!(lines[0].contains(needle), "expected {needle:?} in: {stderr}");
-}
-
 #[test]
 fn a_missing_or_corrupt_mesh_file_is_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
@@ -72,8 +68,8 @@ fn a_missing_or_corrupt_mesh_file_is_one_line_and_status_2() {
     let corrupt = write("corrupt.json", r#"{"objects":[{"name":"a","mesh":"broken.gltf"}]}"#);
 
     for (scene, needle) in [(&missing, "models/gone.glb: missing file"), (&corrupt, "broken.gltf: not a glTF file")] {
-        let out = viewport(&[scene, "--headless", "--screenshot", &png, "--save-scene", &json]);
-        assert_one_line_naming(&out, needle);
+        let out = viewport_cli(&[scene, "--headless", "--screenshot", &png, "--save-scene", &json]);
+        assert_bad_input(&out, needle);
         assert_eq!(std::fs::read_to_string(&png).unwrap(), "keep me", "{scene} touched the screenshot");
         assert_eq!(std::fs::read_to_string(&json).unwrap(), "keep me too", "{scene} touched the saved scene");
     }
