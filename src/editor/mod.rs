@@ -38,19 +38,12 @@ enum Nav {
 
 /// Local bounds of a mesh: exact for primitives, a unit cube for glTF until
 /// [`Editor::set_local_bounds`] is told the real ones.
-pub fn primitive_bounds(p: Primitive) -> (Point3<f64>, Point3<f64>) {
-    match p {
-        Primitive::Torus => (Point3::new(-0.65, -0.15, -0.65), Point3::new(0.65, 0.15, 0.65)),
-        Primitive::Plane => (Point3::new(-0.5, 0.0, -0.5), Point3::new(0.5, 0.0, 0.5)),
-        _ => (Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 0.5, 0.5)),
-    }
-}
-
 fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
-    match mesh {
-        MeshRef::Primitive(p) => primitive_bounds(*p),
-        MeshRef::Gltf { .. } => primitive_bounds(Primitive::Cube),
-    }
+    let (lo, hi) = match mesh {
+        MeshRef::Primitive(p) => p.bounds(),
+        MeshRef::Gltf { .. } => Primitive::Cube.bounds(),
+    };
+    (Point3::from(lo), Point3::from(hi))
 }
 
 /// Editor state. See the module docs for the bindings.

@@ -171,6 +171,15 @@ impl Primitive {
         Primitive::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// Exact local bounds `(min, max)` of the mesh, without generating it.
+    pub fn bounds(self) -> ([f64; 3], [f64; 3]) {
+        match self {
+            Primitive::Torus => ([-0.65, -0.15, -0.65], [0.65, 0.15, 0.65]),
+            Primitive::Plane => ([-0.5, 0.0, -0.5], [0.5, 0.0, 0.5]),
+            _ => ([-0.5; 3], [0.5; 3]),
+        }
+    }
+
     /// Generates the mesh.
     pub fn mesh(self) -> MeshData {
         match self {
@@ -271,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn bounds_match_the_spec() {
+    fn bounds_match_the_spec_and_the_meshes() {
         let expect = [
             (Primitive::Cube, [-0.5, -0.5, -0.5], [0.5, 0.5, 0.5]),
             (Primitive::Sphere, [-0.5, -0.5, -0.5], [0.5, 0.5, 0.5]),
@@ -282,7 +291,9 @@ mod tests {
         ];
         for (p, lo, hi) in expect {
             let (l, h) = p.mesh().bounds();
-            assert!(close(l, lo) && close(h, hi), "{p:?}: {l:?} {h:?}");
+            assert!(close(l, lo) && close(h, hi), "{p:?} mesh: {l:?} {h:?}");
+            let (l, h) = p.bounds();
+            assert!(close(l.map(|v| v as f32), lo) && close(h.map(|v| v as f32), hi), "{p:?} bounds(): {l:?} {h:?}");
         }
     }
 
