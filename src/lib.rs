@@ -9,14 +9,14 @@
 //! - [`render`]: everything Vulkan (ash). Nothing outside it names an ash type.
 //! - [`app`] (winit window) and [`headless`] (off-screen runs and replay).
 
+pub use viewport_gizmo::{gizmo, math, mesh};
+
 pub mod app;
 pub mod cli;
 pub mod draw;
 pub mod editor;
-pub mod gizmo;
 pub mod headless;
 pub mod input;
-pub mod math;
 pub mod picking;
 pub mod render;
 pub mod scene;

@@ -15,7 +15,7 @@
 
 use nalgebra::{Matrix4, Vector3};
 
-use crate::scene::MeshData;
+use crate::mesh::MeshData;
 
 use super::layout::GizmoFrame;
 use super::types::{Axis, Handle};

@@ -16,14 +16,36 @@ use super::camera::{Camera, CameraError, DepthMode, Projection};
 use super::geom::{Plane, Ray};
 
 /// Why a [`View`] cannot be built.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ViewError {
-    #[error(transparent)]
-    Camera(#[from] CameraError),
-    #[error("viewport size must be positive and finite, got {0} x {1}")]
+    Camera(CameraError),
     Viewport(f64, f64),
-    #[error("camera matrices are not invertible")]
     Singular,
+}
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ViewError::Camera(e) => e.fmt(f),
+            ViewError::Viewport(w, h) => write!(f, "viewport size must be positive and finite, got {w} x {h}"),
+            ViewError::Singular => write!(f, "camera matrices are not invertible"),
+        }
+    }
+}
+
+impl std::error::Error for ViewError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ViewError::Camera(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<CameraError> for ViewError {
+    fn from(e: CameraError) -> ViewError {
+        ViewError::Camera(e)
+    }
 }
 
 /// Inverse of a rigid transform (rotation + translation).

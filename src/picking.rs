@@ -1,4 +1,6 @@
-//! Scene object picking: a BVH ([`obvhs::bvh2::Bvh2`]) over the world-space
+//! Picking. Gizmo handle hit tests come from the core
+//! ([`viewport_gizmo::picking`], re-exported here); this module adds scene
+//! object picking: a BVH ([`obvhs::bvh2::Bvh2`]) over the world-space
 //! bounds of each object's oriented box, with the exact f64 ray-OBB slab test
 //! at the leaves.
 //!
@@ -26,6 +28,8 @@ use obvhs::ray::{Ray as BvhRay, RayHit};
 use obvhs::{Boundable, BvhBuildParams};
 
 use crate::math::{Obb, Ray};
+
+pub use viewport_gizmo::picking::*;
 
 /// The nearest object hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -138,21 +138,35 @@ impl Projection {
 }
 
 /// Why a camera cannot be used.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+///
+/// (`Display` and `Error` are written out by hand: the core depends on
+/// nalgebra alone.)
+#[derive(Debug, Clone, PartialEq)]
 pub enum CameraError {
-    #[error("camera eye and target coincide")]
     EyeEqualsTarget,
-    #[error("camera up vector is zero or parallel to the view direction")]
     DegenerateUp,
-    #[error("camera field of view must be in (0, 180) degrees, got {0}")]
     FieldOfView(f64),
-    #[error("camera near plane must be > 0 and < far, got near {near}, far {far}")]
     NearFar { near: f64, far: f64 },
-    #[error("orthographic height must be > 0, got {0}")]
     OrthoHeight(f64),
-    #[error("camera has a non-finite value")]
     NotFinite,
 }
+
+impl std::fmt::Display for CameraError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CameraError::EyeEqualsTarget => write!(f, "camera eye and target coincide"),
+            CameraError::DegenerateUp => write!(f, "camera up vector is zero or parallel to the view direction"),
+            CameraError::FieldOfView(d) => write!(f, "camera field of view must be in (0, 180) degrees, got {d}"),
+            CameraError::NearFar { near, far } => {
+                write!(f, "camera near plane must be > 0 and < far, got near {near}, far {far}")
+            }
+            CameraError::OrthoHeight(h) => write!(f, "orthographic height must be > 0, got {h}"),
+            CameraError::NotFinite => write!(f, "camera has a non-finite value"),
+        }
+    }
+}
+
+impl std::error::Error for CameraError {}
 
 /// A look-at camera with a projection.
 #[derive(Clone, Copy, Debug, PartialEq)]
