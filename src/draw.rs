@@ -50,7 +50,7 @@ impl LoadedMeshes {
     pub fn load(scene: &Scene) -> Result<LoadedMeshes, DrawError> {
         let mut loaded = LoadedMeshes::default();
         let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
-        for o in &scene.objects {
+        for o in scene.objects() {
             if loaded.slots.contains_key(&o.mesh) {
                 continue;
             }
@@ -94,7 +94,7 @@ impl LoadedMeshes {
     pub fn apply_bounds(&self, editor: &mut Editor) {
         let bounds: Vec<(usize, [f32; 3], [f32; 3])> = editor
             .scene()
-            .objects
+            .objects()
             .iter()
             .enumerate()
             .filter(|(_, o)| matches!(o.mesh, MeshRef::Gltf { .. }))
@@ -173,7 +173,7 @@ impl SceneMeshes {
         let frustum = View::new(camera, width as f64, height as f64, depth).ok().map(|v| v.frustum());
         let mut stats = CullStats::default();
         let mut frame = FrameDesc::new(camera, depth);
-        for (i, o) in scene.objects.iter().enumerate() {
+        for (i, o) in scene.objects().iter().enumerate() {
             let Some(e) = self.entries.get(&o.mesh) else { continue };
             if let Some(f) = &frustum {
                 // A degenerate (zero-scale) object has no box and is drawn.
@@ -222,7 +222,7 @@ mod tests {
         // The floor plane, and one arrow for the two objects that use it.
         assert_eq!(loaded.len(), 2);
         let arrows: Vec<&MeshData> = scene
-            .objects
+            .objects()
             .iter()
             .filter(|o| matches!(o.mesh, MeshRef::Gltf { .. }))
             .map(|o| loaded.get(&o.mesh).unwrap())
@@ -270,7 +270,7 @@ mod tests {
         .unwrap();
         let mut meshes = SceneMeshes::default();
         meshes.entries.insert(
-            scene.objects[0].mesh.clone(),
+            scene.objects()[0].mesh.clone(),
             Entry { id: MeshId(0), min: Point3::new(-0.5, -0.5, -0.5), max: Point3::new(0.5, 0.5, 0.5) },
         );
         let cam = scene.camera.unwrap();

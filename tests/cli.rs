@@ -29,7 +29,7 @@ fn headless_screenshot_and_scene_are_written() {
     let info = decoder.read_info().unwrap();
     assert_eq!((info.info().width, info.info().height), (200, 120));
     let saved = viewport::scene::Scene::load(&json).unwrap();
-    assert_eq!(saved.objects.len(), viewport::scene::Scene::demo().objects.len());
+    assert_eq!(saved.objects().len(), viewport::scene::Scene::demo().objects().len());
     // Only the two outputs: no temporary files left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }

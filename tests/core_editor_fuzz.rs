@@ -20,7 +20,7 @@ const KEYS: [&str; 10] = ["W", "E", "R", "T", "X", "F", "Z", "Y", "Escape", "Q"]
 fn hundred_thousand_random_editor_events() {
     let mut rng = StdRng::seed_from_u64(0xed17_0003);
     let mut e = Editor::new(Scene::demo(), 1280.0, 720.0);
-    let n = e.scene().objects.len();
+    let n = e.scene().objects().len();
     let (mut degenerate, mut drags, mut depth_checks) = (0, 0, 0);
     let mut start_depths: Vec<(usize, f64)> = Vec::new();
     for step in 0..100_000u32 {
@@ -68,7 +68,7 @@ fn hundred_thousand_random_editor_events() {
             92 => {
                 // Zero scale on a random object (and sometimes a huge position).
                 let i = rng.gen_range(0..n);
-                let mut t = e.scene().objects[i].transform;
+                let mut t = e.scene().objects()[i].transform;
                 t.scale[rng.gen_range(0..3)] = 0.0;
                 if rng.gen_bool(0.3) {
                     t.position = Vector3::new(1.0e4, -1.0e4, 1.0e4);
@@ -109,7 +109,7 @@ fn hundred_thousand_random_editor_events() {
             let v = e.view().expect("a drag needs a view");
             start_depths = e.selection().iter().map(|&i| (i, v.view_depth(&world(&e, i)))).collect();
         }
-        for (i, o) in e.scene().objects.iter().enumerate() {
+        for (i, o) in e.scene().objects().iter().enumerate() {
             assert!(o.transform.is_finite(), "step {step}: object {i} {:?}", o.transform);
         }
         for m in e.world_matrices() {

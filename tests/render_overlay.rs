@@ -36,7 +36,7 @@ fn gizmo_is_solid_where_visible_and_faint_behind_the_occluder() {
     let mut r = renderer(W, H);
     let meshes = viewport::draw::SceneMeshes::upload(&mut r, &scene).unwrap();
     let gizmo = Gizmo::new(GizmoConfig { mode: Mode::Translate, ..GizmoConfig::default() });
-    let targets = [Target::root(scene.objects[0].transform)];
+    let targets = [Target::root(scene.objects()[0].transform)];
 
     for depth in [DepthMode::Reversed, DepthMode::Standard] {
         let view = View::new(camera, W as f64, H as f64, depth).unwrap();
@@ -97,7 +97,7 @@ fn overlay_draw_count_does_not_grow_with_handles() {
     let mut r = renderer(W, H);
     let meshes = viewport::draw::SceneMeshes::upload(&mut r, &scene).unwrap();
     let view = View::new(camera, W as f64, H as f64, DepthMode::Reversed).unwrap();
-    let targets = [Target::root(scene.objects[0].transform)];
+    let targets = [Target::root(scene.objects()[0].transform)];
     let (mut frame, _) = meshes.frame(&scene, camera, DepthMode::Reversed, &[], (W, H));
     // Universal mode has the most handles; repeat them to triple the count.
     let gizmo = Gizmo::new(GizmoConfig { mode: Mode::Universal, ..GizmoConfig::default() });

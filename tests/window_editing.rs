@@ -77,7 +77,7 @@ fn click_select_drag_axis_and_save() {
     assert!(stderr.contains(", 0 validation errors"), "{stderr}");
 
     let saved = viewport::scene::Scene::load(&scene).unwrap();
-    let p = saved.objects[0].transform.position;
+    let p = saved.objects()[0].transform.position;
     // 60 px along X is 1.5 m; the off-axis wander does not count.
     assert!((p.x - 0.5).abs() < 1e-6 && (p.y - 1.0).abs() < 1e-9 && p.z.abs() < 1e-9, "saved position {p:?}");
 

@@ -76,7 +76,7 @@ impl Editor {
     /// An editor over `scene` with a viewport of `width` x `height` pixels.
     pub fn new(scene: Scene, width: f64, height: f64) -> Editor {
         let camera = scene.camera.filter(|c| c.validate().is_ok()).unwrap_or_default();
-        let bounds: Vec<_> = scene.objects.iter().map(|o| mesh_bounds(&o.mesh)).collect();
+        let bounds: Vec<_> = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
         let worlds = scene.world_matrices();
         let index = SceneIndex::build(bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
         Editor {
@@ -105,7 +105,9 @@ impl Editor {
 
     /// The scene as it should be saved: objects as edited, camera as viewed.
     pub fn scene_to_save(&self) -> Scene {
-        Scene { camera: Some(self.camera), ..self.scene.clone() }
+        let mut scene = self.scene.clone();
+        scene.camera = Some(self.camera);
+        scene
     }
 
     /// Selected object indices; the first is the active one (local space).
@@ -120,7 +122,7 @@ impl Editor {
         }
         self.selection.clear();
         for &i in ids {
-            if i < self.scene.objects.len() && !self.selection.contains(&i) {
+            if i < self.scene.len() && !self.selection.contains(&i) {
                 self.selection.push(i);
             }
         }
@@ -141,7 +143,7 @@ impl Editor {
     /// Sets object `i`'s local transform (scripts, tools), keeping picking
     /// current. Ignored during a drag or for an invalid index.
     pub fn set_transform(&mut self, i: usize, t: Transform) {
-        if i < self.scene.objects.len() && !self.gizmo.is_dragging() {
+        if i < self.scene.len() && !self.gizmo.is_dragging() {
             self.write_transforms(&[i], &[t]);
         }
     }
@@ -187,18 +189,7 @@ impl Editor {
         self.selection
             .iter()
             .copied()
-            .filter(|&i| {
-                let mut at = self.scene.objects[i].parent;
-                let mut guard = 0;
-                while let Some(p) = at {
-                    if self.selection.contains(&p) || guard > self.scene.objects.len() {
-                        return false;
-                    }
-                    at = self.scene.objects[p].parent;
-                    guard += 1;
-                }
-                true
-            })
+            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| self.selection.contains(&p)))
             .collect()
     }
 
@@ -206,35 +197,30 @@ impl Editor {
     pub fn targets(&self) -> Vec<Target> {
         self.roots_of_selection()
             .into_iter()
-            .map(|i| Target { local: self.scene.objects[i].transform, parent_world: self.scene.parent_world_matrix(i) })
+            .map(|i| Target {
+                local: self.scene.objects()[i].transform,
+                parent_world: self.scene.parent_world_matrix(i),
+            })
             .collect()
     }
 
     /// Writes transforms and refreshes the pick index for them and their descendants.
     fn write_transforms(&mut self, objects: &[usize], transforms: &[Transform]) {
         for (&i, t) in objects.iter().zip(transforms) {
-            if let Some(o) = self.scene.objects.get_mut(i) {
+            if let Some(o) = self.scene.object_mut(i) {
                 o.transform = *t;
             }
         }
-        let n = self.scene.objects.len();
-        let moved: Vec<usize> = (0..n)
-            .filter(|&i| {
-                let mut at = Some(i);
-                let mut guard = 0;
-                while let Some(j) = at {
-                    if objects.contains(&j) {
-                        return true;
-                    }
-                    at = self.scene.objects[j].parent;
-                    guard += 1;
-                    if guard > n {
-                        break;
-                    }
-                }
-                false
-            })
-            .collect();
+        // The written objects and their subtrees, each once (a written object
+        // may sit below another): what this costs depends on what moved, not
+        // on the size of the scene.
+        let mut moved: Vec<usize> = Vec::new();
+        for &i in objects.iter().filter(|&&i| i < self.scene.len()) {
+            if !self.scene.hierarchy().ancestors(i).any(|p| objects.contains(&p)) {
+                moved.push(i);
+                moved.extend(self.scene.hierarchy().descendants(i));
+            }
+        }
         for i in moved {
             let (lo, hi) = self.bounds[i];
             let m = self.scene.world_matrix(i);
@@ -283,7 +269,7 @@ impl Editor {
     /// Looks at the selection (or the whole scene when nothing is selected).
     pub fn focus(&mut self) -> bool {
         let ids: Vec<usize> =
-            if self.selection.is_empty() { (0..self.scene.objects.len()).collect() } else { self.selection.clone() };
+            if self.selection.is_empty() { (0..self.scene.len()).collect() } else { self.selection.clone() };
         let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut hi = -lo;
         for i in ids {

@@ -93,20 +93,20 @@ fn gizmo_drag_undo_redo() {
     let mut e = editor();
     let c = id(&e, "crate");
     e.set_selection(&[c]);
-    let before = e.scene().objects[c].transform;
+    let before = e.scene().objects()[c].transform;
     drag_x(&mut e, 80.0, Modifiers::NONE);
     e.handle(&Event::MouseUp { button: MouseButton::Left });
-    let after = e.scene().objects[c].transform;
+    let after = e.scene().objects()[c].transform;
     assert!(after.position.x > before.position.x + 0.1);
     assert_eq!(after.position.y, before.position.y);
     // The selection did not change (the gizmo had priority over picking).
     assert_eq!(e.selection(), &[c]);
     e.handle(&Event::Modifiers(CTRL));
     e.handle(&Event::KeyDown { key: "Z".into() });
-    assert_eq!(e.scene().objects[c].transform, before);
+    assert_eq!(e.scene().objects()[c].transform, before);
     e.handle(&Event::Modifiers(Modifiers { shift: true, ctrl: true, alt: false }));
     e.handle(&Event::KeyDown { key: "Z".into() });
-    assert_eq!(e.scene().objects[c].transform, after);
+    assert_eq!(e.scene().objects()[c].transform, after);
     // The pick index followed the move (incrementally), and picks it there.
     assert!((e.index.obb(c).unwrap().center - world_pos(&e, c)).norm() < 1e-9);
     let down = crate::math::Ray::new(world_pos(&e, c) + Vector3::new(0.0, 10.0, 0.0), -Vector3::y()).unwrap();
@@ -118,16 +118,16 @@ fn escape_and_right_button_cancel() {
     let mut e = editor();
     let c = id(&e, "crate");
     e.set_selection(&[c]);
-    let before = e.scene().objects[c].transform;
+    let before = e.scene().objects()[c].transform;
     drag_x(&mut e, 60.0, Modifiers::NONE);
-    assert_ne!(e.scene().objects[c].transform, before);
+    assert_ne!(e.scene().objects()[c].transform, before);
     e.handle(&Event::KeyDown { key: "Escape".into() });
-    assert_eq!(e.scene().objects[c].transform, before);
+    assert_eq!(e.scene().objects()[c].transform, before);
     e.handle(&Event::MouseUp { button: MouseButton::Left });
     assert!(!e.history().can_undo());
     drag_x(&mut e, 60.0, Modifiers::NONE);
     e.handle(&Event::MouseDown { button: MouseButton::Right });
-    assert_eq!(e.scene().objects[c].transform, before);
+    assert_eq!(e.scene().objects()[c].transform, before);
 }
 
 #[test]
@@ -135,9 +135,9 @@ fn ctrl_snaps_the_total() {
     let mut e = editor();
     let c = id(&e, "crate");
     e.set_selection(&[c]);
-    let x0 = e.scene().objects[c].transform.position.x;
+    let x0 = e.scene().objects()[c].transform.position.x;
     drag_x(&mut e, 77.0, CTRL);
-    let x = e.scene().objects[c].transform.position.x - x0;
+    let x = e.scene().objects()[c].transform.position.x - x0;
     let inc = e.gizmo.config.snap.translate;
     assert!(x.abs() > 0.0 && ((x / inc) - (x / inc).round()).abs() < 1e-9, "{x}");
 }

@@ -54,7 +54,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         .selection()
         .iter()
         .map(|&i| {
-            let o = &scene.objects[i];
+            let o = &scene.objects()[i];
             let t = &o.transform;
             let q = t.rotation.quaternion();
             let w = scene.world_matrix(i);

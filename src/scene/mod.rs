@@ -8,6 +8,7 @@
 
 pub mod file;
 pub mod gltf;
+pub mod hierarchy;
 pub mod primitives;
 
 use std::collections::HashMap;
@@ -17,6 +18,7 @@ use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
 
 use crate::math::{Camera, Projection, Transform};
 pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
+pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
 
 /// Why a scene (or a part of one) could not be loaded or saved.
@@ -56,22 +58,28 @@ impl MeshRef {
     }
 }
 
-/// One object of the scene.
+/// One object of the scene. Its parent is held by the scene's
+/// [`Hierarchy`] ([`Scene::parent`]), which keeps the links acyclic.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
     pub name: String,
     pub mesh: MeshRef,
-    pub parent: Option<usize>,
+    /// Local transform, relative to the parent.
     pub transform: Transform,
     /// Linear RGB in [0, 1].
     pub color: [f32; 3],
 }
 
-/// A validated scene.
+/// A validated scene: objects in file order and their hierarchy.
+///
+/// The object list and the hierarchy are private so that they always have
+/// the same length and the parent links stay acyclic; objects' own fields
+/// (name, mesh, transform, colour) are edited through [`Scene::object_mut`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub camera: Option<Camera>,
-    pub objects: Vec<Object>,
+    objects: Vec<Object>,
+    hierarchy: Hierarchy,
 }
 
 fn finite<const N: usize>(v: &[f64; N]) -> bool {
@@ -152,6 +160,7 @@ impl Scene {
             }
         }
         let mut objects = Vec::with_capacity(file.objects.len());
+        let mut parents = Vec::with_capacity(file.objects.len());
         for o in &file.objects {
             let err = |m: &str| format!("object \"{}\": {m}", o.name);
             let parent = match &o.parent {
@@ -184,10 +193,10 @@ impl Scene {
                     MeshRef::Gltf { source: o.mesh.clone(), path: base.join(&o.mesh) }
                 }
             };
+            parents.push(parent);
             objects.push(Object {
                 name: o.name.clone(),
                 mesh,
-                parent,
                 transform: Transform {
                     position: Vector3::from(o.position),
                     rotation: UnitQuaternion::from_quaternion(q),
@@ -196,25 +205,54 @@ impl Scene {
                 color: o.color.map(|c| c as f32),
             });
         }
-        let scene = Scene { camera, objects };
-        if let Some(i) = scene.find_cycle() {
-            return Err(format!("object \"{}\": parent chain forms a cycle", scene.objects[i].name));
-        }
-        Ok(scene)
+        let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
+            HierarchyError::Cycle { child, .. } => {
+                format!("object \"{}\": parent chain forms a cycle", objects[child].name)
+            }
+            other => other.to_string(),
+        })?;
+        Ok(Scene { camera, objects, hierarchy })
     }
 
-    fn find_cycle(&self) -> Option<usize> {
-        (0..self.objects.len()).find(|&start| {
-            let mut at = self.objects[start].parent;
-            for _ in 0..self.objects.len() {
-                match at {
-                    None => return false,
-                    Some(p) if p == start => return true,
-                    Some(p) => at = self.objects[p].parent,
-                }
-            }
-            at.is_some()
-        })
+    /// A scene of root objects (no parents).
+    pub fn from_objects(camera: Option<Camera>, objects: Vec<Object>) -> Scene {
+        let hierarchy = Hierarchy::from_parents(&vec![None; objects.len()]).expect("roots form no cycle");
+        Scene { camera, objects, hierarchy }
+    }
+
+    /// Appends `object` under `parent` (or as a root); returns its index.
+    pub fn push(&mut self, object: Object, parent: Option<usize>) -> Result<usize, HierarchyError> {
+        let i = self.hierarchy.push(parent)?;
+        self.objects.push(object);
+        Ok(i)
+    }
+
+    /// The objects, in file order.
+    pub fn objects(&self) -> &[Object] {
+        &self.objects
+    }
+
+    /// Object `i`, to edit its name, mesh, transform or colour.
+    pub fn object_mut(&mut self, i: usize) -> Option<&mut Object> {
+        self.objects.get_mut(i)
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// The parent links.
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.hierarchy
+    }
+
+    /// The parent of object `i`.
+    pub fn parent(&self, i: usize) -> Option<usize> {
+        self.hierarchy.parent(i)
     }
 
     /// The scene as its file form.
@@ -224,12 +262,13 @@ impl Scene {
             objects: self
                 .objects
                 .iter()
-                .map(|o| {
+                .enumerate()
+                .map(|(i, o)| {
                     let q = o.transform.rotation.quaternion();
                     ObjectFile {
                         name: o.name.clone(),
                         mesh: o.mesh.source().to_string(),
-                        parent: o.parent.map(|p| self.objects[p].name.clone()),
+                        parent: self.parent(i).map(|p| self.objects[p].name.clone()),
                         position: o.transform.position.into(),
                         rotation: [q.i, q.j, q.k, q.w],
                         scale: o.transform.scale.into(),
@@ -256,18 +295,13 @@ impl Scene {
 
     /// World matrix of object `i`: parent world * T * R * S.
     pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
-        let mut m = self.objects[i].transform.matrix();
-        let mut at = self.objects[i].parent;
-        while let Some(p) = at {
-            m = self.objects[p].transform.matrix() * m;
-            at = self.objects[p].parent;
-        }
-        m
+        let local = self.objects[i].transform.matrix();
+        self.hierarchy.ancestors(i).fold(local, |m, p| self.objects[p].transform.matrix() * m)
     }
 
     /// World matrix of the parent of `i` (identity for a root).
     pub fn parent_world_matrix(&self, i: usize) -> Matrix4<f64> {
-        self.objects[i].parent.map_or_else(Matrix4::identity, |p| self.world_matrix(p))
+        self.parent(i).map_or_else(Matrix4::identity, |p| self.world_matrix(p))
     }
 
     /// All world matrices, each parent computed once.
@@ -278,7 +312,7 @@ impl Scene {
                 return m;
             }
             let local = s.objects[i].transform.matrix();
-            let m = match s.objects[i].parent {
+            let m = match s.parent(i) {
                 Some(p) => get(s, p, out) * local,
                 None => local,
             };
@@ -328,8 +362,8 @@ mod tests {
     fn demo_scene_loads_with_a_child_under_a_rotated_parent() {
         let s = Scene::demo();
         assert!(s.objects.len() >= 4);
-        let child = s.objects.iter().position(|o| o.parent.is_some()).expect("a child");
-        let parent = s.objects[child].parent.unwrap();
+        let child = (0..s.len()).find(|&i| s.parent(i).is_some()).expect("a child");
+        let parent = s.parent(child).unwrap();
         assert!(s.objects[parent].transform.rotation.angle() > 0.1);
     }
 
@@ -340,7 +374,7 @@ mod tests {
         assert_eq!(s.objects.len(), again.objects.len());
         for (a, b) in s.objects.iter().zip(&again.objects) {
             assert_eq!(a.name, b.name);
-            assert_eq!(a.parent, b.parent);
+            assert_eq!(s.hierarchy(), again.hierarchy());
             assert!((a.transform.matrix() - b.transform.matrix()).norm() < 1e-12);
         }
         let (a, b) = (s.camera.unwrap(), again.camera.unwrap());
@@ -350,8 +384,8 @@ mod tests {
     #[test]
     fn child_world_matrix_composes_parent() {
         let s = Scene::demo();
-        let child = s.objects.iter().position(|o| o.parent.is_some()).unwrap();
-        let p = s.objects[child].parent.unwrap();
+        let child = (0..s.len()).find(|&i| s.parent(i).is_some()).unwrap();
+        let p = s.parent(child).unwrap();
         let expect = s.world_matrix(p) * s.objects[child].transform.matrix();
         assert!((s.world_matrix(child) - expect).norm() < 1e-12);
         assert!((s.world_matrices()[child] - expect).norm() < 1e-12);
