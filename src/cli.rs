@@ -7,12 +7,10 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::draw::{LoadedMeshes, SceneMeshes};
-use crate::editor::Editor;
-use crate::headless::{prepare, replay, save_png, trace_jsonl, ReplayTarget, Script};
+use crate::error::Error;
+use crate::headless::Outputs;
 use crate::math::DepthMode;
-use crate::render::{ContextDesc, Renderer};
-use crate::scene::{write_atomic, Scene};
+use crate::setup::Options;
 
 pub const BINDINGS_HELP: &str = "\
 Window controls:
@@ -77,16 +75,6 @@ fn parse_depth(s: &str) -> Result<DepthMode, String> {
     DepthMode::parse(s).ok_or_else(|| format!("depth must be \"reversed\" or \"standard\", got \"{s}\""))
 }
 
-/// A failure that ends the program: printed as one line, exit status 2.
-#[derive(Debug)]
-pub struct Fatal(pub String);
-
-impl<E: std::fmt::Display> From<E> for Fatal {
-    fn from(e: E) -> Fatal {
-        Fatal(e.to_string())
-    }
-}
-
 /// Runs the CLI and returns the process exit status.
 pub fn main() -> i32 {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).try_init();
@@ -105,93 +93,44 @@ pub fn main() -> i32 {
         }
     };
     match run(&cli) {
-        Ok(status) => status,
-        Err(Fatal(msg)) => {
-            eprintln!("viewport: {msg}");
+        Ok(errors) => validation_status(&cli, errors),
+        Err(e) => {
+            eprintln!("viewport: {e}");
             2
         }
     }
-}
-
-fn load_scene(cli: &Cli) -> Result<Scene, Fatal> {
-    Ok(match &cli.scene {
-        Some(path) => Scene::load(path)?,
-        None => Scene::demo(),
-    })
 }
 
 fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
 }
 
-fn run(cli: &Cli) -> Result<i32, Fatal> {
-    let scene = load_scene(cli)?;
+/// Opens the window, or runs headless; returns the validation error count.
+fn run(cli: &Cli) -> Result<u32, Error> {
+    let options = Options { scene: cli.scene.clone(), size: cli.size, depth: cli.depth, validation: cli.validation };
+    let mut outputs = Outputs {
+        replay: cli.replay.clone(),
+        trace: cli.trace.clone(),
+        screenshot: cli.screenshot.clone(),
+        save_scene: cli.save_scene.clone(),
+    };
     if cli.headless {
-        return run_headless(cli, scene, cli.screenshot.clone());
+        return crate::headless::run(&options, &outputs);
     }
     if !has_display() {
-        let out = cli.screenshot.clone().unwrap_or_else(|| PathBuf::from("viewport-headless.png"));
+        let out = outputs.screenshot.get_or_insert_with(|| PathBuf::from("viewport-headless.png"));
         eprintln!("viewport: no display found (DISPLAY is not set); rendering headless to {}", out.display());
-        return run_headless(cli, scene, Some(out));
+        return crate::headless::run(&options, &outputs);
     }
-    crate::app::run_window(cli, scene)
+    crate::app::run_window(&options)
 }
 
 /// Exit status for the validation outcome, with a summary line.
-pub fn validation_status(cli: &Cli, errors: u32) -> i32 {
+fn validation_status(cli: &Cli, errors: u32) -> i32 {
     if cli.validation && errors > 0 {
         eprintln!("viewport: the validation layer reported {errors} error(s)");
         1
     } else {
         0
     }
-}
-
-fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<i32, Fatal> {
-    // Everything is read and validated before the GPU is touched.
-    let script = match &cli.replay {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
-            Script::from_json(&text, &scene).map_err(|e| Fatal(format!("{}: {e}", path.display())))?
-        }
-        None => Script::from_json(r#"{"events":[]}"#, &scene).map_err(Fatal)?,
-    };
-    let loaded = LoadedMeshes::load(&scene)?;
-    let (w, h) = script.size.unwrap_or(cli.size);
-    let mut editor = Editor::new(scene, w as f64, h as f64);
-    editor.depth = cli.depth;
-    loaded.apply_bounds(&mut editor);
-    prepare(&mut editor, &script);
-
-    let mut renderer = Renderer::headless(&ContextDesc { validation: cli.validation }, w, h)?;
-    eprintln!("viewport: using {}", renderer.device_info());
-    let meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
-    struct Target<'a> {
-        renderer: &'a mut Renderer,
-        meshes: &'a SceneMeshes,
-    }
-    impl ReplayTarget for Target<'_> {
-        type Error = crate::render::RenderError;
-        fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error> {
-            self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
-        }
-        fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
-            self.renderer.depth_at(p.x, p.y)
-        }
-    }
-    let trace = replay(&mut editor, &script, &mut Target { renderer: &mut renderer, meshes: &meshes })?;
-    renderer.draw(&meshes.editor_frame(&editor).0)?;
-    let image = renderer.read_color()?;
-
-    if let Some(path) = &cli.trace {
-        write_atomic(path, trace_jsonl(&trace).as_bytes())?;
-    }
-    if let Some(path) = &cli.save_scene {
-        editor.scene_to_save().save(path)?;
-    }
-    if let Some(path) = &screenshot {
-        save_png(path, &image)?;
-    }
-    renderer.wait_idle();
-    Ok(validation_status(cli, renderer.validation().errors()))
 }

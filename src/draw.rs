@@ -15,7 +15,7 @@ use crate::editor::Editor;
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, View};
 use crate::render::{DrawObject, FrameDesc, MeshId, RenderError, Renderer};
-use crate::scene::gltf::load_gltf;
+use crate::scene::gltf::{load_gltf, GltfError};
 use crate::scene::{MeshData, MeshRef, Scene};
 
 /// Error while preparing a scene for drawing.
@@ -23,16 +23,16 @@ use crate::scene::{MeshData, MeshRef, Scene};
 pub enum DrawError {
     #[error(transparent)]
     Render(#[from] RenderError),
-    #[error("{0}")]
-    Mesh(String),
+    #[error(transparent)]
+    Gltf(#[from] GltfError),
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
-/// gives [`DrawError::Mesh`] (`<path>: <problem>`, one line).
+/// gives [`DrawError::Gltf`] (`<path>: <problem>`, one line).
 pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     match mesh {
         MeshRef::Primitive(p) => Ok(p.mesh()),
-        MeshRef::Gltf { path, .. } => load_gltf(path).map_err(|e| DrawError::Mesh(e.to_string())),
+        MeshRef::Gltf { path, .. } => Ok(load_gltf(path)?),
     }
 }
 

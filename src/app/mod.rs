@@ -14,14 +14,14 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::cli::{validation_status, Cli, Fatal};
 use crate::draw::{LoadedMeshes, SceneMeshes};
 use crate::editor::Editor;
-use crate::headless::save_png;
+use crate::error::Error;
+use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Renderer, WindowHandles};
-use crate::scene::Scene;
 use crate::session::{self, Command};
+use crate::setup::{load_scene, open_editor, Options};
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
 pub fn key_name(key: &PhysicalKey) -> Option<String> {
@@ -87,24 +87,22 @@ struct App {
     frames: u64,
     frame_time: Duration,
     screenshots: u32,
-    error: Option<Fatal>,
+    error: Option<Error>,
 }
 
 impl App {
-    fn fail(&mut self, el: &ActiveEventLoop, e: impl Into<Fatal>) {
+    fn fail(&mut self, el: &ActiveEventLoop, e: impl Into<Error>) {
         self.error = Some(e.into());
         el.exit();
     }
 
-    fn create(&mut self, el: &ActiveEventLoop) -> Result<(), Fatal> {
+    fn create(&mut self, el: &ActiveEventLoop) -> Result<(), Error> {
         let attrs = Window::default_attributes()
             .with_title("viewport")
             .with_inner_size(PhysicalSize::new(self.size.0, self.size.1));
-        let window = el.create_window(attrs).map_err(|e| Fatal(format!("cannot open a window: {e}")))?;
-        let handles = WindowHandles {
-            display: window.display_handle().map_err(|e| Fatal(e.to_string()))?.as_raw(),
-            window: window.window_handle().map_err(|e| Fatal(e.to_string()))?.as_raw(),
-        };
+        let window = el.create_window(attrs)?;
+        let handles =
+            WindowHandles { display: window.display_handle()?.as_raw(), window: window.window_handle()?.as_raw() };
         let size = window.inner_size();
         let mut renderer =
             Renderer::windowed(&ContextDesc { validation: self.validation }, handles, size.width, size.height)?;
@@ -132,7 +130,7 @@ impl App {
         ));
     }
 
-    fn redraw(&mut self) -> Result<(), Fatal> {
+    fn redraw(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
         let started = Instant::now();
         let (frame, _) = meshes.editor_frame(&self.editor);
@@ -155,13 +153,13 @@ impl App {
         }
     }
 
-    fn screenshot(&mut self) -> Result<(), Fatal> {
+    fn screenshot(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
         let (frame, _) = meshes.editor_frame(&self.editor);
         let image = renderer.capture(&frame)?;
         self.screenshots += 1;
         let path = PathBuf::from(format!("viewport-screenshot-{}.png", self.screenshots));
-        match save_png(&path, &image) {
+        match save_png(&path, image.width, image.height, &image.data) {
             Ok(()) => eprintln!("viewport: wrote {}", path.display()),
             Err(e) => eprintln!("viewport: {e}"),
         }
@@ -236,19 +234,18 @@ impl App {
     }
 }
 
-/// Opens the window and runs until it is closed. Returns the exit status.
-pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
-    // Mesh files first: a bad one fails before a window opens.
-    let loaded = LoadedMeshes::load(&scene)?;
-    let event_loop = EventLoop::new().map_err(|e| Fatal(format!("cannot connect to the display: {e}")))?;
+/// Opens the window and runs until it is closed. Returns the number of
+/// validation errors (0 without validation).
+pub fn run_window(options: &Options) -> Result<u32, Error> {
+    // The scene and its mesh files first: a bad one fails before a window opens.
+    let scene = load_scene(options.scene.as_deref())?;
+    let (editor, loaded) = open_editor(scene, options.size, options.depth)?;
+    let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
-    let mut editor = Editor::new(scene, cli.size.0 as f64, cli.size.1 as f64);
-    editor.depth = cli.depth;
-    loaded.apply_bounds(&mut editor);
     let mut app = App {
-        validation: cli.validation,
-        size: cli.size,
-        scene_path: cli.scene.clone(),
+        validation: options.validation,
+        size: options.size,
+        scene_path: options.scene.clone(),
         editor,
         loaded,
         window: None,
@@ -260,7 +257,7 @@ pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
         screenshots: 0,
         error: None,
     };
-    event_loop.run_app(&mut app).map_err(|e| Fatal(format!("event loop failed: {e}")))?;
+    event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {
         return Err(e);
     }
@@ -273,7 +270,7 @@ pub fn run_window(cli: &Cli, scene: Scene) -> Result<i32, Fatal> {
     app.renderer = None;
     app.window = None;
     eprintln!("viewport: presented {} frames, {} validation errors", app.frames, errors);
-    Ok(validation_status(cli, errors))
+    Ok(errors)
 }
 
 #[cfg(test)]

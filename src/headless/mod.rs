@@ -5,32 +5,91 @@
 
 pub mod script;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use crate::draw::SceneMeshes;
 use crate::editor::Editor;
-use crate::render::RgbaImage;
-use crate::scene::{write_atomic, SceneError};
+use crate::error::Error;
+use crate::files::{save_png, write_atomic};
+use crate::render::{ContextDesc, RenderError, Renderer};
+use crate::scene::Scene;
 use crate::session::{self, Command};
+use crate::setup::{load_scene, open_editor, Options};
 pub use script::{Script, Step, TraceLine, TraceObject};
 
-/// Encodes an RGBA8 image as PNG bytes (sRGB).
-pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, png::EncodingError> {
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, image.width, image.height);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-        let mut w = enc.write_header()?;
-        w.write_image_data(&image.data)?;
-    }
-    Ok(out)
+/// What a headless run writes, besides the options it opens with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outputs {
+    /// A replay script to apply before the final frame.
+    pub replay: Option<PathBuf>,
+    /// One JSON line per script event (needs `replay`).
+    pub trace: Option<PathBuf>,
+    /// The final frame as PNG.
+    pub screenshot: Option<PathBuf>,
+    /// The resulting scene.
+    pub save_scene: Option<PathBuf>,
 }
 
-/// Writes `image` to `path` as PNG, atomically.
-pub fn save_png(path: &Path, image: &RgbaImage) -> Result<(), SceneError> {
-    let bytes = encode_png(image).map_err(|e| SceneError::file(path, e))?;
-    write_atomic(path, &bytes)
+/// Reads and validates a replay script against `scene`.
+pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| Error::ReadScript { path: path.to_path_buf(), source })?;
+    Script::from_json(&text, scene).map_err(|source| Error::Script { path: path.to_path_buf(), source })
+}
+
+/// A headless run: everything is read and validated before the GPU is
+/// touched; the script (if any) is replayed through the same editor and
+/// session code as the window; the outputs are written only after the final
+/// frame rendered, each atomically. Returns the number of validation errors.
+pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
+    let scene = load_scene(options.scene.as_deref())?;
+    let script = match &outputs.replay {
+        Some(path) => Some(read_script(path, &scene)?),
+        None => None,
+    };
+    let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
+    let (mut editor, loaded) = open_editor(scene, size, options.depth)?;
+    if let Some(s) = &script {
+        prepare(&mut editor, s);
+    }
+
+    let mut renderer = Renderer::headless(&ContextDesc { validation: options.validation }, size.0, size.1)?;
+    eprintln!("viewport: using {}", renderer.device_info());
+    let meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
+    let trace = match &script {
+        Some(s) => replay(&mut editor, s, &mut Offscreen { renderer: &mut renderer, meshes: &meshes })?,
+        None => Vec::new(),
+    };
+    renderer.draw(&meshes.editor_frame(&editor).0)?;
+    let image = renderer.read_color()?;
+
+    if let Some(path) = &outputs.trace {
+        write_atomic(path, trace_jsonl(&trace).as_bytes())?;
+    }
+    if let Some(path) = &outputs.save_scene {
+        editor.scene_to_save().save(path)?;
+    }
+    if let Some(path) = &outputs.screenshot {
+        save_png(path, image.width, image.height, &image.data)?;
+    }
+    renderer.wait_idle();
+    Ok(renderer.validation().errors())
+}
+
+/// The headless renderer as a replay target.
+struct Offscreen<'a> {
+    renderer: &'a mut Renderer,
+    meshes: &'a SceneMeshes,
+}
+
+impl ReplayTarget for Offscreen<'_> {
+    type Error = RenderError;
+    fn frame(&mut self, editor: &Editor) -> Result<(), RenderError> {
+        self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
+    }
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+        self.renderer.depth_at(p.x, p.y)
+    }
 }
 
 /// Sets up an editor as a script asks (size, depth, camera, selection, gizmo).

@@ -10,7 +10,24 @@ use serde::{Deserialize, Serialize};
 use crate::gizmo::{GizmoConfig, Mode, Snap, Space};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode};
-use crate::scene::{camera_from_file, CameraFile, Scene};
+use crate::scene::{camera_from_file, CameraFile, Scene, SceneError};
+
+/// Why a replay script was refused (before anything ran).
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// The script's camera block.
+    #[error(transparent)]
+    Camera(#[from] SceneError),
+    #[error("select: unknown object \"{0}\"")]
+    UnknownObject(String),
+    /// A bad top-level value (size, depth, a gizmo setting).
+    #[error("{0}")]
+    Setting(String),
+    #[error("event {index}: {problem}")]
+    Event { index: usize, problem: String },
+}
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -142,12 +159,14 @@ impl EventFile {
 
 impl Script {
     /// Parses and validates a script against `scene` (for `select`).
-    pub fn from_json(text: &str, scene: &Scene) -> Result<Script, String> {
-        let file: ScriptFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str, scene: &Scene) -> Result<Script, ScriptError> {
+        let file: ScriptFile = serde_json::from_str(text)?;
         let size = match file.size {
             None => None,
             Some([w, h]) if w > 0 && h > 0 && w <= 16384 && h <= 16384 => Some((w, h)),
-            Some([w, h]) => return Err(format!("size must be between 1x1 and 16384x16384, got {w}x{h}")),
+            Some([w, h]) => {
+                return Err(ScriptError::Setting(format!("size must be between 1x1 and 16384x16384, got {w}x{h}")))
+            }
         };
         let depth = file
             .depth
@@ -155,7 +174,8 @@ impl Script {
             .map(|d| {
                 DepthMode::parse(d).ok_or_else(|| format!("depth must be \"reversed\" or \"standard\", got \"{d}\""))
             })
-            .transpose()?;
+            .transpose()
+            .map_err(ScriptError::Setting)?;
         let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
         let select = file
             .select
@@ -163,56 +183,58 @@ impl Script {
             .map(|names| {
                 names
                     .iter()
-                    .map(|n| scene.find(n).ok_or_else(|| format!("select: unknown object \"{n}\"")))
+                    .map(|n| scene.find(n).ok_or_else(|| ScriptError::UnknownObject(n.clone())))
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        let mut gizmo = GizmoConfig::default();
-        if let Some(g) = &file.gizmo {
-            if let Some(m) = &g.mode {
-                gizmo.mode = Mode::parse(m)
-                    .ok_or_else(|| format!("gizmo.mode must be translate, rotate, scale or universal, got \"{m}\""))?;
-            }
-            if let Some(s) = &g.space {
-                gizmo.space =
-                    Space::parse(s).ok_or_else(|| format!("gizmo.space must be world or local, got \"{s}\""))?;
-            }
-            if let Some(v) = g.size_px {
-                gizmo.size_px = positive("gizmo.size_px", v)?;
-            }
-            if let Some(v) = g.hit_px {
-                gizmo.hit_px = positive("gizmo.hit_px", v)?;
-            }
-            if let Some(s) = &g.snap {
-                let d = Snap::default();
-                gizmo.snap = Snap {
-                    translate: s
-                        .translate
-                        .map(|v| positive("gizmo.snap.translate", v))
-                        .transpose()?
-                        .unwrap_or(d.translate),
-                    rotate_deg: s
-                        .rotate_deg
-                        .map(|v| positive("gizmo.snap.rotate_deg", v))
-                        .transpose()?
-                        .unwrap_or(d.rotate_deg),
-                    scale: s.scale.map(|v| positive("gizmo.snap.scale", v)).transpose()?.unwrap_or(d.scale),
-                };
-            }
-        }
+        let gizmo =
+            file.gizmo.as_ref().map_or(Ok(GizmoConfig::default()), gizmo_config).map_err(ScriptError::Setting)?;
         let steps = file
             .events
             .iter()
             .enumerate()
-            .map(|(i, e)| {
+            .map(|(index, e)| {
                 serde_json::from_value::<EventFile>(e.clone())
                     .map_err(|m| m.to_string())
                     .and_then(|e| e.step())
-                    .map_err(|m| format!("event {i}: {m}"))
+                    .map_err(|problem| ScriptError::Event { index, problem })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Script { size, depth, camera, select, gizmo, steps })
     }
+}
+
+/// The gizmo settings of a script over the defaults.
+fn gizmo_config(g: &GizmoFile) -> Result<GizmoConfig, String> {
+    let mut gizmo = GizmoConfig::default();
+    {
+        if let Some(m) = &g.mode {
+            gizmo.mode = Mode::parse(m)
+                .ok_or_else(|| format!("gizmo.mode must be translate, rotate, scale or universal, got \"{m}\""))?;
+        }
+        if let Some(s) = &g.space {
+            gizmo.space = Space::parse(s).ok_or_else(|| format!("gizmo.space must be world or local, got \"{s}\""))?;
+        }
+        if let Some(v) = g.size_px {
+            gizmo.size_px = positive("gizmo.size_px", v)?;
+        }
+        if let Some(v) = g.hit_px {
+            gizmo.hit_px = positive("gizmo.hit_px", v)?;
+        }
+        if let Some(s) = &g.snap {
+            let d = Snap::default();
+            gizmo.snap = Snap {
+                translate: s.translate.map(|v| positive("gizmo.snap.translate", v)).transpose()?.unwrap_or(d.translate),
+                rotate_deg: s
+                    .rotate_deg
+                    .map(|v| positive("gizmo.snap.rotate_deg", v))
+                    .transpose()?
+                    .unwrap_or(d.rotate_deg),
+                scale: s.scale.map(|v| positive("gizmo.snap.scale", v)).transpose()?.unwrap_or(d.scale),
+            };
+        }
+    }
+    Ok(gizmo)
 }
 
 /// A selected object's state in a trace line.
@@ -290,7 +312,7 @@ mod tests {
             (r#"{"events":"#, "EOF"),
         ];
         for (text, needle) in cases {
-            let e = Script::from_json(text, &scene()).unwrap_err();
+            let e = Script::from_json(text, &scene()).unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");
         }
     }

@@ -13,18 +13,31 @@
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
-//! or hostile file gives a one-line [`SceneError`] naming it and never a
-//! panic or an unbounded allocation.
+//! or hostile file gives a one-line [`GltfError`] naming it and never a
+//! panic or an unbounded allocation. (The helpers below describe a problem
+//! as text; [`load_gltf`] files it under the kind of failure and the path.)
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::{Mode, Semantic};
 use gltf::{Accessor, Document};
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
-use super::{MeshData, SceneError};
+use super::MeshData;
+
+/// Why a glTF file could not be loaded. Each reads `<path>: <problem>`.
+#[derive(Debug, thiserror::Error)]
+pub enum GltfError {
+    #[error("{}: missing file", path.display())]
+    Missing { path: PathBuf },
+    #[error("{}: cannot read: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    /// Not glTF, or glTF that breaks the format's rules or our limits.
+    #[error("{}: {problem}", path.display())]
+    Invalid { path: PathBuf, problem: String },
+}
 
 /// Most vertices (and a third of the most indices) one glTF file may produce.
 pub const MAX_VERTICES: usize = 1 << 24;
@@ -32,17 +45,15 @@ const MAX_INDICES: usize = 3 * MAX_VERTICES;
 
 /// Loads the triangles of a glTF 2.0 file as one mesh (see the module docs).
 /// Errors read `<path>: <problem>` on one line.
-pub fn load_gltf(path: &Path) -> Result<MeshData, SceneError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        let message = match e.kind() {
-            std::io::ErrorKind::NotFound => "missing file".to_string(),
-            _ => format!("cannot read: {e}"),
-        };
-        SceneError::file(path, message)
+pub fn load_gltf(path: &Path) -> Result<MeshData, GltfError> {
+    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
+        _ => GltfError::Read { path: path.to_path_buf(), source },
     })?;
     let base = path.parent().unwrap_or(Path::new("."));
     let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
-    mesh_from_bytes(&bytes, base, glb_name).map_err(|m| SceneError::file(path, one_line(&m)))
+    mesh_from_bytes(&bytes, base, glb_name)
+        .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })
 }
 
 /// Parses glTF bytes; relative buffer URIs resolve against `base`.
@@ -767,7 +778,7 @@ mod tests {
         assert_eq!(m.positions, TRIANGLE.to_vec());
     }
 
-    fn assert_error(result: Result<MeshData, SceneError>, path: &Path, needle: &str) {
+    fn assert_error(result: Result<MeshData, GltfError>, path: &Path, needle: &str) {
         let message = result.expect_err("must fail").to_string();
         assert!(message.starts_with(&format!("{}: ", path.display())), "{message}");
         assert!(message.contains(needle), "expected {needle:?} in {message:?}");

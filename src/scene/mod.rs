@@ -16,23 +16,46 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
 
-use crate::math::{Camera, Projection, Transform};
+use crate::files::{write_atomic, WriteError};
+use crate::math::{Camera, CameraError, Projection, Transform};
 pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
 
-/// Why a scene (or a part of one) could not be loaded or saved.
+/// Why a scene could not be read, validated or saved.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
-    #[error("{path}: {message}")]
-    File { path: String, message: String },
+    /// A problem in a scene file, with the file's path in front.
+    #[error("{}: {source}", path.display())]
+    InFile { path: PathBuf, source: Box<SceneError> },
+    #[error(transparent)]
+    Read(std::io::Error),
+    #[error(transparent)]
+    Write(#[from] WriteError),
     #[error("{0}")]
-    Invalid(String),
+    Json(#[from] serde_json::Error),
+    #[error("camera: {0}")]
+    Camera(#[from] CameraError),
+    /// A camera block with a field its projection does not use.
+    #[error("camera: \"{field}\" is only for {projection} cameras")]
+    CameraField { field: &'static str, projection: &'static str },
+    #[error("object {0}: empty name")]
+    EmptyName(usize),
+    #[error("object \"{0}\": duplicate name")]
+    DuplicateName(String),
+    #[error("object \"{name}\": unknown parent \"{parent}\"")]
+    UnknownParent { name: String, parent: String },
+    #[error("object \"{0}\": parent chain forms a cycle")]
+    Cycle(String),
+    /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
+    #[error("object \"{name}\": {problem}")]
+    Object { name: String, problem: String },
 }
 
 impl SceneError {
-    pub fn file(path: &Path, message: impl std::fmt::Display) -> SceneError {
-        SceneError::File { path: path.display().to_string(), message: message.to_string() }
+    /// This error, said of the file at `path`.
+    pub fn in_file(self, path: &Path) -> SceneError {
+        SceneError::InFile { path: path.to_path_buf(), source: Box::new(self) }
     }
 }
 
@@ -87,19 +110,19 @@ fn finite<const N: usize>(v: &[f64; N]) -> bool {
 }
 
 /// Converts and validates a `camera` block.
-pub fn camera_from_file(c: &CameraFile) -> Result<Camera, String> {
+pub fn camera_from_file(c: &CameraFile) -> Result<Camera, SceneError> {
     let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
     let far = c.far.unwrap_or(Projection::DEFAULT_FAR);
     let projection = match c.projection {
         ProjectionKind::Perspective => {
             if c.height.is_some() {
-                return Err("camera: \"height\" is only for orthographic cameras".into());
+                return Err(SceneError::CameraField { field: "height", projection: "orthographic" });
             }
             Projection::Perspective { fov_y: c.fov_y_deg.unwrap_or(50.0).to_radians(), near, far }
         }
         ProjectionKind::Orthographic => {
             if c.fov_y_deg.is_some() {
-                return Err("camera: \"fov_y_deg\" is only for perspective cameras".into());
+                return Err(SceneError::CameraField { field: "fov_y_deg", projection: "perspective" });
             }
             Projection::Orthographic { height: c.height.unwrap_or(10.0), near, far }
         }
@@ -110,7 +133,7 @@ pub fn camera_from_file(c: &CameraFile) -> Result<Camera, String> {
         up: Vector3::from(c.up),
         projection,
     };
-    cam.validate().map_err(|e| format!("camera: {e}"))?;
+    cam.validate()?;
     Ok(cam)
 }
 
@@ -136,36 +159,40 @@ impl Scene {
     /// Reads and validates a scene file. Relative glTF paths resolve against
     /// the file's folder.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::file(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Read(e).in_file(path))?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Scene::from_json(&text, base).map_err(|m| SceneError::file(path, m))
+        Scene::from_json(&text, base).map_err(|e| e.in_file(path))
     }
 
     /// Parses and validates scene JSON; glTF paths resolve against `base`.
-    pub fn from_json(text: &str, base: &Path) -> Result<Scene, String> {
-        let file: SceneFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str, base: &Path) -> Result<Scene, SceneError> {
+        let file: SceneFile = serde_json::from_str(text)?;
         Scene::from_file(&file, base)
     }
 
     /// Validates a parsed scene file.
-    pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, String> {
+    pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, SceneError> {
         let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
         let mut index = HashMap::new();
         for (i, o) in file.objects.iter().enumerate() {
             if o.name.is_empty() {
-                return Err(format!("object {i}: empty name"));
+                return Err(SceneError::EmptyName(i));
             }
             if index.insert(o.name.as_str(), i).is_some() {
-                return Err(format!("object \"{}\": duplicate name", o.name));
+                return Err(SceneError::DuplicateName(o.name.clone()));
             }
         }
         let mut objects = Vec::with_capacity(file.objects.len());
         let mut parents = Vec::with_capacity(file.objects.len());
         for o in &file.objects {
-            let err = |m: &str| format!("object \"{}\": {m}", o.name);
+            let err = |m: &str| SceneError::Object { name: o.name.clone(), problem: m.to_string() };
             let parent = match &o.parent {
                 None => None,
-                Some(p) => Some(*index.get(p.as_str()).ok_or_else(|| err(&format!("unknown parent \"{p}\"")))?),
+                Some(p) => Some(
+                    *index
+                        .get(p.as_str())
+                        .ok_or_else(|| SceneError::UnknownParent { name: o.name.clone(), parent: p.clone() })?,
+                ),
             };
             if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
                 return Err(err("non-finite number"));
@@ -205,11 +232,11 @@ impl Scene {
                 color: o.color.map(|c| c as f32),
             });
         }
+        // Parents come from the name index, so only a cycle can be refused.
         let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
-            HierarchyError::Cycle { child, .. } => {
-                format!("object \"{}\": parent chain forms a cycle", objects[child].name)
+            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
+                SceneError::Cycle(objects[child].name.clone())
             }
-            other => other.to_string(),
         })?;
         Ok(Scene { camera, objects, hierarchy })
     }
@@ -286,7 +313,7 @@ impl Scene {
 
     /// Writes the scene to `path` atomically (temporary file + rename).
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
-        write_atomic(path, self.to_json().as_bytes())
+        Ok(write_atomic(path, self.to_json().as_bytes())?)
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -330,29 +357,6 @@ impl Scene {
 
 /// The demo scene's JSON, as shipped in `assets/demo.json`.
 pub const DEMO_SCENE_JSON: &str = include_str!("../../assets/demo.json");
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a
-/// rename, so readers see either the old file or the whole new one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SceneError> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().ok_or_else(|| SceneError::file(path, "not a file path"))?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(SceneError::file(path, e));
-    }
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {
@@ -408,7 +412,7 @@ mod tests {
             (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),
         ];
         for (json, needle) in cases {
-            let e = Scene::from_json(json, Path::new(".")).unwrap_err();
+            let e = Scene::from_json(json, Path::new(".")).unwrap_err().to_string();
             assert!(e.contains(needle), "{json}: {e}");
         }
     }
