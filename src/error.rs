@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::draw::DrawError;
 use crate::files::WriteError;
-use crate::headless::script::ScriptError;
+use crate::script::ScriptError;
 use crate::render::RenderError;
 use crate::scene::SceneError;
 

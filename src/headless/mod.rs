@@ -1,9 +1,9 @@
 //! Off-screen runs: the same program without a window. Applies a replay
-//! script through the same [`Editor`] and [`session`](crate::session) code
+//! script through the same [`Editor`] and [`session`] code
 //! as the window, renders the final frame off-screen, and writes the
 //! screenshot, scene and trace atomically.
 
-pub mod script;
+pub use crate::script;
 
 use std::path::{Path, PathBuf};
 
