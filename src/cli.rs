@@ -21,10 +21,15 @@ Window controls:
   Ctrl (held)           snap the drag (0.5 m, 15 degrees, 0.1 scale)
   Esc, right click      cancel the drag in progress
   Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
-  F                     focus the selection
+  Ctrl+D, Shift+D       duplicate the selection (with children)
+  Delete                delete the selection (with children)
+  F, NumpadDecimal      focus the selection
+  Numpad1 / 3 / 7       front / right / top view (Ctrl: back / left / bottom), orthographic
+  Numpad5               toggle perspective / orthographic
   Middle drag           orbit about the point under the cursor
   Shift+middle drag     pan
   Wheel                 zoom towards the point under the cursor
+  Right drag            fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns
   F2                    toggle reversed / standard depth
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file

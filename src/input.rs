@@ -4,7 +4,8 @@
 //!
 //! Cursor positions are physical pixels, origin top-left, y down
 //! (`conventions.md`). Key names are winit `KeyCode` names without the
-//! `Key` / `Digit` prefix: `"W"`, `"Escape"`, `"Z"`, `"F"`, ...
+//! `Key` prefix: `"W"`, `"Escape"`, `"Digit1"`, `"Numpad7"`, `"F2"`, ...
+//! [`is_key_name`] tells whether winit has a key of that name.
 
 /// A mouse button.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,4 +85,29 @@ pub enum Event {
     },
     /// The modifier keys now held.
     Modifiers(Modifiers),
+}
+
+/// Whether `name` is the name of a winit `KeyCode` as scripts and the window
+/// spell it (the `KeyCode` name without its `Key` prefix: `"W"`, not
+/// `"KeyW"`). winit's own (serde) table of names decides, so a script can
+/// name exactly the keys a window can deliver.
+pub fn is_key_name(name: &str) -> bool {
+    use winit::keyboard::KeyCode;
+    let parses = |n: &str| serde_json::from_value::<KeyCode>(serde_json::Value::String(n.to_string())).is_ok();
+    parses(&format!("Key{name}")) || (!name.starts_with("Key") && parses(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_names_are_winits_without_the_key_prefix() {
+        for ok in ["W", "Z", "Escape", "Delete", "F2", "F12", "Digit1", "Numpad7", "NumpadDecimal", "ShiftLeft"] {
+            assert!(is_key_name(ok), "{ok}");
+        }
+        for bad in ["KeyW", "w", "Esc", "Numpad10", "", "F99", "Frobnicate", "Key"] {
+            assert!(!is_key_name(bad), "{bad}");
+        }
+    }
 }

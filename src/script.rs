@@ -107,11 +107,13 @@ fn button(s: &str) -> Result<MouseButton, String> {
 }
 
 fn key_name(s: &str) -> Result<String, String> {
-    let ok = !s.is_empty() && s.len() <= 32 && s.chars().all(|c| c.is_ascii_alphanumeric());
-    if ok {
+    if crate::input::is_key_name(s) {
         Ok(s.to_string())
     } else {
-        Err(format!("bad key name \"{s}\" (winit KeyCode names without the Key prefix, e.g. W, Escape, F2)"))
+        Err(format!(
+            "unknown key name \"{}\" (winit KeyCode names without the Key prefix, e.g. W, Escape, F2, Numpad7)",
+            s.escape_debug()
+        ))
     }
 }
 
@@ -256,6 +258,12 @@ pub struct TraceLine {
     pub active: Option<String>,
     /// Selected objects by name (kept in name order for stable output).
     pub objects: std::collections::BTreeMap<String, TraceObject>,
+    /// Selected object names in selection order (the active one last).
+    pub selection: Vec<String>,
+    /// Number of objects in the scene.
+    pub count: usize,
+    /// The camera after the event, as in a scene file.
+    pub camera: CameraFile,
 }
 
 #[cfg(test)]

@@ -88,6 +88,8 @@ struct App {
     frame_time: Duration,
     screenshots: u32,
     error: Option<Error>,
+    /// When the last frame started (the fly camera's clock).
+    last_redraw: Option<Instant>,
 }
 
 impl App {
@@ -113,6 +115,11 @@ impl App {
         window.request_redraw();
         self.window = Some(window);
         self.update_title();
+        if self.last_redraw.is_some() {
+            if let Some(w) = &self.window {
+                w.request_redraw();
+            }
+        }
         Ok(())
     }
 
@@ -133,6 +140,12 @@ impl App {
     fn redraw(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
         let started = Instant::now();
+        // The fly camera moves by real time, at most a tenth of a second per
+        // frame (a stall must not throw the camera far away).
+        let dt = self.last_redraw.map_or(0.0, |t| started.duration_since(t).as_secs_f64().min(0.1));
+        self.editor.advance(dt);
+        // Keep drawing while the view moves by itself.
+        self.last_redraw = self.editor.is_animating().then_some(started);
         let (frame, _) = meshes.editor_frame(&self.editor);
         let stats = renderer.draw(&frame)?;
         if stats.presented {
@@ -256,6 +269,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         frame_time: Duration::ZERO,
         screenshots: 0,
         error: None,
+        last_redraw: None,
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

@@ -37,7 +37,10 @@ pub fn orbit(cam: &mut Camera, dx: f64, dy: f64) -> bool {
     let polar = (offset.y / dist).clamp(-1.0, 1.0).acos();
     let new_polar = (polar - dy * ORBIT_RAD_PER_PX).clamp(POLE_MARGIN, std::f64::consts::PI - POLE_MARGIN);
     let horiz = Vector3::new(offset.x, 0.0, offset.z);
-    let dir = match Unit::try_new(horiz, 1e-12 * dist) {
+    // Straight above or below (a top or bottom view): the screen's up
+    // vector tells which side the eye leaves the pole towards.
+    let from_up = || Unit::try_new(Vector3::new(cam.up.x, 0.0, cam.up.z) * -offset.y.signum(), 1e-12);
+    let dir = match Unit::try_new(horiz, 1e-12 * dist).or_else(from_up) {
         Some(h) => h.into_inner(),
         None => Vector3::x(),
     };
@@ -57,7 +60,11 @@ pub fn orbit_about(cam: &mut Camera, pivot: Point3<f64>, dx: f64, dy: f64) -> bo
     let (eye, target) = (turn(&yaw, cam.eye), turn(&yaw, cam.target));
     let fwd = target - eye;
     let Some(fwd_unit) = Unit::try_new(fwd, 1e-12) else { return false };
-    let Some(right) = Unit::try_new(fwd.cross(&Vector3::y()), 1e-12) else { return false };
+    let Some(right) =
+        Unit::try_new(fwd.cross(&Vector3::y()), 1e-12).or_else(|| Unit::try_new(fwd.cross(&cam.up), 1e-12))
+    else {
+        return false;
+    };
     // Polar angle of the view direction from +Y, kept inside the margins.
     let polar = fwd_unit.y.clamp(-1.0, 1.0).acos();
     let new_polar = (polar - dy * ORBIT_RAD_PER_PX).clamp(POLE_MARGIN, std::f64::consts::PI - POLE_MARGIN);
@@ -154,6 +161,139 @@ pub fn focus(cam: &mut Camera, center: Point3<f64>, radius: f64) -> bool {
         },
     };
     commit(cam, next)
+}
+
+/// The six axis views (`editing.md`, "Views").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AxisView {
+    /// Camera on +Z looking towards -Z (Numpad1).
+    Front,
+    Back,
+    /// Camera on +X (Numpad3).
+    Right,
+    Left,
+    /// Camera on +Y, screen up = -Z (Numpad7).
+    Top,
+    /// Camera on -Y, screen up = +Z.
+    Bottom,
+}
+
+impl AxisView {
+    pub const ALL: [AxisView; 6] =
+        [AxisView::Front, AxisView::Back, AxisView::Right, AxisView::Left, AxisView::Top, AxisView::Bottom];
+
+    /// Unit direction from the target to the eye.
+    pub fn eye_direction(self) -> Vector3<f64> {
+        match self {
+            AxisView::Front => Vector3::z(),
+            AxisView::Back => -Vector3::z(),
+            AxisView::Right => Vector3::x(),
+            AxisView::Left => -Vector3::x(),
+            AxisView::Top => Vector3::y(),
+            AxisView::Bottom => -Vector3::y(),
+        }
+    }
+
+    /// The world direction that is up on screen.
+    pub fn up(self) -> Vector3<f64> {
+        match self {
+            AxisView::Top => -Vector3::z(),
+            AxisView::Bottom => Vector3::z(),
+            _ => Vector3::y(),
+        }
+    }
+
+    pub fn opposite(self) -> AxisView {
+        match self {
+            AxisView::Front => AxisView::Back,
+            AxisView::Back => AxisView::Front,
+            AxisView::Right => AxisView::Left,
+            AxisView::Left => AxisView::Right,
+            AxisView::Top => AxisView::Bottom,
+            AxisView::Bottom => AxisView::Top,
+        }
+    }
+
+    /// The axis view `cam` looks along, if it is one (within 1e-9).
+    pub fn of(cam: &Camera) -> Option<AxisView> {
+        let dir = (cam.eye - cam.target).try_normalize(1e-300)?;
+        AxisView::ALL.into_iter().find(|v| (dir - v.eye_direction()).norm() < 1e-9)
+    }
+}
+
+/// Turns the camera to an axis view about its target, keeping the distance.
+pub fn axis_view(cam: &mut Camera, view: AxisView) -> bool {
+    let dist = (cam.eye - cam.target).norm();
+    commit(cam, Camera { eye: cam.target + view.eye_direction() * dist, up: view.up(), ..*cam })
+}
+
+/// The height an orthographic view needs to show things at the target as
+/// large as a perspective view of vertical field of view `fov_y` does.
+pub fn matching_height(cam: &Camera, fov_y: f64) -> f64 {
+    2.0 * (cam.eye - cam.target).norm() * (fov_y * 0.5).tan()
+}
+
+/// Perspective -> orthographic, keeping the apparent size at the target.
+/// Returns the field of view it replaced (to go back with).
+pub fn to_orthographic(cam: &mut Camera) -> Option<f64> {
+    let Projection::Perspective { fov_y, near, far } = cam.projection else { return None };
+    let height = matching_height(cam, fov_y);
+    commit(cam, Camera { projection: Projection::Orthographic { height, near, far }, ..*cam }).then_some(fov_y)
+}
+
+/// Orthographic -> perspective with field of view `fov_y`, keeping the
+/// apparent size at the target: the eye moves along the view direction.
+pub fn to_perspective(cam: &mut Camera, fov_y: f64) -> bool {
+    let Projection::Orthographic { height, near, far } = cam.projection else { return false };
+    let Some(back) = (cam.eye - cam.target).try_normalize(1e-300) else { return false };
+    let dist = (height / (2.0 * (fov_y * 0.5).tan())).max(near * 2.0);
+    commit(
+        cam,
+        Camera { eye: cam.target + back * dist, projection: Projection::Perspective { fov_y, near, far }, ..*cam },
+    )
+}
+
+/// The field of view a camera that started orthographic gets when it
+/// switches to perspective (the scene format's default).
+pub const DEFAULT_FOV_DEG: f64 = 50.0;
+
+/// Fly speed in metres per second (`editing.md`, "Views").
+pub const FLY_SPEED: f64 = 5.0;
+/// Fly speed factor while Shift is held.
+pub const FLY_FAST: f64 = 3.0;
+/// Fly speed factor per wheel notch.
+pub const FLY_WHEEL: f64 = 1.25;
+/// Fly turn per pixel of cursor motion.
+pub const FLY_DEG_PER_PX: f64 = 0.2;
+
+/// Moves eye and target together by `local` metres: x right, y world up,
+/// z forward (along the view direction).
+pub fn fly_move(cam: &mut Camera, local: Vector3<f64>) -> bool {
+    let fwd = (cam.target - cam.eye).normalize();
+    let Some(right) = Unit::try_new(fwd.cross(&cam.up), 1e-12) else { return false };
+    let d = right.into_inner() * local.x + Vector3::y() * local.y + fwd * local.z;
+    if !d.iter().all(|v| v.is_finite()) {
+        return false;
+    }
+    commit(cam, Camera { eye: cam.eye + d, target: cam.target + d, ..*cam })
+}
+
+/// Turns the view about the eye by a cursor motion in pixels: right turns
+/// right (about world +Y), down looks down, short of the poles.
+pub fn fly_turn(cam: &mut Camera, dx: f64, dy: f64) -> bool {
+    if !dx.is_finite() || !dy.is_finite() {
+        return false;
+    }
+    let offset = cam.target - cam.eye;
+    let dist = offset.norm();
+    let step = FLY_DEG_PER_PX.to_radians();
+    let yaw = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), -dx * step);
+    let f = yaw * (offset / dist);
+    let Some(right) = Unit::try_new(f.cross(&Vector3::y()), 1e-9) else { return false };
+    let polar = f.y.clamp(-1.0, 1.0).acos();
+    let new_polar = (polar + dy * step).clamp(POLE_MARGIN, std::f64::consts::PI - POLE_MARGIN);
+    let f = UnitQuaternion::from_axis_angle(&right, polar - new_polar) * f;
+    commit(cam, Camera { target: cam.eye + f * dist, up: Vector3::y(), ..*cam })
 }
 
 #[cfg(test)]

@@ -1,14 +1,20 @@
-//! Undo / redo of completed edits.
+//! Undo / redo. Each entry stores what one step changed, never a copy of
+//! the scene: the transforms a drag or a typed value changed, or the objects
+//! a duplicate added or a delete removed (with their places, so that undo
+//! restores names, parents, order and selection exactly).
 
 use crate::math::Transform;
+use crate::scene::Detached;
 
-/// One completed drag: the objects it changed and their transforms before
-/// and after.
+/// One undoable step.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Edit {
-    pub objects: Vec<usize>,
-    pub before: Vec<Transform>,
-    pub after: Vec<Transform>,
+pub enum Edit {
+    /// Local transforms of `objects` before and after (a drag, a typed value).
+    Transform { objects: Vec<usize>, before: Vec<Transform>, after: Vec<Transform> },
+    /// Objects added (duplicate): undo removes them, redo puts them back.
+    Add { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize> },
+    /// Objects removed (delete): undo puts them back, redo removes them.
+    Remove { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize> },
 }
 
 /// Linear history; a new edit drops the redo branch.
@@ -25,17 +31,17 @@ impl History {
     }
 
     /// The edit to revert (moved to the redo stack).
-    pub fn undo(&mut self) -> Option<Edit> {
+    pub fn undo(&mut self) -> Option<&Edit> {
         let e = self.undo.pop()?;
-        self.redo.push(e.clone());
-        Some(e)
+        self.redo.push(e);
+        self.redo.last()
     }
 
     /// The edit to re-apply (moved back to the undo stack).
-    pub fn redo(&mut self) -> Option<Edit> {
+    pub fn redo(&mut self) -> Option<&Edit> {
         let e = self.redo.pop()?;
-        self.undo.push(e.clone());
-        Some(e)
+        self.undo.push(e);
+        self.undo.last()
     }
 
     pub fn can_undo(&self) -> bool {

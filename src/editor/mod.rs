@@ -17,13 +17,16 @@
 pub mod camera;
 mod history;
 
-use nalgebra::{Matrix4, Point2, Point3};
+use std::collections::HashMap;
+
+use nalgebra::{Matrix4, Point2, Point3, Vector3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Target};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::math::{Camera, DepthMode, Transform, View};
+use crate::math::{Camera, DepthMode, Projection, Transform, View};
 use crate::picking::SceneIndex;
-use crate::scene::{MeshRef, Primitive, Scene};
+use crate::scene::{Detached, MeshRef, Primitive, Scene};
+pub use camera::AxisView;
 
 pub use history::{Edit, History};
 
@@ -50,7 +53,10 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
 #[derive(Debug)]
 pub struct Editor {
     scene: Scene,
+    /// Local bounds of each object's mesh (index = object).
     bounds: Vec<(Point3<f64>, Point3<f64>)>,
+    /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
+    known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
     index: SceneIndex,
     selection: Vec<usize>,
     pub camera: Camera,
@@ -70,7 +76,26 @@ pub struct Editor {
     surface: Option<Point3<f64>>,
     /// The point an orbit in progress turns about (None: the target).
     orbit_pivot: Option<Point3<f64>>,
+    /// The field of view to return to when an axis view switched the
+    /// camera to orthographic (orbiting away goes back to perspective).
+    auto_ortho: Option<f64>,
+    /// The fly camera while the right button is held.
+    fly: Option<Fly>,
+    /// Fly speed in m/s (the wheel changes it while flying).
+    fly_speed: f64,
+    /// The field of view the camera had when it last left perspective
+    /// (Numpad5 goes back to it).
+    perspective_fov: f64,
 }
+
+/// Fly-camera state: which movement keys are held.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Fly {
+    /// W, A, S, D, Q, E.
+    held: [bool; 6],
+}
+
+const FLY_KEYS: [&str; 6] = ["W", "A", "S", "D", "Q", "E"];
 
 impl Editor {
     /// An editor over `scene` with a viewport of `width` x `height` pixels.
@@ -82,6 +107,7 @@ impl Editor {
         Editor {
             scene,
             bounds,
+            known_bounds: HashMap::new(),
             index,
             selection: Vec::new(),
             camera,
@@ -96,6 +122,13 @@ impl Editor {
             history: History::default(),
             surface: None,
             orbit_pivot: None,
+            auto_ortho: None,
+            fly: None,
+            fly_speed: camera::FLY_SPEED,
+            perspective_fov: match camera.projection {
+                Projection::Perspective { fov_y, .. } => fov_y,
+                Projection::Orthographic { .. } => camera::DEFAULT_FOV_DEG.to_radians(),
+            },
         }
     }
 
@@ -110,7 +143,8 @@ impl Editor {
         scene
     }
 
-    /// Selected object indices; the first is the active one (local space).
+    /// Selected object indices in selection order; the last is the active
+    /// one (`editing.md`, "Selection order and the active object").
     pub fn selection(&self) -> &[usize] {
         &self.selection
     }
@@ -152,6 +186,7 @@ impl Editor {
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
         if i < self.bounds.len() {
             self.bounds[i] = (min, max);
+            self.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
             let m = self.scene.world_matrix(i);
             self.index.set(i, &min, &max, &m);
         }
@@ -183,11 +218,18 @@ impl Editor {
         self.gizmo.active()
     }
 
+    /// The active (last selected) object.
+    pub fn active(&self) -> Option<usize> {
+        self.selection.last().copied()
+    }
+
     /// Selected objects without a selected ancestor (moving a parent
-    /// already moves its children).
+    /// already moves its children), the active one's root first (the gizmo
+    /// takes its local axes from the first target).
     fn roots_of_selection(&self) -> Vec<usize> {
         self.selection
             .iter()
+            .rev()
             .copied()
             .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| self.selection.contains(&p)))
             .collect()
@@ -232,9 +274,9 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.undo() {
+        match self.history.undo().cloned() {
             Some(e) => {
-                self.write_transforms(&e.objects, &e.before);
+                self.apply(&e, false);
                 true
             }
             None => false,
@@ -245,13 +287,83 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.redo() {
+        match self.history.redo().cloned() {
             Some(e) => {
-                self.write_transforms(&e.objects, &e.after);
+                self.apply(&e, true);
                 true
             }
             None => false,
         }
+    }
+
+    /// Re-applies (`forward`) or reverts an edit.
+    fn apply(&mut self, e: &Edit, forward: bool) {
+        match e {
+            Edit::Transform { objects, before, after } => {
+                self.write_transforms(objects, if forward { after } else { before });
+            }
+            Edit::Add { items, selection_before, selection_after }
+            | Edit::Remove { items, selection_before, selection_after } => {
+                let adding = matches!(e, Edit::Add { .. }) == forward;
+                if adding {
+                    // The items came out of (or were made for) this very state.
+                    self.scene.restore(items).expect("history entries fit the scene they were made on");
+                } else {
+                    self.scene.remove(&items.indices);
+                }
+                self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
+                self.rebuild_index();
+            }
+        }
+        self.rehover();
+    }
+
+    /// Recomputes every object's bounds and the pick index after objects
+    /// were added or removed (indices shifted).
+    fn rebuild_index(&mut self) {
+        self.bounds = self
+            .scene
+            .objects()
+            .iter()
+            .map(|o| self.known_bounds.get(&o.mesh).copied().unwrap_or_else(|| mesh_bounds(&o.mesh)))
+            .collect();
+        let worlds = self.scene.world_matrices();
+        self.index = SceneIndex::build(self.bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
+    }
+
+    /// Ctrl+D / Shift+D: copies the selected objects with their descendants
+    /// under the same parents; the copies of the selected objects become
+    /// the selection (in the same order). One undo step.
+    pub fn duplicate(&mut self) -> bool {
+        if self.gizmo.is_dragging() || self.selection.is_empty() {
+            return false;
+        }
+        let items = self.scene.duplicates(&self.selection);
+        let copy_of: HashMap<usize, usize> =
+            self.scene.with_descendants(&self.selection).into_iter().zip(items.indices.iter().copied()).collect();
+        let selection_before = self.selection.clone();
+        let selection_after: Vec<usize> = self.selection.iter().map(|i| copy_of[i]).collect();
+        let edit = Edit::Add { items, selection_before, selection_after };
+        self.apply(&edit, true);
+        self.history.push(edit);
+        true
+    }
+
+    /// Delete: removes the selected objects and their descendants. One undo step.
+    pub fn delete(&mut self) -> bool {
+        if self.gizmo.is_dragging() || self.selection.is_empty() {
+            return false;
+        }
+        let ids = self.scene.with_descendants(&self.selection);
+        let items = Detached {
+            indices: ids.clone(),
+            objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
+            parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
+        };
+        let edit = Edit::Remove { items, selection_before: self.selection.clone(), selection_after: Vec::new() };
+        self.apply(&edit, true);
+        self.history.push(edit);
+        true
     }
 
     /// Abandons a drag in progress, restoring the start transforms.
@@ -307,6 +419,11 @@ impl Editor {
                 if self.gizmo.is_dragging() || !delta.is_finite() {
                     return false;
                 }
+                if self.fly.is_some() {
+                    self.fly_speed =
+                        (self.fly_speed * camera::FLY_WHEEL.powf(delta.clamp(-50.0, 50.0))).clamp(1e-3, 1e5);
+                    return false;
+                }
                 let changed = match self.surface {
                     Some(p) => camera::zoom_about(&mut self.camera, p, *delta),
                     None => camera::zoom(&mut self.camera, *delta),
@@ -315,8 +432,85 @@ impl Editor {
                 changed
             }
             Event::KeyDown { key } => self.key_down(key),
-            Event::KeyUp { .. } => false,
+            Event::KeyUp { key } => {
+                if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
+                    fly.held[k] = false;
+                }
+                false
+            }
         }
+    }
+
+    /// Advances time by `dt` seconds (a frame): moves the fly camera by the
+    /// held keys. Returns whether the camera moved.
+    pub fn advance(&mut self, dt: f64) -> bool {
+        let Some(fly) = self.fly else { return false };
+        if !(dt.is_finite() && dt > 0.0) {
+            return false;
+        }
+        let axis = |plus: usize, minus: usize| (fly.held[plus] as i32 - fly.held[minus] as i32) as f64;
+        // x right (D - A), y up (E - Q), z forward (W - S).
+        let dir = Vector3::new(axis(3, 1), axis(5, 4), axis(0, 2));
+        if dir == Vector3::zeros() {
+            return false;
+        }
+        let speed = self.fly_speed * if self.mods.shift { camera::FLY_FAST } else { 1.0 };
+        let moved = camera::fly_move(&mut self.camera, dir * (speed * dt));
+        self.rehover();
+        moved
+    }
+
+    /// Whether time passing changes the view (the window keeps drawing).
+    pub fn is_animating(&self) -> bool {
+        self.fly.is_some_and(|f| f.held.iter().any(|&h| h))
+    }
+
+    /// Whether the fly camera is on (right button held).
+    pub fn is_flying(&self) -> bool {
+        self.fly.is_some()
+    }
+
+    /// Leaves an orthographic view that an axis view entered.
+    fn leave_auto_ortho(&mut self) {
+        if let Some(fov) = self.auto_ortho.take() {
+            camera::to_perspective(&mut self.camera, fov);
+        }
+    }
+
+    /// Shows an axis view (Numpad 1 / 3 / 7, Ctrl for the opposite, or the
+    /// view widget), switching a perspective camera to orthographic.
+    pub fn set_axis_view(&mut self, view: camera::AxisView) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let changed = camera::axis_view(&mut self.camera, view);
+        if let Some(fov) = camera::to_orthographic(&mut self.camera) {
+            self.auto_ortho = Some(fov);
+            self.perspective_fov = fov;
+        }
+        self.rehover();
+        changed
+    }
+
+    /// Numpad5: perspective <-> orthographic, keeping the apparent size at
+    /// the target.
+    pub fn toggle_projection(&mut self) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let changed = match self.camera.projection {
+            Projection::Perspective { .. } => match camera::to_orthographic(&mut self.camera) {
+                Some(fov) => {
+                    self.perspective_fov = fov;
+                    true
+                }
+                None => false,
+            },
+            Projection::Orthographic { .. } => camera::to_perspective(&mut self.camera, self.perspective_fov),
+        };
+        self.auto_ortho = None;
+        self.rehover();
+        changed
     }
 
     /// Sets the modifiers, then handles `event` (for scripts that give the
@@ -383,12 +577,19 @@ impl Editor {
             return self.drag_to(m);
         }
         let (dx, dy) = (m.x - prev.x, m.y - prev.y);
+        if self.fly.is_some() {
+            return camera::fly_turn(&mut self.camera, dx, dy);
+        }
         match self.nav {
             Some(Nav::Orbit) => {
-                return match self.orbit_pivot {
+                let turned = match self.orbit_pivot {
                     Some(p) => camera::orbit_about(&mut self.camera, p, dx, dy),
                     None => camera::orbit(&mut self.camera, dx, dy),
+                };
+                if turned {
+                    self.leave_auto_ortho();
                 }
+                return turned;
             }
             Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
             None => {}
@@ -414,7 +615,17 @@ impl Editor {
                 self.press = Some(self.cursor);
                 false
             }
-            MouseButton::Right => self.cancel_drag(),
+            MouseButton::Right => {
+                if self.gizmo.is_dragging() {
+                    return self.cancel_drag();
+                }
+                if self.nav.is_none() && self.fly.is_none() {
+                    self.press = None;
+                    self.leave_auto_ortho();
+                    self.fly = Some(Fly::default());
+                }
+                false
+            }
             MouseButton::Middle => {
                 if self.gizmo.is_dragging() {
                     return false;
@@ -432,7 +643,7 @@ impl Editor {
                 if let Some(r) = self.gizmo.end() {
                     let objects = std::mem::take(&mut self.drag_objects);
                     if r.before != r.after {
-                        self.history.push(Edit { objects, before: r.before, after: r.after });
+                        self.history.push(Edit::Transform { objects, before: r.before, after: r.after });
                     }
                     return true;
                 }
@@ -445,7 +656,10 @@ impl Editor {
                 self.nav = None;
                 false
             }
-            MouseButton::Right => false,
+            MouseButton::Right => {
+                self.fly = None;
+                false
+            }
         }
     }
 
@@ -471,6 +685,10 @@ impl Editor {
 
     fn key_down(&mut self, key: &str) -> bool {
         let ctrl = self.mods.ctrl;
+        if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
+            fly.held[k] = true;
+            return false;
+        }
         match key {
             "Escape" => self.cancel_drag(),
             "Z" if ctrl && self.mods.shift => self.redo(),
@@ -493,6 +711,13 @@ impl Editor {
                 true
             }
             "F" if !ctrl => self.focus(),
+            "D" if ctrl || self.mods.shift => self.duplicate(),
+            "Numpad1" => self.set_axis_view(if ctrl { AxisView::Back } else { AxisView::Front }),
+            "Numpad3" => self.set_axis_view(if ctrl { AxisView::Left } else { AxisView::Right }),
+            "Numpad7" => self.set_axis_view(if ctrl { AxisView::Bottom } else { AxisView::Top }),
+            "Numpad5" => self.toggle_projection(),
+            "NumpadDecimal" => self.focus(),
+            "Delete" => self.delete(),
             _ => false,
         }
     }

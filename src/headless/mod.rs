@@ -12,7 +12,7 @@ use crate::editor::Editor;
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::render::{ContextDesc, RenderError, Renderer};
-use crate::scene::Scene;
+use crate::scene::{camera_to_file, Scene};
 use crate::session::{self, Command};
 use crate::setup::{load_scene, open_editor, Options};
 pub use script::{Script, Step, TraceLine, TraceObject};
@@ -133,8 +133,14 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         hovered: editor.hovered_handle().map(|h| h.name()),
         active: editor.active_handle().map(|h| h.name()),
         objects,
+        selection: editor.selection().iter().map(|&i| scene.objects()[i].name.clone()).collect(),
+        count: scene.len(),
+        camera: camera_to_file(&editor.camera),
     }
 }
+
+/// How much time one `{"frame": 1}` of a script lets pass.
+pub const SCRIPT_FRAME_SECONDS: f64 = 1.0 / 60.0;
 
 /// What a replay draws into: frames, and the depth of the last one.
 pub trait ReplayTarget {
@@ -162,6 +168,8 @@ pub fn replay<T: ReplayTarget>(
             },
             Step::Frame(n) => {
                 for _ in 0..*n {
+                    // Script time: one frame is 1/60 s (`editing.md`, "Views").
+                    editor.advance(SCRIPT_FRAME_SECONDS);
                     target.frame(editor)?;
                 }
             }
