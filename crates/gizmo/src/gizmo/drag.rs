@@ -27,6 +27,7 @@
 
 use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3, Vector4};
 
+use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
 use super::types::{Axis, GizmoConfig, Handle, Target};
 use crate::math::closest::ray_plane;
@@ -289,16 +290,17 @@ impl DragState {
                 // The same clamp as the updates use, so the first update cannot jump.
                 let (lo, hi) = img.t_range(view.near(), depth_limit(view, view.view_depth(&p)));
                 let mut s_grab = img.s_of(img.t_of(&m0).clamp(lo, hi).clamp(-1e12, 1e12))?;
-                if matches!(handle, Handle::ScaleAxis(_)) && s_grab.abs() < 0.05 * frame.len {
+                let lever = GEOMETRY.scale_lever * frame.len;
+                if matches!(handle, Handle::ScaleAxis(_)) && s_grab.abs() < lever {
                     // Grabbed at the pivot: the ratio s / s0 needs a lever.
-                    s_grab = 0.05 * frame.len * if s_grab < 0.0 { -1.0 } else { 1.0 };
+                    s_grab = lever * if s_grab < 0.0 { -1.0 } else { 1.0 };
                 }
                 Kind::Axis { axis: a, dir, s_grab }
             }
             Handle::TranslatePlane(a) | Handle::ScalePlane(a) => plane_start(frame.axes[a.index()])?,
             Handle::TranslateView => plane_start(frame.view_dir)?,
-            Handle::RotateAxis(a) => ring_start(frame.axes[a.index()], frame.len)?,
-            Handle::RotateView => ring_start(frame.view_dir, 1.2 * frame.len)?,
+            Handle::RotateAxis(a) => ring_start(frame.axes[a.index()], GEOMETRY.ring_radius * frame.len)?,
+            Handle::RotateView => ring_start(frame.view_dir, GEOMETRY.view_ring_radius * frame.len)?,
             Handle::RotateFree => Kind::Free,
             Handle::ScaleUniform => Kind::Uniform,
         };
@@ -443,8 +445,8 @@ impl DragState {
                     let (i, j) = n.plane_axes();
                     let diag = self.frame.axes[i.index()] + self.frame.axes[j.index()];
                     let den = (h0 - p).dot(&diag);
-                    let den =
-                        if den.abs() < 0.05 * len { 0.05 * len * if den < 0.0 { -1.0 } else { 1.0 } } else { den };
+                    let lever = GEOMETRY.scale_lever * len;
+                    let den = if den.abs() < lever { lever * if den < 0.0 { -1.0 } else { 1.0 } } else { den };
                     let fac = clamp_factor((h - p).dot(&diag) / den, &mut clamped);
                     let mut f = [1.0; 3];
                     f[i.index()] = fac;

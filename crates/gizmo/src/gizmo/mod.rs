@@ -17,6 +17,7 @@
 //! ```
 
 pub mod drag;
+pub mod geometry;
 pub mod layout;
 pub mod overlay;
 pub mod types;
@@ -24,6 +25,7 @@ pub mod types;
 use nalgebra::Point2;
 
 pub use drag::{AxisImage, Delta, DragState, DragUpdate};
+pub use geometry::{HandleGeometry, GEOMETRY};
 pub use layout::GizmoFrame;
 pub use overlay::{mesh, HandleState, MeshKind, OverlayInstance};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Snap, Space, Target};
