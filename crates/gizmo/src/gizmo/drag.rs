@@ -25,7 +25,7 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3, Vector4};
+use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3};
 
 use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
@@ -52,16 +52,12 @@ pub struct AxisImage {
     wa: f64,
 }
 
-fn hscreen(view: &View, c: &Vector4<f64>) -> Vector3<f64> {
-    Vector3::new(0.5 * view.width() * (c.x + c.w), 0.5 * view.height() * (c.y + c.w), c.w)
-}
-
 impl AxisImage {
     /// The image of `origin + s * dir`; `None` when the origin is behind the
     /// eye or the line is seen end-on (its image is a point).
     pub fn new(view: &View, origin: &Point3<f64>, dir: &Vector3<f64>) -> Option<AxisImage> {
-        let c0 = hscreen(view, &view.world_to_clip(origin));
-        let ca = hscreen(view, &(view.view_proj() * dir.to_homogeneous()));
+        let c0 = view.world_to_hscreen(origin);
+        let ca = view.vector_to_hscreen(dir);
         let (w0, wa) = (c0.z, ca.z);
         if !(w0 > 0.0) {
             return None;

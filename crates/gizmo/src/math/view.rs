@@ -240,6 +240,26 @@ impl View {
         (2.0 * s.x / self.width - 1.0, 2.0 * s.y / self.height - 1.0)
     }
 
+    /// Homogeneous screen coordinates `(X, Y, W)` of a clip-space vector:
+    /// the screen position is `(X / W, Y / W)` and `W` is clip `w` (the view
+    /// depth for a perspective camera). The map is linear, so it also takes
+    /// clip-space directions (`view_proj * (d, 0)`) and sums of them, which is
+    /// what the exact screen images of lines and circles are built from.
+    pub fn clip_to_hscreen(&self, c: &Vector4<f64>) -> Vector3<f64> {
+        Vector3::new(0.5 * self.width * (c.x + c.w), 0.5 * self.height * (c.y + c.w), c.w)
+    }
+
+    /// [`View::clip_to_hscreen`] of a world point.
+    pub fn world_to_hscreen(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.clip_to_hscreen(&self.world_to_clip(p))
+    }
+
+    /// [`View::clip_to_hscreen`] of a world direction (a point at infinity):
+    /// `world_to_hscreen(p + d) = world_to_hscreen(p) + vector_to_hscreen(d)`.
+    pub fn vector_to_hscreen(&self, d: &Vector3<f64>) -> Vector3<f64> {
+        self.clip_to_hscreen(&(self.view_proj * d.to_homogeneous()))
+    }
+
     /// Clip coordinates -> screen; `None` at or behind the eye plane (w <= 0).
     pub fn clip_to_screen(&self, c: &Vector4<f64>) -> Option<Point2<f64>> {
         if !(c.w > 1e-300) {
