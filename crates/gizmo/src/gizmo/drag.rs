@@ -31,7 +31,7 @@ use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
 use super::types::{Axis, GizmoConfig, Handle, Target};
 use crate::math::closest::ray_plane;
-use crate::math::{closest_ray_circle, Circle, Plane, Transform, View};
+use crate::math::{closest_ray_circle, Circle, Plane, Projection, Transform, View};
 
 /// A ring whose normal is within this cosine of perpendicular to the cursor
 /// ray at mouse-down (about 5.7 degrees from edge-on) drags along its
@@ -112,9 +112,13 @@ impl AxisImage {
     }
 }
 
-/// The farthest view depth a drag may move something to.
+/// The farthest view depth a drag may move something to: the far plane, or
+/// [`Projection::DEFAULT_FAR`] for a projection without one (a view from
+/// matrices with an infinite far plane), and never nearer than four times
+/// the start depth.
 pub fn depth_limit(view: &View, start_depth: f64) -> f64 {
-    view.far().max(4.0 * start_depth)
+    let far = if view.far().is_finite() { view.far() } else { Projection::DEFAULT_FAR };
+    far.max(4.0 * start_depth)
 }
 
 #[derive(Clone, Copy, Debug)]
