@@ -7,6 +7,8 @@
 //! gizmo with its own matrices ([`math::View`]) and draws what
 //! [`gizmo::Gizmo::instances`] returns however it likes.
 
+#![warn(missing_docs)]
+
 pub mod gizmo;
 pub mod math;
 pub mod mesh;

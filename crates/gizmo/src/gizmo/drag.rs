@@ -167,9 +167,11 @@ pub enum Delta {
 /// One drag update's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DragUpdate {
+    /// The handle being dragged.
     pub handle: Handle,
     /// New local transforms, one per target, in the order given at mouse-down.
     pub transforms: Vec<Transform>,
+    /// The world-space change the transforms were computed from.
     pub delta: Delta,
     /// The motion was limited (vanishing point, horizon, depth range,
     /// minimum scale); the grabbed point is then not under the cursor.
@@ -181,15 +183,20 @@ pub struct DragUpdate {
 /// An active drag.
 #[derive(Clone, Debug)]
 pub struct DragState {
+    /// The handle being dragged.
     pub handle: Handle,
+    /// The cursor at mouse-down (screen pixels).
     pub m0: Point2<f64>,
+    /// The targets as they were at mouse-down.
     pub start: Vec<Target>,
+    /// The gizmo's placement at mouse-down; the drag works in it throughout.
     pub frame: GizmoFrame,
     kind: Kind,
     start_pos: Vec<Point3<f64>>,
     parent_inv: Vec<Option<Matrix3<f64>>>,
     parent_rot: Vec<UnitQuaternion<f64>>,
     size_px: f64,
+    /// The latest update, if the cursor has moved since mouse-down.
     pub last: Option<DragUpdate>,
 }
 

@@ -18,6 +18,7 @@ pub const FADE_BELOW: f64 = 0.2;
 /// The gizmo's placement for one frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GizmoFrame {
+    /// World position of the gizmo's centre (the selection's median position).
     pub pivot: Point3<f64>,
     /// Unit handle axes (world or local orientation).
     pub axes: [Vector3<f64>; 3],

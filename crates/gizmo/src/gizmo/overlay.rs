@@ -32,19 +32,28 @@ pub const SHAFT_RADIUS: f64 = GEOMETRY.shaft_radius;
 /// Which canonical mesh an instance draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeshKind {
+    /// Cylinder of radius 1 along +Y from y = 0 to 1.
     Shaft,
+    /// Cone with base radius 1 at y = 0 and apex at y = 1.
     Cone,
+    /// The cube [-0.5, 0.5]^3.
     Cube,
+    /// The square [-0.5, 0.5]^2 in the XY plane, normal +Z.
     PlaneQuad,
+    /// Filled disc of radius 1 in the XY plane, normal +Z.
     Disc,
+    /// Torus of major radius 1 and tube radius [`RING_TUBE`] around +Z.
     Ring,
 }
 
 /// Interaction state of the handle an instance belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandleState {
+    /// Neither hovered nor dragged.
     Normal,
+    /// Under the cursor.
     Hovered,
+    /// Being dragged.
     Active,
     /// Fading out because the handle is nearly aligned with the view.
     Faded,
@@ -53,11 +62,15 @@ pub enum HandleState {
 /// One piece of gizmo geometry to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverlayInstance {
+    /// Which canonical mesh to draw (see [`mesh`]).
     pub mesh: MeshKind,
+    /// Canonical mesh -> world.
     pub model: Matrix4<f64>,
     /// Linear RGBA; alpha includes the fade.
     pub color: [f32; 4],
+    /// The handle's interaction state (the colour already reflects it).
     pub state: HandleState,
+    /// The handle this piece belongs to.
     pub handle: Handle,
 }
 

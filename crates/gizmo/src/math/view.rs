@@ -669,7 +669,9 @@ fn check_viewport(width: f64, height: f64) -> Result<(), ViewError> {
 pub struct Frustum {
     /// Left, right, top, bottom.
     pub sides: [Plane; 4],
+    /// The near plane.
     pub near: Plane,
+    /// The far plane; `None` when the projection has none.
     pub far: Option<Plane>,
 }
 

@@ -18,13 +18,25 @@ pub enum PickShape {
     /// An axis handle: the segment itself.
     Segment(Segment),
     /// A filled parallelogram `center + x a + y b`, `x, y` in [-1, 1].
-    Quad { center: Point3<f64>, a: Vector3<f64>, b: Vector3<f64> },
+    Quad {
+        /// Centre of the parallelogram.
+        center: Point3<f64>,
+        /// Half-edge along the first side.
+        a: Vector3<f64>,
+        /// Half-edge along the second side.
+        b: Vector3<f64>,
+    },
     /// A filled disc (view-plane / uniform-scale handle).
     Disc(Circle),
     /// A circle outline (rotate rings).
     Ring(Circle),
     /// A filled sphere (free-rotate trackball): hit only inside.
-    Sphere { center: Point3<f64>, radius: f64 },
+    Sphere {
+        /// Centre.
+        center: Point3<f64>,
+        /// Radius.
+        radius: f64,
+    },
 }
 
 /// How close the cursor is to a shape.
@@ -695,8 +707,11 @@ pub enum PickClass {
 /// One handle's hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate<H> {
+    /// The handle (any identifier the caller uses).
     pub handle: H,
+    /// How it competes with the others.
     pub class: PickClass,
+    /// How close the cursor is to its shape.
     pub hit: ShapeHit,
 }
 
