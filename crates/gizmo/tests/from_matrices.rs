@@ -254,6 +254,19 @@ fn hand_built_matrices_match_their_definitions() {
             let expect = if mode == DepthMode::Reversed { 1.0 } else { 0.0 };
             assert!((v.project(&near_pt).unwrap().depth - expect).abs() < 1e-9);
         }
+        // A camera 1e6 m out, and a scaled (non-rigid) view matrix.
+        let far_eye = Point3::new(1e6, -2e6, 3e6);
+        let target = far_eye + Vector3::new(-3.0, -2.0, -5.0);
+        let pm = perspective(1.0, 1.5, 0.1, None, 0.0, 0.0, mode);
+        for scale in [1.0, 2.5] {
+            let vm_far = Matrix4::new_scaling(scale) * look_at(&far_eye, &target, &Vector3::y());
+            let vm_far = Matrix4::from_fn(|r, c| if r == 3 { [0.0, 0.0, 0.0, 1.0][c] } else { vm_far[(r, c)] });
+            let v = View::from_matrices(vm_far, pm, (300.0, 200.0), mode).unwrap();
+            assert!((v.eye() - far_eye).norm() < 1e-9, "{}", v.eye());
+            assert!((v.world_to_screen(&target).unwrap() - Point2::new(150.0, 100.0)).norm() < 1e-6);
+            let r = v.cursor_ray(&Point2::new(150.0, 100.0)).unwrap();
+            assert!((r.origin - far_eye).norm() < 1e-9 && (r.at((target - far_eye).norm()) - target).norm() < 1e-9);
+        }
         let pm = orthographic(4.0, 1.5, -50.0, 50.0, mode);
         let v = View::from_matrices(vm, pm, (300.0, 200.0), mode).unwrap();
         assert!(v.is_orthographic());

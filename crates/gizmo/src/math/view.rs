@@ -97,23 +97,45 @@ fn projection_inverse(p: &Matrix4<f64>, ortho: bool) -> Option<Matrix4<f64>> {
     inv.iter().all(|v| v.is_finite()).then_some(inv)
 }
 
-/// The general inverse of an engine's matrix, or why there is none. The
-/// inverse is accepted only when it is finite and `m * inv` is the identity
-/// to a precision that a well-conditioned matrix easily meets.
+/// Max-row-sum norm.
+fn norm_inf<const N: usize>(a: &nalgebra::SMatrix<f64, N, N>) -> f64 {
+    (0..N).map(|r| a.row(r).abs().sum()).fold(0.0, f64::max)
+}
+
+/// The general inverse of an engine's projection matrix, or why there is
+/// none. It is accepted only when it is finite, the matrix is not so badly
+/// conditioned that the derived quantities would carry too few correct
+/// digits to place a cursor, and `m * inv` is the identity to match.
 fn checked_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
     let inv = m.try_inverse().ok_or(ViewError::Singular)?;
-    if !inv.iter().all(|v| v.is_finite()) {
-        return Err(ViewError::Singular);
-    }
-    // Condition number in the max-row-sum norm; beyond 1e12 the derived
-    // quantities would carry too few correct digits to place a cursor.
-    let norm = |a: &Matrix4<f64>| (0..4).map(|r| a.row(r).abs().sum()).fold(0.0, f64::max);
-    let cond = norm(m) * norm(&inv);
+    let cond = norm_inf(m) * norm_inf(&inv);
     let residual = (m * inv - Matrix4::identity()).abs().max();
-    if !(cond < 1e12 && residual <= 1e-12 * cond) {
+    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12 && residual <= 1e-12 * cond) {
         return Err(ViewError::Singular);
     }
     Ok(inv)
+}
+
+/// The inverse of an engine's view matrix, which must be affine: the
+/// general inverse of its 3x3 linear part (conditioned as in
+/// [`checked_inverse`]) and the translation undone with it. Unlike a 4x4
+/// inverse this stays exact however far the camera is from the origin.
+fn affine_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
+    let lin = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let inv = lin.try_inverse().ok_or(ViewError::Singular)?;
+    let cond = norm_inf(&lin) * norm_inf(&inv);
+    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12) {
+        return Err(ViewError::Singular);
+    }
+    let scale = m.abs().max();
+    let tiny = |x: f64| x.abs() <= 1e-12 * scale;
+    if !(tiny(m[(3, 0)]) && tiny(m[(3, 1)]) && tiny(m[(3, 2)]) && (m[(3, 3)] - 1.0).abs() <= 1e-12) {
+        return Err(ViewError::Unsupported("the view matrix is not affine (last row must be 0 0 0 1)"));
+    }
+    let mut out = Matrix4::identity();
+    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&inv);
+    out.fixed_view_mut::<3, 1>(0, 3).copy_from(&(-(inv * m.fixed_view::<3, 1>(0, 3))));
+    Ok(out)
 }
 
 /// A world point's projection: screen position, depth-buffer value and
@@ -352,7 +374,8 @@ impl View {
     ///   (or infinity) at 0; standard, near at 0 and far (or infinity) at 1.
     /// - `viewport`: (width, height) in physical pixels.
     ///
-    /// The inverses are computed with nalgebra's general 4x4 inverse. Every
+    /// The inverses are computed with nalgebra's general inverses (of the
+    /// projection, and of the view matrix's linear part). Every
     /// query then behaves as for [`View::new`]: a look-at camera passed in as
     /// its matrices gives the same projections, rays and `world_per_pixel`
     /// to rounding. [`View::far`] is infinite for an infinite far plane, and
@@ -375,7 +398,7 @@ impl View {
         }
         let (width, height) = viewport;
         check_viewport(width, height)?;
-        let inv_view = checked_inverse(&view)?;
+        let inv_view = affine_inverse(&view)?;
         let inv_proj = checked_inverse(&projection)?;
         // A placeholder until the stand-in camera is known.
         let mut v = View::assemble(Camera::default(), viewport, depth_mode, view, projection, inv_view, inv_proj)?;
