@@ -254,6 +254,18 @@ fn hand_built_matrices_match_their_definitions() {
             let expect = if mode == DepthMode::Reversed { 1.0 } else { 0.0 };
             assert!((v.project(&near_pt).unwrap().depth - expect).abs() < 1e-9);
         }
+        // Off-centre: rays still pass through the points that project to
+        // their pixel, and the vertical pixel scale is unchanged.
+        let pm = perspective(1.0, 1.5, 0.1, Some(500.0), 0.2, -0.1, mode);
+        let v = View::from_matrices(vm, pm, (300.0, 200.0), mode).unwrap();
+        let m = pm * vm;
+        for p in [Point3::new(0.3, -0.2, 0.1), Point3::new(-1.0, 0.5, -2.0), Point3::new(0.0, 0.0, -20.0)] {
+            let s = screen(&m, (300.0, 200.0), &p).unwrap();
+            let r = v.cursor_ray(&s).unwrap();
+            assert!((r.origin - eye).norm() < 1e-12 && (p - r.origin).cross(&r.dir).norm() < 1e-9, "{p}");
+            let d = (p - eye).dot(&(Point3::origin() - eye).normalize());
+            assert!((v.world_per_pixel(&p).unwrap() - 2.0 * d * 0.5f64.tan() / 200.0).abs() < 1e-12);
+        }
         // A camera 1e6 m out, and a scaled (non-rigid) view matrix.
         let far_eye = Point3::new(1e6, -2e6, 3e6);
         let target = far_eye + Vector3::new(-3.0, -2.0, -5.0);

@@ -253,7 +253,7 @@ fn derive(
     // The depth value must also move the right way between near and far
     // (a perspective matrix for the other depth mode fails here).
     let depth_at = |t: f64| (ze + zf * t) / (we + wf * t);
-    let probe = if far.is_finite() { 0.5 * (near + far) } else { near.abs() + 2.0 * near.abs().max(1e-300) };
+    let probe = if far.is_finite() { 0.5 * (near + far) } else { 3.0 * near };
     let d_mid = depth_at(probe);
     if !((d_mid - d_near) * (d_far - d_near) > 0.0 && (d_far - d_mid) * (d_far - d_near) > 0.0) {
         return Err(unsupported("the depth values run the wrong way for this depth mode"));
