@@ -7,7 +7,7 @@ APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationla
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: run test deps build bench lint clean
+.PHONY: run test core deps build bench lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -28,16 +28,27 @@ build: deps
 run: build
 	$(CARGO) run --bin viewport -- $(ARGS)
 
-# The whole suite on lavapipe (Mesa's CPU Vulkan driver) with validation on.
-test: deps
-	VK_DRIVER_FILES=$(LAVAPIPE_ICD) RUST_BACKTRACE=1 $(CARGO) test --all-targets --no-fail-fast
+# The gizmo core builds on its own with nalgebra alone: its dependency tree
+# is printed, and any GPU, window, CLI or file-format crate in it fails.
+core:
+	$(CARGO) tree -p viewport-gizmo -e normal
+	@if $(CARGO) tree -p viewport-gizmo -e normal --prefix none | grep -Eq '^(ash|ash-window|winit|gpu-allocator|clap|gltf|png|serde|thiserror) '; then \
+	  echo "viewport-gizmo must depend on nalgebra alone"; exit 1; fi
+	$(CARGO) build -p viewport-gizmo --examples
+	$(CARGO) run -q -p viewport-gizmo --example embed_gizmo
+
+# The whole suite on lavapipe (Mesa's CPU Vulkan driver) with validation on:
+# the core alone and its example, then every test of the workspace.
+test: deps core
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) RUST_BACKTRACE=1 $(CARGO) test --workspace --all-targets --no-fail-fast
 
 bench: deps
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 clean:
 	$(CARGO) clean

@@ -8,8 +8,11 @@ use std::f32::consts::TAU;
 /// counter-clockwise front faces (seen from outside).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeshData {
+    /// Vertex positions.
     pub positions: Vec<[f32; 3]>,
+    /// Unit vertex normals, one per position.
     pub normals: Vec<[f32; 3]>,
+    /// Three indices into `positions` per triangle.
     pub indices: Vec<u32>,
 }
 

@@ -25,12 +25,13 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3, Vector4};
+use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3};
 
+use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
 use super::types::{Axis, GizmoConfig, Handle, Target};
 use crate::math::closest::ray_plane;
-use crate::math::{closest_ray_circle, Circle, Plane, Transform, View};
+use crate::math::{closest_ray_circle, Circle, Plane, Projection, Transform, View};
 
 /// A ring whose normal is within this cosine of perpendicular to the cursor
 /// ray at mouse-down (about 5.7 degrees from edge-on) drags along its
@@ -51,16 +52,12 @@ pub struct AxisImage {
     wa: f64,
 }
 
-fn hscreen(view: &View, c: &Vector4<f64>) -> Vector3<f64> {
-    Vector3::new(0.5 * view.width() * (c.x + c.w), 0.5 * view.height() * (c.y + c.w), c.w)
-}
-
 impl AxisImage {
     /// The image of `origin + s * dir`; `None` when the origin is behind the
     /// eye or the line is seen end-on (its image is a point).
     pub fn new(view: &View, origin: &Point3<f64>, dir: &Vector3<f64>) -> Option<AxisImage> {
-        let c0 = hscreen(view, &view.world_to_clip(origin));
-        let ca = hscreen(view, &(view.view_proj() * dir.to_homogeneous()));
+        let c0 = view.world_to_hscreen(origin);
+        let ca = view.vector_to_hscreen(dir);
         let (w0, wa) = (c0.z, ca.z);
         if !(w0 > 0.0) {
             return None;
@@ -115,9 +112,13 @@ impl AxisImage {
     }
 }
 
-/// The farthest view depth a drag may move something to.
+/// The farthest view depth a drag may move something to: the far plane, or
+/// [`Projection::DEFAULT_FAR`] for a projection without one (a view from
+/// matrices with an infinite far plane), and never nearer than four times
+/// the start depth.
 pub fn depth_limit(view: &View, start_depth: f64) -> f64 {
-    view.far().max(4.0 * start_depth)
+    let far = if view.far().is_finite() { view.far() } else { Projection::DEFAULT_FAR };
+    far.max(4.0 * start_depth)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -166,9 +167,11 @@ pub enum Delta {
 /// One drag update's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DragUpdate {
+    /// The handle being dragged.
     pub handle: Handle,
     /// New local transforms, one per target, in the order given at mouse-down.
     pub transforms: Vec<Transform>,
+    /// The world-space change the transforms were computed from.
     pub delta: Delta,
     /// The motion was limited (vanishing point, horizon, depth range,
     /// minimum scale); the grabbed point is then not under the cursor.
@@ -180,15 +183,20 @@ pub struct DragUpdate {
 /// An active drag.
 #[derive(Clone, Debug)]
 pub struct DragState {
+    /// The handle being dragged.
     pub handle: Handle,
+    /// The cursor at mouse-down (screen pixels).
     pub m0: Point2<f64>,
+    /// The targets as they were at mouse-down.
     pub start: Vec<Target>,
+    /// The gizmo's placement at mouse-down; the drag works in it throughout.
     pub frame: GizmoFrame,
     kind: Kind,
     start_pos: Vec<Point3<f64>>,
     parent_inv: Vec<Option<Matrix3<f64>>>,
     parent_rot: Vec<UnitQuaternion<f64>>,
     size_px: f64,
+    /// The latest update, if the cursor has moved since mouse-down.
     pub last: Option<DragUpdate>,
 }
 
@@ -289,16 +297,17 @@ impl DragState {
                 // The same clamp as the updates use, so the first update cannot jump.
                 let (lo, hi) = img.t_range(view.near(), depth_limit(view, view.view_depth(&p)));
                 let mut s_grab = img.s_of(img.t_of(&m0).clamp(lo, hi).clamp(-1e12, 1e12))?;
-                if matches!(handle, Handle::ScaleAxis(_)) && s_grab.abs() < 0.05 * frame.len {
+                let lever = GEOMETRY.scale_lever * frame.len;
+                if matches!(handle, Handle::ScaleAxis(_)) && s_grab.abs() < lever {
                     // Grabbed at the pivot: the ratio s / s0 needs a lever.
-                    s_grab = 0.05 * frame.len * if s_grab < 0.0 { -1.0 } else { 1.0 };
+                    s_grab = lever * if s_grab < 0.0 { -1.0 } else { 1.0 };
                 }
                 Kind::Axis { axis: a, dir, s_grab }
             }
             Handle::TranslatePlane(a) | Handle::ScalePlane(a) => plane_start(frame.axes[a.index()])?,
             Handle::TranslateView => plane_start(frame.view_dir)?,
-            Handle::RotateAxis(a) => ring_start(frame.axes[a.index()], frame.len)?,
-            Handle::RotateView => ring_start(frame.view_dir, 1.2 * frame.len)?,
+            Handle::RotateAxis(a) => ring_start(frame.axes[a.index()], GEOMETRY.ring_radius * frame.len)?,
+            Handle::RotateView => ring_start(frame.view_dir, GEOMETRY.view_ring_radius * frame.len)?,
             Handle::RotateFree => Kind::Free,
             Handle::ScaleUniform => Kind::Uniform,
         };
@@ -443,8 +452,8 @@ impl DragState {
                     let (i, j) = n.plane_axes();
                     let diag = self.frame.axes[i.index()] + self.frame.axes[j.index()];
                     let den = (h0 - p).dot(&diag);
-                    let den =
-                        if den.abs() < 0.05 * len { 0.05 * len * if den < 0.0 { -1.0 } else { 1.0 } } else { den };
+                    let lever = GEOMETRY.scale_lever * len;
+                    let den = if den.abs() < lever { lever * if den < 0.0 { -1.0 } else { 1.0 } } else { den };
                     let fac = clamp_factor((h - p).dot(&diag) / den, &mut clamped);
                     let mut f = [1.0; 3];
                     f[i.index()] = fac;

@@ -4,6 +4,7 @@
 
 use nalgebra::{Point2, Point3, Unit, Vector3};
 
+use super::geometry::GEOMETRY;
 use super::types::{axes_of, GizmoConfig, Handle, Mode, Space, Target};
 use crate::math::closest::orthonormal_basis;
 use crate::math::{Circle, Segment, View};
@@ -17,6 +18,7 @@ pub const FADE_BELOW: f64 = 0.2;
 /// The gizmo's placement for one frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GizmoFrame {
+    /// World position of the gizmo's centre (the selection's median position).
     pub pivot: Point3<f64>,
     /// Unit handle axes (world or local orientation).
     pub axes: [Vector3<f64>; 3],
@@ -101,27 +103,30 @@ impl GizmoFrame {
         (a, b, n.into_inner())
     }
 
-    /// The analytic pick shape of a handle.
+    /// The analytic pick shape of a handle, sized by [`GEOMETRY`].
     pub fn shape(&self, handle: Handle) -> PickShape {
-        let (p, l) = (self.pivot, self.len);
+        let (p, l, g) = (self.pivot, self.len, &GEOMETRY);
         let facing = Unit::new_unchecked(-self.view_dir);
         match handle {
             Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
-                PickShape::Segment(Segment::new(p, p + self.axes[a.index()] * l))
+                PickShape::Segment(Segment::new(p, p + self.axes[a.index()] * (g.axis_len * l)))
             }
             Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
                 let (i, j) = n.plane_axes();
                 let (a, b) = (self.axes[i.index()], self.axes[j.index()]);
-                PickShape::Quad { center: p + (a + b) * (0.3 * l), a: a * (0.1 * l), b: b * (0.1 * l) }
+                let half = g.plane_half() * l;
+                PickShape::Quad { center: p + (a + b) * (g.plane_center() * l), a: a * half, b: b * half }
             }
             Handle::TranslateView | Handle::ScaleUniform => {
-                PickShape::Disc(Circle { center: p, normal: facing, radius: 0.12 * l })
+                PickShape::Disc(Circle { center: p, normal: facing, radius: g.disc_radius * l })
             }
-            Handle::RotateAxis(a) => {
-                PickShape::Ring(Circle { center: p, normal: Unit::new_normalize(self.axes[a.index()]), radius: l })
-            }
-            Handle::RotateView => PickShape::Ring(Circle { center: p, normal: facing, radius: 1.2 * l }),
-            Handle::RotateFree => PickShape::Sphere { center: p, radius: l },
+            Handle::RotateAxis(a) => PickShape::Ring(Circle {
+                center: p,
+                normal: Unit::new_normalize(self.axes[a.index()]),
+                radius: g.ring_radius * l,
+            }),
+            Handle::RotateView => PickShape::Ring(Circle { center: p, normal: facing, radius: g.view_ring_radius * l }),
+            Handle::RotateFree => PickShape::Sphere { center: p, radius: g.trackball_radius * l },
         }
     }
 

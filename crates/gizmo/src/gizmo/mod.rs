@@ -5,18 +5,51 @@
 //! [`Target`]s (local transform + parent world matrix) and gets back new
 //! local transforms, plus [`OverlayInstance`]s to draw.
 //!
-//! Typical use per frame:
-//! ```ignore
-//! let view = View::new(camera, w, h, depth)?;
-//! gizmo.hover(&view, &targets, cursor);             // on mouse move, not dragging
-//! if mouse_down && gizmo.begin(&view, &targets, cursor) { /* gizmo owns the mouse */ }
-//! if let Some(u) = gizmo.update(&view, cursor, ctrl_held) { apply(u.transforms) }
-//! if mouse_up { let result = gizmo.end(); /* push undo */ }
-//! if escape { let start = gizmo.cancel(); /* restore */ }
-//! let draw = gizmo.instances(&view, &targets);
+//! Typical use, one mouse event per step (an engine would build the view
+//! with [`View::from_matrices`] from its own camera matrices instead):
+//! ```
+//! use nalgebra::{Point3, Vector2};
+//! use viewport_gizmo::gizmo::{Axis, Gizmo, GizmoConfig, Handle, Target};
+//! use viewport_gizmo::math::{Camera, DepthMode, Transform, View};
+//!
+//! # fn main() -> Result<(), viewport_gizmo::math::ViewError> {
+//! let mut gizmo = Gizmo::new(GizmoConfig::default()); // translate, world axes
+//! let mut object = Transform::IDENTITY;
+//!
+//! // Each frame: this frame's camera and the selection.
+//! let view = View::new(Camera::default(), 1280.0, 720.0, DepthMode::Reversed)?;
+//! let targets = [Target::root(object)];
+//!
+//! // Mouse move (not dragging): highlight the handle under the cursor.
+//! let frame = gizmo.frame(&view, &targets).expect("selection in front of the camera");
+//! let on_x_arrow = frame.pivot + frame.axes[0] * (0.7 * frame.len);
+//! let cursor = view.world_to_screen(&on_x_arrow).unwrap();
+//! assert_eq!(gizmo.hover(&view, &targets, cursor), Some(Handle::TranslateAxis(Axis::X)));
+//!
+//! // Mouse down: the gizmo takes the mouse if a handle is under it.
+//! assert!(gizmo.begin(&view, &targets, cursor));
+//!
+//! // Mouse moves while dragging (the bool is "snap", e.g. Ctrl held): new
+//! // local transforms for the targets, in their order.
+//! if let Some(update) = gizmo.update(&view, cursor + Vector2::new(30.0, 0.0), false) {
+//!     object = update.transforms[0];
+//! }
+//! assert!(object.position.x > 0.0 && object.position.y == 0.0);
+//!
+//! // Mouse up: before/after transforms for undo. (Esc or a right click
+//! // would call `gizmo.cancel()`, which returns the start transforms.)
+//! let done = gizmo.end().unwrap();
+//! assert_eq!(done.after[0], object);
+//!
+//! // Drawing: plain instances (mesh kind, model matrix, colour, state).
+//! let draw = gizmo.instances(&view, &[Target::root(object)]);
+//! assert!(!draw.is_empty());
+//! # Ok(())
+//! # }
 //! ```
 
 pub mod drag;
+pub mod geometry;
 pub mod layout;
 pub mod overlay;
 pub mod types;
@@ -24,6 +57,7 @@ pub mod types;
 use nalgebra::Point2;
 
 pub use drag::{AxisImage, Delta, DragState, DragUpdate};
+pub use geometry::{HandleGeometry, GEOMETRY};
 pub use layout::GizmoFrame;
 pub use overlay::{mesh, HandleState, MeshKind, OverlayInstance};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Snap, Space, Target};
@@ -33,20 +67,25 @@ use crate::math::{Transform, View};
 /// A finished drag: what to record for undo.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DragResult {
+    /// The handle that was dragged.
     pub handle: Handle,
+    /// Local transforms at mouse-down, one per target.
     pub before: Vec<Transform>,
+    /// Local transforms at mouse-up, in the same order.
     pub after: Vec<Transform>,
 }
 
 /// Gizmo state: configuration, hovered handle and the drag in progress.
 #[derive(Clone, Debug, Default)]
 pub struct Gizmo {
+    /// Mode, space, sizes and snapping; may be changed between drags.
     pub config: GizmoConfig,
     hovered: Option<Handle>,
     drag: Option<DragState>,
 }
 
 impl Gizmo {
+    /// A gizmo with nothing hovered and no drag.
     pub fn new(config: GizmoConfig) -> Gizmo {
         Gizmo { config, hovered: None, drag: None }
     }
@@ -81,6 +120,7 @@ impl Gizmo {
         self.hovered
     }
 
+    /// The handle found by the last [`Gizmo::hover`] (or being dragged).
     pub fn hovered(&self) -> Option<Handle> {
         self.hovered
     }
@@ -90,6 +130,7 @@ impl Gizmo {
         self.drag.as_ref().map(|d| d.handle)
     }
 
+    /// Whether a drag is in progress.
     pub fn is_dragging(&self) -> bool {
         self.drag.is_some()
     }

@@ -11,37 +11,49 @@
 //!   plane (around +Z).
 //!
 //! Every matrix is scaled by the screen-constant length `L`, so the drawn
-//! sizes stay constant on screen (thicknesses included).
+//! sizes stay constant on screen (thicknesses included). All sizes come from
+//! [`GEOMETRY`], the same table the pick shapes and the drags use.
 
 use nalgebra::{Matrix4, Vector3};
 
 use crate::mesh::MeshData;
 
+use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
 use super::types::{Axis, Handle};
 use crate::math::closest::orthonormal_basis;
 
-/// Minor radius of the canonical `Ring` torus (relative to its major radius 1).
-pub const RING_TUBE: f64 = 0.015;
-/// Shaft radius relative to `L`.
-pub const SHAFT_RADIUS: f64 = 0.012;
+/// Minor radius of the canonical `Ring` torus (relative to its major radius
+/// 1); the same as [`GEOMETRY`]`.ring_tube`.
+pub const RING_TUBE: f64 = GEOMETRY.ring_tube;
+/// Shaft radius relative to `L`; the same as [`GEOMETRY`]`.shaft_radius`.
+pub const SHAFT_RADIUS: f64 = GEOMETRY.shaft_radius;
 
 /// Which canonical mesh an instance draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeshKind {
+    /// Cylinder of radius 1 along +Y from y = 0 to 1.
     Shaft,
+    /// Cone with base radius 1 at y = 0 and apex at y = 1.
     Cone,
+    /// The cube [-0.5, 0.5]^3.
     Cube,
+    /// The square [-0.5, 0.5]^2 in the XY plane, normal +Z.
     PlaneQuad,
+    /// Filled disc of radius 1 in the XY plane, normal +Z.
     Disc,
+    /// Torus of major radius 1 and tube radius [`RING_TUBE`] around +Z.
     Ring,
 }
 
 /// Interaction state of the handle an instance belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandleState {
+    /// Neither hovered nor dragged.
     Normal,
+    /// Under the cursor.
     Hovered,
+    /// Being dragged.
     Active,
     /// Fading out because the handle is nearly aligned with the view.
     Faded,
@@ -50,11 +62,15 @@ pub enum HandleState {
 /// One piece of gizmo geometry to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverlayInstance {
+    /// Which canonical mesh to draw (see [`mesh`]).
     pub mesh: MeshKind,
+    /// Canonical mesh -> world.
     pub model: Matrix4<f64>,
     /// Linear RGBA; alpha includes the fade.
     pub color: [f32; 4],
+    /// The handle's interaction state (the colour already reflects it).
     pub state: HandleState,
+    /// The handle this piece belongs to.
     pub handle: Handle,
 }
 
@@ -89,7 +105,7 @@ pub fn instances(
     active: Option<Handle>,
 ) -> Vec<OverlayInstance> {
     let mut out = Vec::with_capacity(handles.len() * 2);
-    let (p, l) = (frame.pivot, frame.len);
+    let (p, l, g) = (frame.pivot, frame.len, &GEOMETRY);
     for &h in handles {
         let vis = frame.visibility(h);
         if vis <= 0.0 {
@@ -129,40 +145,46 @@ pub fn instances(
         match h {
             Handle::TranslateAxis(a) | Handle::ScaleAxis(a) => {
                 let (x, y, z) = axis_frame(a);
-                let r = SHAFT_RADIUS * l;
-                let scale = matches!(h, Handle::ScaleAxis(_));
-                let shaft = if scale { 0.9 * l } else { 0.8 * l };
-                push(MeshKind::Shaft, basis(&p, x * r, y * shaft, z * r));
-                if scale {
-                    push(MeshKind::Cube, basis(&(p + y * (0.95 * l)), x * (0.1 * l), y * (0.1 * l), z * (0.1 * l)));
+                let r = g.shaft_radius * l;
+                if matches!(h, Handle::ScaleAxis(_)) {
+                    push(MeshKind::Shaft, basis(&p, x * r, y * (g.scale_shaft_len() * l), z * r));
+                    let c = g.cube_size * l;
+                    push(MeshKind::Cube, basis(&(p + y * (g.cube_center() * l)), x * c, y * c, z * c));
                 } else {
-                    let cr = 0.06 * l;
-                    push(MeshKind::Cone, basis(&(p + y * (0.8 * l)), x * cr, y * (0.2 * l), z * cr));
+                    push(MeshKind::Shaft, basis(&p, x * r, y * (g.arrow_shaft_len * l), z * r));
+                    let cr = g.cone_radius * l;
+                    let base = p + y * (g.arrow_shaft_len * l);
+                    push(MeshKind::Cone, basis(&base, x * cr, y * (g.cone_len() * l), z * cr));
                 }
             }
             Handle::TranslatePlane(n) | Handle::ScalePlane(n) => {
                 let (i, j) = n.plane_axes();
                 let (a, b) = (frame.axes[i.index()], frame.axes[j.index()]);
-                let c = p + (a + b) * (0.3 * l);
-                push(MeshKind::PlaneQuad, basis(&c, a * (0.2 * l), b * (0.2 * l), frame.axes[n.index()] * (0.2 * l)));
+                let c = p + (a + b) * (g.plane_center() * l);
+                // The canonical quad is 1 wide: scale it to the square's side.
+                let side = 2.0 * g.plane_half() * l;
+                push(MeshKind::PlaneQuad, basis(&c, a * side, b * side, frame.axes[n.index()] * side));
             }
             Handle::TranslateView | Handle::ScaleUniform => {
                 let (x, y, z) = frame.facing();
-                let r = 0.12 * l;
+                let r = g.disc_radius * l;
                 push(MeshKind::Disc, basis(&p, x * r, y * r, z * r));
             }
             Handle::RotateAxis(a) => {
                 let z = frame.axes[a.index()];
                 let (x, y) = orthonormal_basis(&nalgebra::Unit::new_normalize(z));
-                push(MeshKind::Ring, basis(&p, x * l, y * l, z * l));
+                let r = g.ring_radius * l;
+                push(MeshKind::Ring, basis(&p, x * r, y * r, z * r));
             }
             Handle::RotateView => {
                 let (x, y, z) = frame.facing();
-                push(MeshKind::Ring, basis(&p, x * (1.2 * l), y * (1.2 * l), z * (1.2 * l)));
+                let r = g.view_ring_radius * l;
+                push(MeshKind::Ring, basis(&p, x * r, y * r, z * r));
             }
             Handle::RotateFree => {
                 let (x, y, z) = frame.facing();
-                push(MeshKind::Disc, basis(&p, x * l, y * l, z * l));
+                let r = g.trackball_radius * l;
+                push(MeshKind::Disc, basis(&p, x * r, y * r, z * r));
             }
         }
     }
@@ -191,6 +213,64 @@ pub fn mesh(kind: MeshKind) -> MeshData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gizmo::Mode;
+    use crate::math::{Camera, DepthMode, View};
+    use crate::picking::PickShape;
+    use nalgebra::{Point3, UnitQuaternion};
+
+    /// What is drawn covers what is picked, and both have the sizes of
+    /// conventions.md ("Gizmo geometry"), typed in here independently.
+    #[test]
+    fn drawn_handles_cover_the_pick_shapes_of_the_spec() {
+        let view = View::new(Camera::default(), 800.0, 600.0, DepthMode::Reversed).unwrap();
+        let q = UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1);
+        let axes = [q * Vector3::x(), q * Vector3::y(), q * Vector3::z()];
+        let frame = GizmoFrame::with_axes(&view, Point3::new(0.5, -0.2, 0.3), axes, 100.0).unwrap();
+        let (p, l) = (frame.pivot, frame.len);
+        let near = |a: Point3<f64>, b: Point3<f64>| (a - b).norm() < 1e-12 * (1.0 + l);
+        let mut all = Vec::new();
+        for mode in [Mode::Translate, Mode::Rotate, Mode::Scale] {
+            all.extend(instances(&frame, Handle::for_mode(mode), None, None));
+        }
+        for a in Axis::ALL {
+            let tip = p + axes[a.index()] * l;
+            // Translate arrow: the cone's apex is the pick segment's end.
+            let cone = all.iter().find(|i| i.handle == Handle::TranslateAxis(a) && i.mesh == MeshKind::Cone).unwrap();
+            assert!(near(cone.model.transform_point(&Point3::new(0.0, 1.0, 0.0)), tip));
+            let PickShape::Segment(seg) = frame.shape(Handle::TranslateAxis(a)) else { panic!() };
+            assert!(near(seg.a, p) && near(seg.b, tip));
+            // Scale axis: the cube's outer face ends at L.
+            let cube = all.iter().find(|i| i.handle == Handle::ScaleAxis(a) && i.mesh == MeshKind::Cube).unwrap();
+            assert!(near(cube.model.transform_point(&Point3::new(0.0, 0.5, 0.0)), tip));
+            // Plane squares: [0.2 L, 0.4 L] along both axes, drawn and picked.
+            for h in [Handle::TranslatePlane(a), Handle::ScalePlane(a)] {
+                let (i, j) = a.plane_axes();
+                let (u, v) = (axes[i.index()], axes[j.index()]);
+                let quad = all.iter().find(|x| x.handle == h).unwrap();
+                let PickShape::Quad { center, a: qa, b: qb } = frame.shape(h) else { panic!() };
+                for (x, y) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                    let (fx, fy) = (if x < 0.0 { 0.2 } else { 0.4 }, if y < 0.0 { 0.2 } else { 0.4 });
+                    let corner = p + u * (fx * l) + v * (fy * l);
+                    assert!(near(quad.model.transform_point(&Point3::new(0.5 * x, 0.5 * y, 0.0)), corner));
+                    assert!(near(center + qa * x + qb * y, corner));
+                }
+            }
+            // Axis rings: radius L around the axis.
+            let ring = all.iter().find(|i| i.handle == Handle::RotateAxis(a)).unwrap();
+            let r = ring.model.transform_point(&Point3::new(1.0, 0.0, 0.0)) - p;
+            assert!((r.norm() - l).abs() < 1e-12 * l && r.dot(&axes[a.index()]).abs() < 1e-12 * l);
+            let PickShape::Ring(c) = frame.shape(Handle::RotateAxis(a)) else { panic!() };
+            assert!((c.radius - l).abs() < 1e-12 * l);
+        }
+        // The discs (0.12 L) and the view ring (1.2 L).
+        for (h, radius) in [(Handle::TranslateView, 0.12), (Handle::ScaleUniform, 0.12), (Handle::RotateView, 1.2)] {
+            let inst = all.iter().find(|i| i.handle == h).unwrap();
+            let r = inst.model.transform_point(&Point3::new(1.0, 0.0, 0.0)) - p;
+            assert!((r.norm() - radius * l).abs() < 1e-12 * l, "{h:?}");
+            let (PickShape::Disc(c) | PickShape::Ring(c)) = frame.shape(h) else { panic!() };
+            assert!((c.radius - radius * l).abs() < 1e-12 * l, "{h:?}");
+        }
+    }
 
     #[test]
     fn canonical_meshes_have_the_documented_bounds() {

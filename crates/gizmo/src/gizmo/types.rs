@@ -9,14 +9,18 @@ use crate::math::Transform;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
     #[default]
+    /// Move along axes, in planes or in the view plane.
     Translate,
+    /// Rotate about axes, the view direction, or freely.
     Rotate,
+    /// Scale along axes, in planes or uniformly.
     Scale,
     /// Translate handles plus rotate rings.
     Universal,
 }
 
 impl Mode {
+    /// The automation name (`translate`, `rotate`, `scale`, `universal`).
     pub fn name(self) -> &'static str {
         match self {
             Mode::Translate => "translate",
@@ -25,6 +29,7 @@ impl Mode {
             Mode::Universal => "universal",
         }
     }
+    /// Inverse of [`Mode::name`].
     pub fn parse(s: &str) -> Option<Mode> {
         [Mode::Translate, Mode::Rotate, Mode::Scale, Mode::Universal].into_iter().find(|m| m.name() == s)
     }
@@ -41,12 +46,14 @@ pub enum Space {
 }
 
 impl Space {
+    /// The automation name (`world`, `local`).
     pub fn name(self) -> &'static str {
         match self {
             Space::World => "world",
             Space::Local => "local",
         }
     }
+    /// Inverse of [`Space::name`].
     pub fn parse(s: &str) -> Option<Space> {
         match s {
             "world" => Some(Space::World),
@@ -54,6 +61,7 @@ impl Space {
             _ => None,
         }
     }
+    /// The other space.
     pub fn toggled(self) -> Space {
         match self {
             Space::World => Space::Local,
@@ -65,13 +73,18 @@ impl Space {
 /// One of the gizmo's three axes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Axis {
+    /// The first axis (world +X in world space).
     X,
+    /// The second axis (world +Y in world space).
     Y,
+    /// The third axis (world +Z in world space).
     Z,
 }
 
 impl Axis {
+    /// X, Y, Z in order.
     pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+    /// 0, 1, 2 for X, Y, Z (the index into [`GizmoFrame::axes`](super::GizmoFrame::axes)).
     pub fn index(self) -> usize {
         self as usize
     }
@@ -92,18 +105,23 @@ impl Axis {
 /// A grabbable part of the gizmo. Plane handles are named by their normal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Handle {
+    /// The arrow along an axis.
     TranslateAxis(Axis),
     /// The square in the plane normal to the axis (`Z` is `translate.xy`).
     TranslatePlane(Axis),
     /// The camera-facing disc at the pivot.
     TranslateView,
+    /// The ring about an axis.
     RotateAxis(Axis),
     /// The outer ring in the view plane.
     RotateView,
     /// Trackball: free rotation inside the rings.
     RotateFree,
+    /// The cube-tipped handle along an axis.
     ScaleAxis(Axis),
+    /// The square in the plane normal to the axis (two-axis scale).
     ScalePlane(Axis),
+    /// The camera-facing disc at the pivot (uniform scale).
     ScaleUniform,
 }
 
@@ -212,6 +230,7 @@ impl Handle {
 pub struct Snap {
     /// World units along each handle axis.
     pub translate: f64,
+    /// Degrees.
     pub rotate_deg: f64,
     /// Added to a scale factor of 1 (0.1 -> 1.0, 1.1, 1.2, ...).
     pub scale: f64,
@@ -226,12 +245,15 @@ impl Default for Snap {
 /// Gizmo settings; the defaults are those of `conventions.md`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GizmoConfig {
+    /// What the gizmo does.
     pub mode: Mode,
+    /// World or local orientation (scale handles are always local).
     pub space: Space,
     /// Screen length of an axis handle perpendicular to the view.
     pub size_px: f64,
     /// Hover tolerance in screen pixels.
     pub hit_px: f64,
+    /// Increments used while snapping is on.
     pub snap: Snap,
 }
 
@@ -246,7 +268,9 @@ impl Default for GizmoConfig {
 /// local transforms; it does not know about scenes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Target {
+    /// The object's transform relative to its parent.
     pub local: Transform,
+    /// The parent's world matrix (identity for a root object).
     pub parent_world: Matrix4<f64>,
 }
 
@@ -256,10 +280,12 @@ impl Target {
         Target { local, parent_world: Matrix4::identity() }
     }
 
+    /// The object's world matrix: `parent_world * T * R * S`.
     pub fn world(&self) -> Matrix4<f64> {
         self.parent_world * self.local.matrix()
     }
 
+    /// The object's origin in world space.
     pub fn world_position(&self) -> Point3<f64> {
         self.parent_world.transform_point(&Point3::from(self.local.position))
     }

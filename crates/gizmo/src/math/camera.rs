@@ -43,6 +43,7 @@ impl DepthMode {
         }
     }
 
+    /// The automation name (`reversed`, `standard`).
     pub fn name(self) -> &'static str {
         match self {
             DepthMode::Reversed => "reversed",
@@ -50,6 +51,7 @@ impl DepthMode {
         }
     }
 
+    /// Inverse of [`DepthMode::name`].
     pub fn parse(s: &str) -> Option<DepthMode> {
         match s {
             "reversed" => Some(DepthMode::Reversed),
@@ -63,27 +65,46 @@ impl DepthMode {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Projection {
     /// Vertical field of view in radians. `far` is used only in standard mode.
-    Perspective { fov_y: f64, near: f64, far: f64 },
+    Perspective {
+        /// Vertical field of view, radians, in (0, pi).
+        fov_y: f64,
+        /// Near plane distance (> 0).
+        near: f64,
+        /// Far plane distance (standard depth only).
+        far: f64,
+    },
     /// `height` is the world-space height the viewport shows.
-    Orthographic { height: f64, near: f64, far: f64 },
+    Orthographic {
+        /// World-space height the viewport shows.
+        height: f64,
+        /// Near plane distance (> 0).
+        near: f64,
+        /// Far plane distance.
+        far: f64,
+    },
 }
 
 impl Projection {
+    /// The near plane when none is given (conventions: 0.05).
     pub const DEFAULT_NEAR: f64 = 0.05;
+    /// The far plane when none is given (conventions: 1000).
     pub const DEFAULT_FAR: f64 = 1000.0;
 
+    /// Distance of the near plane in front of the eye.
     pub fn near(&self) -> f64 {
         match *self {
             Projection::Perspective { near, .. } | Projection::Orthographic { near, .. } => near,
         }
     }
 
+    /// Distance of the far plane (unused by reversed-Z perspective).
     pub fn far(&self) -> f64 {
         match *self {
             Projection::Perspective { far, .. } | Projection::Orthographic { far, .. } => far,
         }
     }
 
+    /// Whether this is [`Projection::Orthographic`].
     pub fn is_orthographic(&self) -> bool {
         matches!(self, Projection::Orthographic { .. })
     }
@@ -143,11 +164,22 @@ impl Projection {
 /// nalgebra alone.)
 #[derive(Debug, Clone, PartialEq)]
 pub enum CameraError {
+    /// `eye` and `target` are (nearly) the same point.
     EyeEqualsTarget,
+    /// `up` is zero or parallel to the view direction.
     DegenerateUp,
+    /// The field of view (degrees) is not in (0, 180).
     FieldOfView(f64),
-    NearFar { near: f64, far: f64 },
+    /// Not `0 < near < far`.
+    NearFar {
+        /// The near distance given.
+        near: f64,
+        /// The far distance given.
+        far: f64,
+    },
+    /// The orthographic height is not positive.
     OrthoHeight(f64),
+    /// A field is NaN or infinite.
     NotFinite,
 }
 
@@ -171,9 +203,13 @@ impl std::error::Error for CameraError {}
 /// A look-at camera with a projection.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
+    /// Where the camera is.
     pub eye: Point3<f64>,
+    /// The point it looks at (at the centre of the view).
     pub target: Point3<f64>,
+    /// Which way is up (need not be perpendicular to the view direction).
     pub up: Vector3<f64>,
+    /// Perspective or orthographic, with near and far.
     pub projection: Projection,
 }
 

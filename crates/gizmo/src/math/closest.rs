@@ -14,7 +14,9 @@ use super::geom::{Plane, Ray, Segment};
 /// `p2 + t d2` of a closest pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LineLine {
+    /// Parameter on the first line.
     pub s: f64,
+    /// Parameter on the second line.
     pub t: f64,
     /// The lines are parallel: every `s` has a closest partner; `s = 0` is returned.
     pub parallel: bool,
@@ -52,6 +54,7 @@ pub struct RaySegment {
     pub t: f64,
     /// Parameter on the segment in [0, 1].
     pub u: f64,
+    /// Distance between the closest ray and segment points.
     pub distance: f64,
 }
 
@@ -101,8 +104,11 @@ pub fn ray_plane(ray: &Ray, plane: &Plane) -> Option<f64> {
 /// A circle in 3-D: centre, unit normal and radius.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Circle {
+    /// Centre.
     pub center: Point3<f64>,
+    /// Unit normal of the circle's plane.
     pub normal: Unit<Vector3<f64>>,
+    /// Radius.
     pub radius: f64,
 }
 
@@ -139,6 +145,7 @@ pub struct RayCircle {
     pub theta: f64,
     /// Distance along the ray of the closest ray point.
     pub t: f64,
+    /// Distance between the ray point and the circle point.
     pub distance: f64,
 }
 

@@ -13,7 +13,9 @@ use nalgebra::{Matrix4, Point3, Unit, Vector3};
 /// distance in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray {
+    /// Start point.
     pub origin: Point3<f64>,
+    /// Unit direction.
     pub dir: Unit<Vector3<f64>>,
 }
 
@@ -48,7 +50,9 @@ pub fn unit(v: Vector3<f64>) -> Option<Unit<Vector3<f64>>> {
 /// distance is positive on the side the normal points to.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plane {
+    /// Unit normal.
     pub normal: Unit<Vector3<f64>>,
+    /// Offset: `normal . p + d = 0` on the plane.
     pub d: f64,
 }
 
@@ -74,11 +78,14 @@ impl Plane {
 /// A line segment from `a` to `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
+    /// Start point (parameter 0).
     pub a: Point3<f64>,
+    /// End point (parameter 1).
     pub b: Point3<f64>,
 }
 
 impl Segment {
+    /// The segment from `a` to `b`.
     pub fn new(a: Point3<f64>, b: Point3<f64>) -> Segment {
         Segment { a, b }
     }
@@ -98,7 +105,9 @@ impl Segment {
 /// half-thickness.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Obb {
+    /// Centre of the box.
     pub center: Point3<f64>,
+    /// Half-edge vectors (from the centre to the middle of a face).
     pub edges: [Vector3<f64>; 3],
     normals: [Vector3<f64>; 3],
     half: [f64; 3],

@@ -6,8 +6,11 @@ use nalgebra::{Matrix4, UnitQuaternion, Vector3};
 /// world for a root). The matrix is `T * R * S`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transform {
+    /// Translation.
     pub position: Vector3<f64>,
+    /// Rotation.
     pub rotation: UnitQuaternion<f64>,
+    /// Scale along the object's own axes (applied first).
     pub scale: Vector3<f64>,
 }
 
@@ -18,6 +21,7 @@ impl Default for Transform {
 }
 
 impl Transform {
+    /// No translation, no rotation, unit scale.
     pub const IDENTITY: Transform = Transform {
         position: Vector3::new(0.0, 0.0, 0.0),
         rotation: UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),

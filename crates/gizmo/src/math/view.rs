@@ -3,6 +3,13 @@
 //! clip, view and world space, cursor rays, depth unprojection,
 //! `world_per_pixel` and frustum planes.
 //!
+//! A view is built either from our own look-at [`Camera`] ([`View::new`]) or
+//! from an engine's view and projection matrices ([`View::from_matrices`]).
+//! Both go through the same derivation: the eye, the camera basis, the near
+//! and far distances, the orthographic flag, the cursor-ray map and the
+//! pixel scale are all read off the matrices, so every query below works the
+//! same for either kind of view.
+//!
 //! Screen coordinates follow `conventions.md`: physical pixels, origin at the
 //! top-left, y down; `screen = (ndc + 1) / 2 * size` (Vulkan NDC y = -1 is the
 //! top). Clip-space x, y and w do not depend on the depth mode; only z does.
@@ -10,17 +17,25 @@
 // `!(x > 0.0)` is deliberate throughout: it is also true for NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use nalgebra::{Matrix4, Point2, Point3, Unit, Vector3, Vector4};
+use nalgebra::{Matrix3, Matrix4, Point2, Point3, Unit, Vector3, Vector4};
 
 use super::camera::{Camera, CameraError, DepthMode, Projection};
-use super::geom::{Plane, Ray};
+use super::geom::{unit, Plane, Ray};
 
 /// Why a [`View`] cannot be built.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViewError {
+    /// The camera of [`View::new`] is invalid.
     Camera(CameraError),
+    /// The viewport size (width, height) is not positive and finite.
     Viewport(f64, f64),
+    /// A matrix (or one derived from it) is not invertible.
     Singular,
+    /// A matrix given to [`View::from_matrices`] has a NaN or infinite entry.
+    NotFinite,
+    /// The matrices given to [`View::from_matrices`] are invertible but do
+    /// not describe a camera the gizmo can use; the text says why.
+    Unsupported(&'static str),
 }
 
 impl std::fmt::Display for ViewError {
@@ -29,6 +44,8 @@ impl std::fmt::Display for ViewError {
             ViewError::Camera(e) => e.fmt(f),
             ViewError::Viewport(w, h) => write!(f, "viewport size must be positive and finite, got {w} x {h}"),
             ViewError::Singular => write!(f, "camera matrices are not invertible"),
+            ViewError::NotFinite => write!(f, "camera matrices have a non-finite entry"),
+            ViewError::Unsupported(why) => write!(f, "unsupported camera matrices: {why}"),
         }
     }
 }
@@ -80,15 +97,218 @@ fn projection_inverse(p: &Matrix4<f64>, ortho: bool) -> Option<Matrix4<f64>> {
     inv.iter().all(|v| v.is_finite()).then_some(inv)
 }
 
+/// Max-row-sum norm.
+fn norm_inf<const N: usize>(a: &nalgebra::SMatrix<f64, N, N>) -> f64 {
+    (0..N).map(|r| a.row(r).abs().sum()).fold(0.0, f64::max)
+}
+
+/// The general inverse of an engine's projection matrix, or why there is
+/// none. It is accepted only when it is finite, the matrix is not so badly
+/// conditioned that the derived quantities would carry too few correct
+/// digits to place a cursor, and `m * inv` is the identity to match.
+fn checked_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
+    let inv = m.try_inverse().ok_or(ViewError::Singular)?;
+    let cond = norm_inf(m) * norm_inf(&inv);
+    let residual = (m * inv - Matrix4::identity()).abs().max();
+    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12 && residual <= 1e-12 * cond) {
+        return Err(ViewError::Singular);
+    }
+    Ok(inv)
+}
+
+/// The inverse of an engine's view matrix, which must be affine: the
+/// general inverse of its 3x3 linear part (conditioned as in
+/// [`checked_inverse`]) and the translation undone with it. Unlike a 4x4
+/// inverse this stays exact however far the camera is from the origin.
+fn affine_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
+    let lin = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let inv = lin.try_inverse().ok_or(ViewError::Singular)?;
+    let cond = norm_inf(&lin) * norm_inf(&inv);
+    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12) {
+        return Err(ViewError::Singular);
+    }
+    let scale = m.abs().max();
+    let tiny = |x: f64| x.abs() <= 1e-12 * scale;
+    if !(tiny(m[(3, 0)]) && tiny(m[(3, 1)]) && tiny(m[(3, 2)]) && (m[(3, 3)] - 1.0).abs() <= 1e-12) {
+        return Err(ViewError::Unsupported("the view matrix is not affine (last row must be 0 0 0 1)"));
+    }
+    let mut out = Matrix4::identity();
+    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&inv);
+    out.fixed_view_mut::<3, 1>(0, 3).copy_from(&(-(inv * m.fixed_view::<3, 1>(0, 3))));
+    Ok(out)
+}
+
 /// A world point's projection: screen position, depth-buffer value and
 /// distance along the camera's forward axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Projected {
+    /// Screen position in pixels (top-left origin, y down).
     pub screen: Point2<f64>,
     /// The value the depth buffer would hold (mode dependent).
     pub depth: f64,
-    /// Distance in front of the camera plane (view-space `-z`).
+    /// Distance in front of the camera plane (see [`View::view_depth`]).
     pub view_depth: f64,
+}
+
+/// Everything a [`View`] reads off its matrices.
+struct Derived {
+    ortho: bool,
+    eye: Point3<f64>,
+    forward: Unit<Vector3<f64>>,
+    right: Unit<Vector3<f64>>,
+    up: Unit<Vector3<f64>>,
+    near: f64,
+    far: f64,
+    half_h: f64,
+    ray: Matrix3<f64>,
+}
+
+/// Reads the camera off `proj * view` and the inverses (see
+/// [`View::from_matrices`] for what is accepted).
+fn derive(
+    view: &Matrix4<f64>,
+    proj: &Matrix4<f64>,
+    inv_view: &Matrix4<f64>,
+    inv_proj: &Matrix4<f64>,
+    depth_mode: DepthMode,
+) -> Result<Derived, ViewError> {
+    let unsupported = ViewError::Unsupported;
+    let tiny = |x: f64, scale: f64| x.abs() <= 1e-12 * scale;
+    // The view matrix must be affine (engines' always are).
+    let vscale = view.abs().max();
+    let affine = tiny(view[(3, 0)], vscale)
+        && tiny(view[(3, 1)], vscale)
+        && tiny(view[(3, 2)], vscale)
+        && (view[(3, 3)] - 1.0).abs() <= 1e-12;
+    if !affine {
+        return Err(unsupported("the view matrix is not affine (last row must be 0 0 0 1)"));
+    }
+    let m = proj * view;
+    let row = |i: usize| Vector3::new(m[(i, 0)], m[(i, 1)], m[(i, 2)]);
+    // Depth values of the near and the far plane in this mode.
+    let (d_near, d_far) = match depth_mode {
+        DepthMode::Reversed => (1.0, 0.0),
+        DepthMode::Standard => (0.0, 1.0),
+    };
+    // The camera's linear part, view -> world.
+    let to_world = inv_view.fixed_view::<3, 3>(0, 0).into_owned();
+    let w_row = proj.row(3);
+    let ortho = tiny(w_row[0].abs() + w_row[1].abs() + w_row[2].abs(), w_row[3].abs());
+    // The eye in view space (kept there too: converting the world eye back
+    // would cost digits for a camera far from the origin).
+    let (eye_view, forward) = if ortho {
+        if !(w_row[3] > 0.0) {
+            return Err(unsupported("orthographic clip w must be positive"));
+        }
+        // The viewing direction keeps clip x and y fixed; it points the way
+        // depth runs from the near to the far value.
+        let n = row(0).cross(&row(1));
+        let dz = row(2).dot(&n);
+        if tiny(dz, row(2).norm() * n.norm()) {
+            return Err(ViewError::Singular);
+        }
+        let toward_far = if (d_far - d_near) * dz > 0.0 { n } else { -n };
+        (Point3::origin(), unit(toward_far).ok_or(ViewError::Singular)?)
+    } else {
+        // The centre of projection is the one point clip x, y and w all
+        // vanish at: the inverse image of the clip-space z direction.
+        let c = inv_proj.column(2);
+        if tiny(c[3], c.fixed_rows::<3>(0).norm()) {
+            return Err(unsupported("the projection has no centre of projection"));
+        }
+        let centre = Point3::new(c[0] / c[3], c[1] / c[3], c[2] / c[3]);
+        // Clip w grows with the distance in front of the eye.
+        (centre, unit(row(3)).ok_or(ViewError::Singular)?)
+    };
+    let eye = inv_view.transform_point(&eye_view);
+    let f = forward.into_inner();
+    // Screen right and up: the directions across the line of sight in which
+    // clip x grows and clip y falls (NDC y points down).
+    let across = |v: Vector3<f64>| v - f * v.dot(&f);
+    let (rx, ry) = (across(row(0)), across(-row(1)));
+    let right = unit(rx).ok_or(ViewError::Singular)?;
+    let up = unit(ry).ok_or(ViewError::Singular)?;
+    // Clip z and w along the forward axis, `eye + t f`: z = ze + zf t and
+    // w = we + wf t (w is constant for orthographic, 0 at a perspective eye).
+    // (In view space, where the numbers are small.)
+    let f_view = view.transform_vector(&f);
+    let at_eye = proj * eye_view.to_homogeneous();
+    let along = proj * f_view.to_homogeneous();
+    let (ze, zf) = (at_eye.z, along.z);
+    let (we, wf) = if ortho { (at_eye.w, 0.0) } else { (0.0, along.w) };
+    // The t at which the depth value z / w equals d: ze + zf t = d (we + wf t).
+    let t_of = |d: f64| {
+        let den = zf - d * wf;
+        let t = (d * we - ze) / den;
+        if tiny(den, zf.abs() + wf) || !t.is_finite() {
+            f64::INFINITY
+        } else {
+            t
+        }
+    };
+    let (mut near, mut far) = (t_of(d_near), t_of(d_far));
+    if !(near.is_finite() && far > near) {
+        return Err(unsupported("the depth range does not run from near to far for this depth mode"));
+    }
+    // The depth value must also move the right way between near and far
+    // (a perspective matrix for the other depth mode fails here).
+    let depth_at = |t: f64| (ze + zf * t) / (we + wf * t);
+    let probe = if far.is_finite() { 0.5 * (near + far) } else { 3.0 * near };
+    let d_mid = depth_at(probe);
+    if !((d_mid - d_near) * (d_far - d_near) > 0.0 && (d_far - d_mid) * (d_far - d_near) > 0.0) {
+        return Err(unsupported("the depth values run the wrong way for this depth mode"));
+    }
+    let (mut eye, mut eye_view) = (eye, eye_view);
+    if ortho && !(near > 0.0) && far.is_finite() {
+        // The eye of an orthographic camera only fixes where view depth 0
+        // is; when the engine's near plane is at or behind it, move it back
+        // so that everything visible is in front.
+        let back = near - 1e-3 * (far - near);
+        eye += f * back;
+        eye_view += view.transform_vector(&(f * back));
+        (near, far) = (near - back, far - back);
+    }
+    if !(near > 0.0) {
+        return Err(unsupported("the near plane is not in front of the eye"));
+    }
+    // Pixels per world unit across the line of sight: NDC y moves by
+    // |row1 . up| / w per world unit. `half_h` is the half-height of the view
+    // at w = 1 (perspective: tan(fov_y / 2) when |grad w| = 1).
+    let half_h = if ortho { we } else { wf } / row(1).dot(&up).abs();
+    // The cursor-ray map from (ndc x, ndc y, 1), built in view space (small
+    // numbers) and turned into world space by the camera's linear part.
+    let k = [
+        inv_proj.column(0).into_owned(),
+        inv_proj.column(1).into_owned(),
+        inv_proj * Vector4::new(0.0, 0.0, d_near, 1.0),
+    ];
+    let mut ray = Matrix3::zeros();
+    if ortho {
+        // Origins on the eye plane: the near-plane point of the pixel, moved
+        // back along the line of sight.
+        for (j, c) in k.iter().enumerate() {
+            let v = Vector3::new(c[0], c[1], c[2]) / k[2][3];
+            let v = if j == 2 { v - eye_view.coords } else { v };
+            let w = to_world * v;
+            ray.set_column(j, &(w - f * w.dot(&f)));
+        }
+        ray.set_column(2, &(ray.column(2) + eye.coords));
+    } else {
+        // Directions from the centre of projection towards the pixel's
+        // point on the near plane (homogeneous: x - w * centre).
+        for (j, c) in k.iter().enumerate() {
+            let v = Vector3::new(c[0], c[1], c[2]) - eye_view.coords * c[3];
+            ray.set_column(j, &(to_world * v));
+        }
+        if ray.column(2).dot(&f) < 0.0 {
+            ray = -ray;
+        }
+    }
+    let all_finite = ray.iter().chain(eye.iter()).chain([near, half_h].iter()).all(|v| v.is_finite());
+    if !(all_finite && half_h > 0.0) {
+        return Err(ViewError::Singular);
+    }
+    Ok(Derived { ortho, eye, forward, right, up, near, far, half_h, ray })
 }
 
 /// A validated camera for one viewport size and depth mode, with all
@@ -105,20 +325,26 @@ pub struct View {
     inv_view: Matrix4<f64>,
     inv_proj: Matrix4<f64>,
     inv_view_proj: Matrix4<f64>,
+    ortho: bool,
+    eye: Point3<f64>,
     forward: Unit<Vector3<f64>>,
     right: Unit<Vector3<f64>>,
     up: Unit<Vector3<f64>>,
-    /// Perspective: tan(fov_y / 2). Orthographic: half the visible height.
+    near: f64,
+    far: f64,
+    /// Half the height of the view at clip w = 1: perspective tan(fov_y / 2)
+    /// (per unit of view depth), orthographic half the visible height.
     half_h: f64,
+    /// Cursor rays from `(ndc x, ndc y, 1)`: perspective, the direction
+    /// through the pixel; orthographic, the origin on the eye plane.
+    ray: Matrix3<f64>,
 }
 
 impl View {
     /// Validates the camera and viewport and precomputes every matrix.
     pub fn new(camera: Camera, width: f64, height: f64, depth_mode: DepthMode) -> Result<View, ViewError> {
         camera.validate()?;
-        if !(width > 0.0 && height > 0.0 && width.is_finite() && height.is_finite()) {
-            return Err(ViewError::Viewport(width, height));
-        }
+        check_viewport(width, height)?;
         let aspect = width / height;
         let view = camera.view_matrix();
         let proj = camera.projection_matrix(aspect, depth_mode);
@@ -126,21 +352,82 @@ impl View {
         // projection has a fixed sparse shape.
         let inv_view = rigid_inverse(&view);
         let inv_proj = projection_inverse(&proj, camera.projection.is_orthographic()).ok_or(ViewError::Singular)?;
+        let mut v = View::assemble(camera, (width, height), depth_mode, view, proj, inv_view, inv_proj)?;
+        // The camera's own eye and planes, exactly (the derived ones agree
+        // to rounding). `far` stays the camera's even where the reversed-Z
+        // projection has none: drags clamp at it.
+        v.eye = camera.eye;
+        v.near = camera.projection.near();
+        v.far = camera.projection.far();
+        Ok(v)
+    }
+
+    /// A view from an engine's own camera matrices, so the gizmo can be
+    /// driven without our [`Camera`].
+    ///
+    /// - `view`: world -> view, any invertible affine matrix (usually rigid).
+    /// - `projection`: view -> clip in Vulkan conventions (clip y down, depth
+    ///   in [0, 1], visible where `w > 0`): a perspective projection (also
+    ///   off-centre or with an infinite far plane) or an orthographic one
+    ///   (last row `0 0 0 w` with `w > 0`). The depth must run as
+    ///   `depth_mode` says: reversed, the near plane at 1 and the far plane
+    ///   (or infinity) at 0; standard, near at 0 and far (or infinity) at 1.
+    /// - `viewport`: (width, height) in physical pixels.
+    ///
+    /// The inverses are computed with nalgebra's general inverses (of the
+    /// projection, and of the view matrix's linear part). Every
+    /// query then behaves as for [`View::new`]: a look-at camera passed in as
+    /// its matrices gives the same projections, rays and `world_per_pixel`
+    /// to rounding. [`View::far`] is infinite for an infinite far plane, and
+    /// [`View::camera`] is a stand-in look-at camera (see there).
+    ///
+    /// # Errors
+    /// [`ViewError::NotFinite`] for a NaN or infinite entry,
+    /// [`ViewError::Viewport`] for a bad size, [`ViewError::Singular`] for a
+    /// matrix that is not (safely) invertible, [`ViewError::Unsupported`]
+    /// for a non-affine view matrix or a projection whose depth does not
+    /// match `depth_mode`. Never panics.
+    pub fn from_matrices(
+        view: Matrix4<f64>,
+        projection: Matrix4<f64>,
+        viewport: (f64, f64),
+        depth_mode: DepthMode,
+    ) -> Result<View, ViewError> {
+        if !view.iter().chain(projection.iter()).all(|v| v.is_finite()) {
+            return Err(ViewError::NotFinite);
+        }
+        let (width, height) = viewport;
+        check_viewport(width, height)?;
+        let inv_view = affine_inverse(&view)?;
+        let inv_proj = checked_inverse(&projection)?;
+        // A placeholder until the stand-in camera is known.
+        let mut v = View::assemble(Camera::default(), viewport, depth_mode, view, projection, inv_view, inv_proj)?;
+        let projection = if v.ortho {
+            Projection::Orthographic { height: 2.0 * v.half_h, near: v.near, far: v.far }
+        } else {
+            Projection::Perspective { fov_y: 2.0 * v.half_h.atan(), near: v.near, far: v.far }
+        };
+        v.camera = Camera { eye: v.eye, target: v.eye + v.forward.into_inner(), up: v.up.into_inner(), projection };
+        Ok(v)
+    }
+
+    /// The common part of both constructors.
+    fn assemble(
+        camera: Camera,
+        (width, height): (f64, f64),
+        depth_mode: DepthMode,
+        view: Matrix4<f64>,
+        proj: Matrix4<f64>,
+        inv_view: Matrix4<f64>,
+        inv_proj: Matrix4<f64>,
+    ) -> Result<View, ViewError> {
         let view_proj = proj * view;
         let inv_view_proj = inv_view * inv_proj;
         let all = [&view, &proj, &inv_view, &inv_proj, &view_proj, &inv_view_proj];
         if !all.iter().all(|m| m.iter().all(|v| v.is_finite())) {
             return Err(ViewError::Singular);
         }
-        // Camera basis from the inverse view matrix (view space looks down -Z).
-        let col = |i: usize| Vector3::new(inv_view[(0, i)], inv_view[(1, i)], inv_view[(2, i)]);
-        let right = Unit::try_new(col(0), 1e-12).ok_or(ViewError::Singular)?;
-        let up = Unit::try_new(col(1), 1e-12).ok_or(ViewError::Singular)?;
-        let forward = Unit::try_new(-col(2), 1e-12).ok_or(ViewError::Singular)?;
-        let half_h = match camera.projection {
-            Projection::Perspective { fov_y, .. } => (fov_y * 0.5).tan(),
-            Projection::Orthographic { height, .. } => height * 0.5,
-        };
+        let d = derive(&view, &proj, &inv_view, &inv_proj, depth_mode)?;
         Ok(View {
             camera,
             width,
@@ -152,30 +439,46 @@ impl View {
             inv_view,
             inv_proj,
             inv_view_proj,
-            forward,
-            right,
-            up,
-            half_h,
+            ortho: d.ortho,
+            eye: d.eye,
+            forward: d.forward,
+            right: d.right,
+            up: d.up,
+            near: d.near,
+            far: d.far,
+            half_h: d.half_h,
+            ray: d.ray,
         })
     }
 
+    /// The camera: the one given to [`View::new`], or for
+    /// [`View::from_matrices`] a stand-in look-at camera with the derived
+    /// eye, `target = eye + forward` (1 unit ahead), up, near and far (far
+    /// may be infinite), and the field of view (or height) of the vertical
+    /// extent; for an off-centre projection it only approximates the
+    /// matrices, which remain the reference.
     pub fn camera(&self) -> &Camera {
         &self.camera
     }
+    /// Viewport width in physical pixels.
     pub fn width(&self) -> f64 {
         self.width
     }
+    /// Viewport height in physical pixels.
     pub fn height(&self) -> f64 {
         self.height
     }
+    /// `width / height`.
     pub fn aspect(&self) -> f64 {
         self.width / self.height
     }
+    /// The depth convention of the projection.
     pub fn depth_mode(&self) -> DepthMode {
         self.depth_mode
     }
+    /// Whether the projection is orthographic (clip w does not depend on the point).
     pub fn is_orthographic(&self) -> bool {
-        self.camera.projection.is_orthographic()
+        self.ortho
     }
     /// World -> view.
     pub fn view_matrix(&self) -> &Matrix4<f64> {
@@ -189,17 +492,23 @@ impl View {
     pub fn view_proj(&self) -> &Matrix4<f64> {
         &self.view_proj
     }
+    /// View -> world.
     pub fn inv_view(&self) -> &Matrix4<f64> {
         &self.inv_view
     }
+    /// Clip -> view.
     pub fn inv_proj(&self) -> &Matrix4<f64> {
         &self.inv_proj
     }
+    /// Clip -> world.
     pub fn inv_view_proj(&self) -> &Matrix4<f64> {
         &self.inv_view_proj
     }
+    /// The eye: the centre of projection (perspective), or the point of the
+    /// eye plane on the view axis (orthographic). View depths are measured
+    /// from here.
     pub fn eye(&self) -> Point3<f64> {
-        self.camera.eye
+        self.eye
     }
     /// Unit vector the camera looks along.
     pub fn forward(&self) -> Unit<Vector3<f64>> {
@@ -213,11 +522,15 @@ impl View {
     pub fn up(&self) -> Unit<Vector3<f64>> {
         self.up
     }
+    /// View depth of the near plane.
     pub fn near(&self) -> f64 {
-        self.camera.projection.near()
+        self.near
     }
+    /// View depth of the far plane: the camera's `far` for [`View::new`]
+    /// (even in reversed-Z perspective, whose projection has none), infinite
+    /// for matrices with an infinite far plane.
     pub fn far(&self) -> f64 {
-        self.camera.projection.far()
+        self.far
     }
 
     /// World point -> homogeneous clip coordinates.
@@ -225,9 +538,11 @@ impl View {
         self.view_proj * p.to_homogeneous()
     }
 
-    /// Distance of `p` in front of the camera plane (view-space `-z`).
+    /// Distance of `p` in front of the eye along [`View::forward`] (for a
+    /// perspective view, clip w divided by its gradient's length; for our own
+    /// cameras view-space `-z`).
     pub fn view_depth(&self, p: &Point3<f64>) -> f64 {
-        (p - self.camera.eye).dot(&self.forward)
+        (p - self.eye).dot(&self.forward)
     }
 
     /// NDC x, y -> screen pixels.
@@ -238,6 +553,26 @@ impl View {
     /// Screen pixels -> NDC x, y.
     pub fn screen_to_ndc(&self, s: &Point2<f64>) -> (f64, f64) {
         (2.0 * s.x / self.width - 1.0, 2.0 * s.y / self.height - 1.0)
+    }
+
+    /// Homogeneous screen coordinates `(X, Y, W)` of a clip-space vector:
+    /// the screen position is `(X / W, Y / W)` and `W` is clip `w` (the view
+    /// depth for a perspective camera). The map is linear, so it also takes
+    /// clip-space directions (`view_proj * (d, 0)`) and sums of them, which is
+    /// what the exact screen images of lines and circles are built from.
+    pub fn clip_to_hscreen(&self, c: &Vector4<f64>) -> Vector3<f64> {
+        Vector3::new(0.5 * self.width * (c.x + c.w), 0.5 * self.height * (c.y + c.w), c.w)
+    }
+
+    /// [`View::clip_to_hscreen`] of a world point.
+    pub fn world_to_hscreen(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.clip_to_hscreen(&self.world_to_clip(p))
+    }
+
+    /// [`View::clip_to_hscreen`] of a world direction (a point at infinity):
+    /// `world_to_hscreen(p + d) = world_to_hscreen(p) + vector_to_hscreen(d)`.
+    pub fn vector_to_hscreen(&self, d: &Vector3<f64>) -> Vector3<f64> {
+        self.clip_to_hscreen(&(self.view_proj * d.to_homogeneous()))
     }
 
     /// Clip coordinates -> screen; `None` at or behind the eye plane (w <= 0).
@@ -263,8 +598,9 @@ impl View {
     }
 
     /// Screen position plus a depth-buffer value -> world point, through
-    /// NDC -> clip -> view -> world with the precomputed inverse. `None` where
-    /// the depth is at infinity (reversed-Z perspective depth 0) or invalid.
+    /// NDC -> clip -> view -> world with the precomputed inverses. `None`
+    /// where the depth is at infinity (reversed-Z perspective depth 0), the
+    /// point is not in front of the eye, or anything is not finite.
     pub fn unproject(&self, s: &Point2<f64>, depth: f64) -> Option<Point3<f64>> {
         let (x, y) = self.screen_to_ndc(s);
         let clip = Vector4::new(x, y, depth, 1.0);
@@ -273,38 +609,38 @@ impl View {
             return None;
         }
         let view = Point3::new(view.x / view.w, view.y / view.w, view.z / view.w);
+        let world = self.inv_view.transform_point(&view);
         // In front of the camera only.
-        if !(view.z < 0.0) {
+        if !(self.view_depth(&world) > 0.0) {
             return None;
         }
-        let world = self.inv_view.transform_point(&view);
         world.iter().all(|v| v.is_finite()).then_some(world)
     }
 
     /// The cursor ray at screen position `s`: from the eye (perspective) or
     /// from the eye plane (orthographic), along the line of sight through the
-    /// pixel. Built from the camera basis, so it is exact with an infinite far
-    /// plane. `None` only for a non-finite cursor.
+    /// pixel. Built from a precomputed linear map of NDC, never through a
+    /// point at the far plane, so it is exact with an infinite far plane.
+    /// `None` only for a non-finite cursor.
     pub fn cursor_ray(&self, s: &Point2<f64>) -> Option<Ray> {
         let (x, y) = self.screen_to_ndc(s);
         if !(x.is_finite() && y.is_finite()) {
             return None;
         }
-        // NDC y is down, the camera's up is up.
-        let (sx, sy) = (x * self.half_h * self.aspect(), -y * self.half_h);
-        let (f, r, u) = (self.forward.into_inner(), self.right.into_inner(), self.up.into_inner());
-        if self.is_orthographic() {
-            Ray::new(self.camera.eye + r * sx + u * sy, f)
+        let v = self.ray * Vector3::new(x, y, 1.0);
+        if self.ortho {
+            Ray::new(Point3::from(v), self.forward.into_inner())
         } else {
-            Ray::new(self.camera.eye, f + r * sx + u * sy)
+            Ray::new(self.eye, v)
         }
     }
 
     /// World units per screen pixel at `p` (conventions: `2 d tan(fov/2) / h`
-    /// for perspective, `height_world / h` for orthographic). `None` for a
-    /// perspective point at or behind the eye plane.
+    /// for perspective, `height_world / h` for orthographic), measured across
+    /// the line of sight along [`View::up`]. `None` for a perspective point
+    /// at or behind the eye plane.
     pub fn world_per_pixel(&self, p: &Point3<f64>) -> Option<f64> {
-        if self.is_orthographic() {
+        if self.ortho {
             return Some(2.0 * self.half_h / self.height);
         }
         let d = self.view_depth(p);
@@ -312,35 +648,41 @@ impl View {
         (d > 0.0 && w.is_finite() && w > 0.0).then_some(w)
     }
 
-    /// The culling frustum of this view.
+    /// The culling frustum of this view, read off the rows of the
+    /// world -> clip matrix (Vulkan: `-w <= x, y <= w`, `0 <= z <= w`).
     pub fn frustum(&self) -> Frustum {
-        let eye = self.camera.eye;
-        let (f, r, u) = (self.forward.into_inner(), self.right.into_inner(), self.up.into_inner());
-        let (near, far) = (self.near(), self.far());
-        let plane = |p: Point3<f64>, n: Vector3<f64>| Plane::from_point_normal(p, n);
-        let hw = self.half_h * self.aspect();
-        let sides = if self.is_orthographic() {
-            [
-                plane(eye - r * hw, r),
-                plane(eye + r * hw, -r),
-                plane(eye + u * self.half_h, -u),
-                plane(eye - u * self.half_h, u),
-            ]
-        } else {
-            [
-                plane(eye, r + f * hw),
-                plane(eye, -r + f * hw),
-                plane(eye, -u + f * self.half_h),
-                plane(eye, u + f * self.half_h),
-            ]
+        let m = &self.view_proj;
+        let (r0, r1, r2, r3) =
+            (m.row(0).into_owned(), m.row(1).into_owned(), m.row(2).into_owned(), m.row(3).into_owned());
+        let scale = r3.fixed_columns::<3>(0).norm() + r2.fixed_columns::<3>(0).norm();
+        // The half-space `r . (p, 1) >= 0`; `None` for a plane at infinity.
+        let plane = |r: nalgebra::RowVector4<f64>| {
+            let n = Vector3::new(r[0], r[1], r[2]);
+            let len = n.norm();
+            if !(len > 1e-12 * scale) {
+                return None;
+            }
+            Some(Plane { normal: Unit::new_unchecked(n / len), d: r[3] / len }).filter(|p| p.d.is_finite())
         };
-        let infinite = !self.is_orthographic() && self.depth_mode == DepthMode::Reversed;
-        let fallback = Plane { normal: self.forward, d: 0.0 };
+        let (near, far) = match self.depth_mode {
+            DepthMode::Reversed => (r3 - r2, r2),
+            DepthMode::Standard => (r2, r3 - r2),
+        };
+        let fallback = Plane { normal: self.forward, d: -self.forward.dot(&self.eye.coords) };
         Frustum {
-            sides: sides.map(|p| p.unwrap_or(fallback)),
-            near: plane(eye + f * near, f).unwrap_or(fallback),
-            far: if infinite { None } else { plane(eye + f * far, -f) },
+            sides: [r3 + r0, r3 - r0, r3 + r1, r3 - r1].map(|r| plane(r).unwrap_or(fallback)),
+            near: plane(near).unwrap_or(fallback),
+            far: plane(far),
         }
+    }
+}
+
+/// A viewport must have a positive, finite size.
+fn check_viewport(width: f64, height: f64) -> Result<(), ViewError> {
+    if width > 0.0 && height > 0.0 && width.is_finite() && height.is_finite() {
+        Ok(())
+    } else {
+        Err(ViewError::Viewport(width, height))
     }
 }
 
@@ -350,7 +692,9 @@ impl View {
 pub struct Frustum {
     /// Left, right, top, bottom.
     pub sides: [Plane; 4],
+    /// The near plane.
     pub near: Plane,
+    /// The far plane; `None` when the projection has none.
     pub far: Option<Plane>,
 }
 

@@ -7,7 +7,7 @@
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use nalgebra::{Point2, Point3, Vector2, Vector3, Vector4};
+use nalgebra::{Point2, Point3, Vector2, Vector3};
 
 use crate::math::closest::{point_segment_2d, ray_plane};
 use crate::math::{Circle, Plane, Ray, Segment, View};
@@ -18,13 +18,25 @@ pub enum PickShape {
     /// An axis handle: the segment itself.
     Segment(Segment),
     /// A filled parallelogram `center + x a + y b`, `x, y` in [-1, 1].
-    Quad { center: Point3<f64>, a: Vector3<f64>, b: Vector3<f64> },
+    Quad {
+        /// Centre of the parallelogram.
+        center: Point3<f64>,
+        /// Half-edge along the first side.
+        a: Vector3<f64>,
+        /// Half-edge along the second side.
+        b: Vector3<f64>,
+    },
     /// A filled disc (view-plane / uniform-scale handle).
     Disc(Circle),
     /// A circle outline (rotate rings).
     Ring(Circle),
     /// A filled sphere (free-rotate trackball): hit only inside.
-    Sphere { center: Point3<f64>, radius: f64 },
+    Sphere {
+        /// Centre.
+        center: Point3<f64>,
+        /// Radius.
+        radius: f64,
+    },
 }
 
 /// How close the cursor is to a shape.
@@ -34,12 +46,6 @@ pub struct ShapeHit {
     pub screen_dist: f64,
     /// View depth of the shape point under / nearest the cursor.
     pub view_depth: f64,
-}
-
-/// Homogeneous screen coordinates `(X, Y, W)` of a clip-space vector, such
-/// that the screen position is `(X / W, Y / W)`; linear in the world point.
-fn hscreen(view: &View, c: &Vector4<f64>) -> Vector3<f64> {
-    Vector3::new(0.5 * view.width() * (c.x + c.w), 0.5 * view.height() * (c.y + c.w), c.w)
 }
 
 /// The minimum clip w (view depth for perspective) that counts as visible.
@@ -72,8 +78,8 @@ fn segment_hit(view: &View, cursor: &Point2<f64>, seg: &Segment) -> Option<Shape
     }
     let c0 = ca + (cb - ca) * u0;
     let c1 = ca + (cb - ca) * u1;
-    let h0 = hscreen(view, &c0);
-    let h1 = hscreen(view, &c1);
+    let h0 = view.clip_to_hscreen(&c0);
+    let h1 = view.clip_to_hscreen(&c1);
     let s0 = Point2::new(h0.x / h0.z, h0.y / h0.z);
     let s1 = Point2::new(h1.x / h1.z, h1.y / h1.z);
     let (dist, u2) = point_segment_2d(&s0, &s1, cursor);
@@ -317,8 +323,8 @@ fn ring_hit(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> 
 /// about the centre's.
 fn ring_image(view: &View, cursor: &Point2<f64>, circle: &Circle) -> ((Vector3<f64>, Vector3<f64>), RingImage, f64) {
     let (e1, e2) = circle.basis();
-    let c = hscreen(view, &view.world_to_clip(&circle.center));
-    let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
+    let c = view.world_to_hscreen(&circle.center);
+    let dir = |v: Vector3<f64>| view.vector_to_hscreen(&(v * circle.radius));
     let (u, v) = (dir(e1), dir(e2));
     let img = RingImage { c, u, v, m: *cursor, wmin: min_w(view).max(0.0) };
     ((e1, e2), img, (u.z * u.z + v.z * v.z).sqrt())
@@ -456,8 +462,8 @@ fn ring_hit_with(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64
 #[cfg(test)]
 fn ring_hit_reference(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64) -> Option<ShapeHit> {
     let (e1, e2) = circle.basis();
-    let c = hscreen(view, &view.world_to_clip(&circle.center));
-    let dir = |v: Vector3<f64>| hscreen(view, &(view.view_proj() * (v * circle.radius).to_homogeneous()));
+    let c = view.world_to_hscreen(&circle.center);
+    let dir = |v: Vector3<f64>| view.vector_to_hscreen(&(v * circle.radius));
     let (u, v) = (dir(e1), dir(e2));
     let wmin = min_w(view).max(0.0);
     // Conservative bound on the screen radius when the whole ring is in front.
@@ -583,7 +589,7 @@ fn quad_hit(
     let cb = view.view_proj() * b.to_homogeneous();
     let clip = [cc - ca - cb, cc + ca - cb, cc + ca + cb, cc - ca + cb];
     // Early out: a bound on the screen distance of any corner from the centre.
-    let (hc, ha, hb) = (hscreen(view, &cc), hscreen(view, &ca), hscreen(view, &cb));
+    let (hc, ha, hb) = (view.clip_to_hscreen(&cc), view.clip_to_hscreen(&ca), view.clip_to_hscreen(&cb));
     let w_lo = hc.z - ha.z.abs() - hb.z.abs();
     if w_lo > 0.0 && hc.z > 0.0 && max_px.is_finite() {
         let cs = Vector2::new(hc.x / hc.z, hc.y / hc.z);
@@ -601,7 +607,7 @@ fn quad_hit(
     };
     let wmin = min_w(view);
     if clip.iter().all(|c| c.w > wmin && c.w > 0.0) {
-        let h = clip.map(|c| hscreen(view, &c));
+        let h = clip.map(|c| view.clip_to_hscreen(&c));
         let s = h.map(|h| Point2::new(h.x / h.z, h.y / h.z));
         // Inside a convex quad: all edge cross products of one sign.
         let side = |i: usize| {
@@ -701,8 +707,11 @@ pub enum PickClass {
 /// One handle's hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate<H> {
+    /// The handle (any identifier the caller uses).
     pub handle: H,
+    /// How it competes with the others.
     pub class: PickClass,
+    /// How close the cursor is to its shape.
     pub hit: ShapeHit,
 }
 
