@@ -18,6 +18,7 @@ Window controls:
   Left drag on handle   move / rotate / scale; the grabbed point stays under the cursor
   W / E / R / T         translate / rotate / scale / universal gizmo
   X                     toggle world / local space
+  Period (.)            cycle the pivot: median, individual origins, active object, bounds centre
   Ctrl (held)           snap the drag (0.5 m, 15 degrees, 0.1 scale)
   Esc, right click      cancel the drag in progress
   Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)

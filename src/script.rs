@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::gizmo::{GizmoConfig, Mode, Snap, Space};
+use crate::gizmo::{GizmoConfig, Mode, Pivot, Snap, Space};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode};
 use crate::scene::{camera_from_file, CameraFile, Scene, SceneError};
@@ -49,6 +49,7 @@ struct GizmoFile {
     size_px: Option<f64>,
     hit_px: Option<f64>,
     snap: Option<SnapFile>,
+    pivot: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,6 +58,7 @@ struct SnapFile {
     translate: Option<f64>,
     rotate_deg: Option<f64>,
     scale: Option<f64>,
+    absolute: Option<bool>,
 }
 
 /// One event object: exactly one action field, plus optional `mods`.
@@ -233,7 +235,12 @@ fn gizmo_config(g: &GizmoFile) -> Result<GizmoConfig, String> {
                     .transpose()?
                     .unwrap_or(d.rotate_deg),
                 scale: s.scale.map(|v| positive("gizmo.snap.scale", v)).transpose()?.unwrap_or(d.scale),
+                absolute: s.absolute.unwrap_or(d.absolute),
             };
+        }
+        if let Some(p) = &g.pivot {
+            gizmo.pivot = Pivot::parse(p)
+                .ok_or_else(|| format!("gizmo.pivot must be median, individual, active or bounds, got \"{p}\""))?;
         }
     }
     Ok(gizmo)

@@ -58,6 +58,7 @@ fn rand_target(rng: &mut StdRng, near: Vector3<f64>) -> Target {
             scale,
         },
         parent_world,
+        bounds: None,
     }
 }
 
@@ -141,7 +142,7 @@ fn hundred_thousand_random_events() {
                     for (i, t) in u.transforms.iter().enumerate() {
                         assert!(t.is_finite(), "step {step}: {t:?}");
                         let start = drag_start[i];
-                        let now = Target { local: *t, parent_world: start.parent_world };
+                        let now = Target::new(*t, start.parent_world);
                         assert!(matrix_finite(&now.world()), "step {step}");
                         // Translations never take an object that was in front behind the camera;
                         // nor does rotating or scaling a single object about its own pivot.

@@ -25,7 +25,7 @@ fn axis_of(i: u8) -> Axis {
 
 /// The world position and rotation of the target after an update.
 fn world_after(start: &Target, u: &DragUpdate) -> Target {
-    Target { local: u.transforms[0], parent_world: start.parent_world }
+    Target::new(u.transforms[0], start.parent_world)
 }
 
 /// Cursor projected onto the screen image of the line `p + s dir` (computed

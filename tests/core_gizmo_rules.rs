@@ -130,6 +130,7 @@ fn child_follows_the_cursor_under_any_parent() {
             scale: Vector3::repeat(1.0),
         },
         parent_world: parent,
+        bounds: None,
     };
     let before = child.world_position();
     for handle in [Handle::TranslateAxis(Axis::X), Handle::TranslatePlane(Axis::Z), Handle::TranslateView] {
@@ -139,7 +140,7 @@ fn child_follows_the_cursor_under_any_parent() {
         assert!(g.begin_with(&v, &[child], handle, m0));
         let u = g.update(&v, m0 + nalgebra::Vector2::new(37.0, 11.0), false).unwrap();
         let Delta::Translate(d) = u.delta else { panic!() };
-        let after = Target { local: u.transforms[0], parent_world: parent }.world_position();
+        let after = Target::new(u.transforms[0], parent).world_position();
         assert!((after - before - d).norm() < 1e-9, "{handle:?}: {:?} vs {d:?}", after - before);
         assert!(d.norm() > 0.1);
     }
@@ -151,7 +152,7 @@ fn child_follows_the_cursor_under_any_parent() {
     let (fx, fy, _) = f.facing();
     assert!(g.begin_with(&v, &[child], Handle::RotateView, screen(&v, f.pivot + fx * (1.2 * f.len))));
     let u = g.update(&v, screen(&v, f.pivot + fy * (1.2 * f.len)), false).unwrap();
-    let after = Target { local: u.transforms[0], parent_world: parent };
+    let after = Target::new(u.transforms[0], parent);
     assert!((after.world_position() - before).norm() < 1e-9);
     assert!((after.world_rotation().angle_to(&wr) - std::f64::consts::FRAC_PI_2).abs() < 1e-6);
 }

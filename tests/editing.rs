@@ -263,3 +263,175 @@ fn an_unknown_key_name_is_an_error_naming_the_event_and_writes_nothing() {
         assert!(!dir.path().join("trace.jsonl").exists() && !dir.path().join("out.json").exists());
     }
 }
+
+// --- Pivots and absolute snapping, in the orthographic front view where one
+// pixel is exactly 0.025 m and the gizmo's axis length L is 100 px.
+
+const PX: f64 = 0.025;
+const L: f64 = 100.0 * PX;
+
+fn screen(x: f64, y: f64) -> [f64; 2] {
+    [200.0 + x / PX, 200.0 - y / PX]
+}
+
+fn front(objects: Value) -> Value {
+    json!({
+        "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+        "objects": objects
+    })
+}
+
+fn drag_script(gizmo: Value, select: &[&str], from: [f64; 2], to: [f64; 2], mods: &[&str]) -> Value {
+    json!({
+        "size": [400, 400],
+        "select": select,
+        "gizmo": gizmo,
+        "events": [
+            { "mouse_move": from },
+            { "mouse_down": "left" },
+            { "mouse_move": [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0], "mods": mods },
+            { "mouse_move": to, "mods": mods },
+            { "mouse_up": "left", "mods": mods }
+        ]
+    })
+}
+
+fn run_400(scene: &Value, script: &Value) -> (Vec<Value>, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let scene_path = dir.path().join("scene.json");
+    let script_path = dir.path().join("script.json");
+    std::fs::write(&scene_path, scene.to_string()).unwrap();
+    std::fs::write(&script_path, script.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(&scene_path)
+        .args(["--headless", "--validation", "--replay"])
+        .arg(&script_path)
+        .arg("--trace")
+        .arg(dir.path().join("trace.jsonl"))
+        .arg("--save-scene")
+        .arg(dir.path().join("out.json"))
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
+    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (trace, serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap()).unwrap())
+}
+
+fn obj<'a>(scene: &'a Value, name: &str) -> &'a Value {
+    scene["objects"].as_array().unwrap().iter().find(|o| o["name"] == name).unwrap()
+}
+
+/// A small cube A at (-2, 0) and a unit cube B at (1, 2), both at z = 0.
+fn pair() -> Value {
+    front(json!([
+        { "name": "A", "mesh": "cube", "position": [-2, 0, 0], "scale": [0.4, 0.4, 0.4] },
+        { "name": "B", "mesh": "cube", "position": [1, 2, 0] }
+    ]))
+}
+
+/// The pivot each mode names for `pair()` with the selection [A, B] (B active).
+fn pivot_of(mode: &str) -> [f64; 2] {
+    match mode {
+        // Component-wise median of the origins (-2, 0) and (1, 2).
+        "median" | "individual" => [-0.5, 1.0],
+        "active" => [1.0, 2.0],
+        // Box around A [-2.2, -1.8] x [-0.2, 0.2] and B [0.5, 1.5] x [1.5, 2.5].
+        "bounds" => [(-2.2 + 1.5) / 2.0, (-0.2 + 2.5) / 2.0],
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn each_pivot_mode_rotates_two_objects_about_its_point() {
+    let origins = [("A", [-2.0, 0.0]), ("B", [1.0, 2.0])];
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    for mode in ["median", "individual", "active", "bounds"] {
+        let c = pivot_of(mode);
+        // A quarter turn counter-clockwise on the Z ring (radius L about the pivot).
+        let r = L * h;
+        let (from, to) = (screen(c[0] + r, c[1] + r), screen(c[0] - r, c[1] + r));
+        let s = drag_script(json!({ "mode": "rotate", "pivot": mode }), &["A", "B"], from, to, &[]);
+        let (trace, saved) = run_400(&pair(), &s);
+        assert_eq!(trace[1]["active"], json!("rotate.z"), "{mode}: grabbed the Z ring at the pivot");
+        for (name, p) in origins {
+            let o = obj(&saved, name);
+            // (x, y) -> c + R90 (p - c), or unchanged about its own origin.
+            let want = if mode == "individual" { p } else { [c[0] - (p[1] - c[1]), c[1] + (p[0] - c[0])] };
+            let got = [o["position"][0].as_f64().unwrap(), o["position"][1].as_f64().unwrap()];
+            assert!(
+                (got[0] - want[0]).abs() < 1e-6 && (got[1] - want[1]).abs() < 1e-6,
+                "{mode} {name}: {got:?} want {want:?}"
+            );
+            let q: Vec<f64> = o["rotation"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            assert!((q[2].abs() - h).abs() < 1e-6 && (q[3].abs() - h).abs() < 1e-6, "{mode} {name}: {q:?}");
+        }
+    }
+}
+
+#[test]
+fn each_pivot_mode_scales_two_objects_about_its_point() {
+    let origins = [("A", [-2.0, 0.0], 0.4), ("B", [1.0, 2.0], 1.0)];
+    for mode in ["median", "individual", "active", "bounds"] {
+        let c = pivot_of(mode);
+        // The X scale handle from 0.6 L to 1.2 L: a factor of 2 along X.
+        let (from, to) = (screen(c[0] + 0.6 * L, c[1]), screen(c[0] + 1.2 * L, c[1] + 3.0 * PX));
+        let s = drag_script(json!({ "mode": "scale", "pivot": mode }), &["A", "B"], from, to, &[]);
+        let (trace, saved) = run_400(&pair(), &s);
+        assert_eq!(trace[1]["active"], json!("scale.x"), "{mode}");
+        for (name, p, size) in origins {
+            let o = obj(&saved, name);
+            let want_x = if mode == "individual" { p[0] } else { c[0] + 2.0 * (p[0] - c[0]) };
+            let got = [o["position"][0].as_f64().unwrap(), o["position"][1].as_f64().unwrap()];
+            assert!((got[0] - want_x).abs() < 1e-6 && (got[1] - p[1]).abs() < 1e-6, "{mode} {name}: {got:?}");
+            assert!((o["scale"][0].as_f64().unwrap() - 2.0 * size).abs() < 1e-6, "{mode} {name} scale");
+            assert!((o["scale"][1].as_f64().unwrap() - size).abs() < 1e-6, "{mode} {name} scale y");
+        }
+    }
+}
+
+#[test]
+fn absolute_snapping_rounds_the_pivot_coordinate_on_world_and_local_axes() {
+    let snap_x = |absolute: bool| {
+        let scene =
+            front(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0], "scale": [0.4, 0.4, 0.4] }]));
+        // 16 px right along X is 0.4 m: the pivot would be at x = 0.7.
+        let (from, to) = (screen(0.3 + 0.6 * L, 0.1), screen(0.3 + 0.6 * L + 0.4, 0.1));
+        let gizmo = json!({ "snap": { "translate": 0.5, "absolute": absolute } });
+        let (_, saved) = run_400(&scene, &drag_script(gizmo, &["box"], from, to, &["ctrl"]));
+        obj(&saved, "box")["position"][0].as_f64().unwrap()
+    };
+    assert!((snap_x(true) - 0.5).abs() < 1e-9, "absolute: x = 0.7 rounds to 0.5");
+    assert!((snap_x(false) - 0.8).abs() < 1e-9, "relative: the 0.4 m delta rounds to 0.5");
+
+    // Local X of an object turned 45 degrees about Z is (h, h, 0).
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let local = |absolute: bool| {
+        let scene = front(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0],
+            "rotation": [0, 0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()],
+            "scale": [0.4, 0.4, 0.4] }]));
+        let on_axis = |s: f64| screen(0.3 + s * h, 0.1 + s * h);
+        // 0.5 m along the axis from 0.6 L out.
+        let (from, to) = (on_axis(0.6 * L), on_axis(0.6 * L + 0.5));
+        let gizmo = json!({ "space": "local", "snap": { "translate": 0.5, "absolute": absolute } });
+        let (trace, saved) = run_400(&scene, &drag_script(gizmo, &["box"], from, to, &["ctrl"]));
+        assert_eq!(trace[1]["active"], json!("translate.x"));
+        let p = &obj(&saved, "box")["position"];
+        [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()]
+    };
+    // The pivot's coordinate along the axis starts at 0.4 h, moves by 0.5
+    // and rounds to 1.0: a delta of 1.0 - 0.4 h along the axis.
+    let c0 = 0.4 * h;
+    let d = 1.0 - c0;
+    let got = local(true);
+    assert!((got[0] - (0.3 + d * h)).abs() < 1e-6 && (got[1] - (0.1 + d * h)).abs() < 1e-6, "absolute local {got:?}");
+    let got = local(false);
+    assert!(
+        (got[0] - (0.3 + 0.5 * h)).abs() < 1e-6 && (got[1] - (0.1 + 0.5 * h)).abs() < 1e-6,
+        "relative local {got:?}"
+    );
+}

@@ -127,9 +127,10 @@ impl App {
         let Some(w) = &self.window else { return };
         let cfg = &self.editor.gizmo.config;
         w.set_title(&format!(
-            "viewport | {} | {} | snap {} | depth {} | {:.2} ms | {} frames",
+            "viewport | {} | {} | pivot {} | snap {} | depth {} | {:.2} ms | {} frames",
             cfg.mode.name(),
             cfg.space.name(),
+            cfg.pivot.name(),
             if self.modifiers.ctrl { "on" } else { "off" },
             self.editor.depth.name(),
             self.frame_time.as_secs_f64() * 1e3,

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use nalgebra::{Matrix4, Point2, Point3, Vector3};
 
-use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Target};
+use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
 use crate::picking::SceneIndex;
@@ -242,6 +242,7 @@ impl Editor {
             .map(|i| Target {
                 local: self.scene.objects()[i].transform,
                 parent_world: self.scene.parent_world_matrix(i),
+                bounds: Some(self.bounds[i]),
             })
             .collect()
     }
@@ -716,6 +717,17 @@ impl Editor {
             "Numpad3" => self.set_axis_view(if ctrl { AxisView::Left } else { AxisView::Right }),
             "Numpad7" => self.set_axis_view(if ctrl { AxisView::Bottom } else { AxisView::Top }),
             "Numpad5" => self.toggle_projection(),
+            "Period" if !ctrl => {
+                // Cycles median -> individual -> active -> bounds.
+                self.gizmo.config.pivot = match self.gizmo.config.pivot {
+                    Pivot::Median => Pivot::Individual,
+                    Pivot::Individual => Pivot::Active,
+                    Pivot::Active => Pivot::Bounds,
+                    Pivot::Bounds => Pivot::Median,
+                };
+                self.rehover();
+                true
+            }
             "NumpadDecimal" => self.focus(),
             "Delete" => self.delete(),
             _ => false,

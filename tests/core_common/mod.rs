@@ -59,7 +59,7 @@ pub fn scenario(rng: &mut StdRng, mode: Mode, steep_axis: Option<Axis>) -> Optio
     } else {
         Matrix4::identity()
     };
-    let mut target = Target { local: Transform::IDENTITY, parent_world };
+    let mut target = Target::new(Transform::IDENTITY, parent_world);
     // Local transform such that the world position is near `base`.
     let inv = parent_world.try_inverse()?;
     let local_pos = inv.transform_point(&Point3::from(base));

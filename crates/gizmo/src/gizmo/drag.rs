@@ -29,7 +29,7 @@ use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3};
 
 use super::geometry::GEOMETRY;
 use super::layout::GizmoFrame;
-use super::types::{Axis, GizmoConfig, Handle, Target};
+use super::types::{Axis, GizmoConfig, Handle, Pivot, Snap, Target};
 use crate::math::closest::ray_plane;
 use crate::math::{closest_ray_circle, Circle, Plane, Projection, Transform, View};
 
@@ -196,6 +196,8 @@ pub struct DragState {
     parent_inv: Vec<Option<Matrix3<f64>>>,
     parent_rot: Vec<UnitQuaternion<f64>>,
     size_px: f64,
+    /// [`Pivot::Individual`]: rotate and scale each target about its own origin.
+    individual: bool,
     /// The latest update, if the cursor has moved since mouse-down.
     pub last: Option<DragUpdate>,
 }
@@ -230,6 +232,17 @@ fn snap_to(v: f64, inc: f64) -> f64 {
         (v / inc).round() * inc
     } else {
         v
+    }
+}
+
+/// A translation `d` along a unit axis, snapped: the delta itself rounded
+/// to the increment, or with [`Snap::absolute`] the pivot's coordinate
+/// along the axis (`start + d`) rounded and the delta that reaches it.
+fn snap_along(start: f64, d: f64, snap: &Snap) -> f64 {
+    if snap.absolute {
+        snap_to(start + d, snap.translate) - start
+    } else {
+        snap_to(d, snap.translate)
     }
 }
 
@@ -331,6 +344,7 @@ impl DragState {
             parent_inv,
             parent_rot: targets.iter().map(Target::parent_rotation).collect(),
             size_px: config.size_px,
+            individual: config.pivot == Pivot::Individual,
             last: None,
         })
     }
@@ -379,7 +393,7 @@ impl DragState {
 
     /// Advances the drag to cursor `m`. Returns the new local transforms;
     /// `None` (and no change) for a non-finite cursor.
-    pub fn update(&mut self, view: &View, m: Point2<f64>, snap: Option<&super::types::Snap>) -> Option<DragUpdate> {
+    pub fn update(&mut self, view: &View, m: Point2<f64>, snap: Option<&Snap>) -> Option<DragUpdate> {
         if !(m.x.is_finite() && m.y.is_finite()) {
             return self.last.clone();
         }
@@ -419,7 +433,7 @@ impl DragState {
                 } else {
                     let mut d = s - s_grab;
                     if let Some(sn) = snap {
-                        d = snap_to(d, sn.translate);
+                        d = snap_along(p.coords.dot(&dir), d, sn);
                     }
                     let (lo, hi) = self.delta_range(view, &dir);
                     let dc = d.clamp(lo, hi);
@@ -463,7 +477,8 @@ impl DragState {
                     let mut d = h - h0;
                     if let Some(sn) = snap {
                         let axes = &self.frame.axes;
-                        let snapped: Vector3<f64> = axes.iter().map(|a| a * snap_to(d.dot(a), sn.translate)).sum();
+                        let snapped: Vector3<f64> =
+                            axes.iter().map(|a| a * snap_along(p.coords.dot(a), d.dot(a), sn)).sum();
                         if self.translation_ok(view, &snapped) {
                             d = snapped;
                         }
@@ -523,12 +538,14 @@ impl DragState {
     /// Applies a world-space change about the start pivot to every target,
     /// converting world deltas into each parent's space.
     pub fn apply(&self, delta: &Delta) -> Vec<Transform> {
-        let p = self.frame.pivot;
         self.start
             .iter()
             .enumerate()
             .map(|(i, t)| {
                 let pos = self.start_pos[i];
+                // Rotations and scales turn about the pivot, or about each
+                // target's own origin (individual origins).
+                let p = if self.individual { pos } else { self.frame.pivot };
                 let mut local = t.local;
                 let world_delta = match delta {
                     Delta::Translate(d) => *d,

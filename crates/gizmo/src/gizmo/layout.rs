@@ -5,7 +5,7 @@
 use nalgebra::{Point2, Point3, Unit, Vector3};
 
 use super::geometry::GEOMETRY;
-use super::types::{axes_of, GizmoConfig, Handle, Mode, Space, Target};
+use super::types::{axes_of, GizmoConfig, Handle, Mode, Pivot, Space, Target};
 use crate::math::closest::orthonormal_basis;
 use crate::math::{Circle, Segment, View};
 use crate::picking::{pick_nearest, shape_hit_within, Candidate, PickClass, PickShape};
@@ -53,11 +53,49 @@ pub fn median_pivot(targets: &[Target]) -> Option<Point3<f64>> {
     Some(out)
 }
 
+/// Where the gizmo sits for `targets` under a pivot mode (`None` for no
+/// targets or non-finite positions).
+pub fn pivot_point(targets: &[Target], pivot: Pivot) -> Option<Point3<f64>> {
+    let p = match pivot {
+        Pivot::Median | Pivot::Individual => return median_pivot(targets),
+        Pivot::Active => targets.first()?.world_position(),
+        Pivot::Bounds => {
+            let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
+            let mut hi = -lo;
+            for t in targets {
+                let world = t.world();
+                let corners: Vec<Point3<f64>> = match t.bounds {
+                    Some((a, b)) => (0..8)
+                        .map(|k| {
+                            let c = Point3::new(
+                                if k & 1 == 0 { a.x } else { b.x },
+                                if k & 2 == 0 { a.y } else { b.y },
+                                if k & 4 == 0 { a.z } else { b.z },
+                            );
+                            world.transform_point(&c)
+                        })
+                        .collect(),
+                    None => vec![t.world_position()],
+                };
+                for c in corners {
+                    lo = lo.inf(&c);
+                    hi = hi.sup(&c);
+                }
+            }
+            if targets.is_empty() {
+                return None;
+            }
+            nalgebra::center(&lo, &hi)
+        }
+    };
+    p.iter().all(|v| v.is_finite()).then_some(p)
+}
+
 impl GizmoFrame {
     /// Placement for `targets` seen through `view`; `None` when nothing is
     /// selected or the pivot is not in front of the camera.
     pub fn new(view: &View, targets: &[Target], config: &GizmoConfig) -> Option<GizmoFrame> {
-        let pivot = median_pivot(targets)?;
+        let pivot = pivot_point(targets, config.pivot)?;
         // Scale handles always follow the object's own axes (scale is a
         // local quantity in T * R * S).
         let local = config.space == Space::Local || config.mode == Mode::Scale;

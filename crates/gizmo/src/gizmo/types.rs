@@ -234,11 +234,15 @@ pub struct Snap {
     pub rotate_deg: f64,
     /// Added to a scale factor of 1 (0.1 -> 1.0, 1.1, 1.2, ...).
     pub scale: f64,
+    /// Translation snaps the pivot's coordinates along the moved axes to
+    /// multiples of `translate` instead of rounding the delta
+    /// (`editing.md`, "Snapping").
+    pub absolute: bool,
 }
 
 impl Default for Snap {
     fn default() -> Self {
-        Snap { translate: 0.5, rotate_deg: 15.0, scale: 0.1 }
+        Snap { translate: 0.5, rotate_deg: 15.0, scale: 0.1, absolute: false }
     }
 }
 
@@ -255,11 +259,53 @@ pub struct GizmoConfig {
     pub hit_px: f64,
     /// Increments used while snapping is on.
     pub snap: Snap,
+    /// The point rotations and scales turn about.
+    pub pivot: Pivot,
+}
+
+/// What the gizmo turns and scales about (`editing.md`, "Pivot").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Pivot {
+    /// The median of the targets' origins.
+    #[default]
+    Median,
+    /// Each target rotates and scales about its own origin; the gizmo sits
+    /// at the median and translation moves all together.
+    Individual,
+    /// The first target's origin (callers put the active object first).
+    Active,
+    /// The centre of the world-space box around the targets' bounds
+    /// ([`Target::bounds`]; a target without bounds counts as its origin).
+    Bounds,
+}
+
+impl Pivot {
+    /// `"median"`, `"individual"`, `"active"`, `"bounds"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pivot::Median => "median",
+            Pivot::Individual => "individual",
+            Pivot::Active => "active",
+            Pivot::Bounds => "bounds",
+        }
+    }
+
+    /// The inverse of [`Pivot::name`].
+    pub fn parse(s: &str) -> Option<Pivot> {
+        [Pivot::Median, Pivot::Individual, Pivot::Active, Pivot::Bounds].into_iter().find(|p| p.name() == s)
+    }
 }
 
 impl Default for GizmoConfig {
     fn default() -> Self {
-        GizmoConfig { mode: Mode::Translate, space: Space::World, size_px: 100.0, hit_px: 8.0, snap: Snap::default() }
+        GizmoConfig {
+            mode: Mode::Translate,
+            space: Space::World,
+            size_px: 100.0,
+            hit_px: 8.0,
+            snap: Snap::default(),
+            pivot: Pivot::Median,
+        }
     }
 }
 
@@ -272,12 +318,19 @@ pub struct Target {
     pub local: Transform,
     /// The parent's world matrix (identity for a root object).
     pub parent_world: Matrix4<f64>,
+    /// The object's local bounding box `(min, max)`, for [`Pivot::Bounds`].
+    pub bounds: Option<(Point3<f64>, Point3<f64>)>,
 }
 
 impl Target {
+    /// An object under a parent whose world matrix is `parent_world`.
+    pub fn new(local: Transform, parent_world: Matrix4<f64>) -> Target {
+        Target { local, parent_world, bounds: None }
+    }
+
     /// A root object.
     pub fn root(local: Transform) -> Target {
-        Target { local, parent_world: Matrix4::identity() }
+        Target { local, parent_world: Matrix4::identity(), bounds: None }
     }
 
     /// The object's world matrix: `parent_world * T * R * S`.
