@@ -175,7 +175,7 @@ fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<
         fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error> {
             self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
         }
-        fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+        fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Result<Option<f64>, Self::Error> {
             self.renderer.depth_at(p.x, p.y)
         }
     }
@@ -192,6 +192,6 @@ fn run_headless(cli: &Cli, scene: Scene, screenshot: Option<PathBuf>) -> Result<
     if let Some(path) = &screenshot {
         save_png(path, &image)?;
     }
-    renderer.wait_idle();
+    renderer.wait_idle()?;
     Ok(validation_status(cli, renderer.validation().errors()))
 }
