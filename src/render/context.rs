@@ -136,8 +136,21 @@ pub struct Context {
     pub(crate) queue: vk::Queue,
     report: Arc<ValidationReport>,
     info: DeviceInfo,
-    /// Dropped after `Drop for Context` destroyed the device.
+    /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
+    _device: DeviceOwner,
+    /// Dropped last: the instance-level objects.
     pub(crate) roots: InstanceObjects,
+}
+
+/// Owns the logical device; destroys it when dropped (the one place that does).
+struct DeviceOwner(ash::Device);
+
+impl Drop for DeviceOwner {
+    fn drop(&mut self) {
+        // SAFETY: every object made from the device, the allocator included,
+        // was destroyed by its owner before this runs (field order of Context).
+        unsafe { self.0.destroy_device(None) };
+    }
 }
 
 /// The instance and the objects made directly from it; the root owner,
@@ -259,26 +272,21 @@ impl Context {
             .push_next(&mut f13);
         // SAFETY: the physical device and queue family were checked in pick_device.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.vk("vkCreateDevice")?;
+        // From here on, dropping `owner` destroys the device (before `roots`).
+        let owner = DeviceOwner(device.clone());
         // SAFETY: queue 0 of a family we asked for.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
 
-        let allocator = match Allocator::new(&AllocatorCreateDesc {
+        let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
             physical_device: physical,
             debug_settings: Default::default(),
             buffer_device_address: false,
             allocation_sizes: Default::default(),
-        }) {
-            Ok(a) => a,
-            Err(e) => {
-                // SAFETY: nothing was created from the device yet.
-                unsafe { device.destroy_device(None) };
-                return Err(e.into());
-            }
-        };
+        })?;
         let gpu = Gpu { device, allocator: Arc::new(Mutex::new(allocator)) };
-        Ok(Context { physical, gpu: ManuallyDrop::new(gpu), queue_family, queue, report, info, roots })
+        Ok(Context { physical, gpu: ManuallyDrop::new(gpu), queue_family, queue, report, info, _device: owner, roots })
     }
 
     /// The device in use.
@@ -376,16 +384,15 @@ impl Drop for Context {
     fn drop(&mut self) {
         // SAFETY: reverse creation order; all objects created from the device
         // were destroyed by their owners (which borrow the Context) before this.
-        // `roots` (instance level) drops after this body.
+        // The device (`_device`) and then the instance-level objects
+        // (`roots`) are destroyed after this body, in field order.
         unsafe {
             let _ = self.gpu.device.device_wait_idle();
             let gpu = ManuallyDrop::take(&mut self.gpu);
-            let device = gpu.device.clone();
             if Arc::strong_count(&gpu.allocator) > 1 {
                 log::warn!("the GPU allocator outlives the device it allocates from");
             }
             drop(gpu);
-            device.destroy_device(None);
         }
     }
 }

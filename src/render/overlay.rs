@@ -10,37 +10,7 @@
 //! mesh kind, whatever the handle count. Our own [`super::Renderer`] records
 //! its overlay pass through it too.
 //!
-//! # Embedding contract
-//! - Create it on your device with [`OverlayRenderer::new`] (your
-//!   allocator) or [`OverlayRenderer::with_own_allocator`]. The device must
-//!   have Vulkan 1.3's `dynamicRendering` enabled; the pipelines are built
-//!   for one colour attachment of [`OverlayDesc::color_format`] and a depth
-//!   attachment of [`OverlayDesc::depth_format`], single-sampled. No queue
-//!   is used: the meshes live in host-visible memory.
-//! - Call [`OverlayRenderer::record`] *inside* a dynamic rendering scope
-//!   that you began (`vkCmdBeginRendering`) with exactly those attachments.
-//!   The overlay depth-tests and writes the bound depth attachment: clear it
-//!   to [`DepthMode::clear_depth`] when you begin the scope (load op
-//!   `CLEAR`) so that the gizmo is always visible and occludes itself
-//!   correctly. (If you bind your scene depth instead, the gizmo is simply
-//!   hidden where the scene is in front.) Blending is alpha over the colour
-//!   attachment's contents.
-//! - It sets the viewport and scissor to `(0, 0, extent)`, the depth compare
-//!   op for the depth mode, binds its own pipeline, descriptor set and vertex
-//!   and index buffers and pushes constants; rebind your own state afterwards.
-//! - Optionally [`OverlayFrame::scene_depth`] is a view of your scene depth
-//!   (depth aspect, same extent) which the fragment shader samples with
-//!   `texelFetch` to draw the parts behind scene geometry faintly. When the
-//!   command buffer executes, that image must be in
-//!   `DEPTH_READ_ONLY_OPTIMAL` with its depth writes made visible to
-//!   `FRAGMENT_SHADER` / `SHADER_SAMPLED_READ`; it must not be the bound
-//!   depth attachment, and must have been created with `SAMPLED` usage.
-//! - Frames in flight: `frame_index` (below [`OverlayDesc::frames_in_flight`])
-//!   selects the instance buffer and descriptor set this recording writes
-//!   on the host. The GPU must have finished the previous command buffer
-//!   recorded with the same index (wait for its fence first).
-//! - Drop the renderer after the GPU finished every command buffer it
-//!   recorded into and before destroying the device.
+//! See [`OverlayRenderer`] for the contract with an embedding engine.
 
 use std::sync::{Arc, Mutex};
 
@@ -87,7 +57,8 @@ pub struct OverlayDesc {
     pub color_format: vk::Format,
     /// Format of the depth attachment bound while the overlay records.
     pub depth_format: vk::Format,
-    /// How many frames may be recorded before the GPU finished the first.
+    /// How many frames may be recorded before the GPU finished the first
+    /// (0 is taken as 1).
     pub frames_in_flight: usize,
 }
 
@@ -240,8 +211,41 @@ fn is_depth_format(f: vk::Format) -> bool {
     )
 }
 
-/// Draws gizmo overlay instances into a caller's dynamic rendering scope.
-/// See the [module docs](self) for the contract.
+/// Draws gizmo overlay instances into a caller's dynamic rendering scope,
+/// on the caller's device: one instanced draw per gizmo mesh kind.
+///
+/// # Embedding contract
+/// - Create it on your device with [`OverlayRenderer::new`] (your
+///   allocator) or [`OverlayRenderer::with_own_allocator`]. The device must
+///   have Vulkan 1.3's `dynamicRendering` enabled; the pipelines are built
+///   for one colour attachment of [`OverlayDesc::color_format`] and a depth
+///   attachment of [`OverlayDesc::depth_format`], single-sampled. No queue
+///   is used: the meshes live in host-visible memory.
+/// - Call [`OverlayRenderer::record`] *inside* a dynamic rendering scope
+///   that you began (`vkCmdBeginRendering`) with exactly those attachments.
+///   The overlay depth-tests and writes the bound depth attachment: clear it
+///   to [`DepthMode::clear_depth`] when you begin the scope (load op
+///   `CLEAR`) so that the gizmo is always visible and occludes itself
+///   correctly. (If you bind your scene depth instead, the gizmo is simply
+///   hidden where the scene is in front.) Blending is alpha over the colour
+///   attachment's contents.
+/// - It sets the viewport and scissor to `(0, 0, extent)`, the depth compare
+///   op for the depth mode, binds its own pipeline, descriptor set and vertex
+///   and index buffers and pushes constants; rebind your own state afterwards.
+/// - Optionally [`OverlayFrame::scene_depth`] is a view of your scene depth
+///   (depth aspect, same extent and pixel grid, written with the same depth
+///   mode and projection as [`OverlayFrame`] gives) which the fragment shader samples with
+///   `texelFetch` to draw the parts behind scene geometry faintly. When the
+///   command buffer executes, that image must be in
+///   `DEPTH_READ_ONLY_OPTIMAL` with its depth writes made visible to
+///   `FRAGMENT_SHADER` / `SHADER_SAMPLED_READ`; it must not be the bound
+///   depth attachment, and must have been created with `SAMPLED` usage.
+/// - Frames in flight: `frame_index` (below [`OverlayDesc::frames_in_flight`])
+///   selects the instance buffer and descriptor set this recording writes
+///   on the host. The GPU must have finished the previous command buffer
+///   recorded with the same index (wait for its fence first).
+/// - Drop the renderer after the GPU finished every command buffer it
+///   recorded into and before destroying the device.
 pub struct OverlayRenderer {
     gpu: Gpu,
     parts: Parts,
@@ -341,7 +345,8 @@ impl OverlayRenderer {
     ///
     /// # Safety
     /// `cmd` is a command buffer of the overlay's device, recording inside a
-    /// dynamic rendering scope as described in the [module docs](self); the
+    /// dynamic rendering scope as described in the
+    /// [embedding contract](OverlayRenderer#embedding-contract); the
     /// GPU finished the last command buffer recorded with
     /// `frame.frame_index`; `frame.scene_depth`, if any, is a live view that
     /// stays alive until the GPU finished `cmd`.

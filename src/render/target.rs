@@ -228,7 +228,7 @@ impl Swapchain {
         // SAFETY: valid create info; the old swapchain is retired right after.
         let raw = unsafe { self.loader.create_swapchain(&info, None) }.vk("vkCreateSwapchainKHR")?;
         // SAFETY: the device is idle, so no old image is in use.
-        unsafe { self.loader.destroy_swapchain(self.raw, None) };
+        unsafe { self.release_handle() };
         self.raw = raw;
         let p = &mut self.per_image;
         // SAFETY: live swapchain; each object is owned by `per_image`, which
@@ -247,10 +247,20 @@ impl Swapchain {
     }
 }
 
+impl Swapchain {
+    /// Destroys the swapchain handle (the one place that does).
+    ///
+    /// # Safety
+    /// None of its images is in use by the GPU or acquired.
+    unsafe fn release_handle(&mut self) {
+        self.loader.destroy_swapchain(self.raw, None);
+        self.raw = vk::SwapchainKHR::null();
+    }
+}
+
 impl Destroy for Swapchain {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
         self.per_image.destroy(gpu);
-        self.loader.destroy_swapchain(self.raw, None);
-        self.raw = vk::SwapchainKHR::null();
+        self.release_handle();
     }
 }
