@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
 use viewport::gizmo::{Gizmo, GizmoConfig, Mode, Target};
 use viewport::math::{Camera, DepthMode, Projection, Transform, View};
 use viewport::render::ash::{self, vk};
@@ -81,7 +81,25 @@ unsafe extern "system" fn count_errors(
     vk::FALSE
 }
 
-/// The selected object and the camera the engine draws with.
+/// The engine's own camera matrices, computed the way an engine would:
+/// a right-handed look-at view and a reversed-Z, infinite-far perspective
+/// for Vulkan clip space (y down, depth 1 at the near plane, 0 at infinity).
+fn engine_matrices() -> (Matrix4<f64>, Matrix4<f64>) {
+    let view = Matrix4::look_at_rh(&Point3::from(EYE), &Point3::from(LOOK_AT), &Vector3::y());
+    let f = 1.0 / (FOV_Y_DEG.to_radians() / 2.0).tan();
+    let aspect = WIDTH as f64 / HEIGHT as f64;
+    #[rustfmt::skip]
+    let projection = Matrix4::new(
+        f / aspect, 0.0, 0.0, 0.0,
+        0.0, -f, 0.0, 0.0,
+        0.0, 0.0, 0.0, NEAR,
+        0.0, 0.0, -1.0, 0.0,
+    );
+    (view, projection)
+}
+
+/// The selected object, and the gizmo's view of the same camera (from the
+/// same numbers as [`engine_matrices`]), which sizes and orients the handles.
 fn gizmo_inputs() -> Result<(View, Vec<viewport::gizmo::OverlayInstance>), Box<dyn Error>> {
     let camera = Camera {
         eye: Point3::from(EYE),
@@ -399,8 +417,18 @@ pub fn run(png_path: &Path) -> Result<Outcome, Box<dyn Error>> {
         // The viewport's part: the overlay renderer on the engine's device.
         let desc = OverlayDesc { color_format: COLOR_FORMAT, depth_format: DEPTH_FORMAT, frames_in_flight: 1 };
         let mut overlay = OverlayRenderer::new(&device, allocator.clone(), &desc)?;
-        let (view, instances) = gizmo_inputs()?;
-        let overlay_frame = OverlayFrame::new(&instances, &view, 0);
+        let (_, instances) = gizmo_inputs()?;
+        // The overlay draws with the engine's matrices, not the gizmo's View.
+        let (view, projection) = engine_matrices();
+        let overlay_frame = OverlayFrame {
+            instances: &instances,
+            view,
+            projection,
+            depth: DEPTH_MODE,
+            extent: vk::Extent2D { width: WIDTH, height: HEIGHT },
+            frame_index: 0,
+            scene_depth: None,
+        };
 
         device.begin_command_buffer(
             cmd,

@@ -1,7 +1,6 @@
 //! Meshes on the GPU: vertex and index buffers of one [`MeshData`].
 
 use ash::vk;
-use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::RenderError;
@@ -45,16 +44,10 @@ impl GpuMesh {
     pub fn host_visible(gpu: &Gpu, mesh: &MeshData) -> Result<GpuMesh, RenderError> {
         let v = vertices(mesh)?;
         let mut m = Guard::new(gpu, GpuMesh::empty(mesh.indices.len()));
-        for (bytes, usage, name) in [
-            (bytemuck::cast_slice::<Vertex, u8>(&v), vk::BufferUsageFlags::VERTEX_BUFFER, "gizmo vertices"),
-            (bytemuck::cast_slice::<u32, u8>(&mesh.indices), vk::BufferUsageFlags::INDEX_BUFFER, "gizmo indices"),
-        ] {
-            let mut b = Buffer::new(gpu, bytes.len() as u64, usage, MemoryLocation::CpuToGpu, name)?;
-            let written = b.write(0, bytes, name);
-            let slot = if usage == vk::BufferUsageFlags::VERTEX_BUFFER { &mut m.vertices } else { &mut m.indices };
-            *slot = Some(b);
-            written?;
-        }
+        let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
+        m.vertices = Some(Buffer::with_data(gpu, bytemuck::cast_slice(&v), usage, "gizmo vertices")?);
+        let usage = vk::BufferUsageFlags::INDEX_BUFFER;
+        m.indices = Some(Buffer::with_data(gpu, bytemuck::cast_slice(&mesh.indices), usage, "gizmo indices")?);
         Ok(m.finish())
     }
 

@@ -149,6 +149,18 @@ impl Buffer {
         Ok(b.finish())
     }
 
+    /// A host-visible buffer holding `bytes` (read by the GPU in place).
+    pub fn with_data(
+        gpu: &Gpu,
+        bytes: &[u8],
+        usage: vk::BufferUsageFlags,
+        name: &'static str,
+    ) -> Result<Buffer, RenderError> {
+        let mut b = Guard::new(gpu, Buffer::new(gpu, bytes.len() as u64, usage, MemoryLocation::CpuToGpu, name)?);
+        b.write(0, bytes, name)?;
+        Ok(b.finish())
+    }
+
     /// The host-visible bytes (None for device-only memory).
     pub fn mapped(&mut self) -> Option<&mut [u8]> {
         self.alloc.as_mut().and_then(|a| a.mapped_slice_mut())
