@@ -38,8 +38,10 @@ core:
 	$(CARGO) run -q -p viewport-gizmo --example embed_gizmo
 
 # The whole suite on lavapipe (Mesa's CPU Vulkan driver) with validation on:
-# the core alone and its example, then every test of the workspace.
+# the core alone and its example, the overlay recorded into a foreign ash
+# program's frame (examples/embed_overlay.rs), then every test of the workspace.
 test: deps core
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --example embed_overlay -- target/embed_overlay.png
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) RUST_BACKTRACE=1 $(CARGO) test --workspace --all-targets --no-fail-fast
 
 bench: deps

@@ -33,7 +33,7 @@ fn frame(c: &mut Criterion) {
             for _ in 0..iters {
                 total += renderer.draw(&desc).unwrap().record_time;
             }
-            renderer.wait_idle();
+            renderer.wait_idle().unwrap();
             total
         })
     });

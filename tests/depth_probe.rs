@@ -35,7 +35,7 @@ fn orbit_and_zoom_keep_the_point_under_the_cursor() {
         let cursor = project(&editor.camera, depth, W, H, surface);
         let none = Modifiers::NONE;
         r.draw(&meshes.editor_frame(&editor).0).unwrap();
-        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y);
+        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y).expect("depth read-back");
         editor.handle_with_depth(&Event::CursorMoved { x: cursor.0, y: cursor.1 }, none, &mut depth_at);
 
         // Zoom in three notches: the surface point stays put on screen and
@@ -50,7 +50,7 @@ fn orbit_and_zoom_keep_the_point_under_the_cursor() {
         // Orbit with the middle button: the camera turns about the surface
         // point, which therefore stays under the cursor.
         r.draw(&meshes.editor_frame(&editor).0).unwrap();
-        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y);
+        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y).expect("depth read-back");
         let eye_before = editor.camera.eye;
         editor.handle_with_depth(&Event::MouseDown { button: MouseButton::Middle }, none, &mut depth_at);
         editor.handle_with_depth(&Event::CursorMoved { x: cursor.0 + 60.0, y: cursor.1 + 25.0 }, none, &mut depth_at);
@@ -63,7 +63,7 @@ fn orbit_and_zoom_keep_the_point_under_the_cursor() {
         let mut bg = Editor::new(scene.clone(), W as f64, H as f64);
         bg.depth = depth;
         r.draw(&meshes.editor_frame(&bg).0).unwrap();
-        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y);
+        let mut depth_at = |p: Point2<f64>| r.depth_at(p.x, p.y).expect("depth read-back");
         bg.handle_with_depth(&Event::CursorMoved { x: 5.0, y: 5.0 }, none, &mut depth_at);
         bg.handle_with_depth(&Event::Scroll { delta: 1.0 }, none, &mut depth_at);
         assert!((bg.camera.target - Point3::origin()).norm() < 1e-9, "{depth:?}: target kept");

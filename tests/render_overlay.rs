@@ -107,6 +107,6 @@ fn overlay_draw_count_does_not_grow_with_handles() {
     let kinds: std::collections::HashSet<_> = one.iter().map(|o| o.mesh).collect();
     assert!(stats.overlay_draw_calls as usize <= kinds.len() && kinds.len() <= 6);
     assert_eq!(stats.overlay_instances as usize, 3 * one.len());
-    r.wait_idle();
+    r.wait_idle().expect("wait for the GPU");
     assert_no_validation_errors(&r);
 }

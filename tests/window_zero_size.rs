@@ -51,7 +51,7 @@ fn swapchain_survives_minimise_resize_and_depth_toggle() {
     }
     assert!(presented >= 3, "drawing resumes after the minimise ({presented} of 4)");
     assert_ne!(r.extent(), (0, 0));
-    r.wait_idle();
+    r.wait_idle().expect("wait for the GPU");
     assert_no_validation_errors(&r);
     drop(r);
     drop(window);

@@ -222,8 +222,21 @@ impl ApplicationHandler for App {
         }
         let Some(input) = to_input(&event) else { return };
         let renderer = self.renderer.as_ref();
-        let mut depth_at = |p: nalgebra::Point2<f64>| renderer.and_then(|r| r.depth_at(p.x, p.y));
-        match session::handle(&mut self.editor, &input, self.modifiers, &mut depth_at) {
+        let mut failed = None;
+        let mut depth_at = |p: nalgebra::Point2<f64>| {
+            renderer.and_then(|r| {
+                r.depth_at(p.x, p.y).unwrap_or_else(|e| {
+                    failed.get_or_insert(e);
+                    None
+                })
+            })
+        };
+        let command = session::handle(&mut self.editor, &input, self.modifiers, &mut depth_at);
+        // A failed depth read (e.g. a lost device) is fatal, not "no surface".
+        if let Some(e) = failed {
+            return self.fail(el, e);
+        }
+        match command {
             Command::None => {}
             Command::Redraw => self.request_redraw(),
             Command::Save => self.save(),
@@ -276,10 +289,13 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     if let Some(e) = app.error.take() {
         return Err(e);
     }
-    let errors = app.renderer.as_ref().map_or(0, |r| {
-        r.wait_idle();
-        r.validation().errors()
-    });
+    let errors = match app.renderer.as_ref() {
+        Some(r) => {
+            r.wait_idle()?;
+            r.validation().errors()
+        }
+        None => 0,
+    };
     // Tear down Vulkan before the window it presents to.
     app.meshes = None;
     app.renderer = None;

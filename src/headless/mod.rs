@@ -72,7 +72,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(path) = &outputs.screenshot {
         save_png(path, image.width, image.height, &image.data)?;
     }
-    renderer.wait_idle();
+    renderer.wait_idle()?;
     Ok(renderer.validation().errors())
 }
 
@@ -87,7 +87,7 @@ impl ReplayTarget for Offscreen<'_> {
     fn frame(&mut self, editor: &Editor) -> Result<(), RenderError> {
         self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
     }
-    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Result<Option<f64>, RenderError> {
         self.renderer.depth_at(p.x, p.y)
     }
 }
@@ -148,7 +148,7 @@ pub trait ReplayTarget {
     /// Draws the editor's current state.
     fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error>;
     /// The last drawn frame's depth under a screen point.
-    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64>;
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Result<Option<f64>, Self::Error>;
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -161,11 +161,25 @@ pub fn replay<T: ReplayTarget>(
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
         match step {
-            Step::Input(event, mods) => match session::handle(editor, event, *mods, &mut |p| target.depth_at(p)) {
-                // Saving, screenshots and quitting are the window's business;
-                // a script's outputs are named on the command line.
-                Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}
-            },
+            Step::Input(event, mods) => {
+                // A failed depth read (e.g. a lost device) ends the replay.
+                let mut failed = None;
+                let mut depth_at = |p| {
+                    target.depth_at(p).unwrap_or_else(|e| {
+                        failed.get_or_insert(e);
+                        None
+                    })
+                };
+                let command = session::handle(editor, event, *mods, &mut depth_at);
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                match command {
+                    // Saving, screenshots and quitting are the window's business;
+                    // a script's outputs are named on the command line.
+                    Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}
+                }
+            }
             Step::Frame(n) => {
                 for _ in 0..*n {
                     // Script time: one frame is 1/60 s (`editing.md`, "Views").

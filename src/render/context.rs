@@ -2,7 +2,12 @@
 //! allocator: the objects every other part of the renderer borrows.
 //!
 //! The [`Context`] is the single owner of these objects and destroys them in
-//! reverse creation order in `Drop`, after `device_wait_idle`.
+//! reverse creation order in `Drop`, after `device_wait_idle`. While it is
+//! being built, the instance-level objects live in an [`InstanceObjects`]
+//! whose own `Drop` destroys them, so an early return leaks nothing. These
+//! roots are the only Vulkan objects destroyed in `Drop`; everything made
+//! from the device follows the `Destroy` + `Guard` pattern of
+//! [`super::resources`].
 
 use std::ffi::{c_void, CStr, CString};
 use std::mem::ManuallyDrop;
@@ -11,9 +16,11 @@ use std::sync::{Arc, Mutex};
 
 use ash::{ext, khr, vk};
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
 
 use super::error::{RenderError, VkContext};
+use super::resources::Gpu;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -120,18 +127,55 @@ impl std::fmt::Display for DeviceInfo {
     }
 }
 
+/// The Vulkan instance, device, queue and allocator the renderer uses.
 pub struct Context {
+    pub(crate) physical: vk::PhysicalDevice,
+    /// The device and allocator; dropped by hand before the device is destroyed.
+    pub(crate) gpu: ManuallyDrop<Gpu>,
+    pub(crate) queue_family: u32,
+    pub(crate) queue: vk::Queue,
+    report: Arc<ValidationReport>,
+    info: DeviceInfo,
+    /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
+    _device: DeviceOwner,
+    /// Dropped last: the instance-level objects.
+    pub(crate) roots: InstanceObjects,
+}
+
+/// Owns the logical device; destroys it when dropped (the one place that does).
+struct DeviceOwner(ash::Device);
+
+impl Drop for DeviceOwner {
+    fn drop(&mut self) {
+        // SAFETY: every object made from the device, the allocator included,
+        // was destroyed by its owner before this runs (field order of Context).
+        unsafe { self.0.destroy_device(None) };
+    }
+}
+
+/// The instance and the objects made directly from it; the root owner,
+/// destroyed (in reverse creation order) when dropped.
+pub(crate) struct InstanceObjects {
     pub(crate) entry: ash::Entry,
     pub(crate) instance: ash::Instance,
     debug: Option<(ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub(crate) surface: Option<(khr::surface::Instance, vk::SurfaceKHR)>,
-    pub(crate) physical: vk::PhysicalDevice,
-    pub(crate) device: ash::Device,
-    pub(crate) queue_family: u32,
-    pub(crate) queue: vk::Queue,
-    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
-    report: Arc<ValidationReport>,
-    info: DeviceInfo,
+}
+
+impl Drop for InstanceObjects {
+    fn drop(&mut self) {
+        // SAFETY: each object was created from `instance`; the device and
+        // everything made from it are gone by now.
+        unsafe {
+            if let Some((l, s)) = self.surface.take() {
+                l.destroy_surface(s, None);
+            }
+            if let Some((l, m)) = self.debug.take() {
+                l.destroy_debug_utils_messenger(m, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
 }
 
 fn device_kind(t: vk::PhysicalDeviceType) -> (&'static str, u32) {
@@ -150,7 +194,7 @@ impl Context {
     pub fn new(desc: &ContextDesc, window: Option<WindowHandles>) -> Result<Context, RenderError> {
         // SAFETY: loading the system Vulkan loader; the entry outlives all objects
         // created from it because it is stored in the Context.
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| RenderError::Loader(e.to_string()))?;
+        let entry = unsafe { ash::Entry::load() }?;
         let report = Arc::new(ValidationReport::default());
 
         let mut layers: Vec<*const i8> = Vec::new();
@@ -191,32 +235,27 @@ impl Context {
         // SAFETY: every pointer in `create` refers to locals alive for this call.
         let instance = unsafe { entry.create_instance(&create, None) }.vk("vkCreateInstance")?;
 
-        // From here on, a failure must destroy what was created: build the
-        // Context in stages with a guard.
-        let mut partial = Partial { entry: &entry, instance: Some(instance.clone()), debug: None, surface: None };
+        // From here on, dropping `roots` destroys what was created.
+        let mut roots = InstanceObjects { entry, instance, debug: None, surface: None };
+        let (entry, instance) = (&roots.entry, &roots.instance);
 
-        let debug = {
-            let loader = ext::debug_utils::Instance::new(&entry, &instance);
-            let info = messenger_info(&report);
-            // SAFETY: the user data outlives the messenger (Arc kept in Context).
-            let m = unsafe { loader.create_debug_utils_messenger(&info, None) }.vk("vkCreateDebugUtilsMessengerEXT")?;
-            partial.debug = Some((loader.clone(), m));
-            (loader, m)
-        };
+        let loader = ext::debug_utils::Instance::new(entry, instance);
+        let info = messenger_info(&report);
+        // SAFETY: the user data outlives the messenger (Arc kept in Context).
+        let m = unsafe { loader.create_debug_utils_messenger(&info, None) }.vk("vkCreateDebugUtilsMessengerEXT")?;
+        roots.debug = Some((loader, m));
 
-        let surface = match window {
-            Some(w) => {
-                let loader = khr::surface::Instance::new(&entry, &instance);
-                // SAFETY: the handles come from a live winit window that outlives the surface.
-                let s = unsafe { ash_window::create_surface(&entry, &instance, w.display, w.window, None) }
-                    .vk("vkCreateSurfaceKHR")?;
-                partial.surface = Some((loader.clone(), s));
-                Some((loader, s))
-            }
-            None => None,
-        };
+        if let Some(w) = window {
+            let (entry, instance) = (&roots.entry, &roots.instance);
+            let loader = khr::surface::Instance::new(entry, instance);
+            // SAFETY: the handles come from a live winit window that outlives the surface.
+            let s = unsafe { ash_window::create_surface(entry, instance, w.display, w.window, None) }
+                .vk("vkCreateSurfaceKHR")?;
+            roots.surface = Some((loader, s));
+        }
+        let (instance, surface) = (&roots.instance, roots.surface.as_ref());
 
-        let (physical, queue_family, info) = pick_device(&instance, surface.as_ref())?;
+        let (physical, queue_family, info) = pick_device(instance, surface)?;
         log::info!("using {info}");
 
         let priorities = [1.0f32];
@@ -233,38 +272,21 @@ impl Context {
             .push_next(&mut f13);
         // SAFETY: the physical device and queue family were checked in pick_device.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.vk("vkCreateDevice")?;
+        // From here on, dropping `owner` destroys the device (before `roots`).
+        let owner = DeviceOwner(device.clone());
         // SAFETY: queue 0 of a family we asked for.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
 
-        let allocator = match Allocator::new(&AllocatorCreateDesc {
+        let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
             physical_device: physical,
             debug_settings: Default::default(),
             buffer_device_address: false,
             allocation_sizes: Default::default(),
-        }) {
-            Ok(a) => a,
-            Err(e) => {
-                // SAFETY: nothing was created from the device yet.
-                unsafe { device.destroy_device(None) };
-                return Err(e.into());
-            }
-        };
-        std::mem::forget(partial);
-        Ok(Context {
-            entry,
-            instance,
-            debug: Some(debug),
-            surface,
-            physical,
-            device,
-            queue_family,
-            queue,
-            allocator: ManuallyDrop::new(Mutex::new(allocator)),
-            report,
-            info,
-        })
+        })?;
+        let gpu = Gpu { device, allocator: Arc::new(Mutex::new(allocator)) };
+        Ok(Context { physical, gpu: ManuallyDrop::new(gpu), queue_family, queue, report, info, _device: owner, roots })
     }
 
     /// The device in use.
@@ -290,46 +312,20 @@ impl Context {
         let info = vk::BufferCreateInfo::default().size(0).usage(vk::BufferUsageFlags::VERTEX_BUFFER);
         // SAFETY: invalid on purpose (size 0 breaks VUID-VkBufferCreateInfo-size-00912);
         // lavapipe and real drivers accept and ignore it, and the layer reports it.
-        if let Ok(b) = unsafe { self.device.create_buffer(&info, None) } {
-            unsafe { self.device.destroy_buffer(b, None) };
+        if let Ok(b) = unsafe { self.device().create_buffer(&info, None) } {
+            unsafe { self.device().destroy_buffer(b, None) };
         }
     }
 
-    pub(crate) fn allocator(&self) -> std::sync::MutexGuard<'_, Allocator> {
-        self.allocator.lock().unwrap_or_else(|p| p.into_inner())
+    /// The logical device.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.gpu.device
     }
 
-    pub fn wait_idle(&self) {
+    /// Waits until the device has finished all submitted work.
+    pub fn wait_idle(&self) -> Result<(), RenderError> {
         // SAFETY: the device is alive.
-        unsafe {
-            let _ = self.device.device_wait_idle();
-        }
-    }
-}
-
-/// Destroys what `Context::new` created so far when it bails out early.
-struct Partial<'a> {
-    #[allow(dead_code)]
-    entry: &'a ash::Entry,
-    instance: Option<ash::Instance>,
-    debug: Option<(ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
-    surface: Option<(khr::surface::Instance, vk::SurfaceKHR)>,
-}
-
-impl Drop for Partial<'_> {
-    fn drop(&mut self) {
-        // SAFETY: each object was created from `instance` and nothing else uses it.
-        unsafe {
-            if let Some((l, s)) = self.surface.take() {
-                l.destroy_surface(s, None);
-            }
-            if let Some((l, m)) = self.debug.take() {
-                l.destroy_debug_utils_messenger(m, None);
-            }
-            if let Some(i) = self.instance.take() {
-                i.destroy_instance(None);
-            }
-        }
+        unsafe { self.device().device_wait_idle() }.vk("vkDeviceWaitIdle")
     }
 }
 
@@ -388,18 +384,15 @@ impl Drop for Context {
     fn drop(&mut self) {
         // SAFETY: reverse creation order; all objects created from the device
         // were destroyed by their owners (which borrow the Context) before this.
+        // The device (`_device`) and then the instance-level objects
+        // (`roots`) are destroyed after this body, in field order.
         unsafe {
-            let _ = self.device.device_wait_idle();
-            ManuallyDrop::drop(&mut self.allocator);
-            self.device.destroy_device(None);
-            if let Some((l, s)) = self.surface.take() {
-                l.destroy_surface(s, None);
+            let _ = self.gpu.device.device_wait_idle();
+            let gpu = ManuallyDrop::take(&mut self.gpu);
+            if Arc::strong_count(&gpu.allocator) > 1 {
+                log::warn!("the GPU allocator outlives the device it allocates from");
             }
-            if let Some((l, m)) = self.debug.take() {
-                l.destroy_debug_utils_messenger(m, None);
-            }
-            self.instance.destroy_instance(None);
+            drop(gpu);
         }
-        let _ = &self.entry;
     }
 }

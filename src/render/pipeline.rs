@@ -1,13 +1,18 @@
-//! Graphics pipelines. Dynamic rendering (no render passes); viewport,
-//! scissor and the depth compare op are dynamic state, so one pipeline
-//! serves both depth modes and any target size.
+//! What the passes' pipelines share: SPIR-V, the vertex layout of meshes,
+//! [`PipelineDesc`] (the few things that differ between pipelines) and the
+//! dynamic state every pass sets. Dynamic rendering (no render passes);
+//! viewport, scissor and the depth compare op are dynamic state, so one
+//! pipeline serves both depth modes and any target size.
 
 use std::ffi::CStr;
 
 use ash::vk;
 
-use super::context::Context;
+use bytemuck::{Pod, Zeroable};
+
 use super::error::{RenderError, VkContext};
+use super::resources::{Destroy, Gpu, Guard};
+use crate::math::DepthMode;
 
 /// SPIR-V compiled by build.rs from `shaders/`.
 pub(crate) mod spirv {
@@ -22,81 +27,106 @@ pub(crate) mod spirv {
     pub const GRID_FRAG: &[u8] = shader!("grid.frag");
     pub const OVERLAY_VERT: &[u8] = shader!("overlay.vert");
     pub const OVERLAY_FRAG: &[u8] = shader!("overlay.frag");
+    pub const OVERLAY_PLAIN_FRAG: &[u8] = shader!("overlay_plain.frag");
 }
 
-pub(crate) const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 const ENTRY: &CStr = c"main";
 
-/// Per-vertex data of a scene mesh.
+/// Per-vertex data of a mesh (24 bytes, no padding).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct Vertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],
 }
 
-/// Per-instance data of a scene object (128 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SceneInstance {
-    pub model_view: [[f32; 4]; 4],
-    pub normal: [[f32; 4]; 3],
-    pub color: [f32; 4],
+/// A column-major f32 copy of an f64 matrix, as GLSL `mat4` expects it.
+pub(crate) fn to_f32_cols(m: &nalgebra::Matrix4<f64>) -> [[f32; 4]; 4] {
+    std::array::from_fn(|c| std::array::from_fn(|r| m[(r, c)] as f32))
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ScenePush {
-    pub projection: [[f32; 4]; 4],
-    pub light_dir_view: [f32; 4],
+/// The depth compare op of a depth mode (nearer or equal passes).
+pub(crate) fn compare_op(depth: DepthMode) -> vk::CompareOp {
+    match depth {
+        DepthMode::Reversed => vk::CompareOp::GREATER_OR_EQUAL,
+        DepthMode::Standard => vk::CompareOp::LESS_OR_EQUAL,
+    }
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GridPush {
-    pub view_projection_rotation: [[f32; 4]; 4],
-    pub eye: [f32; 4],
-    pub params: [f32; 4],
+/// Sets the viewport and scissor to the whole of `extent`.
+///
+/// # Safety
+/// `cmd` is recording.
+pub(crate) unsafe fn set_full_viewport(device: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D) {
+    let viewport = vk::Viewport {
+        x: 0.0,
+        y: 0.0,
+        width: extent.width as f32,
+        height: extent.height as f32,
+        min_depth: 0.0,
+        max_depth: 1.0,
+    };
+    device.cmd_set_viewport(cmd, 0, &[viewport]);
+    device.cmd_set_scissor(cmd, 0, &[vk::Rect2D { offset: vk::Offset2D::default(), extent }]);
 }
 
-/// Views a plain-old-data value as bytes.
-pub(crate) fn bytes_of<T: Copy>(v: &T) -> &[u8] {
-    // SAFETY: T is a #[repr(C)] Copy type of f32 arrays with no padding.
-    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
+/// Pushes `value` to the vertex and fragment stages at offset 0.
+///
+/// # Safety
+/// `cmd` is recording and `layout` has a push range of at least `size_of::<T>()` bytes.
+pub(crate) unsafe fn push<T: Pod>(device: &ash::Device, cmd: vk::CommandBuffer, layout: vk::PipelineLayout, value: &T) {
+    device.cmd_push_constants(
+        cmd,
+        layout,
+        vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+        0,
+        bytemuck::bytes_of(value),
+    );
 }
 
-/// Views a slice of plain-old-data values as bytes.
-pub(crate) fn slice_bytes<T: Copy>(v: &[T]) -> &[u8] {
-    // SAFETY: as above, for a contiguous slice.
-    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+/// Two shader modules, only needed while a pipeline is created.
+struct Modules {
+    vert: vk::ShaderModule,
+    frag: vk::ShaderModule,
 }
 
-fn shader_module(ctx: &Context, code: &[u8]) -> Result<vk::ShaderModule, RenderError> {
-    let words = ash::util::read_spv(&mut std::io::Cursor::new(code))
-        .map_err(|e| RenderError::Other(format!("bad SPIR-V: {e}")))?;
+impl Destroy for Modules {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        gpu.device.destroy_shader_module(self.vert, None);
+        gpu.device.destroy_shader_module(self.frag, None);
+        self.vert = vk::ShaderModule::null();
+        self.frag = vk::ShaderModule::null();
+    }
+}
+
+fn shader_module(gpu: &Gpu, code: &[u8], shader: &'static str) -> Result<vk::ShaderModule, RenderError> {
+    let words =
+        ash::util::read_spv(&mut std::io::Cursor::new(code)).map_err(|source| RenderError::Spirv { shader, source })?;
     // SAFETY: valid SPIR-V produced by shaderc at build time.
-    unsafe { ctx.device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) }
+    unsafe { gpu.device.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) }
         .vk("vkCreateShaderModule")
 }
 
-/// A pipeline and its layout, destroyed together.
+/// A pipeline and its layout, destroyed together (null until built).
+#[derive(Default)]
 pub(crate) struct Pipeline {
     pub raw: vk::Pipeline,
     pub layout: vk::PipelineLayout,
 }
 
-impl Pipeline {
-    pub fn destroy(&mut self, ctx: &Context) {
-        // SAFETY: the owner waited for the GPU.
-        unsafe {
-            ctx.device.destroy_pipeline(self.raw, None);
-            ctx.device.destroy_pipeline_layout(self.layout, None);
-        }
+impl Destroy for Pipeline {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        gpu.device.destroy_pipeline(self.raw, None);
+        gpu.device.destroy_pipeline_layout(self.layout, None);
+        self.raw = vk::Pipeline::null();
+        self.layout = vk::PipelineLayout::null();
     }
 }
 
 /// What differs between our pipelines.
 pub(crate) struct PipelineDesc<'a> {
+    /// For error messages.
+    pub name: &'static str,
     pub vert: &'a [u8],
     pub frag: &'a [u8],
     pub bindings: &'a [vk::VertexInputBindingDescription],
@@ -109,44 +139,31 @@ pub(crate) struct PipelineDesc<'a> {
 }
 
 impl PipelineDesc<'_> {
-    pub fn build(&self, ctx: &Context, color_format: vk::Format) -> Result<Pipeline, RenderError> {
-        let vert = shader_module(ctx, self.vert)?;
-        let frag = match shader_module(ctx, self.frag) {
-            Ok(f) => f,
-            Err(e) => {
-                unsafe { ctx.device.destroy_shader_module(vert, None) };
-                return Err(e);
-            }
-        };
-        let result = self.build_with(ctx, color_format, vert, frag);
-        // SAFETY: modules are no longer needed once the pipeline exists.
-        unsafe {
-            ctx.device.destroy_shader_module(vert, None);
-            ctx.device.destroy_shader_module(frag, None);
-        }
-        result
-    }
-
-    fn build_with(
+    /// Builds the pipeline for one colour attachment of `color_format` and
+    /// a depth attachment of `depth_format`, single-sampled.
+    pub fn build(
         &self,
-        ctx: &Context,
+        gpu: &Gpu,
         color_format: vk::Format,
-        vert: vk::ShaderModule,
-        frag: vk::ShaderModule,
+        depth_format: vk::Format,
     ) -> Result<Pipeline, RenderError> {
+        let mut modules = Guard::new(gpu, Modules { vert: vk::ShaderModule::null(), frag: vk::ShaderModule::null() });
+        modules.vert = shader_module(gpu, self.vert, self.name)?;
+        modules.frag = shader_module(gpu, self.frag, self.name)?;
+        let mut pipeline = Guard::new(gpu, Pipeline::default());
         let push = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT)
             .offset(0)
             .size(self.push_size)];
-        // SAFETY: valid create infos referring to locals.
-        let layout = unsafe {
-            ctx.device.create_pipeline_layout(
+        // SAFETY: valid create info referring to locals.
+        pipeline.layout = unsafe {
+            gpu.device.create_pipeline_layout(
                 &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push).set_layouts(self.set_layouts),
                 None,
             )
         }
         .vk("vkCreatePipelineLayout")?;
-
+        let (vert, frag) = (modules.vert, modules.frag);
         let stages = [
             vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::VERTEX).module(vert).name(ENTRY),
             vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(frag).name(ENTRY),
@@ -188,7 +205,7 @@ impl PipelineDesc<'_> {
         let formats = [color_format];
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&formats)
-            .depth_attachment_format(DEPTH_FORMAT);
+            .depth_attachment_format(depth_format);
         let info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stages)
             .vertex_input_state(&vertex_input)
@@ -199,16 +216,13 @@ impl PipelineDesc<'_> {
             .depth_stencil_state(&depth)
             .color_blend_state(&blend)
             .dynamic_state(&dynamic)
-            .layout(layout)
+            .layout(pipeline.layout)
             .push_next(&mut rendering);
         // SAFETY: all referenced state lives until the call returns.
-        match unsafe { ctx.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) } {
-            Ok(p) => Ok(Pipeline { raw: p[0], layout }),
-            Err((_, e)) => {
-                unsafe { ctx.device.destroy_pipeline_layout(layout, None) };
-                Err(RenderError::Vk { call: "vkCreateGraphicsPipelines", result: e })
-            }
-        }
+        let created = unsafe { gpu.device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+        pipeline.raw = created.map_err(|(_, e)| e).vk("vkCreateGraphicsPipelines")?[0];
+        // `modules` is destroyed when it goes out of scope: the pipeline no longer needs it.
+        Ok(pipeline.finish())
     }
 }
 
@@ -252,38 +266,4 @@ pub(crate) fn instanced_vertex_input(
         offset: 16 * i,
     }));
     (bindings, attributes)
-}
-
-/// The scene pipeline: per-vertex position + normal, per-instance data.
-pub(crate) fn scene_pipeline(ctx: &Context, color_format: vk::Format) -> Result<Pipeline, RenderError> {
-    // 4 model-view columns, 3 normal-matrix columns, 1 colour: eight vec4s.
-    let (bindings, attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
-    PipelineDesc {
-        vert: spirv::SCENE_VERT,
-        frag: spirv::SCENE_FRAG,
-        bindings: &bindings,
-        attributes: &attributes,
-        topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-        push_size: std::mem::size_of::<ScenePush>() as u32,
-        set_layouts: &[],
-        depth_write: true,
-        blend: false,
-    }
-    .build(ctx, color_format)
-}
-
-/// The ground grid: no vertex input, alpha-blended, depth-tested, no depth write.
-pub(crate) fn grid_pipeline(ctx: &Context, color_format: vk::Format) -> Result<Pipeline, RenderError> {
-    PipelineDesc {
-        vert: spirv::GRID_VERT,
-        frag: spirv::GRID_FRAG,
-        bindings: &[],
-        attributes: &[],
-        topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
-        push_size: std::mem::size_of::<GridPush>() as u32,
-        set_layouts: &[],
-        depth_write: false,
-        blend: true,
-    }
-    .build(ctx, color_format)
 }

@@ -1,16 +1,113 @@
-//! Buffers and images backed by gpu-allocator.
+//! Device-level ownership: the [`Gpu`] handle every object is created from,
+//! the one pattern for building objects in steps ([`Destroy`] + [`Guard`]),
+//! and the memory-backed objects: [`Buffer`], [`Image`], [`GrowBuffer`].
 //!
-//! These are plain handles with an explicit `destroy`: their owner (a target,
-//! the mesh store, a frame) calls it from its own teardown while the
-//! [`Context`] is still alive.
+//! # Ownership pattern
+//! Every type that owns Vulkan objects created from a device implements
+//! [`Destroy`]; its `destroy` is the single place those objects are
+//! destroyed. Such a type starts out with null handles (destroying a null
+//! handle is a no-op in Vulkan) and is filled in step by step inside a
+//! [`Guard`]: if a step fails, the guard's drop destroys whatever was
+//! created so far; on success [`Guard::finish`] hands the value over to its
+//! owner. Owners call `destroy` from their own teardown after the GPU is
+//! done with the objects. Only the roots (instance and device, in
+//! [`super::Context`]) are destroyed in `Drop`.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
 use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
 
+/// A logical device and the allocator for its memory: what every
+/// device-level object is created from and destroyed with. The device may
+/// be ours ([`Context`]) or an embedding engine's.
+#[derive(Clone)]
+pub(crate) struct Gpu {
+    pub device: ash::Device,
+    pub allocator: Arc<Mutex<Allocator>>,
+}
+
+impl Gpu {
+    /// The allocator, recovering it if a panic poisoned the lock.
+    pub fn allocator(&self) -> MutexGuard<'_, Allocator> {
+        self.allocator.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A value owning device-level Vulkan objects.
+pub(crate) trait Destroy {
+    /// Destroys every object the value owns and leaves null handles behind,
+    /// so calling it again does nothing.
+    ///
+    /// # Safety
+    /// The objects were created from `gpu`, and the GPU has finished every
+    /// command that uses them.
+    unsafe fn destroy(&mut self, gpu: &Gpu);
+}
+
+impl<T: Destroy> Destroy for Option<T> {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        if let Some(mut v) = self.take() {
+            v.destroy(gpu);
+        }
+    }
+}
+
+impl<T: Destroy> Destroy for Vec<T> {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        for mut v in self.drain(..).rev() {
+            v.destroy(gpu);
+        }
+    }
+}
+
+/// Holds a value under construction; destroys it on drop unless
+/// [`Guard::finish`] took it out.
+pub(crate) struct Guard<'a, T: Destroy> {
+    gpu: &'a Gpu,
+    value: Option<T>,
+}
+
+impl<'a, T: Destroy> Guard<'a, T> {
+    pub fn new(gpu: &'a Gpu, value: T) -> Guard<'a, T> {
+        Guard { gpu, value: Some(value) }
+    }
+
+    /// The finished value; the guard no longer destroys it.
+    pub fn finish(mut self) -> T {
+        self.value.take().expect("a guard holds its value until finished")
+    }
+}
+
+impl<T: Destroy> Deref for Guard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.value.as_ref().expect("a guard holds its value until finished")
+    }
+}
+
+impl<T: Destroy> DerefMut for Guard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.value.as_mut().expect("a guard holds its value until finished")
+    }
+}
+
+impl<T: Destroy> Drop for Guard<'_, T> {
+    fn drop(&mut self) {
+        if let Some(mut v) = self.value.take() {
+            // SAFETY: a value under construction has not been used by any
+            // submitted command, and was built from `self.gpu`.
+            unsafe { v.destroy(self.gpu) };
+        }
+    }
+}
+
+/// A buffer with its own allocation.
 pub(crate) struct Buffer {
     pub raw: vk::Buffer,
     pub size: u64,
@@ -18,39 +115,50 @@ pub(crate) struct Buffer {
 }
 
 impl Buffer {
+    /// A buffer that owns nothing yet (to be filled in under a [`Guard`]).
+    pub const fn null() -> Buffer {
+        Buffer { raw: vk::Buffer::null(), size: 0, alloc: None }
+    }
+
     pub fn new(
-        ctx: &Context,
+        gpu: &Gpu,
         size: u64,
         usage: vk::BufferUsageFlags,
         location: MemoryLocation,
         name: &str,
     ) -> Result<Buffer, RenderError> {
+        let mut b = Guard::new(gpu, Buffer { raw: vk::Buffer::null(), size, alloc: None });
         let info =
             vk::BufferCreateInfo::default().size(size.max(4)).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
-        // SAFETY: valid create info; the buffer is destroyed in `destroy`.
-        let raw = unsafe { ctx.device.create_buffer(&info, None) }.vk("vkCreateBuffer")?;
-        let requirements = unsafe { ctx.device.get_buffer_memory_requirements(raw) };
-        let alloc = ctx.allocator().allocate(&AllocationCreateDesc {
+        // SAFETY: valid create info; the guard or the owner destroys the buffer.
+        b.raw = unsafe { gpu.device.create_buffer(&info, None) }.vk("vkCreateBuffer")?;
+        // SAFETY: `b.raw` is a live buffer of this device.
+        let requirements = unsafe { gpu.device.get_buffer_memory_requirements(b.raw) };
+        let alloc = gpu.allocator().allocate(&AllocationCreateDesc {
             name,
             requirements,
             location,
             linear: true,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        });
-        let alloc = match alloc {
-            Ok(a) => a,
-            Err(e) => {
-                unsafe { ctx.device.destroy_buffer(raw, None) };
-                return Err(e.into());
-            }
-        };
-        // SAFETY: memory comes from a compatible type with the right size.
-        if let Err(e) = unsafe { ctx.device.bind_buffer_memory(raw, alloc.memory(), alloc.offset()) } {
-            let _ = ctx.allocator().free(alloc);
-            unsafe { ctx.device.destroy_buffer(raw, None) };
-            return Err(RenderError::Vk { call: "vkBindBufferMemory", result: e });
-        }
-        Ok(Buffer { raw, size, alloc: Some(alloc) })
+        })?;
+        // SAFETY: the memory stays allocated while the buffer is bound to it.
+        let (memory, offset) = (unsafe { alloc.memory() }, alloc.offset());
+        b.alloc = Some(alloc);
+        // SAFETY: the memory was allocated for these requirements.
+        unsafe { gpu.device.bind_buffer_memory(b.raw, memory, offset) }.vk("vkBindBufferMemory")?;
+        Ok(b.finish())
+    }
+
+    /// A host-visible buffer holding `bytes` (read by the GPU in place).
+    pub fn with_data(
+        gpu: &Gpu,
+        bytes: &[u8],
+        usage: vk::BufferUsageFlags,
+        name: &'static str,
+    ) -> Result<Buffer, RenderError> {
+        let mut b = Guard::new(gpu, Buffer::new(gpu, bytes.len() as u64, usage, MemoryLocation::CpuToGpu, name)?);
+        b.write(0, bytes, name)?;
+        Ok(b.finish())
     }
 
     /// The host-visible bytes (None for device-only memory).
@@ -62,15 +170,77 @@ impl Buffer {
         self.alloc.as_ref().and_then(|a| a.mapped_slice())
     }
 
-    pub fn destroy(&mut self, ctx: &Context) {
+    /// Copies `bytes` to `offset` of the mapped memory.
+    pub fn write(&mut self, offset: usize, bytes: &[u8], name: &'static str) -> Result<(), RenderError> {
+        let dst = self.mapped().ok_or(RenderError::NotHostVisible(name))?;
+        dst[offset..offset + bytes.len()].copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl Destroy for Buffer {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        gpu.device.destroy_buffer(self.raw, None);
+        self.raw = vk::Buffer::null();
         if let Some(a) = self.alloc.take() {
-            let _ = ctx.allocator().free(a);
-            // SAFETY: the owner guarantees the GPU no longer uses the buffer.
-            unsafe { ctx.device.destroy_buffer(self.raw, None) };
+            // Freeing only fails for an allocation of another allocator.
+            let _ = gpu.allocator().free(a);
         }
     }
 }
 
+/// A host-visible buffer that is replaced by a bigger one when a frame
+/// needs more room (instances, read-backs of a resized window). Sizes grow
+/// to the next power of two, at least 64 KiB, so growth is rare.
+pub(crate) struct GrowBuffer {
+    buffer: Option<Buffer>,
+    usage: vk::BufferUsageFlags,
+    location: MemoryLocation,
+    name: &'static str,
+}
+
+impl GrowBuffer {
+    pub const fn new(usage: vk::BufferUsageFlags, location: MemoryLocation, name: &'static str) -> GrowBuffer {
+        GrowBuffer { buffer: None, usage, location, name }
+    }
+
+    /// Whether [`GrowBuffer::reserve`] of `bytes` would replace the buffer.
+    pub fn must_grow(&self, bytes: u64) -> bool {
+        self.buffer.as_ref().is_none_or(|b| b.size < bytes)
+    }
+
+    /// A buffer of at least `bytes`, replacing the current one if it is too small.
+    ///
+    /// # Safety
+    /// When [`GrowBuffer::must_grow`] is true, the GPU no longer uses the
+    /// current buffer.
+    pub unsafe fn reserve(&mut self, gpu: &Gpu, bytes: u64) -> Result<&mut Buffer, RenderError> {
+        if self.must_grow(bytes) {
+            self.buffer.destroy(gpu);
+            let size = bytes.next_power_of_two().max(64 * 1024);
+            self.buffer = Some(Buffer::new(gpu, size, self.usage, self.location, self.name)?);
+        }
+        Ok(self.buffer.as_mut().expect("reserved above"))
+    }
+
+    /// The current buffer, if one was reserved.
+    pub fn get(&self) -> Option<&Buffer> {
+        self.buffer.as_ref()
+    }
+
+    /// The first `len` bytes of the mapped memory.
+    pub fn host_bytes(&self, len: usize) -> Result<&[u8], RenderError> {
+        self.get().and_then(Buffer::mapped_ref).and_then(|b| b.get(..len)).ok_or(RenderError::NotHostVisible(self.name))
+    }
+}
+
+impl Destroy for GrowBuffer {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.buffer.destroy(gpu);
+    }
+}
+
+/// A 2-D image with one view and its own device-local allocation.
 pub(crate) struct Image {
     pub raw: vk::Image,
     pub view: vk::ImageView,
@@ -79,14 +249,26 @@ pub(crate) struct Image {
 }
 
 impl Image {
+    /// An image that owns nothing yet (to be filled in under a [`Guard`]).
+    pub const fn null() -> Image {
+        Image {
+            raw: vk::Image::null(),
+            view: vk::ImageView::null(),
+            extent: vk::Extent2D { width: 0, height: 0 },
+            alloc: None,
+        }
+    }
+
     pub fn new(
-        ctx: &Context,
+        gpu: &Gpu,
         extent: vk::Extent2D,
         format: vk::Format,
         usage: vk::ImageUsageFlags,
         aspect: vk::ImageAspectFlags,
         name: &str,
     ) -> Result<Image, RenderError> {
+        let mut image =
+            Guard::new(gpu, Image { raw: vk::Image::null(), view: vk::ImageView::null(), extent, alloc: None });
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
@@ -97,57 +279,42 @@ impl Image {
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid create info; destroyed in `destroy`.
-        let raw = unsafe { ctx.device.create_image(&info, None) }.vk("vkCreateImage")?;
-        let requirements = unsafe { ctx.device.get_image_memory_requirements(raw) };
-        let alloc = match ctx.allocator().allocate(&AllocationCreateDesc {
+        // SAFETY: valid create info; the guard or the owner destroys the image.
+        image.raw = unsafe { gpu.device.create_image(&info, None) }.vk("vkCreateImage")?;
+        // SAFETY: `image.raw` is a live image of this device.
+        let requirements = unsafe { gpu.device.get_image_memory_requirements(image.raw) };
+        let alloc = gpu.allocator().allocate(&AllocationCreateDesc {
             name,
             requirements,
             location: MemoryLocation::GpuOnly,
             linear: false,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        }) {
-            Ok(a) => a,
-            Err(e) => {
-                unsafe { ctx.device.destroy_image(raw, None) };
-                return Err(e.into());
-            }
-        };
-        let mut image = Image { raw, view: vk::ImageView::null(), extent, alloc: None };
-        // SAFETY: freshly allocated, compatible memory.
-        if let Err(e) = unsafe { ctx.device.bind_image_memory(raw, alloc.memory(), alloc.offset()) } {
-            let _ = ctx.allocator().free(alloc);
-            unsafe { ctx.device.destroy_image(raw, None) };
-            return Err(RenderError::Vk { call: "vkBindImageMemory", result: e });
-        }
+        })?;
+        // SAFETY: the memory stays allocated while the image is bound to it.
+        let (memory, offset) = (unsafe { alloc.memory() }, alloc.offset());
         image.alloc = Some(alloc);
-        match create_view(ctx, raw, format, aspect) {
-            Ok(v) => image.view = v,
-            Err(e) => {
-                image.destroy(ctx);
-                return Err(e);
-            }
-        }
-        Ok(image)
+        // SAFETY: the memory was allocated for these requirements.
+        unsafe { gpu.device.bind_image_memory(image.raw, memory, offset) }.vk("vkBindImageMemory")?;
+        image.view = create_view(&gpu.device, image.raw, format, aspect)?;
+        Ok(image.finish())
     }
+}
 
-    pub fn destroy(&mut self, ctx: &Context) {
-        // SAFETY: the owner guarantees the GPU no longer uses the image.
-        unsafe {
-            if self.view != vk::ImageView::null() {
-                ctx.device.destroy_image_view(self.view, None);
-                self.view = vk::ImageView::null();
-            }
-            if let Some(a) = self.alloc.take() {
-                let _ = ctx.allocator().free(a);
-                ctx.device.destroy_image(self.raw, None);
-            }
+impl Destroy for Image {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        gpu.device.destroy_image_view(self.view, None);
+        gpu.device.destroy_image(self.raw, None);
+        self.view = vk::ImageView::null();
+        self.raw = vk::Image::null();
+        if let Some(a) = self.alloc.take() {
+            let _ = gpu.allocator().free(a);
         }
     }
 }
 
+/// A 2-D view of the whole of `image`.
 pub(crate) fn create_view(
-    ctx: &Context,
+    device: &ash::Device,
     image: vk::Image,
     format: vk::Format,
     aspect: vk::ImageAspectFlags,
@@ -158,9 +325,10 @@ pub(crate) fn create_view(
         .format(format)
         .subresource_range(subresource(aspect));
     // SAFETY: `image` is alive and has this format.
-    unsafe { ctx.device.create_image_view(&info, None) }.vk("vkCreateImageView")
+    unsafe { device.create_image_view(&info, None) }.vk("vkCreateImageView")
 }
 
+/// The single mip level and array layer of `aspect`.
 pub(crate) fn subresource(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: aspect,
@@ -171,39 +339,56 @@ pub(crate) fn subresource(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceR
     }
 }
 
+/// A transient command pool with one primary command buffer (uploads).
+struct OneShot {
+    pool: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+impl Destroy for OneShot {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        gpu.device.destroy_fence(self.fence, None);
+        gpu.device.destroy_command_pool(self.pool, None);
+        self.fence = vk::Fence::null();
+        self.pool = vk::CommandPool::null();
+    }
+}
+
 /// Records, submits and waits for a one-off command buffer (uploads).
 pub(crate) fn one_shot(ctx: &Context, record: impl FnOnce(vk::CommandBuffer)) -> Result<(), RenderError> {
+    let d = ctx.device();
+    // Destroyed by the guard on every path, after the fence wait.
+    let mut o = Guard::new(&ctx.gpu, OneShot { pool: vk::CommandPool::null(), fence: vk::Fence::null() });
     let pool_info = vk::CommandPoolCreateInfo::default()
         .queue_family_index(ctx.queue_family)
         .flags(vk::CommandPoolCreateFlags::TRANSIENT);
-    // SAFETY: pool, buffer and fence are created, used and destroyed here.
+    // SAFETY: objects created here are used only here and destroyed by the
+    // guard once the submit was waited for (or never happened).
     unsafe {
-        let pool = ctx.device.create_command_pool(&pool_info, None).vk("vkCreateCommandPool")?;
-        let result = (|| {
-            let cb = ctx
-                .device
-                .allocate_command_buffers(
-                    &vk::CommandBufferAllocateInfo::default().command_pool(pool).command_buffer_count(1),
-                )
-                .vk("vkAllocateCommandBuffers")?[0];
-            ctx.device
-                .begin_command_buffer(
-                    cb,
-                    &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-                )
-                .vk("vkBeginCommandBuffer")?;
-            record(cb);
-            ctx.device.end_command_buffer(cb).vk("vkEndCommandBuffer")?;
-            let fence = ctx.device.create_fence(&vk::FenceCreateInfo::default(), None).vk("vkCreateFence")?;
-            let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
-            let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cbs)];
-            let r = ctx.device.queue_submit2(ctx.queue, &submit, fence).vk("vkQueueSubmit2");
-            let r = r.and_then(|_| ctx.device.wait_for_fences(&[fence], true, u64::MAX).vk("vkWaitForFences"));
-            ctx.device.destroy_fence(fence, None);
-            r
-        })();
-        ctx.device.destroy_command_pool(pool, None);
-        result
+        o.pool = d.create_command_pool(&pool_info, None).vk("vkCreateCommandPool")?;
+        o.fence = d.create_fence(&vk::FenceCreateInfo::default(), None).vk("vkCreateFence")?;
+        let cb = d
+            .allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default().command_pool(o.pool).command_buffer_count(1),
+            )
+            .vk("vkAllocateCommandBuffers")?[0];
+        d.begin_command_buffer(
+            cb,
+            &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+        )
+        .vk("vkBeginCommandBuffer")?;
+        record(cb);
+        d.end_command_buffer(cb).vk("vkEndCommandBuffer")?;
+        let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
+        let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cbs)];
+        d.queue_submit2(ctx.queue, &submit, o.fence).vk("vkQueueSubmit2")?;
+        let waited = d.wait_for_fences(&[o.fence], true, u64::MAX).vk("vkWaitForFences");
+        if waited.is_err() {
+            // The command buffer may still be pending: wait for the whole
+            // device before the guard destroys the pool.
+            let _ = d.device_wait_idle();
+        }
+        waited
     }
 }
 
@@ -215,18 +400,24 @@ pub(crate) fn upload_buffer(
     name: &str,
 ) -> Result<Buffer, RenderError> {
     let size = bytes.len() as u64;
-    let mut staging = Buffer::new(ctx, size, vk::BufferUsageFlags::TRANSFER_SRC, MemoryLocation::CpuToGpu, "staging")?;
-    let result = (|| {
-        let dst = staging.mapped().ok_or_else(|| RenderError::Other("staging buffer is not host-visible".into()))?;
-        dst[..bytes.len()].copy_from_slice(bytes);
-        let mut buffer =
-            Buffer::new(ctx, size, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?;
-        let (src, dst_raw) = (staging.raw, buffer.raw);
-        if let Err(e) = one_shot(ctx, |cb| unsafe {
-            ctx.device.cmd_copy_buffer(
+    let gpu = &ctx.gpu;
+    let mut staging = Guard::new(
+        gpu,
+        Buffer::new(gpu, size, vk::BufferUsageFlags::TRANSFER_SRC, MemoryLocation::CpuToGpu, "staging")?,
+    );
+    staging.write(0, bytes, "staging")?;
+    let buffer = Guard::new(
+        gpu,
+        Buffer::new(gpu, size, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,
+    );
+    let (src, dst) = (staging.raw, buffer.raw);
+    one_shot(ctx, |cb| {
+        // SAFETY: both buffers are alive until the one-shot submit was waited for.
+        unsafe {
+            ctx.device().cmd_copy_buffer(
                 cb,
                 src,
-                dst_raw,
+                dst,
                 &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: size.max(4) }],
             );
             // Make the copy visible to every later read of the buffer.
@@ -235,13 +426,9 @@ pub(crate) fn upload_buffer(
                 .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
                 .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
                 .dst_access_mask(vk::AccessFlags2::MEMORY_READ)];
-            ctx.device.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&barrier));
-        }) {
-            buffer.destroy(ctx);
-            return Err(e);
+            ctx.device().cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&barrier));
         }
-        Ok(buffer)
-    })();
-    staging.destroy(ctx);
-    result
+    })?;
+    drop(staging);
+    Ok(buffer.finish())
 }

@@ -1,112 +1,130 @@
 //! Where frames go: an off-screen colour image that can be read back, or a
-//! window swapchain. Both own their depth buffer.
+//! window swapchain. Both own their depth images ([`Depths`]).
 
 use ash::{khr, vk};
 use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::pipeline::DEPTH_FORMAT;
-use super::resources::{create_view, Buffer, Image};
+use super::resources::{create_view, Buffer, Destroy, Gpu, Guard, Image};
+
+/// The depth format of the scene and overlay passes.
+pub(crate) const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 
 /// The off-screen colour format: sRGB-encoded like a typical swapchain, so a
 /// PNG of it looks like the window.
 pub(crate) const OFFSCREEN_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
 
-/// The scene depth buffer: also sampled by the overlay pass and copied for read-back.
-pub(crate) fn depth_image(ctx: &Context, extent: vk::Extent2D) -> Result<Image, RenderError> {
-    Image::new(
-        ctx,
-        extent,
-        DEPTH_FORMAT,
-        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-            | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::SAMPLED,
-        vk::ImageAspectFlags::DEPTH,
-        "depth",
-    )
+/// The two depth images of a target.
+pub(crate) struct Depths {
+    /// The scene depth: attachment of the scene and grid passes, then
+    /// sampled by the overlay pass and copied for read-back.
+    pub scene: Image,
+    /// The overlay's own depth, cleared at the start of the overlay pass.
+    pub overlay: Image,
 }
 
-/// The overlay's own depth buffer.
-pub(crate) fn overlay_depth_image(ctx: &Context, extent: vk::Extent2D) -> Result<Image, RenderError> {
-    Image::new(
-        ctx,
-        extent,
-        DEPTH_FORMAT,
-        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
-        vk::ImageAspectFlags::DEPTH,
-        "overlay depth",
-    )
-}
-
-/// Destroys images on drop unless disarmed: keeps multi-step creation leak-free.
-struct ImageGuard<'a> {
-    ctx: &'a Context,
-    images: Vec<Image>,
-}
-
-impl Drop for ImageGuard<'_> {
-    fn drop(&mut self) {
-        for mut i in self.images.drain(..) {
-            i.destroy(self.ctx);
-        }
+impl Depths {
+    pub fn new(gpu: &Gpu, extent: vk::Extent2D) -> Result<Depths, RenderError> {
+        let mut d = Guard::new(gpu, Depths { scene: Image::null(), overlay: Image::null() });
+        d.scene = Image::new(
+            gpu,
+            extent,
+            DEPTH_FORMAT,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::SAMPLED,
+            vk::ImageAspectFlags::DEPTH,
+            "depth",
+        )?;
+        d.overlay = Image::new(
+            gpu,
+            extent,
+            DEPTH_FORMAT,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+            vk::ImageAspectFlags::DEPTH,
+            "overlay depth",
+        )?;
+        Ok(d.finish())
     }
 }
 
-/// Colour + depth images and host-visible read-back buffers.
+impl Destroy for Depths {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.overlay.destroy(gpu);
+        self.scene.destroy(gpu);
+    }
+}
+
+/// Colour and depth images and host-visible read-back buffers of their size.
 pub(crate) struct Offscreen {
     pub color: Image,
-    pub depth: Image,
-    pub overlay_depth: Image,
+    pub depths: Option<Depths>,
     pub readback: Buffer,
     pub depth_readback: Buffer,
 }
 
 impl Offscreen {
-    pub fn new(ctx: &Context, extent: vk::Extent2D) -> Result<Offscreen, RenderError> {
-        let mut guard = ImageGuard { ctx, images: Vec::new() };
-        guard.images.push(Image::new(
-            ctx,
+    pub fn new(gpu: &Gpu, extent: vk::Extent2D) -> Result<Offscreen, RenderError> {
+        if extent.width == 0 || extent.height == 0 {
+            let (width, height) = (extent.width, extent.height);
+            return Err(RenderError::ZeroSize { what: "off-screen", width, height });
+        }
+        let mut o = Guard::new(
+            gpu,
+            Offscreen { color: Image::null(), depths: None, readback: Buffer::null(), depth_readback: Buffer::null() },
+        );
+        o.color = Image::new(
+            gpu,
             extent,
             OFFSCREEN_FORMAT,
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
             "offscreen colour",
-        )?);
-        guard.images.push(depth_image(ctx, extent)?);
-        guard.images.push(overlay_depth_image(ctx, extent)?);
+        )?;
+        o.depths = Some(Depths::new(gpu, extent)?);
         let bytes = extent.width as u64 * extent.height as u64 * 4;
-        let mut readback =
-            Buffer::new(ctx, bytes, vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "readback")?;
-        let depth_readback = match Buffer::new(
-            ctx,
-            bytes,
-            vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuToCpu,
-            "depth readback",
-        ) {
-            Ok(b) => b,
-            Err(e) => {
-                readback.destroy(ctx);
-                return Err(e);
-            }
-        };
-        let overlay_depth = guard.images.pop().expect("pushed above");
-        let depth = guard.images.pop().expect("pushed above");
-        let color = guard.images.pop().expect("pushed above");
-        Ok(Offscreen { color, depth, overlay_depth, readback, depth_readback })
+        let usage = vk::BufferUsageFlags::TRANSFER_DST;
+        o.readback = Buffer::new(gpu, bytes, usage, MemoryLocation::GpuToCpu, "readback")?;
+        o.depth_readback = Buffer::new(gpu, bytes, usage, MemoryLocation::GpuToCpu, "depth readback")?;
+        Ok(o.finish())
     }
 
     pub fn extent(&self) -> vk::Extent2D {
         self.color.extent
     }
+}
 
-    pub fn destroy(&mut self, ctx: &Context) {
-        self.color.destroy(ctx);
-        self.depth.destroy(ctx);
-        self.overlay_depth.destroy(ctx);
-        self.readback.destroy(ctx);
-        self.depth_readback.destroy(ctx);
+impl Destroy for Offscreen {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.depth_readback.destroy(gpu);
+        self.readback.destroy(gpu);
+        self.depths.destroy(gpu);
+        self.color.destroy(gpu);
+    }
+}
+
+/// What a swapchain has per image and for its extent; rebuilt on recreate.
+#[derive(Default)]
+pub(crate) struct SwapchainImages {
+    pub images: Vec<vk::Image>,
+    pub views: Vec<vk::ImageView>,
+    /// Signalled by the frame's submit, waited on by the present.
+    pub present_ready: Vec<vk::Semaphore>,
+    pub depths: Option<Depths>,
+}
+
+impl Destroy for SwapchainImages {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        for v in self.views.drain(..) {
+            gpu.device.destroy_image_view(v, None);
+        }
+        for s in self.present_ready.drain(..) {
+            gpu.device.destroy_semaphore(s, None);
+        }
+        self.depths.destroy(gpu);
+        // The images belong to the swapchain.
+        self.images.clear();
     }
 }
 
@@ -114,13 +132,9 @@ impl Offscreen {
 pub(crate) struct Swapchain {
     pub loader: khr::swapchain::Device,
     pub raw: vk::SwapchainKHR,
-    pub images: Vec<vk::Image>,
-    pub views: Vec<vk::ImageView>,
-    pub present_ready: Vec<vk::Semaphore>,
-    pub format: vk::Format,
+    pub per_image: SwapchainImages,
+    pub format: vk::SurfaceFormatKHR,
     pub extent: vk::Extent2D,
-    pub depth: Option<Image>,
-    pub overlay_depth: Option<Image>,
     /// Set when the window changed size or presentation reported out-of-date.
     pub dirty: bool,
 }
@@ -128,7 +142,7 @@ pub(crate) struct Swapchain {
 impl Swapchain {
     /// Chooses the surface format: 8-bit sRGB if offered.
     pub fn choose_format(ctx: &Context) -> Result<vk::SurfaceFormatKHR, RenderError> {
-        let (loader, surface) = ctx.surface.as_ref().ok_or_else(|| RenderError::Other("no window surface".into()))?;
+        let (loader, surface) = ctx.roots.surface.as_ref().ok_or(RenderError::NoSurface)?;
         // SAFETY: live physical device and surface.
         let formats = unsafe { loader.get_physical_device_surface_formats(ctx.physical, *surface) }
             .vk("vkGetPhysicalDeviceSurfaceFormatsKHR")?;
@@ -139,7 +153,7 @@ impl Swapchain {
                 formats.iter().find(|f| f.format == *p && f.color_space == vk::ColorSpaceKHR::SRGB_NONLINEAR).copied()
             })
             .or_else(|| formats.first().copied())
-            .ok_or_else(|| RenderError::Other("the surface offers no formats".into()))
+            .ok_or(RenderError::NoSurfaceFormat)
     }
 
     pub fn new(
@@ -148,18 +162,18 @@ impl Swapchain {
         window_extent: vk::Extent2D,
     ) -> Result<Swapchain, RenderError> {
         let mut s = Swapchain {
-            loader: khr::swapchain::Device::new(&ctx.instance, &ctx.device),
+            loader: khr::swapchain::Device::new(&ctx.roots.instance, ctx.device()),
             raw: vk::SwapchainKHR::null(),
-            images: Vec::new(),
-            views: Vec::new(),
-            present_ready: Vec::new(),
-            format: format.format,
+            per_image: SwapchainImages::default(),
+            format,
             extent: vk::Extent2D::default(),
-            depth: None,
-            overlay_depth: None,
             dirty: false,
         };
-        s.recreate(ctx, format, window_extent)?;
+        if let Err(e) = s.recreate(ctx, window_extent) {
+            // SAFETY: nothing was submitted with the new objects.
+            unsafe { s.destroy(&ctx.gpu) };
+            return Err(e);
+        }
         Ok(s)
     }
 
@@ -168,33 +182,13 @@ impl Swapchain {
         self.raw == vk::SwapchainKHR::null() || self.extent.width == 0 || self.extent.height == 0
     }
 
-    fn destroy_views(&mut self, ctx: &Context) {
-        // SAFETY: called after device_wait_idle.
-        unsafe {
-            for v in self.views.drain(..) {
-                ctx.device.destroy_image_view(v, None);
-            }
-            for s in self.present_ready.drain(..) {
-                ctx.device.destroy_semaphore(s, None);
-            }
-        }
-        for mut d in [self.depth.take(), self.overlay_depth.take()].into_iter().flatten() {
-            d.destroy(ctx);
-        }
-        self.images.clear();
-    }
-
     /// (Re)creates the swapchain for the window's current size. A zero size
     /// (minimised) leaves it empty until the next call with a real size.
-    pub fn recreate(
-        &mut self,
-        ctx: &Context,
-        format: vk::SurfaceFormatKHR,
-        window_extent: vk::Extent2D,
-    ) -> Result<(), RenderError> {
-        ctx.wait_idle();
-        self.destroy_views(ctx);
-        let (loader, surface) = ctx.surface.as_ref().ok_or_else(|| RenderError::Other("no window surface".into()))?;
+    pub fn recreate(&mut self, ctx: &Context, window_extent: vk::Extent2D) -> Result<(), RenderError> {
+        ctx.wait_idle()?;
+        // SAFETY: the device is idle.
+        unsafe { self.per_image.destroy(&ctx.gpu) };
+        let (loader, surface) = ctx.roots.surface.as_ref().ok_or(RenderError::NoSurface)?;
         // SAFETY: live physical device and surface.
         let caps = unsafe { loader.get_physical_device_surface_capabilities(ctx.physical, *surface) }
             .vk("vkGetPhysicalDeviceSurfaceCapabilitiesKHR")?;
@@ -207,7 +201,6 @@ impl Swapchain {
             }
         };
         self.extent = extent;
-        self.format = format.format;
         self.dirty = false;
         if extent.width == 0 || extent.height == 0 {
             // Minimised: keep the old swapchain handle alive (it is retired
@@ -221,8 +214,8 @@ impl Swapchain {
         let info = vk::SwapchainCreateInfoKHR::default()
             .surface(*surface)
             .min_image_count(count)
-            .image_format(format.format)
-            .image_color_space(format.color_space)
+            .image_format(self.format.format)
+            .image_color_space(self.format.color_space)
             .image_extent(extent)
             .image_array_layers(1)
             .image_usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC)
@@ -232,31 +225,42 @@ impl Swapchain {
             .present_mode(vk::PresentModeKHR::FIFO)
             .clipped(true)
             .old_swapchain(self.raw);
-        // SAFETY: valid create info; the old swapchain is retired below.
+        // SAFETY: valid create info; the old swapchain is retired right after.
         let raw = unsafe { self.loader.create_swapchain(&info, None) }.vk("vkCreateSwapchainKHR")?;
-        if self.raw != vk::SwapchainKHR::null() {
-            unsafe { self.loader.destroy_swapchain(self.raw, None) };
-        }
+        // SAFETY: the device is idle, so no old image is in use.
+        unsafe { self.release_handle() };
         self.raw = raw;
-        self.images = unsafe { self.loader.get_swapchain_images(raw) }.vk("vkGetSwapchainImagesKHR")?;
-        for &image in &self.images {
-            self.views.push(create_view(ctx, image, format.format, vk::ImageAspectFlags::COLOR)?);
-            let sem = unsafe { ctx.device.create_semaphore(&vk::SemaphoreCreateInfo::default(), None) }
-                .vk("vkCreateSemaphore")?;
-            self.present_ready.push(sem);
+        let p = &mut self.per_image;
+        // SAFETY: live swapchain; each object is owned by `per_image`, which
+        // the next recreate or `destroy` destroys.
+        unsafe {
+            p.images = self.loader.get_swapchain_images(raw).vk("vkGetSwapchainImagesKHR")?;
+            for &image in &p.images {
+                p.views.push(create_view(ctx.device(), image, self.format.format, vk::ImageAspectFlags::COLOR)?);
+                let sem =
+                    ctx.device().create_semaphore(&vk::SemaphoreCreateInfo::default(), None).vk("vkCreateSemaphore")?;
+                p.present_ready.push(sem);
+            }
         }
-        self.depth = Some(depth_image(ctx, extent)?);
-        self.overlay_depth = Some(overlay_depth_image(ctx, extent)?);
+        p.depths = Some(Depths::new(&ctx.gpu, extent)?);
         Ok(())
     }
+}
 
-    pub fn destroy(&mut self, ctx: &Context) {
-        ctx.wait_idle();
-        self.destroy_views(ctx);
-        if self.raw != vk::SwapchainKHR::null() {
-            // SAFETY: idle device, no image in use.
-            unsafe { self.loader.destroy_swapchain(self.raw, None) };
-            self.raw = vk::SwapchainKHR::null();
-        }
+impl Swapchain {
+    /// Destroys the swapchain handle (the one place that does).
+    ///
+    /// # Safety
+    /// None of its images is in use by the GPU or acquired.
+    unsafe fn release_handle(&mut self) {
+        self.loader.destroy_swapchain(self.raw, None);
+        self.raw = vk::SwapchainKHR::null();
+    }
+}
+
+impl Destroy for Swapchain {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.per_image.destroy(gpu);
+        self.release_handle();
     }
 }

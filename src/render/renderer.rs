@@ -1,0 +1,546 @@
+//! [`Renderer`]: the sequence of passes of one frame and the barriers
+//! between them, on a target of our own (off-screen image or window).
+
+use std::time::Instant;
+
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+
+use super::barrier::{self, Transition};
+use super::context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
+use super::error::{RenderError, VkContext};
+use super::frame::Frame;
+use super::grid::{GridInputs, GridPass};
+use super::mesh::GpuMesh;
+use super::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer};
+use super::pipeline::set_full_viewport;
+use super::readback;
+use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
+use super::scene::{SceneBatches, SceneInputs, ScenePass};
+use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
+use super::{FrameDesc, FrameStats, MeshId, RgbaImage, FRAMES_IN_FLIGHT};
+use crate::mesh::MeshData;
+
+enum Target {
+    Offscreen(Offscreen),
+    Window(Swapchain),
+}
+
+impl Destroy for Target {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        match self {
+            Target::Offscreen(o) => o.destroy(gpu),
+            Target::Window(s) => s.destroy(gpu),
+        }
+    }
+}
+
+/// Everything the renderer owns on its device except the overlay (which
+/// owns itself) and the context.
+struct Parts {
+    frames: Vec<Frame>,
+    scene: ScenePass,
+    grid: GridPass,
+    meshes: Vec<GpuMesh>,
+    target: Target,
+    /// When a screenshot of a window frame is asked for, the copy lands here.
+    capture: GrowBuffer,
+    /// The window's scene depth, copied every frame (for `depth_at`).
+    window_depth: GrowBuffer,
+}
+
+impl Destroy for Parts {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.window_depth.destroy(gpu);
+        self.capture.destroy(gpu);
+        self.target.destroy(gpu);
+        self.meshes.destroy(gpu);
+        self.grid.destroy(gpu);
+        self.scene.destroy(gpu);
+        self.frames.destroy(gpu);
+    }
+}
+
+/// The renderer: owns the Vulkan context, the target, the passes, meshes
+/// and per-frame resources, and destroys them in reverse order on drop.
+pub struct Renderer {
+    parts: Parts,
+    overlay: OverlayRenderer,
+    frame_index: usize,
+    /// Requested window size (physical pixels), used when the surface leaves it to us.
+    window_extent: vk::Extent2D,
+    capture_next: bool,
+    /// Extent of the last copy into `window_depth`.
+    window_depth_extent: vk::Extent2D,
+    /// Frames submitted so far.
+    frames_drawn: u64,
+    /// Declared last: dropped after everything made from it.
+    ctx: Context,
+}
+
+/// One attachment of a rendering scope: its view, and the value to clear
+/// it to (None: load the previous contents).
+struct Attachment {
+    view: vk::ImageView,
+    clear: Option<vk::ClearValue>,
+    store: vk::AttachmentStoreOp,
+}
+
+impl Attachment {
+    fn info(&self, layout: vk::ImageLayout) -> vk::RenderingAttachmentInfo<'static> {
+        let info =
+            vk::RenderingAttachmentInfo::default().image_view(self.view).image_layout(layout).store_op(self.store);
+        match self.clear {
+            Some(c) => info.load_op(vk::AttachmentLoadOp::CLEAR).clear_value(c),
+            None => info.load_op(vk::AttachmentLoadOp::LOAD),
+        }
+    }
+}
+
+/// Begins a rendering scope over the whole of `extent`.
+///
+/// # Safety
+/// `cmd` is recording outside a rendering scope; the images are in the
+/// attachment layouts.
+unsafe fn begin_rendering(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    extent: vk::Extent2D,
+    color: Attachment,
+    depth: Attachment,
+) {
+    let colors = [color.info(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
+    let depth = depth.info(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL);
+    let info = vk::RenderingInfo::default()
+        .render_area(vk::Rect2D { offset: vk::Offset2D::default(), extent })
+        .layer_count(1)
+        .color_attachments(&colors)
+        .depth_attachment(&depth);
+    d.cmd_begin_rendering(cmd, &info);
+}
+
+fn depth_clear(value: f32) -> Option<vk::ClearValue> {
+    Some(vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: value, stencil: 0 } })
+}
+
+impl Renderer {
+    /// A renderer drawing into an off-screen image of `width` x `height`.
+    pub fn headless(desc: &ContextDesc, width: u32, height: u32) -> Result<Renderer, RenderError> {
+        let ctx = Context::new(desc, None)?;
+        let extent = vk::Extent2D { width, height };
+        let target = Target::Offscreen(Offscreen::new(&ctx.gpu, extent)?);
+        Renderer::with_target(ctx, target, OFFSCREEN_FORMAT, extent)
+    }
+
+    /// A renderer presenting to a window of `width` x `height` physical pixels.
+    pub fn windowed(
+        desc: &ContextDesc,
+        window: WindowHandles,
+        width: u32,
+        height: u32,
+    ) -> Result<Renderer, RenderError> {
+        let ctx = Context::new(desc, Some(window))?;
+        let surface_format = Swapchain::choose_format(&ctx)?;
+        let extent = vk::Extent2D { width, height };
+        let swapchain = Swapchain::new(&ctx, surface_format, extent)?;
+        Renderer::with_target(ctx, Target::Window(swapchain), surface_format.format, extent)
+    }
+
+    fn with_target(
+        ctx: Context,
+        target: Target,
+        color_format: vk::Format,
+        window_extent: vk::Extent2D,
+    ) -> Result<Renderer, RenderError> {
+        let gpu = &ctx.gpu;
+        let mut parts = Guard::new(
+            gpu,
+            Parts {
+                frames: Vec::new(),
+                scene: ScenePass::default(),
+                grid: GridPass::default(),
+                meshes: Vec::new(),
+                target,
+                capture: GrowBuffer::new(vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "capture"),
+                window_depth: GrowBuffer::new(
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    MemoryLocation::GpuToCpu,
+                    "window depth",
+                ),
+            },
+        );
+        parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT)?;
+        parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT)?;
+        for _ in 0..FRAMES_IN_FLIGHT {
+            let f = Frame::new(&ctx)?;
+            parts.frames.push(f);
+        }
+        let overlay_desc = OverlayDesc { color_format, depth_format: DEPTH_FORMAT, frames_in_flight: FRAMES_IN_FLIGHT };
+        let overlay = OverlayRenderer::on(Gpu::clone(gpu), &overlay_desc)?;
+        let parts = parts.finish();
+        Ok(Renderer {
+            parts,
+            overlay,
+            frame_index: 0,
+            window_extent,
+            capture_next: false,
+            window_depth_extent: vk::Extent2D::default(),
+            frames_drawn: 0,
+            ctx,
+        })
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    pub fn device_info(&self) -> &DeviceInfo {
+        self.ctx.device_info()
+    }
+
+    pub fn validation(&self) -> &ValidationReport {
+        self.ctx.validation()
+    }
+
+    /// Size of the target in physical pixels (0 x 0 for a minimised window).
+    pub fn extent(&self) -> (u32, u32) {
+        let e = match &self.parts.target {
+            Target::Offscreen(o) => o.extent(),
+            Target::Window(s) => s.extent,
+        };
+        (e.width, e.height)
+    }
+
+    /// Uploads a mesh (through a staging buffer into device-local memory).
+    pub fn add_mesh(&mut self, mesh: &MeshData) -> Result<MeshId, RenderError> {
+        self.parts.meshes.push(GpuMesh::upload(&self.ctx, mesh)?);
+        Ok(MeshId(self.parts.meshes.len() as u32 - 1))
+    }
+
+    /// Resizes the target. For a window this only marks the swapchain for
+    /// recreation at the next frame; zero means minimised.
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), RenderError> {
+        self.window_extent = vk::Extent2D { width, height };
+        match &mut self.parts.target {
+            Target::Window(s) => s.dirty = true,
+            Target::Offscreen(o) => {
+                if width == 0 || height == 0 {
+                    return Err(RenderError::ZeroSize { what: "off-screen", width, height });
+                }
+                self.ctx.wait_idle()?;
+                let fresh = Offscreen::new(&self.ctx.gpu, self.window_extent)?;
+                // SAFETY: the device is idle.
+                unsafe { o.destroy(&self.ctx.gpu) };
+                *o = fresh;
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws one frame. For a window it also presents; for an off-screen
+    /// target the result can be read with [`Renderer::read_color`].
+    pub fn draw(&mut self, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
+        let fi = self.frame_index;
+        self.parts.frames[fi].wait(&self.ctx)?;
+
+        // Acquire (window) and find the colour image to draw into.
+        let mut image_index = 0u32;
+        if let Target::Window(swapchain) = &mut self.parts.target {
+            if self.window_extent.width == 0 || self.window_extent.height == 0 {
+                // Minimised: nothing to draw until the window has a size again.
+                return Ok(FrameStats::default());
+            }
+            if swapchain.dirty {
+                swapchain.recreate(&self.ctx, self.window_extent)?;
+            }
+            if swapchain.is_empty() {
+                return Ok(FrameStats::default());
+            }
+            let acquired = self.parts.frames[fi].acquired;
+            // SAFETY: live swapchain; the frame's semaphore is unsignalled
+            // because its previous use was waited for by the frame's fence.
+            match unsafe { swapchain.loader.acquire_next_image(swapchain.raw, u64::MAX, acquired, vk::Fence::null()) } {
+                Ok((i, suboptimal)) => {
+                    image_index = i;
+                    swapchain.dirty |= suboptimal;
+                }
+                Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+                    swapchain.recreate(&self.ctx, self.window_extent)?;
+                    return Ok(FrameStats::default());
+                }
+                Err(e) => return Err(RenderError::from_vk("vkAcquireNextImageKHR", e)),
+            }
+            let extent = swapchain.extent;
+            let bytes = extent.width as u64 * extent.height as u64 * 4;
+            if self.parts.window_depth.must_grow(bytes) {
+                self.ctx.wait_idle()?;
+            }
+            // SAFETY: the device is idle if the buffer is replaced.
+            unsafe { self.parts.window_depth.reserve(&self.ctx.gpu, bytes)? };
+            self.window_depth_extent = extent;
+        }
+
+        let started = Instant::now();
+        let mut stats = self.record(fi, image_index as usize, desc)?;
+        stats.record_time = started.elapsed();
+
+        let frame = &self.parts.frames[fi];
+        let cmd = [vk::CommandBufferSubmitInfo::default().command_buffer(frame.cmd)];
+        let wait = [vk::SemaphoreSubmitInfo::default()
+            .semaphore(frame.acquired)
+            .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)];
+        let signal_sem = match &self.parts.target {
+            Target::Window(s) => Some(s.per_image.present_ready[image_index as usize]),
+            Target::Offscreen(_) => None,
+        };
+        let signal = signal_sem.map(|s| {
+            [vk::SemaphoreSubmitInfo::default().semaphore(s).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)]
+        });
+        let mut submit = vk::SubmitInfo2::default().command_buffer_infos(&cmd);
+        if let Some(signal) = signal.as_ref() {
+            submit = submit.wait_semaphore_infos(&wait).signal_semaphore_infos(signal);
+        }
+        let d = self.ctx.device();
+        // SAFETY: the fence was waited on above and is reset only now that a
+        // submit that signals it is certain to follow.
+        unsafe {
+            d.reset_fences(&[frame.done]).vk("vkResetFences")?;
+            d.queue_submit2(self.ctx.queue, &[submit], frame.done).vk("vkQueueSubmit2")?;
+        }
+
+        if let (Target::Window(swapchain), Some(sem)) = (&mut self.parts.target, signal_sem) {
+            let waits = [sem];
+            let chains = [swapchain.raw];
+            let indices = [image_index];
+            let present =
+                vk::PresentInfoKHR::default().wait_semaphores(&waits).swapchains(&chains).image_indices(&indices);
+            // SAFETY: the image was acquired this frame and rendered by the submit above.
+            match unsafe { swapchain.loader.queue_present(self.ctx.queue, &present) } {
+                Ok(false) => {}
+                Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+                    swapchain.recreate(&self.ctx, self.window_extent)?
+                }
+                Err(e) => return Err(RenderError::from_vk("vkQueuePresentKHR", e)),
+            }
+        }
+        stats.presented = true;
+        self.frames_drawn += 1;
+        self.frame_index = (fi + 1) % FRAMES_IN_FLIGHT;
+        Ok(stats)
+    }
+
+    /// Records frame `fi`: scene and grid into the target's colour and scene
+    /// depth, the overlay against its own depth, then the read-backs.
+    fn record(&mut self, fi: usize, image_index: usize, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
+        let Renderer { parts, overlay, ctx, capture_next, .. } = self;
+        let (color_image, color_view, depths, extent) = match &parts.target {
+            Target::Offscreen(o) => (o.color.raw, o.color.view, o.depths.as_ref(), o.extent()),
+            Target::Window(s) => {
+                (s.per_image.images[image_index], s.per_image.views[image_index], s.per_image.depths.as_ref(), s.extent)
+            }
+        };
+        let depths: &Depths = depths.expect("a target with a size has depth images");
+        let aspect = extent.width as f64 / extent.height.max(1) as f64;
+        let view = desc.camera.view_matrix();
+        let projection = desc.camera.projection_matrix(aspect, desc.depth);
+
+        let batches = SceneBatches::new(&view, &desc.objects, parts.meshes.len());
+        let bytes: &[u8] = bytemuck::cast_slice(&batches.instances);
+        let frame = &mut parts.frames[fi];
+        // SAFETY: the frame's fence was waited for, so the GPU no longer
+        // reads its instance buffer.
+        let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
+        instance_buffer.write(0, bytes, "scene instances")?;
+        let instance_buffer = instance_buffer.raw;
+
+        let d = ctx.device();
+        let mut stats = FrameStats::default();
+        // SAFETY: the frame's fence was waited for, so its pool is idle; every
+        // handle used below stays alive until the frame's fence signals.
+        unsafe {
+            let cmd = frame.begin(d)?;
+            barrier::record(
+                d,
+                cmd,
+                &[
+                    (Transition::ColorToAttachment, color_image),
+                    (Transition::SceneDepthToAttachment, depths.scene.raw),
+                    (Transition::OverlayDepthToAttachment, depths.overlay.raw),
+                ],
+                &[],
+            );
+
+            // Scene pass: scene objects, then the grid blended over them.
+            let bg = desc.background;
+            let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
+            begin_rendering(
+                d,
+                cmd,
+                extent,
+                Attachment { view: color_view, clear: Some(clear_color), store: vk::AttachmentStoreOp::STORE },
+                Attachment {
+                    view: depths.scene.view,
+                    clear: depth_clear(desc.depth.clear_depth()),
+                    store: vk::AttachmentStoreOp::STORE,
+                },
+            );
+            set_full_viewport(d, cmd, extent);
+            let scene = SceneInputs {
+                view,
+                projection,
+                depth: desc.depth,
+                batches: &batches,
+                meshes: &parts.meshes,
+                instance_buffer,
+            };
+            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene);
+            if desc.grid {
+                let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
+                stats.draw_calls += parts.grid.record(d, cmd, &grid);
+            }
+            d.cmd_end_rendering(cmd);
+
+            // Overlay pass: its own cleared depth; the scene depth is sampled.
+            barrier::record(d, cmd, &[(Transition::SceneDepthToRead, depths.scene.raw)], &[]);
+            if !desc.overlay.is_empty() {
+                begin_rendering(
+                    d,
+                    cmd,
+                    extent,
+                    Attachment { view: color_view, clear: None, store: vk::AttachmentStoreOp::STORE },
+                    Attachment {
+                        view: depths.overlay.view,
+                        clear: depth_clear(desc.depth.clear_depth()),
+                        store: vk::AttachmentStoreOp::DONT_CARE,
+                    },
+                );
+                let frame = OverlayFrame {
+                    instances: &desc.overlay,
+                    view,
+                    projection,
+                    depth: desc.depth,
+                    extent,
+                    frame_index: fi,
+                    scene_depth: Some(depths.scene.view),
+                };
+                let drawn = overlay.record(cmd, &frame)?;
+                stats.overlay_draw_calls = drawn.draw_calls;
+                stats.overlay_instances = drawn.instances;
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Hand-over: present (window) or read back (off-screen).
+            match &parts.target {
+                Target::Window(_) => {
+                    barrier::record(d, cmd, &[(Transition::ColorToPresent, color_image)], &[]);
+                    if *capture_next {
+                        let bytes = extent.width as u64 * extent.height as u64 * 4;
+                        let buffer = parts.capture.get().filter(|b| b.size >= bytes);
+                        if let Some(buffer) = buffer {
+                            readback::record_capture(d, cmd, color_image, buffer.raw, extent);
+                        }
+                    }
+                    if let Some(buffer) = parts.window_depth.get() {
+                        readback::record_depth(d, cmd, depths.scene.raw, buffer.raw, extent);
+                    }
+                }
+                Target::Offscreen(o) => readback::record_offscreen(d, cmd, o, depths.scene.raw),
+            }
+            d.end_command_buffer(cmd).vk("vkEndCommandBuffer")?;
+        }
+        Ok(stats)
+    }
+
+    fn last_frame(&self) -> &Frame {
+        &self.parts.frames[(self.frame_index + FRAMES_IN_FLIGHT - 1) % FRAMES_IN_FLIGHT]
+    }
+
+    fn offscreen(&self, what: &'static str) -> Result<&Offscreen, RenderError> {
+        match &self.parts.target {
+            Target::Offscreen(o) => Ok(o),
+            Target::Window(_) => Err(RenderError::NeedsOffscreen(what)),
+        }
+    }
+
+    /// Waits for the last off-screen frame and returns its colour.
+    pub fn read_color(&self) -> Result<RgbaImage, RenderError> {
+        let o = self.offscreen("colour read-back")?;
+        self.last_frame().wait(&self.ctx)?;
+        let e = o.extent();
+        let n = (e.width * e.height * 4) as usize;
+        let bytes = o.readback.mapped_ref().ok_or(RenderError::NotHostVisible("read-back"))?;
+        Ok(RgbaImage { width: e.width, height: e.height, data: bytes[..n].to_vec() })
+    }
+
+    /// Waits for the last off-screen frame and returns its depth buffer, one
+    /// f32 per pixel, rows top to bottom.
+    pub fn read_depth(&self) -> Result<Vec<f32>, RenderError> {
+        let o = self.offscreen("depth read-back")?;
+        self.last_frame().wait(&self.ctx)?;
+        let e = o.extent();
+        let n = (e.width * e.height) as usize;
+        let bytes = o.depth_readback.mapped_ref().ok_or(RenderError::NotHostVisible("depth read-back"))?;
+        Ok(bytes[..n * 4].chunks_exact(4).map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect())
+    }
+
+    /// Draws `desc` and returns the frame as RGBA: the off-screen image, or
+    /// for a window the swapchain image that was presented.
+    pub fn capture(&mut self, desc: &FrameDesc) -> Result<RgbaImage, RenderError> {
+        let Target::Window(swapchain) = &self.parts.target else {
+            self.draw(desc)?;
+            return self.read_color();
+        };
+        let (extent, format) = (swapchain.extent, swapchain.format.format);
+        let bytes = extent.width as u64 * extent.height as u64 * 4;
+        if self.parts.capture.must_grow(bytes) {
+            self.ctx.wait_idle()?;
+        }
+        // SAFETY: the device is idle if the buffer is replaced.
+        unsafe { self.parts.capture.reserve(&self.ctx.gpu, bytes)? };
+        self.capture_next = true;
+        let drawn = self.draw(desc);
+        self.capture_next = false;
+        if !drawn?.presented {
+            return Err(RenderError::NothingPresented);
+        }
+        // The swapchain may have been recreated at present; the copy used the old extent.
+        self.last_frame().wait(&self.ctx)?;
+        let data = self.parts.capture.host_bytes(bytes as usize)?.to_vec();
+        Ok(RgbaImage { width: extent.width, height: extent.height, data: readback::to_rgba(data, format) })
+    }
+
+    /// The depth-buffer value at screen point (`x`, `y`) in the last drawn
+    /// frame (waits for it). `Ok(None)` before the first frame or outside
+    /// the target; an error when the wait fails (e.g. the device was lost).
+    pub fn depth_at(&self, x: f64, y: f64) -> Result<Option<f64>, RenderError> {
+        if self.frames_drawn == 0 || !(x >= 0.0 && y >= 0.0) {
+            return Ok(None);
+        }
+        let (bytes, extent) = match &self.parts.target {
+            Target::Offscreen(o) => (o.depth_readback.mapped_ref(), o.extent()),
+            Target::Window(_) => (self.parts.window_depth.get().and_then(|b| b.mapped_ref()), self.window_depth_extent),
+        };
+        let Some(bytes) = bytes else { return Ok(None) };
+        let (xi, yi) = (x as u32, y as u32);
+        if xi >= extent.width || yi >= extent.height {
+            return Ok(None);
+        }
+        self.last_frame().wait(&self.ctx)?;
+        Ok(readback::depth_texel(bytes, extent, xi, yi).map(f64::from))
+    }
+
+    /// Waits until the GPU is idle (e.g. before timing or tearing down).
+    pub fn wait_idle(&self) -> Result<(), RenderError> {
+        self.ctx.wait_idle()
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        // Even with a lost device, nothing can be pending any more after this.
+        let _ = self.ctx.wait_idle();
+        // SAFETY: the device is idle. `overlay` and then `ctx` drop after
+        // this body, in field order.
+        unsafe { self.parts.destroy(&self.ctx.gpu) };
+    }
+}
