@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use nalgebra::Point3;
 
@@ -40,7 +41,7 @@ pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
 /// once per resolved path, however the scene spells it).
 #[derive(Debug, Default)]
 pub struct LoadedMeshes {
-    data: Vec<MeshData>,
+    data: Vec<Arc<MeshData>>,
     slots: HashMap<MeshRef, usize>,
 }
 
@@ -71,13 +72,13 @@ impl LoadedMeshes {
     }
 
     fn push(&mut self, data: MeshData) -> usize {
-        self.data.push(data);
+        self.data.push(Arc::new(data));
         self.data.len() - 1
     }
 
     /// The mesh data `mesh` refers to, when the scene uses it.
     pub fn get(&self, mesh: &MeshRef) -> Option<&MeshData> {
-        self.slots.get(mesh).and_then(|&slot| self.data.get(slot))
+        self.slots.get(mesh).and_then(|&slot| self.data.get(slot)).map(|d| &**d)
     }
 
     /// How many distinct meshes were loaded.
@@ -89,20 +90,13 @@ impl LoadedMeshes {
         self.data.is_empty()
     }
 
-    /// Tells the editor the real local bounds of its glTF objects (it
-    /// assumes a unit cube until then), for picking and the gizmo.
+    /// Hands the editor every mesh the scene uses (shared, not copied):
+    /// it picks, snaps and places the gizmo by their triangles and bounds.
     pub fn apply_bounds(&self, editor: &mut Editor) {
-        let bounds: Vec<(usize, [f32; 3], [f32; 3])> = editor
-            .scene()
-            .objects()
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| matches!(o.mesh, MeshRef::Gltf { .. }))
-            .filter_map(|(i, o)| self.get(&o.mesh).map(|d| (i, d.bounds())))
-            .map(|(i, (lo, hi))| (i, lo, hi))
-            .collect();
-        for (i, lo, hi) in bounds {
-            editor.set_local_bounds(i, to_point(lo), to_point(hi));
+        for (mesh, &slot) in &self.slots {
+            let data = &self.data[slot];
+            let (lo, hi) = data.bounds();
+            editor.set_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
         }
     }
 }

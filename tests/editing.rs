@@ -435,3 +435,101 @@ fn absolute_snapping_rounds_the_pivot_coordinate_on_world_and_local_axes() {
         "relative local {got:?}"
     );
 }
+
+#[test]
+fn vertex_snap_puts_the_pivot_on_the_nearest_corner_of_a_rotated_cube() {
+    // A unit cube at (2, 1, 0) turned 30 degrees about Z: its corner
+    // (0.5, 0.5, z) lands at (2 + 0.5 cos 30 - 0.5 sin 30, 1 + 0.5 sin 30 + 0.5 cos 30).
+    let (s30, c30) = (30f64.to_radians().sin(), 30f64.to_radians().cos());
+    let corner = [2.0 + 0.5 * c30 - 0.5 * s30, 1.0 + 0.5 * s30 + 0.5 * c30];
+    let q = [0.0, 0.0, 15f64.to_radians().sin(), 15f64.to_radians().cos()];
+    let scene = front(json!([
+        { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
+        { "name": "rc", "mesh": "cube", "position": [2, 1, 0], "rotation": q }
+    ]));
+    let target = screen(corner[0], corner[1]);
+    let near = [target[0] + 3.0, target[1] + 2.0]; // within 20 px of the corner only
+    let from = screen(0.6 * L, 0.0);
+    let events = |v: bool| {
+        let mut e = vec![json!({ "mouse_move": from }), json!({ "mouse_down": "left" })];
+        if v {
+            e.push(json!({ "key_down": "V" }));
+        }
+        e.push(json!({ "mouse_move": near }));
+        e.push(json!({ "mouse_up": "left" }));
+        json!({ "size": [400, 400], "select": ["box"], "events": e })
+    };
+    let (trace, saved) = run_400(&scene, &events(true));
+    assert_eq!(trace[1]["active"], json!("translate.x"));
+    let p = &obj(&saved, "box")["position"];
+    // Along the X arrow only: the pivot's x becomes the corner's x.
+    assert!((p[0].as_f64().unwrap() - corner[0]).abs() < 1e-9, "vertex snap x = {}", p[0]);
+    assert_eq!((p[1].as_f64().unwrap(), p[2].as_f64().unwrap()), (0.0, 0.0));
+    // Without V the drag follows the cursor: the grabbed point (0.6 L along
+    // the arrow) ends 3 px (0.075 m) right of the corner.
+    let (_, saved) = run_400(&scene, &events(false));
+    let x = obj(&saved, "box")["position"][0].as_f64().unwrap();
+    assert!((x - (corner[0] + 3.0 * PX - 0.6 * L)).abs() < 1e-6, "plain drag x = {x}");
+}
+
+#[test]
+fn surface_snap_puts_the_pivot_on_the_surface_under_the_cursor() {
+    // A wall 0.2 m thick whose front face is the plane z = -1.9.
+    let scene = front(json!([
+        { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
+        { "name": "wall", "mesh": "cube", "position": [0, 0, -2], "scale": [6, 6, 0.2] }
+    ]));
+    let to = screen(1.0, 0.5);
+    let s = json!({ "size": [400, 400], "select": ["box"], "events": [
+        { "mouse_move": screen(0.0, 0.0) },
+        { "mouse_down": "left" },
+        { "mouse_move": [210, 195], "mods": ["ctrl", "shift"] },
+        { "mouse_move": to, "mods": ["ctrl", "shift"] },
+        { "mouse_up": "left", "mods": ["ctrl", "shift"] }
+    ]});
+    let (trace, saved) = run_400(&scene, &s);
+    assert_eq!(trace[1]["active"], json!("translate.view"));
+    let p = vec3f(&obj(&saved, "box")["position"]);
+    assert!(close(p, [1.0, 0.5, -1.9], 1e-6), "onto the wall's face: {p:?}");
+    // Over the background (beyond the wall) the drag is as usual: in the view plane.
+    let s = json!({ "size": [400, 400], "select": ["box"], "events": [
+        { "mouse_move": screen(0.0, 0.0) },
+        { "mouse_down": "left" },
+        { "mouse_move": screen(4.0, 4.5), "mods": ["ctrl", "shift"] },
+        { "mouse_up": "left", "mods": ["ctrl", "shift"] }
+    ]});
+    let (_, saved) = run_400(&scene, &s);
+    let p = vec3f(&obj(&saved, "box")["position"]);
+    assert!((p[2]).abs() < 1e-9 && p[0] > 3.0, "background: stays in the view plane: {p:?}");
+}
+
+fn vec3f(v: &Value) -> [f64; 3] {
+    [v[0].as_f64().unwrap(), v[1].as_f64().unwrap(), v[2].as_f64().unwrap()]
+}
+
+#[test]
+fn clicks_pick_the_drawn_triangles_not_the_boxes() {
+    // A torus facing the camera (its hole on the view axis), a ball behind
+    // the hole, and a sphere whose box corner is empty.
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let scene = front(json!([
+        { "name": "ring", "mesh": "torus", "rotation": [h, 0, 0, h], "scale": [4, 4, 4] },
+        { "name": "ball", "mesh": "sphere", "position": [0, 0, -3], "scale": [0.5, 0.5, 0.5] },
+        { "name": "orb", "mesh": "sphere", "position": [3, -3, 0], "scale": [2, 2, 2] }
+    ]));
+    let click = |p: [f64; 2]| {
+        let s = json!({ "size": [400, 400], "events": [
+            { "mouse_move": p }, { "mouse_down": "left" }, { "mouse_up": "left" }
+        ]});
+        run_400(&scene, &s).0[2]["selection"].clone()
+    };
+    // Through the hole: the ball behind it, not the torus in front.
+    assert_eq!(click(screen(0.0, 0.0)), json!(["ball"]));
+    // The hole away from the ball: nothing (the torus's box covers it).
+    assert_eq!(click(screen(0.9, 0.9)), json!([]));
+    // On the ring itself (major radius 2, tube 0.6 after scaling).
+    assert_eq!(click(screen(2.0, 0.0)), json!(["ring"]));
+    // The corner of the orb's box, outside the sphere: nothing.
+    assert_eq!(click(screen(3.0 + 0.9, -3.0 + 0.9)), json!([]));
+    assert_eq!(click(screen(3.0 + 0.5, -3.0 + 0.5)), json!(["orb"]));
+}

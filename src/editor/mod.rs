@@ -18,17 +18,22 @@ pub mod camera;
 mod history;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use nalgebra::{Matrix4, Point2, Point3, Vector3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
-use crate::picking::SceneIndex;
+use crate::mesh::MeshData;
+use crate::picking::{self, SceneIndex};
 use crate::scene::{Detached, MeshRef, Primitive, Scene};
 pub use camera::AxisView;
 
 pub use history::{Edit, History};
+
+/// Vertex snapping reaches vertices this close to the cursor (pixels).
+pub const VERTEX_SNAP_PX: f64 = 20.0;
 
 /// A press that moves less than this (pixels) before release is a click.
 pub const CLICK_SLOP_PX: f64 = 4.0;
@@ -57,6 +62,11 @@ pub struct Editor {
     bounds: Vec<(Point3<f64>, Point3<f64>)>,
     /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
     known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
+    /// The drawn triangles of each mesh, for exact picking and snapping
+    /// (primitives are generated on first use).
+    meshes: HashMap<MeshRef, Arc<MeshData>>,
+    /// Keys held that change a drag: V (vertex snap).
+    vertex_snap_held: bool,
     index: SceneIndex,
     selection: Vec<usize>,
     pub camera: Camera,
@@ -108,6 +118,8 @@ impl Editor {
             scene,
             bounds,
             known_bounds: HashMap::new(),
+            meshes: HashMap::new(),
+            vertex_snap_held: false,
             index,
             selection: Vec::new(),
             camera,
@@ -180,6 +192,95 @@ impl Editor {
         if i < self.scene.len() && !self.gizmo.is_dragging() {
             self.write_transforms(&[i], &[t]);
         }
+    }
+
+    /// The triangles and local bounds of a mesh (e.g. once a glTF file is
+    /// loaded); every object that uses it picks and snaps by them.
+    pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
+        self.meshes.insert(mesh.clone(), data);
+        if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
+            let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
+            for i in ids {
+                self.set_local_bounds(i, min, max);
+            }
+        }
+    }
+
+    /// The triangles object `i` draws (generated once for a primitive;
+    /// `None` for a file mesh not handed over with [`Editor::set_mesh`]).
+    fn mesh_of(&mut self, i: usize) -> Option<Arc<MeshData>> {
+        let mesh = &self.scene.objects().get(i)?.mesh;
+        if let Some(m) = self.meshes.get(mesh) {
+            return Some(Arc::clone(m));
+        }
+        let MeshRef::Primitive(p) = mesh else { return None };
+        let data = Arc::new(p.mesh());
+        self.meshes.insert(mesh.clone(), Arc::clone(&data));
+        Some(data)
+    }
+
+    /// The first surface under `cursor` on the drawn triangles of the objects
+    /// `keep` accepts: the object and the world point. Oriented boxes are the
+    /// broad phase; each candidate's triangles are tested in its own space.
+    pub fn surface_at(&mut self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
+        let ray = self.view()?.cursor_ray(&cursor)?;
+        // Meshes of every candidate first (the closure below cannot borrow self mutably).
+        let mut candidates: Vec<usize> = Vec::new();
+        self.index.pick_with(&ray, |id, _| {
+            candidates.push(id);
+            None
+        });
+        let meshes: HashMap<usize, Arc<MeshData>> =
+            candidates.iter().filter(|&&i| keep(i)).filter_map(|&i| Some((i, self.mesh_of(i)?))).collect();
+        let hit = self.index.pick_with(&ray, |id, _| {
+            let mesh = meshes.get(&id)?;
+            let inv = self.scene.world_matrix(id).try_inverse()?;
+            let origin = inv.transform_point(&ray.origin);
+            let dir = inv.transform_vector(&ray.dir.into_inner());
+            picking::ray_mesh(&origin, &dir, mesh)
+        })?;
+        Some((hit.id, ray.at(hit.t)))
+    }
+
+    /// The vertex of the drawn meshes of the objects `keep` accepts whose
+    /// screen position is nearest `cursor`, if one is within `radius_px`.
+    pub fn vertex_near(
+        &mut self,
+        cursor: Point2<f64>,
+        radius_px: f64,
+        keep: impl Fn(usize) -> bool,
+    ) -> Option<Point3<f64>> {
+        let view = self.view()?;
+        // Candidates: objects whose boxes rays through a grid of points
+        // around the cursor enter (4 px apart, covering the whole circle).
+        let mut candidates: Vec<usize> = Vec::new();
+        let steps = (radius_px / 4.0).ceil() as i32;
+        for gy in -steps..=steps {
+            for gx in -steps..=steps {
+                let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
+                let Some(ray) = view.cursor_ray(&q) else { continue };
+                self.index.pick_with(&ray, |id, _| {
+                    if keep(id) && !candidates.contains(&id) {
+                        candidates.push(id);
+                    }
+                    None
+                });
+            }
+        }
+        let mut best: Option<(f64, Point3<f64>)> = None;
+        for i in candidates {
+            let Some(mesh) = self.mesh_of(i) else { continue };
+            let world = self.scene.world_matrix(i);
+            for v in &mesh.positions {
+                let p = world.transform_point(&Point3::new(v[0] as f64, v[1] as f64, v[2] as f64));
+                let Some(s) = view.world_to_screen(&p) else { continue };
+                let d = (s - cursor).norm();
+                if d <= radius_px && best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, p));
+                }
+            }
+        }
+        best.map(|(_, p)| p)
     }
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
@@ -437,6 +538,10 @@ impl Editor {
                 if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
                     fly.held[k] = false;
                 }
+                if key == "V" && self.vertex_snap_held {
+                    self.vertex_snap_held = false;
+                    return self.drag_to(self.cursor);
+                }
                 false
             }
         }
@@ -558,14 +663,25 @@ impl Editor {
             return false;
         }
         let Some(v) = self.view() else { return false };
-        match self.gizmo.update(&v, m, self.mods.ctrl) {
-            Some(u) => {
-                let objs = self.drag_objects.clone();
-                self.write_transforms(&objs, &u.transforms);
-                true
+        let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl) else { return false };
+        // Vertex snap (V held) or surface snap (Ctrl+Shift held) put the
+        // pivot on another object's drawn mesh (`editing.md`, "Snapping").
+        let surface = self.mods.ctrl && self.mods.shift;
+        if self.vertex_snap_held || surface {
+            let moved = self.scene.with_descendants(&self.drag_objects);
+            let keep = |i: usize| moved.binary_search(&i).is_err();
+            let target = if self.vertex_snap_held {
+                self.vertex_near(m, VERTEX_SNAP_PX, keep)
+            } else {
+                self.surface_at(m, keep).map(|(_, p)| p)
+            };
+            if let Some(snapped) = target.and_then(|p| self.gizmo.move_pivot_to(&p)) {
+                u = snapped;
             }
-            None => false,
         }
+        let objs = self.drag_objects.clone();
+        self.write_transforms(&objs, &u.transforms);
+        true
     }
 
     fn cursor_moved(&mut self, m: Point2<f64>) -> bool {
@@ -665,8 +781,12 @@ impl Editor {
     }
 
     fn click_select(&mut self) -> bool {
-        let Some(v) = self.view() else { return false };
-        let hit = v.cursor_ray(&self.cursor).and_then(|r| self.index.pick(&r)).map(|h| h.id);
+        if self.view().is_none() {
+            return false;
+        }
+        // What is drawn under the cursor: the first hit on the objects'
+        // triangles, not on their boxes (`editing.md`, "Picking what is drawn").
+        let hit = self.surface_at(self.cursor, |_| true).map(|(id, _)| id);
         let before = self.selection.clone();
         match (hit, self.mods.shift) {
             (Some(id), true) => {
@@ -695,6 +815,11 @@ impl Editor {
             "Z" if ctrl && self.mods.shift => self.redo(),
             "Z" if ctrl => self.undo(),
             "Y" if ctrl => self.redo(),
+            "V" if !ctrl => {
+                // Held: vertex snapping during a translate drag.
+                self.vertex_snap_held = true;
+                self.drag_to(self.cursor)
+            }
             _ if self.gizmo.is_dragging() => false,
             "W" | "E" | "R" | "T" if !ctrl => {
                 self.gizmo.config.mode = match key {

@@ -535,6 +535,34 @@ impl DragState {
         Some(update)
     }
 
+    /// Moves the pivot to `point` instead of following the cursor (vertex
+    /// and surface snapping), within what the handle allows: along its axis,
+    /// in its plane, or freely for the view-plane handle. `None` (and no
+    /// change) for other handles or a non-finite point.
+    pub fn move_pivot_to(&mut self, point: &Point3<f64>) -> Option<DragUpdate> {
+        let to = point - self.frame.pivot;
+        let axes = &self.frame.axes;
+        let d = match self.handle {
+            Handle::TranslateAxis(a) => axes[a.index()] * axes[a.index()].dot(&to),
+            Handle::TranslatePlane(a) => to - axes[a.index()] * axes[a.index()].dot(&to),
+            Handle::TranslateView => to,
+            _ => return None,
+        };
+        if !d.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        let delta = Delta::Translate(d);
+        let update = DragUpdate {
+            handle: self.handle,
+            transforms: self.apply(&delta),
+            delta,
+            clamped: false,
+            tangent_fallback: false,
+        };
+        self.last = Some(update.clone());
+        Some(update)
+    }
+
     /// Applies a world-space change about the start pivot to every target,
     /// converting world deltas into each parent's space.
     pub fn apply(&self, delta: &Delta) -> Vec<Transform> {

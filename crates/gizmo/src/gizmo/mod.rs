@@ -162,6 +162,13 @@ impl Gizmo {
         self.drag.as_mut()?.update(view, cursor, snap.as_ref())
     }
 
+    /// During a translate drag, puts the pivot at `point` (projected onto
+    /// the dragged axis or plane) instead of under the cursor: vertex and
+    /// surface snapping. `None` when not dragging a translate handle.
+    pub fn move_pivot_to(&mut self, point: &nalgebra::Point3<f64>) -> Option<DragUpdate> {
+        self.drag.as_mut()?.move_pivot_to(point)
+    }
+
     /// Mouse-up: ends the drag; `None` if nothing was dragging.
     pub fn end(&mut self) -> Option<DragResult> {
         let d = self.drag.take()?;
