@@ -115,11 +115,6 @@ impl App {
         window.request_redraw();
         self.window = Some(window);
         self.update_title();
-        if self.last_redraw.is_some() {
-            if let Some(w) = &self.window {
-                w.request_redraw();
-            }
-        }
         Ok(())
     }
 
@@ -154,6 +149,9 @@ impl App {
             self.frame_time = started.elapsed();
         }
         self.update_title();
+        if self.last_redraw.is_some() {
+            self.request_redraw();
+        }
         Ok(())
     }
 

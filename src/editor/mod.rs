@@ -807,8 +807,9 @@ impl Editor {
     fn key_down(&mut self, key: &str) -> bool {
         let ctrl = self.mods.ctrl;
         if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
+            // The view starts moving: the window must keep drawing.
             fly.held[k] = true;
-            return false;
+            return true;
         }
         match key {
             "Escape" => self.cancel_drag(),
