@@ -20,9 +20,7 @@
 //! these rates and bounds them, so a gizmo that flagged its way out of the
 //! contract could not pass.
 
-mod core_common;
-
-use core_common::{cursor_path, scenario, Scenario};
+use crate::support::scenario::{cursor_path, scenario, Scenario};
 use nalgebra::{Matrix3, Point2, Point3, Vector2, Vector3};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
@@ -35,7 +33,7 @@ use viewport::math::{closest_line_line, project_point_on_line_2d, ray_plane, Dep
 const TOL_PX: f64 = 1e-3;
 
 /// Seeds of past failures, replayed before the random cases.
-const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/core_gizmo.proptest-regressions");
+const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/core/gizmo.proptest-regressions");
 
 /// The gizmo's placement, computed here (not by the gizmo).
 #[derive(Clone, Copy, Debug)]

@@ -1,9 +1,8 @@
 //! Headless rendering on whatever Vulkan device the loader gives (lavapipe in
 //! CI), with the validation layer on.
 
-mod common;
-
-use common::*;
+use crate::support::gpu::*;
+use crate::support::image::*;
 use nalgebra::{Point3, Vector3};
 use std::path::Path;
 use viewport::math::{Camera, DepthMode, Projection};
