@@ -3,7 +3,7 @@
 //! validation layer and checks the PNG it wrote against positions projected
 //! here, with the example's camera numbers and hand-written matrices.
 
-#[path = "../examples/embed_overlay.rs"]
+#[path = "../../examples/embed_overlay.rs"]
 mod embed_overlay;
 
 use embed_overlay::*;
