@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use crate::draw::DrawError;
 use crate::files::WriteError;
-use crate::script::ScriptError;
 use crate::render::RenderError;
 use crate::scene::SceneError;
+use crate::script::ScriptError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -10,12 +10,12 @@ mod support;
 /// Orbit and zoom about the surface point read back from the depth buffer.
 #[path = "render/depth_probe.rs"]
 mod depth_probe;
+/// The overlay recorded into a foreign ash program's frame (the example).
+#[path = "render/embed_overlay.rs"]
+mod embed_overlay;
 /// Colours, occlusion and depth precision in both depth modes.
 #[path = "render/headless.rs"]
 mod headless;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;
-/// The overlay recorded into a foreign ash program's frame (the example).
-#[path = "render/embed_overlay.rs"]
-mod embed_overlay;

@@ -4,9 +4,9 @@
 //! here, with the example's camera numbers and hand-written matrices.
 
 #[path = "../../examples/embed_overlay.rs"]
-mod embed_overlay;
+mod example;
 
-use embed_overlay::*;
+use example::*;
 use nalgebra::{Point3, Vector3};
 
 /// Screen position of a world point and its depth along the view axis,
