@@ -1,85 +1,20 @@
-//! The binary's command line: headless output, and bad input that must give
-//! one clear line and exit status 2 without touching existing output files.
+//! The real `viewport` binary run headless (`CARGO_BIN_EXE_viewport`):
+//! command line, replay scripts and glTF scenes. One test executable; each
+//! file under `cli/` is a module. Every run works in its own temporary
+//! directory, so the tests run in parallel.
 
-mod common;
+mod support;
 
-use common::{assert_bad_input, viewport_cli};
-
-use std::path::Path;
-
-#[test]
-fn headless_screenshot_and_scene_are_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("out.png");
-    let json = dir.path().join("out.json");
-    let out = viewport_cli(&[
-        "--headless",
-        "--validation",
-        "--size",
-        "200x120",
-        "--screenshot",
-        png.to_str().unwrap(),
-        "--save-scene",
-        json.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let bytes = std::fs::read(&png).unwrap();
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let info = decoder.read_info().unwrap();
-    assert_eq!((info.info().width, info.info().height), (200, 120));
-    let saved = viewport::scene::Scene::load(&json).unwrap();
-    assert_eq!(saved.objects().len(), viewport::scene::Scene::demo().objects().len());
-    // Only the two outputs: no temporary files left behind.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-}
-
-#[test]
-fn without_a_display_it_says_so_and_renders_headless() {
-    let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("fallback.png");
-    let out = viewport_cli(&["--size", "64x48", "--screenshot", png.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("no display"), "{stderr}");
-    assert!(png.exists());
-}
-
-#[test]
-fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
-    let png = write("existing.png", "keep me");
-    let truncated = write("truncated.json", r#"{"objects":[{"name":"a","mesh":"cube""#);
-    let unknown = write("unknown.json", r#"{"objects":[],"lights":[]}"#);
-    let bad_parent = write("parent.json", r#"{"objects":[{"name":"a","mesh":"cube","parent":"ghost"}]}"#);
-    let degenerate = write("camera.json", r#"{"camera":{"eye":[1,2,3],"target":[1,2,3]},"objects":[]}"#);
-    let zero_scale = write("scale.json", r#"{"objects":[{"name":"a","mesh":"cube","scale":[0,1,1]}]}"#);
-    let nan = write("nan.json", r#"{"objects":[{"name":"a","mesh":"cube","position":[1e999,0,0]}]}"#);
-
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["/nonexistent/scene.json"], "/nonexistent/scene.json"),
-        (vec![&truncated], "truncated.json"),
-        (vec![&unknown], "lights"),
-        (vec![&bad_parent], "ghost"),
-        (vec![&degenerate], "coincide"),
-        (vec![&zero_scale], "scale"),
-        (vec![&nan], "nan.json"),
-        (vec!["--size", "0x0"], "size"),
-        (vec!["--size", "big"], "WxH"),
-        (vec!["--depth", "sideways"], "sideways"),
-        (vec!["--frobnicate"], "frobnicate"),
-    ];
-    for (args, needle) in cases {
-        let mut full = vec!["--headless", "--screenshot", &png];
-        full.extend(args.iter().copied());
-        let out = viewport_cli(&full);
-        assert_bad_input(&out, needle);
-        assert_eq!(std::fs::read_to_string(&png).unwrap(), "keep me", "{args:?} touched the output");
-    }
-    assert!(Path::new(&png).exists());
-}
+/// Headless outputs and bad command-line input.
+#[path = "cli/args.rs"]
+mod args;
+/// Editing rules of `editing.md`: duplicate, delete, views, fly, pivots,
+/// snapping, picking what is drawn.
+#[path = "cli/editing.rs"]
+mod editing;
+/// glTF meshes in scenes.
+#[path = "cli/gltf.rs"]
+mod gltf;
+/// Replay scripts with independently computed expected transforms.
+#[path = "cli/replay.rs"]
+mod replay;

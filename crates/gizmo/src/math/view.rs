@@ -151,6 +151,7 @@ pub struct Projected {
 }
 
 /// Everything a [`View`] reads off its matrices.
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Derived {
     ortho: bool,
     eye: Point3<f64>,
@@ -159,7 +160,11 @@ struct Derived {
     up: Unit<Vector3<f64>>,
     near: f64,
     far: f64,
+    /// Half the height of the view at clip w = 1: perspective tan(fov_y / 2)
+    /// (per unit of view depth), orthographic half the visible height.
     half_h: f64,
+    /// Cursor rays from `(ndc x, ndc y, 1)`: perspective, the direction
+    /// through the pixel; orthographic, the origin on the eye plane.
     ray: Matrix3<f64>,
 }
 
@@ -325,19 +330,8 @@ pub struct View {
     inv_view: Matrix4<f64>,
     inv_proj: Matrix4<f64>,
     inv_view_proj: Matrix4<f64>,
-    ortho: bool,
-    eye: Point3<f64>,
-    forward: Unit<Vector3<f64>>,
-    right: Unit<Vector3<f64>>,
-    up: Unit<Vector3<f64>>,
-    near: f64,
-    far: f64,
-    /// Half the height of the view at clip w = 1: perspective tan(fov_y / 2)
-    /// (per unit of view depth), orthographic half the visible height.
-    half_h: f64,
-    /// Cursor rays from `(ndc x, ndc y, 1)`: perspective, the direction
-    /// through the pixel; orthographic, the origin on the eye plane.
-    ray: Matrix3<f64>,
+    /// Eye, basis, planes and the cursor-ray map, read off the matrices.
+    d: Derived,
 }
 
 impl View {
@@ -356,9 +350,9 @@ impl View {
         // The camera's own eye and planes, exactly (the derived ones agree
         // to rounding). `far` stays the camera's even where the reversed-Z
         // projection has none: drags clamp at it.
-        v.eye = camera.eye;
-        v.near = camera.projection.near();
-        v.far = camera.projection.far();
+        v.d.eye = camera.eye;
+        v.d.near = camera.projection.near();
+        v.d.far = camera.projection.far();
         Ok(v)
     }
 
@@ -402,12 +396,13 @@ impl View {
         let inv_proj = checked_inverse(&projection)?;
         // A placeholder until the stand-in camera is known.
         let mut v = View::assemble(Camera::default(), viewport, depth_mode, view, projection, inv_view, inv_proj)?;
-        let projection = if v.ortho {
-            Projection::Orthographic { height: 2.0 * v.half_h, near: v.near, far: v.far }
+        let d = v.d;
+        let projection = if d.ortho {
+            Projection::Orthographic { height: 2.0 * d.half_h, near: d.near, far: d.far }
         } else {
-            Projection::Perspective { fov_y: 2.0 * v.half_h.atan(), near: v.near, far: v.far }
+            Projection::Perspective { fov_y: 2.0 * d.half_h.atan(), near: d.near, far: d.far }
         };
-        v.camera = Camera { eye: v.eye, target: v.eye + v.forward.into_inner(), up: v.up.into_inner(), projection };
+        v.camera = Camera { eye: d.eye, target: d.eye + d.forward.into_inner(), up: d.up.into_inner(), projection };
         Ok(v)
     }
 
@@ -428,27 +423,7 @@ impl View {
             return Err(ViewError::Singular);
         }
         let d = derive(&view, &proj, &inv_view, &inv_proj, depth_mode)?;
-        Ok(View {
-            camera,
-            width,
-            height,
-            depth_mode,
-            view,
-            proj,
-            view_proj,
-            inv_view,
-            inv_proj,
-            inv_view_proj,
-            ortho: d.ortho,
-            eye: d.eye,
-            forward: d.forward,
-            right: d.right,
-            up: d.up,
-            near: d.near,
-            far: d.far,
-            half_h: d.half_h,
-            ray: d.ray,
-        })
+        Ok(View { camera, width, height, depth_mode, view, proj, view_proj, inv_view, inv_proj, inv_view_proj, d })
     }
 
     /// The camera: the one given to [`View::new`], or for
@@ -478,7 +453,7 @@ impl View {
     }
     /// Whether the projection is orthographic (clip w does not depend on the point).
     pub fn is_orthographic(&self) -> bool {
-        self.ortho
+        self.d.ortho
     }
     /// World -> view.
     pub fn view_matrix(&self) -> &Matrix4<f64> {
@@ -508,29 +483,29 @@ impl View {
     /// eye plane on the view axis (orthographic). View depths are measured
     /// from here.
     pub fn eye(&self) -> Point3<f64> {
-        self.eye
+        self.d.eye
     }
     /// Unit vector the camera looks along.
     pub fn forward(&self) -> Unit<Vector3<f64>> {
-        self.forward
+        self.d.forward
     }
     /// Unit vector to the right of the screen.
     pub fn right(&self) -> Unit<Vector3<f64>> {
-        self.right
+        self.d.right
     }
     /// Unit vector towards the top of the screen.
     pub fn up(&self) -> Unit<Vector3<f64>> {
-        self.up
+        self.d.up
     }
     /// View depth of the near plane.
     pub fn near(&self) -> f64 {
-        self.near
+        self.d.near
     }
     /// View depth of the far plane: the camera's `far` for [`View::new`]
     /// (even in reversed-Z perspective, whose projection has none), infinite
     /// for matrices with an infinite far plane.
     pub fn far(&self) -> f64 {
-        self.far
+        self.d.far
     }
 
     /// World point -> homogeneous clip coordinates.
@@ -542,7 +517,7 @@ impl View {
     /// perspective view, clip w divided by its gradient's length; for our own
     /// cameras view-space `-z`).
     pub fn view_depth(&self, p: &Point3<f64>) -> f64 {
-        (p - self.eye).dot(&self.forward)
+        (p - self.d.eye).dot(&self.d.forward)
     }
 
     /// NDC x, y -> screen pixels.
@@ -627,11 +602,11 @@ impl View {
         if !(x.is_finite() && y.is_finite()) {
             return None;
         }
-        let v = self.ray * Vector3::new(x, y, 1.0);
-        if self.ortho {
-            Ray::new(Point3::from(v), self.forward.into_inner())
+        let v = self.d.ray * Vector3::new(x, y, 1.0);
+        if self.d.ortho {
+            Ray::new(Point3::from(v), self.d.forward.into_inner())
         } else {
-            Ray::new(self.eye, v)
+            Ray::new(self.d.eye, v)
         }
     }
 
@@ -640,11 +615,11 @@ impl View {
     /// the line of sight along [`View::up`]. `None` for a perspective point
     /// at or behind the eye plane.
     pub fn world_per_pixel(&self, p: &Point3<f64>) -> Option<f64> {
-        if self.ortho {
-            return Some(2.0 * self.half_h / self.height);
+        if self.d.ortho {
+            return Some(2.0 * self.d.half_h / self.height);
         }
         let d = self.view_depth(p);
-        let w = 2.0 * d * self.half_h / self.height;
+        let w = 2.0 * d * self.d.half_h / self.height;
         (d > 0.0 && w.is_finite() && w > 0.0).then_some(w)
     }
 
@@ -668,7 +643,7 @@ impl View {
             DepthMode::Reversed => (r3 - r2, r2),
             DepthMode::Standard => (r2, r3 - r2),
         };
-        let fallback = Plane { normal: self.forward, d: -self.forward.dot(&self.eye.coords) };
+        let fallback = Plane { normal: self.d.forward, d: -self.d.forward.dot(&self.d.eye.coords) };
         Frustum {
             sides: [r3 + r0, r3 - r0, r3 + r1, r3 - r1].map(|r| plane(r).unwrap_or(fallback)),
             near: plane(near).unwrap_or(fallback),

@@ -331,6 +331,32 @@ fn ring_image(view: &View, cursor: &Point2<f64>, circle: &Circle) -> ((Vector3<f
 }
 
 /// [`ring_hit`], with the closed-form path optional (the tests compare the two).
+/// The two lowest local minima of `f` over the ring's samples (cyclic; a
+/// strongly foreshortened ring can have two nearly equal valleys), or the
+/// lowest finite sample when there is no interior valley (e.g. samples
+/// behind the camera). Non-finite samples never count.
+fn two_best_minima(f: impl Fn(usize) -> f64) -> [Option<(usize, f64)>; 2] {
+    let f_at = |k: usize| f(k % RING_SAMPLES);
+    let mut minima: [Option<(usize, f64)>; 2] = [None, None];
+    for k in 0..RING_SAMPLES {
+        let v = f_at(k);
+        if !v.is_finite() || v > f_at(k + 1) || v > f_at(k + RING_SAMPLES - 1) {
+            continue;
+        }
+        if minima[0].is_none_or(|(_, b)| v < b) {
+            minima[1] = minima[0];
+            minima[0] = Some((k, v));
+        } else if minima[1].is_none_or(|(_, b)| v < b) {
+            minima[1] = Some((k, v));
+        }
+    }
+    if minima[0].is_none() {
+        minima[0] =
+            (0..RING_SAMPLES).filter(|&k| f_at(k).is_finite()).map(|k| (k, f_at(k))).min_by(|a, b| a.1.total_cmp(&b.1));
+    }
+    minima
+}
+
 fn ring_hit_with(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64, conic: bool) -> Option<ShapeHit> {
     let ((e1, e2), img, hw) = ring_image(view, cursor, circle);
     if conic {
@@ -383,27 +409,7 @@ fn ring_hit_with(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px: f64
             return None;
         }
     }
-    // The two best local minima of the samples (a strongly foreshortened
-    // ring can have two nearly equal valleys).
-    let f_at = |k: usize| fs[k % RING_SAMPLES];
-    let mut minima: [Option<(usize, f64)>; 2] = [None, None];
-    for k in 0..RING_SAMPLES {
-        let f = f_at(k);
-        if !f.is_finite() || f > f_at(k + 1) || f > f_at(k + RING_SAMPLES - 1) {
-            continue;
-        }
-        if minima[0].is_none_or(|(_, b)| f < b) {
-            minima[1] = minima[0];
-            minima[0] = Some((k, f));
-        } else if minima[1].is_none_or(|(_, b)| f < b) {
-            minima[1] = Some((k, f));
-        }
-    }
-    if minima[0].is_none() {
-        // No interior valley (e.g. samples behind the camera): the best sample.
-        minima[0] =
-            (0..RING_SAMPLES).filter(|&k| f_at(k).is_finite()).map(|k| (k, f_at(k))).min_by(|a, b| a.1.total_cmp(&b.1));
-    }
+    let minima = two_best_minima(|k| fs[k]);
     let (k0, mut f_best) = minima[0]?;
     let mut best = RING_DIRS[k0];
     for (k, _) in minima.into_iter().flatten() {
@@ -501,27 +507,7 @@ fn ring_hit_reference(view: &View, cursor: &Point2<f64>, circle: &Circle, max_px
     for k in 0..RING_SAMPLES {
         vals[k] = eval(cs[k].0, cs[k].1);
     }
-    // The two best local minima of the samples (a strongly foreshortened
-    // ring can have two nearly equal valleys).
-    let f_at = |k: usize| vals[k % RING_SAMPLES].map_or(f64::INFINITY, |(f, _)| f);
-    let mut minima: [Option<(usize, f64)>; 2] = [None, None];
-    for k in 0..RING_SAMPLES {
-        let f = f_at(k);
-        if !f.is_finite() || f > f_at(k + 1) || f > f_at(k + RING_SAMPLES - 1) {
-            continue;
-        }
-        if minima[0].is_none_or(|(_, b)| f < b) {
-            minima[1] = minima[0];
-            minima[0] = Some((k, f));
-        } else if minima[1].is_none_or(|(_, b)| f < b) {
-            minima[1] = Some((k, f));
-        }
-    }
-    if minima[0].is_none() {
-        // No interior valley (e.g. samples behind the camera): the best sample.
-        minima[0] =
-            (0..RING_SAMPLES).filter(|&k| f_at(k).is_finite()).map(|k| (k, f_at(k))).min_by(|a, b| a.1.total_cmp(&b.1));
-    }
+    let minima = two_best_minima(|k| vals[k].map_or(f64::INFINITY, |(f, _)| f));
     let (k0, mut f_best) = minima[0]?;
     let mut theta = k0 as f64 * step;
     for (k, _) in minima.into_iter().flatten() {

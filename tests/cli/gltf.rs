@@ -3,9 +3,7 @@
 //! gives one line naming it, exit status 2 and untouched output files.
 //! Run with `VK_DRIVER_FILES` pointing at lavapipe (as `make test` does).
 
-mod common;
-
-use common::{assert_bad_input, viewport_cli};
+use crate::support::cli::{assert_bad_input, viewport_cli};
 
 use std::path::Path;
 

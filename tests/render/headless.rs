@@ -1,9 +1,8 @@
 //! Headless rendering on whatever Vulkan device the loader gives (lavapipe in
 //! CI), with the validation layer on.
 
-mod common;
-
-use common::*;
+use crate::support::gpu::*;
+use crate::support::image::*;
 use nalgebra::{Point3, Vector3};
 use std::path::Path;
 use viewport::math::{Camera, DepthMode, Projection};
@@ -74,7 +73,10 @@ fn nearer_object_hides_farther_one_in_both_modes() {
 }
 
 /// Two big planes 1 mm apart, 1000 m from a camera whose near plane is at
-/// 0.05 m. Reversed-Z resolves them everywhere; standard Z does not.
+/// 0.05 m. Reversed-Z must resolve them everywhere. Standard Z usually
+/// cannot (its f32 depth steps at 1 km are far coarser than 1 mm), but how
+/// badly depends on the hardware's rasteriser, so that count is only
+/// recorded.
 #[test]
 fn reversed_z_resolves_planes_one_millimetre_apart_at_one_kilometre() {
     let json = r#"{ "objects": [
@@ -107,8 +109,7 @@ fn reversed_z_resolves_planes_one_millimetre_apart_at_one_kilometre() {
 
     let (near_std, far_std) = count_far(&render(&mut r, &scene, camera, DepthMode::Standard, false));
     println!("standard Z: {far_std} of {} pixels show the far plane through the near one ({near_std} correct)", W * H);
-    assert_eq!(near_std + far_std, (W * H) as usize);
-    assert!(far_std > 0, "standard Z is expected to z-fight here; if it no longer does, this test's premise changed");
+    assert_eq!(near_std + far_std, (W * H) as usize, "standard Z: every pixel shows one of the two planes");
     assert_no_validation_errors(&r);
 }
 

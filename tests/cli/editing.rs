@@ -5,43 +5,8 @@
 //! unknown key names. Expected values are computed here from the spec.
 
 use serde_json::{json, Value};
-use std::path::Path;
-use std::process::{Command, Output};
 
-struct Run {
-    trace: Vec<Value>,
-    saved: String,
-}
-
-fn run_raw(scene: &Value, script: &Value, dir: &Path) -> Output {
-    let scene_path = dir.join("scene.json");
-    let script_path = dir.join("script.json");
-    std::fs::write(&scene_path, scene.to_string()).unwrap();
-    std::fs::write(&script_path, script.to_string()).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&scene_path)
-        .args(["--headless", "--validation", "--size", "320x240", "--replay"])
-        .arg(&script_path)
-        .arg("--trace")
-        .arg(dir.join("trace.jsonl"))
-        .arg("--save-scene")
-        .arg(dir.join("out.json"))
-        .env_remove("DISPLAY")
-        .output()
-        .unwrap()
-}
-
-fn run(scene: &Value, script: &Value) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let out = run_raw(scene, script, dir.path());
-    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
-    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    Run { trace, saved: std::fs::read_to_string(dir.path().join("out.json")).unwrap() }
-}
+use crate::support::replay::{drag, object, ortho_scene, run, run_raw, screen, vec3, L, PX};
 
 fn names(saved: &str) -> Vec<(String, Option<String>)> {
     let v: Value = serde_json::from_str(saved).unwrap();
@@ -135,10 +100,6 @@ fn delete_takes_children_and_undo_redo_restore_the_file_byte_for_byte() {
     assert_eq!(r.saved, untouched);
 }
 
-fn v3(v: &Value) -> [f64; 3] {
-    [v[0].as_f64().unwrap(), v[1].as_f64().unwrap(), v[2].as_f64().unwrap()]
-}
-
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
@@ -173,13 +134,13 @@ fn axis_views_keep_target_and_distance_and_switch_to_a_matching_orthographic_hei
             s["depth"] = json!(depth);
             let r = run(&scene, &s);
             let cam = &r.trace[1]["camera"];
-            let (e, t) = (v3(&cam["eye"]), v3(&cam["target"]));
+            let (e, t) = (vec3(&cam["eye"]), vec3(&cam["target"]));
             let what = format!("{depth} {k} ctrl={ctrl}");
             assert!(close(t, target, 1e-9), "{what}: target {t:?}");
             let want_eye = [target[0] + dir[0] * dist, target[1] + dir[1] * dist, target[2] + dir[2] * dist];
             assert!(close(e, want_eye, 1e-9), "{what}: eye {e:?}, want {want_eye:?}");
             // Screen up is the camera's up made perpendicular to the view.
-            let u = v3(&cam["up"]);
+            let u = vec3(&cam["up"]);
             assert!(close(u, up, 1e-9), "{what}: up {u:?}");
             assert_eq!(cam["projection"], json!("orthographic"), "{what}");
             assert!((cam["height"].as_f64().unwrap() - height).abs() < 1e-9, "{what}: height {}", cam["height"]);
@@ -205,7 +166,7 @@ fn orbiting_away_from_an_axis_view_returns_to_perspective_and_numpad5_toggles() 
     assert!((cam["fov_y_deg"].as_f64().unwrap() - 50.0).abs() < 1e-9);
     // The same apparent size at the target as the orthographic view: the
     // distance that height needs at 50 degrees, i.e. the original one.
-    let d = norm(sub(v3(&cam["eye"]), v3(&cam["target"])));
+    let d = norm(sub(vec3(&cam["eye"]), vec3(&cam["target"])));
     assert!((d - dist).abs() < 1e-6, "distance {d} want {dist}");
 
     // Numpad5 twice: orthographic with the matching height, then back.
@@ -214,9 +175,9 @@ fn orbiting_away_from_an_axis_view_returns_to_perspective_and_numpad5_toggles() 
     let h = 2.0 * dist * (25.0f64).to_radians().tan();
     assert_eq!(r.trace[0]["camera"]["projection"], json!("orthographic"));
     assert!((r.trace[0]["camera"]["height"].as_f64().unwrap() - h).abs() < 1e-9);
-    assert!(close(v3(&r.trace[0]["camera"]["eye"]), eye, 1e-9), "toggling keeps the eye");
+    assert!(close(vec3(&r.trace[0]["camera"]["eye"]), eye, 1e-9), "toggling keeps the eye");
     assert_eq!(r.trace[1]["camera"]["projection"], json!("perspective"));
-    assert!(close(v3(&r.trace[1]["camera"]["eye"]), eye, 1e-6));
+    assert!(close(vec3(&r.trace[1]["camera"]["eye"]), eye, 1e-6));
 }
 
 #[test]
@@ -234,7 +195,7 @@ fn fly_moves_five_metres_per_second_of_script_frames() {
         let r = script(&[], events);
         let out = run(&family(), &r);
         let cam = &out.trace.last().unwrap()["camera"];
-        (v3(&cam["eye"]), v3(&cam["target"]))
+        (vec3(&cam["eye"]), vec3(&cam["target"]))
     };
     // W: 60 frames of 1/60 s at 5 m/s along the view direction.
     let (e, t) = fly(&[], None, "W");
@@ -264,71 +225,12 @@ fn an_unknown_key_name_is_an_error_naming_the_event_and_writes_nothing() {
     }
 }
 
-// --- Pivots and absolute snapping, in the orthographic front view where one
-// pixel is exactly 0.025 m and the gizmo's axis length L is 100 px.
-
-const PX: f64 = 0.025;
-const L: f64 = 100.0 * PX;
-
-fn screen(x: f64, y: f64) -> [f64; 2] {
-    [200.0 + x / PX, 200.0 - y / PX]
-}
-
-fn front(objects: Value) -> Value {
-    json!({
-        "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
-        "objects": objects
-    })
-}
-
-fn drag_script(gizmo: Value, select: &[&str], from: [f64; 2], to: [f64; 2], mods: &[&str]) -> Value {
-    json!({
-        "size": [400, 400],
-        "select": select,
-        "gizmo": gizmo,
-        "events": [
-            { "mouse_move": from },
-            { "mouse_down": "left" },
-            { "mouse_move": [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0], "mods": mods },
-            { "mouse_move": to, "mods": mods },
-            { "mouse_up": "left", "mods": mods }
-        ]
-    })
-}
-
-fn run_400(scene: &Value, script: &Value) -> (Vec<Value>, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let scene_path = dir.path().join("scene.json");
-    let script_path = dir.path().join("script.json");
-    std::fs::write(&scene_path, scene.to_string()).unwrap();
-    std::fs::write(&script_path, script.to_string()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&scene_path)
-        .args(["--headless", "--validation", "--replay"])
-        .arg(&script_path)
-        .arg("--trace")
-        .arg(dir.path().join("trace.jsonl"))
-        .arg("--save-scene")
-        .arg(dir.path().join("out.json"))
-        .env_remove("DISPLAY")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
-    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (trace, serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap()).unwrap())
-}
-
-fn obj<'a>(scene: &'a Value, name: &str) -> &'a Value {
-    scene["objects"].as_array().unwrap().iter().find(|o| o["name"] == name).unwrap()
-}
+// --- Pivots, absolute snapping, vertex and surface snapping and picking,
+// in the orthographic front view (`support::replay`).
 
 /// A small cube A at (-2, 0) and a unit cube B at (1, 2), both at z = 0.
 fn pair() -> Value {
-    front(json!([
+    ortho_scene(json!([
         { "name": "A", "mesh": "cube", "position": [-2, 0, 0], "scale": [0.4, 0.4, 0.4] },
         { "name": "B", "mesh": "cube", "position": [1, 2, 0] }
     ]))
@@ -355,11 +257,12 @@ fn each_pivot_mode_rotates_two_objects_about_its_point() {
         // A quarter turn counter-clockwise on the Z ring (radius L about the pivot).
         let r = L * h;
         let (from, to) = (screen(c[0] + r, c[1] + r), screen(c[0] - r, c[1] + r));
-        let s = drag_script(json!({ "mode": "rotate", "pivot": mode }), &["A", "B"], from, to, &[]);
-        let (trace, saved) = run_400(&pair(), &s);
+        let s = drag(json!({ "gizmo": { "mode": "rotate", "pivot": mode }, "select": ["A", "B"] }), from, to, &[]);
+        let r = run(&pair(), &s);
+        let (trace, saved) = (r.trace, r.scene);
         assert_eq!(trace[1]["active"], json!("rotate.z"), "{mode}: grabbed the Z ring at the pivot");
         for (name, p) in origins {
-            let o = obj(&saved, name);
+            let o = object(&saved, name);
             // (x, y) -> c + R90 (p - c), or unchanged about its own origin.
             let want = if mode == "individual" { p } else { [c[0] - (p[1] - c[1]), c[1] + (p[0] - c[0])] };
             let got = [o["position"][0].as_f64().unwrap(), o["position"][1].as_f64().unwrap()];
@@ -380,11 +283,12 @@ fn each_pivot_mode_scales_two_objects_about_its_point() {
         let c = pivot_of(mode);
         // The X scale handle from 0.6 L to 1.2 L: a factor of 2 along X.
         let (from, to) = (screen(c[0] + 0.6 * L, c[1]), screen(c[0] + 1.2 * L, c[1] + 3.0 * PX));
-        let s = drag_script(json!({ "mode": "scale", "pivot": mode }), &["A", "B"], from, to, &[]);
-        let (trace, saved) = run_400(&pair(), &s);
+        let s = drag(json!({ "gizmo": { "mode": "scale", "pivot": mode }, "select": ["A", "B"] }), from, to, &[]);
+        let r = run(&pair(), &s);
+        let (trace, saved) = (r.trace, r.scene);
         assert_eq!(trace[1]["active"], json!("scale.x"), "{mode}");
         for (name, p, size) in origins {
-            let o = obj(&saved, name);
+            let o = object(&saved, name);
             let want_x = if mode == "individual" { p[0] } else { c[0] + 2.0 * (p[0] - c[0]) };
             let got = [o["position"][0].as_f64().unwrap(), o["position"][1].as_f64().unwrap()];
             assert!((got[0] - want_x).abs() < 1e-6 && (got[1] - p[1]).abs() < 1e-6, "{mode} {name}: {got:?}");
@@ -397,13 +301,15 @@ fn each_pivot_mode_scales_two_objects_about_its_point() {
 #[test]
 fn absolute_snapping_rounds_the_pivot_coordinate_on_world_and_local_axes() {
     let snap_x = |absolute: bool| {
-        let scene =
-            front(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0], "scale": [0.4, 0.4, 0.4] }]));
+        let scene = ortho_scene(
+            json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0], "scale": [0.4, 0.4, 0.4] }]),
+        );
         // 16 px right along X is 0.4 m: the pivot would be at x = 0.7.
         let (from, to) = (screen(0.3 + 0.6 * L, 0.1), screen(0.3 + 0.6 * L + 0.4, 0.1));
         let gizmo = json!({ "snap": { "translate": 0.5, "absolute": absolute } });
-        let (_, saved) = run_400(&scene, &drag_script(gizmo, &["box"], from, to, &["ctrl"]));
-        obj(&saved, "box")["position"][0].as_f64().unwrap()
+        let r = run(&scene, &drag(json!({ "gizmo": gizmo, "select": ["box"] }), from, to, &["ctrl"]));
+        let (_, saved) = (r.trace, r.scene);
+        object(&saved, "box")["position"][0].as_f64().unwrap()
     };
     assert!((snap_x(true) - 0.5).abs() < 1e-9, "absolute: x = 0.7 rounds to 0.5");
     assert!((snap_x(false) - 0.8).abs() < 1e-9, "relative: the 0.4 m delta rounds to 0.5");
@@ -411,16 +317,17 @@ fn absolute_snapping_rounds_the_pivot_coordinate_on_world_and_local_axes() {
     // Local X of an object turned 45 degrees about Z is (h, h, 0).
     let h = std::f64::consts::FRAC_1_SQRT_2;
     let local = |absolute: bool| {
-        let scene = front(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0],
+        let scene = ortho_scene(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0],
             "rotation": [0, 0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()],
             "scale": [0.4, 0.4, 0.4] }]));
         let on_axis = |s: f64| screen(0.3 + s * h, 0.1 + s * h);
         // 0.5 m along the axis from 0.6 L out.
         let (from, to) = (on_axis(0.6 * L), on_axis(0.6 * L + 0.5));
         let gizmo = json!({ "space": "local", "snap": { "translate": 0.5, "absolute": absolute } });
-        let (trace, saved) = run_400(&scene, &drag_script(gizmo, &["box"], from, to, &["ctrl"]));
+        let r = run(&scene, &drag(json!({ "gizmo": gizmo, "select": ["box"] }), from, to, &["ctrl"]));
+        let (trace, saved) = (r.trace, r.scene);
         assert_eq!(trace[1]["active"], json!("translate.x"));
-        let p = &obj(&saved, "box")["position"];
+        let p = &object(&saved, "box")["position"];
         [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()]
     };
     // The pivot's coordinate along the axis starts at 0.4 h, moves by 0.5
@@ -443,7 +350,7 @@ fn vertex_snap_puts_the_pivot_on_the_nearest_corner_of_a_rotated_cube() {
     let (s30, c30) = (30f64.to_radians().sin(), 30f64.to_radians().cos());
     let corner = [2.0 + 0.5 * c30 - 0.5 * s30, 1.0 + 0.5 * s30 + 0.5 * c30];
     let q = [0.0, 0.0, 15f64.to_radians().sin(), 15f64.to_radians().cos()];
-    let scene = front(json!([
+    let scene = ortho_scene(json!([
         { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
         { "name": "rc", "mesh": "cube", "position": [2, 1, 0], "rotation": q }
     ]));
@@ -459,23 +366,25 @@ fn vertex_snap_puts_the_pivot_on_the_nearest_corner_of_a_rotated_cube() {
         e.push(json!({ "mouse_up": "left" }));
         json!({ "size": [400, 400], "select": ["box"], "events": e })
     };
-    let (trace, saved) = run_400(&scene, &events(true));
+    let r = run(&scene, &events(true));
+    let (trace, saved) = (r.trace, r.scene);
     assert_eq!(trace[1]["active"], json!("translate.x"));
-    let p = &obj(&saved, "box")["position"];
+    let p = &object(&saved, "box")["position"];
     // Along the X arrow only: the pivot's x becomes the corner's x.
     assert!((p[0].as_f64().unwrap() - corner[0]).abs() < 1e-9, "vertex snap x = {}", p[0]);
     assert_eq!((p[1].as_f64().unwrap(), p[2].as_f64().unwrap()), (0.0, 0.0));
     // Without V the drag follows the cursor: the grabbed point (0.6 L along
     // the arrow) ends 3 px (0.075 m) right of the corner.
-    let (_, saved) = run_400(&scene, &events(false));
-    let x = obj(&saved, "box")["position"][0].as_f64().unwrap();
+    let r = run(&scene, &events(false));
+    let (_, saved) = (r.trace, r.scene);
+    let x = object(&saved, "box")["position"][0].as_f64().unwrap();
     assert!((x - (corner[0] + 3.0 * PX - 0.6 * L)).abs() < 1e-6, "plain drag x = {x}");
 }
 
 #[test]
 fn surface_snap_puts_the_pivot_on_the_surface_under_the_cursor() {
     // A wall 0.2 m thick whose front face is the plane z = -1.9.
-    let scene = front(json!([
+    let scene = ortho_scene(json!([
         { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
         { "name": "wall", "mesh": "cube", "position": [0, 0, -2], "scale": [6, 6, 0.2] }
     ]));
@@ -487,9 +396,10 @@ fn surface_snap_puts_the_pivot_on_the_surface_under_the_cursor() {
         { "mouse_move": to, "mods": ["ctrl", "shift"] },
         { "mouse_up": "left", "mods": ["ctrl", "shift"] }
     ]});
-    let (trace, saved) = run_400(&scene, &s);
+    let r = run(&scene, &s);
+    let (trace, saved) = (r.trace, r.scene);
     assert_eq!(trace[1]["active"], json!("translate.view"));
-    let p = vec3f(&obj(&saved, "box")["position"]);
+    let p = vec3(&object(&saved, "box")["position"]);
     assert!(close(p, [1.0, 0.5, -1.9], 1e-6), "onto the wall's face: {p:?}");
     // Over the background (beyond the wall) the drag is as usual: in the view plane.
     let s = json!({ "size": [400, 400], "select": ["box"], "events": [
@@ -498,13 +408,10 @@ fn surface_snap_puts_the_pivot_on_the_surface_under_the_cursor() {
         { "mouse_move": screen(4.0, 4.5), "mods": ["ctrl", "shift"] },
         { "mouse_up": "left", "mods": ["ctrl", "shift"] }
     ]});
-    let (_, saved) = run_400(&scene, &s);
-    let p = vec3f(&obj(&saved, "box")["position"]);
+    let r = run(&scene, &s);
+    let (_, saved) = (r.trace, r.scene);
+    let p = vec3(&object(&saved, "box")["position"]);
     assert!((p[2]).abs() < 1e-9 && p[0] > 3.0, "background: stays in the view plane: {p:?}");
-}
-
-fn vec3f(v: &Value) -> [f64; 3] {
-    [v[0].as_f64().unwrap(), v[1].as_f64().unwrap(), v[2].as_f64().unwrap()]
 }
 
 #[test]
@@ -512,7 +419,7 @@ fn clicks_pick_the_drawn_triangles_not_the_boxes() {
     // A torus facing the camera (its hole on the view axis), a ball behind
     // the hole, and a sphere whose box corner is empty.
     let h = std::f64::consts::FRAC_1_SQRT_2;
-    let scene = front(json!([
+    let scene = ortho_scene(json!([
         { "name": "ring", "mesh": "torus", "rotation": [h, 0, 0, h], "scale": [4, 4, 4] },
         { "name": "ball", "mesh": "sphere", "position": [0, 0, -3], "scale": [0.5, 0.5, 0.5] },
         { "name": "orb", "mesh": "sphere", "position": [3, -3, 0], "scale": [2, 2, 2] }
@@ -521,7 +428,7 @@ fn clicks_pick_the_drawn_triangles_not_the_boxes() {
         let s = json!({ "size": [400, 400], "events": [
             { "mouse_move": p }, { "mouse_down": "left" }, { "mouse_up": "left" }
         ]});
-        run_400(&scene, &s).0[2]["selection"].clone()
+        run(&scene, &s).trace[2]["selection"].clone()
     };
     // Through the hole: the ball behind it, not the torus in front.
     assert_eq!(click(screen(0.0, 0.0)), json!(["ball"]));

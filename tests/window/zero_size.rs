@@ -3,9 +3,8 @@
 //! the validation layer sees no error. X cannot give a window zero size, so
 //! this drives the renderer's resize path the way winit's Resized(0, 0) does.
 
-mod common;
-
-use common::*;
+use crate::support::gpu::assert_no_validation_errors;
+use crate::support::xvfb::Xvfb;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use viewport::draw::SceneMeshes;
 use viewport::math::DepthMode;
@@ -17,7 +16,13 @@ use winit::platform::x11::EventLoopBuilderExtX11;
 #[test]
 fn swapchain_survives_minimise_resize_and_depth_toggle() {
     let x = Xvfb::start();
-    // This is the only test in this binary, so no other thread reads DISPLAY.
+    // winit opens the X display named by DISPLAY and has no way to be told
+    // another, so this test sets it for the whole process. That is safe
+    // beside the other tests of this binary: they create no X or Vulkan
+    // client in-process, only read the environment through std (which
+    // locks it: Command, tempfile), and give each child process its own
+    // DISPLAY explicitly. It is also the binary's only winit event loop
+    // (winit allows one per process).
     std::env::set_var("DISPLAY", &x.display);
     let event_loop = EventLoop::builder().with_x11().with_any_thread(true).build().expect("X11 event loop");
     #[allow(deprecated)]

@@ -3,9 +3,8 @@
 //! saved scene shows the move the drag implies, and a screenshot of the
 //! screen shows the gizmo.
 
-mod common;
-
-use common::*;
+use crate::support::image::read_png;
+use crate::support::xvfb::{wait_for, Xvfb};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 

@@ -5,88 +5,15 @@
 //! orthographic front camera maps 1 pixel to exactly 0.025 m.
 
 use serde_json::{json, Value};
+
 use std::path::Path;
 use std::process::Command;
 
-const PX: f64 = 0.025; // metres per pixel: height 10 m over 400 px
-const L: f64 = 100.0 * PX; // gizmo axis length (size_px 100)
-
-/// World (x, y) on the z = 0 plane -> screen pixels for the front ortho camera.
-fn screen(x: f64, y: f64) -> [f64; 2] {
-    [200.0 + x / PX, 200.0 - y / PX]
-}
-
-fn ortho_scene(objects: Value) -> Value {
-    json!({
-        "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
-        "objects": objects
-    })
-}
-
-struct Run {
-    trace: Vec<Value>,
-    scene: Value,
-}
-
-fn run(scene: &Value, script: &Value) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let scene_path = dir.path().join("scene.json");
-    let script_path = dir.path().join("script.json");
-    std::fs::write(&scene_path, scene.to_string()).unwrap();
-    std::fs::write(&script_path, script.to_string()).unwrap();
-    let (trace, saved) = (dir.path().join("trace.jsonl"), dir.path().join("out.json"));
-    let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&scene_path)
-        .args(["--headless", "--validation", "--replay"])
-        .arg(&script_path)
-        .arg("--trace")
-        .arg(&trace)
-        .arg("--save-scene")
-        .arg(&saved)
-        .env_remove("DISPLAY")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
-    let trace: Vec<Value> =
-        std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let events = script["events"].as_array().unwrap().len();
-    assert_eq!(trace.len(), events, "one trace line per event");
-    for (i, line) in trace.iter().enumerate() {
-        assert_eq!(line["event"], json!(i));
-    }
-    Run { trace, scene: serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap() }
-}
-
-fn vec3(v: &Value) -> [f64; 3] {
-    let a = v.as_array().unwrap();
-    [a[0].as_f64().unwrap(), a[1].as_f64().unwrap(), a[2].as_f64().unwrap()]
-}
+use crate::support::replay::{drag, object, ortho_scene, run, screen, vec3, L, PX};
 
 fn assert_close(got: &[f64], want: &[f64], what: &str) {
     let ok = got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6);
     assert!(ok, "{what}: got {got:?}, want {want:?}");
-}
-
-fn object<'a>(scene: &'a Value, name: &str) -> &'a Value {
-    scene["objects"].as_array().unwrap().iter().find(|o| o["name"] == name).unwrap()
-}
-
-fn drag(script_extra: Value, from: [f64; 2], to: [f64; 2], mods: &[&str]) -> Value {
-    let mut s = json!({
-        "size": [400, 400],
-        "select": ["box"],
-        "events": [
-            { "mouse_move": from },
-            { "mouse_down": "left" },
-            { "mouse_move": [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0], "mods": mods },
-            { "mouse_move": to, "mods": mods },
-            { "mouse_up": "left", "mods": mods }
-        ]
-    });
-    for (k, v) in script_extra.as_object().unwrap() {
-        s[k] = v.clone();
-    }
-    s
 }
 
 fn boxed() -> Value {
@@ -342,6 +269,8 @@ fn bad_scripts_are_one_line_and_status_2_and_leave_outputs_alone() {
         (r#"{"events":[{"mouse_down":"left","key_down":"W"}]}"#, "more than one action"),
         (r#"{"size":[0,0],"events":[]}"#, "0x0"),
         (r#"{"gizmo":{"space":"galactic"},"events":[]}"#, "galactic"),
+        (r#"{"events":[{"frame":1},{"key_down":"KeyQ"}]}"#, "event 1: unknown key name \"KeyQ\""),
+        (r#"{"gizmo":{"pivot":"centroid"},"events":[]}"#, "centroid"),
     ];
     for (i, (text, needle)) in cases.iter().enumerate() {
         let script = dir.path().join(format!("script{i}.json"));

@@ -2,8 +2,6 @@
 //! few degrees from the view direction, orthographic, pivots far from the
 //! origin), random targets and parents.
 
-#![allow(dead_code)]
-
 use nalgebra::{Matrix4, Point2, Point3, Translation3, UnitQuaternion, Vector3};
 use rand::rngs::StdRng;
 use rand::Rng;

@@ -3,10 +3,10 @@
 //! validation layer and checks the PNG it wrote against positions projected
 //! here, with the example's camera numbers and hand-written matrices.
 
-#[path = "../examples/embed_overlay.rs"]
-mod embed_overlay;
+#[path = "../../examples/embed_overlay.rs"]
+mod example;
 
-use embed_overlay::*;
+use example::*;
 use nalgebra::{Point3, Vector3};
 
 /// Screen position of a world point and its depth along the view axis,

@@ -2,9 +2,8 @@
 //! hides it and faint where scene geometry does, in both depth modes, with
 //! one instanced draw per gizmo mesh kind.
 
-mod common;
-
-use common::*;
+use crate::support::gpu::*;
+use crate::support::image::*;
 use nalgebra::{Point2, Point3, Vector3};
 use std::path::Path;
 use viewport::gizmo::{Gizmo, GizmoConfig, Mode, Target};

@@ -2,9 +2,7 @@
 //! back the depth buffer and unprojecting it (seed "mouse picking
 //! demystified"), in both depth modes.
 
-mod common;
-
-use common::*;
+use crate::support::gpu::*;
 use nalgebra::{Point2, Point3};
 use std::path::Path;
 use viewport::draw::SceneMeshes;

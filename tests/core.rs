@@ -1,0 +1,25 @@
+//! Pure CPU tests of math, gizmo and editor: no GPU, no display, no binary.
+//! One test executable; each file under `core/` is a module
+//! (declared with `#[path]`, as a crate root's modules would otherwise be
+//! looked for beside it).
+
+mod support;
+
+/// Random duplicate / delete / drag / undo / redo against a model.
+#[path = "core/editing_props.rs"]
+mod editing_props;
+/// 1e5 random editor events with degenerate cameras and zero scales.
+#[path = "core/editor_fuzz.rs"]
+mod editor_fuzz;
+/// 1e5 random gizmo events with degenerate cameras and zero scales.
+#[path = "core/fuzz.rs"]
+mod fuzz;
+/// Property tests of the pixel-perfect drag contract.
+#[path = "core/gizmo.rs"]
+mod gizmo;
+/// Snapping, cancel, multi-selection, clamping, fading, handle names.
+#[path = "core/gizmo_rules.rs"]
+mod gizmo_rules;
+/// Regression test for line-line closest points at steep angles.
+#[path = "core/steep.rs"]
+mod steep;

@@ -1,0 +1,21 @@
+//! Headless rendering on the Vulkan device the loader gives (lavapipe with
+//! `VK_DRIVER_FILES`), always with the validation layer, in-process. One test
+//! executable; each file under `render/` is a module
+//! (declared with `#[path]`, as a crate root's modules would otherwise be
+//! looked for beside it). Every renderer owns its
+//! own instance and validation counter, so the tests run in parallel threads.
+
+mod support;
+
+/// Orbit and zoom about the surface point read back from the depth buffer.
+#[path = "render/depth_probe.rs"]
+mod depth_probe;
+/// The overlay recorded into a foreign ash program's frame (the example).
+#[path = "render/embed_overlay.rs"]
+mod embed_overlay;
+/// Colours, occlusion and depth precision in both depth modes.
+#[path = "render/headless.rs"]
+mod headless;
+/// The gizmo overlay pass.
+#[path = "render/overlay.rs"]
+mod overlay;

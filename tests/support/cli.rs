@@ -1,0 +1,18 @@
+//! Running the real binary.
+
+/// Runs the viewport binary with no display.
+pub fn viewport_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_viewport")).args(args).env_remove("DISPLAY").output().unwrap()
+}
+
+/// Bad input: exit status 2, exactly one `viewport: ...` line on stderr that
+/// contains `needle`, and no panic.
+pub fn assert_bad_input(out: &std::process::Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "exactly one error line, got: {stderr}");
+    assert!(lines[0].starts_with("viewport: "), "{stderr}");
+    assert!(lines[0].contains(needle), "expected {needle:?} in: {stderr}");
+    assert!(!stderr.contains("panicked"));
+}

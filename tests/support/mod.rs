@@ -1,0 +1,11 @@
+//! Helpers shared by the test binaries (`core`, `render`, `cli`, `window`);
+//! each declares `mod support;` and uses the parts it needs.
+
+#![allow(dead_code)]
+
+pub mod cli;
+pub mod gpu;
+pub mod image;
+pub mod replay;
+pub mod scenario;
+pub mod xvfb;

@@ -1,0 +1,102 @@
+//! Replay scripts through the real binary, and the orthographic front view
+//! the replay tests compute their expectations in: one pixel of a 400x400
+//! image is exactly 0.025 m, and the gizmo's axis length L is 100 px.
+
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Metres per pixel: height 10 m over 400 px.
+pub const PX: f64 = 0.025;
+/// Gizmo axis length (size_px 100).
+pub const L: f64 = 100.0 * PX;
+
+/// World (x, y) on the z = 0 plane -> screen pixels for the front view.
+pub fn screen(x: f64, y: f64) -> [f64; 2] {
+    [200.0 + x / PX, 200.0 - y / PX]
+}
+
+/// A scene seen by the orthographic front camera.
+pub fn ortho_scene(objects: Value) -> Value {
+    json!({
+        "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+        "objects": objects
+    })
+}
+
+/// What a replay wrote: the trace lines and the saved scene (text and JSON).
+pub struct Run {
+    pub trace: Vec<Value>,
+    pub saved: String,
+    pub scene: Value,
+}
+
+/// Runs `viewport SCENE --headless --validation --replay SCRIPT --trace
+/// --save-scene` in `dir`, whatever the outcome.
+pub fn run_raw(scene: &Value, script: &Value, dir: &Path) -> Output {
+    let scene_path = dir.join("scene.json");
+    let script_path = dir.join("script.json");
+    std::fs::write(&scene_path, scene.to_string()).unwrap();
+    std::fs::write(&script_path, script.to_string()).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(&scene_path)
+        .args(["--headless", "--validation", "--replay"])
+        .arg(&script_path)
+        .arg("--trace")
+        .arg(dir.join("trace.jsonl"))
+        .arg("--save-scene")
+        .arg(dir.join("out.json"))
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap()
+}
+
+/// Runs a script that must succeed: one trace line per event, in order.
+pub fn run(scene: &Value, script: &Value) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_raw(scene, script, dir.path());
+    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
+    let trace: Vec<Value> = std::fs::read_to_string(dir.path().join("trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let events = script["events"].as_array().unwrap().len();
+    assert_eq!(trace.len(), events, "one trace line per event");
+    for (i, line) in trace.iter().enumerate() {
+        assert_eq!(line["event"], json!(i));
+    }
+    let saved = std::fs::read_to_string(dir.path().join("out.json")).unwrap();
+    Run { trace, scene: serde_json::from_str(&saved).unwrap(), saved }
+}
+
+pub fn vec3(v: &Value) -> [f64; 3] {
+    let a = v.as_array().unwrap();
+    [a[0].as_f64().unwrap(), a[1].as_f64().unwrap(), a[2].as_f64().unwrap()]
+}
+
+/// The object called `name` in a saved scene.
+pub fn object<'a>(scene: &'a Value, name: &str) -> &'a Value {
+    scene["objects"].as_array().unwrap().iter().find(|o| o["name"] == name).unwrap()
+}
+
+/// A 400x400 script selecting "box" that presses at `from`, moves to `to`
+/// through the midpoint with `mods` held, and releases; `script_extra`'s
+/// fields are added (or replace the selection).
+pub fn drag(script_extra: Value, from: [f64; 2], to: [f64; 2], mods: &[&str]) -> Value {
+    let mut s = json!({
+        "size": [400, 400],
+        "select": ["box"],
+        "events": [
+            { "mouse_move": from },
+            { "mouse_down": "left" },
+            { "mouse_move": [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0], "mods": mods },
+            { "mouse_move": to, "mods": mods },
+            { "mouse_up": "left", "mods": mods }
+        ]
+    });
+    for (k, v) in script_extra.as_object().unwrap() {
+        s[k] = v.clone();
+    }
+    s
+}

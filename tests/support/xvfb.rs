@@ -1,0 +1,107 @@
+//! A private X server per test, on a display number no other test uses.
+//!
+//! Xvfb's own choice (`-displayfd` alone) probes displays from 0 upwards,
+//! and a probe of a number that a live server holds disturbs that server's
+//! listening socket for a moment: with several tests starting servers in one
+//! process, a client of the first one (winit's XOpenDisplay in the
+//! zero-size test) now and then failed to connect. So each server gets an
+//! explicit number: a block per test process (from its pid) and a counter
+//! within it, so no two tests ever probe the same number. Xvfb's lock file
+//! guards against another program holding it (the server then exits and
+//! the next number is tried). `-displayfd` still reports readiness.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+/// Displays handed out in this process so far.
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// An Xvfb server on a display of its own, stopped on drop.
+pub struct Xvfb {
+    child: std::process::Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        // 64 numbers per process, from display 1000 up (well clear of the
+        // low numbers desktops and other tools use).
+        let base = 1000 + (std::process::id() % 900) * 64;
+        for _ in 0..16 {
+            let n = base + NEXT.fetch_add(1, Ordering::Relaxed) % 64;
+            if let Some(x) = Xvfb::try_start(n) {
+                return x;
+            }
+        }
+        panic!("no Xvfb display could be started from :{base}");
+    }
+
+    fn try_start(n: u32) -> Option<Xvfb> {
+        let display = format!(":{n}");
+        let mut child = Command::new("Xvfb")
+            .args([&display, "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb must be installed (make test installs the xvfb package)");
+        let mut line = String::new();
+        // Nothing on stdout: the server exited (display taken).
+        let ready = BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).is_ok();
+        let mut x = Xvfb { child, display };
+        if !ready || line.trim() != n.to_string() {
+            return None; // dropped: stopped
+        }
+        // Wait until the server answers.
+        for _ in 0..100 {
+            if Command::new("xdpyinfo").args(["-display", &x.display]).output().is_ok_and(|o| o.status.success()) {
+                return Some(x);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let display = std::mem::take(&mut x.display);
+        drop(x);
+        panic!("Xvfb on {display} did not answer");
+    }
+
+    /// Runs an X client (xdotool, import) against this server.
+    pub fn run(&self, program: &str, args: &[&str]) -> String {
+        let out = std::process::Command::new(program)
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .unwrap_or_else(|e| panic!("{program}: {e}"));
+        assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+impl Drop for Xvfb {
+    /// SIGTERM first, so the server removes its lock file and socket (a
+    /// killed one leaves them behind in /tmp); SIGKILL if it lingers.
+    fn drop(&mut self) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `f` every 100 ms until it gives a value; fails after 60 s.
+pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -1,0 +1,16 @@
+//! The viewport in real X windows: each test starts its own Xvfb (its own
+//! display number, picked by Xvfb) and its own temporary directory, so the
+//! tests run in parallel. One test executable; each file under `window/` is a
+//! module.
+
+mod support;
+
+/// Editing with real X input: select, drag, screenshot, save.
+#[path = "window/editing.rs"]
+mod editing;
+/// Start, present, resize, depth toggle, quit and close.
+#[path = "window/lifecycle.rs"]
+mod lifecycle;
+/// The swapchain through a minimise, in-process.
+#[path = "window/zero_size.rs"]
+mod zero_size;
