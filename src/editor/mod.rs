@@ -1,33 +1,42 @@
 //! The editor state machine: input events -> camera controller, selection
-//! (click / shift-click through scene picking), the gizmo (which has
-//! priority while hovered or dragging) and undo / redo of completed drags.
+//! (click / shift-click on the drawn triangles), the gizmo (which has
+//! priority while hovered or dragging), scene changes and undo / redo.
 //!
-//! Bindings: left click selects (shift toggles); left drag on a handle
-//! moves; middle drag orbits, shift + middle pans, wheel zooms; `F` focuses
-//! the selection; `W` / `E` / `R` / `T` choose translate / rotate / scale /
-//! universal; `X` toggles world / local; Ctrl held snaps; `Escape` or the
-//! right button cancels a drag; Ctrl+Z undoes, Ctrl+Shift+Z (or Ctrl+Y)
-//! redoes.
+//! Bindings (`editing.md`): left click selects (Shift toggles; the last
+//! selected is active); left drag on a handle moves; middle drag orbits,
+//! Shift + middle pans, wheel zooms; the right button held flies
+//! (W/A/S/D/Q/E); `F` or NumpadDecimal focuses the selection; Numpad 1 / 3 /
+//! 7 (Ctrl: opposite) show axis views and Numpad5 toggles the projection;
+//! `W` / `E` / `R` / `T` choose translate / rotate / scale / universal; `X`
+//! toggles world / local; Period cycles the pivot; Ctrl held snaps, V held
+//! snaps to vertices, Ctrl+Shift to surfaces; `Escape` or the right button
+//! cancels a drag; Ctrl+D / Shift+D duplicates, Delete deletes; Ctrl+Z
+//! undoes, Ctrl+Shift+Z (or Ctrl+Y) redoes.
 //!
 //! The editor owns the [`Scene`], the [`SceneIndex`] that picks it (kept up
 //! to date incrementally while objects move) and the camera. The renderer
 //! reads [`Editor::view`], [`Editor::scene`], [`Editor::world_matrices`],
-//! [`Editor::selection`] and [`Editor::overlay`].
+//! [`Editor::selection`] and [`Editor::overlay`]. Submodules: [`camera`]
+//! (camera operations), `changes` (duplicate, delete, history), `navigate`
+//! (views, fly), `pick` (triangles under the cursor, vertex snapping).
 
 pub mod camera;
+mod changes;
 mod history;
+mod navigate;
+mod pick;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use nalgebra::{Matrix4, Point2, Point3, Vector3};
+use nalgebra::{Matrix4, Point2, Point3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
 use crate::mesh::MeshData;
-use crate::picking::{self, SceneIndex};
-use crate::scene::{Detached, MeshRef, Primitive, Scene};
+use crate::picking::SceneIndex;
+use crate::scene::{MeshRef, Primitive, Scene};
 pub use camera::AxisView;
 
 pub use history::{Edit, History};
@@ -194,95 +203,6 @@ impl Editor {
         }
     }
 
-    /// The triangles and local bounds of a mesh (e.g. once a glTF file is
-    /// loaded); every object that uses it picks and snaps by them.
-    pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
-        self.meshes.insert(mesh.clone(), data);
-        if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
-            let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
-            for i in ids {
-                self.set_local_bounds(i, min, max);
-            }
-        }
-    }
-
-    /// The triangles object `i` draws (generated once for a primitive;
-    /// `None` for a file mesh not handed over with [`Editor::set_mesh`]).
-    fn mesh_of(&mut self, i: usize) -> Option<Arc<MeshData>> {
-        let mesh = &self.scene.objects().get(i)?.mesh;
-        if let Some(m) = self.meshes.get(mesh) {
-            return Some(Arc::clone(m));
-        }
-        let MeshRef::Primitive(p) = mesh else { return None };
-        let data = Arc::new(p.mesh());
-        self.meshes.insert(mesh.clone(), Arc::clone(&data));
-        Some(data)
-    }
-
-    /// The first surface under `cursor` on the drawn triangles of the objects
-    /// `keep` accepts: the object and the world point. Oriented boxes are the
-    /// broad phase; each candidate's triangles are tested in its own space.
-    pub fn surface_at(&mut self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
-        let ray = self.view()?.cursor_ray(&cursor)?;
-        // Meshes of every candidate first (the closure below cannot borrow self mutably).
-        let mut candidates: Vec<usize> = Vec::new();
-        self.index.pick_with(&ray, |id, _| {
-            candidates.push(id);
-            None
-        });
-        let meshes: HashMap<usize, Arc<MeshData>> =
-            candidates.iter().filter(|&&i| keep(i)).filter_map(|&i| Some((i, self.mesh_of(i)?))).collect();
-        let hit = self.index.pick_with(&ray, |id, _| {
-            let mesh = meshes.get(&id)?;
-            let inv = self.scene.world_matrix(id).try_inverse()?;
-            let origin = inv.transform_point(&ray.origin);
-            let dir = inv.transform_vector(&ray.dir.into_inner());
-            picking::ray_mesh(&origin, &dir, mesh)
-        })?;
-        Some((hit.id, ray.at(hit.t)))
-    }
-
-    /// The vertex of the drawn meshes of the objects `keep` accepts whose
-    /// screen position is nearest `cursor`, if one is within `radius_px`.
-    pub fn vertex_near(
-        &mut self,
-        cursor: Point2<f64>,
-        radius_px: f64,
-        keep: impl Fn(usize) -> bool,
-    ) -> Option<Point3<f64>> {
-        let view = self.view()?;
-        // Candidates: objects whose boxes rays through a grid of points
-        // around the cursor enter (4 px apart, covering the whole circle).
-        let mut candidates: Vec<usize> = Vec::new();
-        let steps = (radius_px / 4.0).ceil() as i32;
-        for gy in -steps..=steps {
-            for gx in -steps..=steps {
-                let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
-                let Some(ray) = view.cursor_ray(&q) else { continue };
-                self.index.pick_with(&ray, |id, _| {
-                    if keep(id) && !candidates.contains(&id) {
-                        candidates.push(id);
-                    }
-                    None
-                });
-            }
-        }
-        let mut best: Option<(f64, Point3<f64>)> = None;
-        for i in candidates {
-            let Some(mesh) = self.mesh_of(i) else { continue };
-            let world = self.scene.world_matrix(i);
-            for v in &mesh.positions {
-                let p = world.transform_point(&Point3::new(v[0] as f64, v[1] as f64, v[2] as f64));
-                let Some(s) = view.world_to_screen(&p) else { continue };
-                let d = (s - cursor).norm();
-                if d <= radius_px && best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, p));
-                }
-            }
-        }
-        best.map(|(_, p)| p)
-    }
-
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
         if i < self.bounds.len() {
@@ -398,76 +318,6 @@ impl Editor {
         }
     }
 
-    /// Re-applies (`forward`) or reverts an edit.
-    fn apply(&mut self, e: &Edit, forward: bool) {
-        match e {
-            Edit::Transform { objects, before, after } => {
-                self.write_transforms(objects, if forward { after } else { before });
-            }
-            Edit::Add { items, selection_before, selection_after }
-            | Edit::Remove { items, selection_before, selection_after } => {
-                let adding = matches!(e, Edit::Add { .. }) == forward;
-                if adding {
-                    // The items came out of (or were made for) this very state.
-                    self.scene.restore(items).expect("history entries fit the scene they were made on");
-                } else {
-                    self.scene.remove(&items.indices);
-                }
-                self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
-                self.rebuild_index();
-            }
-        }
-        self.rehover();
-    }
-
-    /// Recomputes every object's bounds and the pick index after objects
-    /// were added or removed (indices shifted).
-    fn rebuild_index(&mut self) {
-        self.bounds = self
-            .scene
-            .objects()
-            .iter()
-            .map(|o| self.known_bounds.get(&o.mesh).copied().unwrap_or_else(|| mesh_bounds(&o.mesh)))
-            .collect();
-        let worlds = self.scene.world_matrices();
-        self.index = SceneIndex::build(self.bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
-    }
-
-    /// Ctrl+D / Shift+D: copies the selected objects with their descendants
-    /// under the same parents; the copies of the selected objects become
-    /// the selection (in the same order). One undo step.
-    pub fn duplicate(&mut self) -> bool {
-        if self.gizmo.is_dragging() || self.selection.is_empty() {
-            return false;
-        }
-        let items = self.scene.duplicates(&self.selection);
-        let copy_of: HashMap<usize, usize> =
-            self.scene.with_descendants(&self.selection).into_iter().zip(items.indices.iter().copied()).collect();
-        let selection_before = self.selection.clone();
-        let selection_after: Vec<usize> = self.selection.iter().map(|i| copy_of[i]).collect();
-        let edit = Edit::Add { items, selection_before, selection_after };
-        self.apply(&edit, true);
-        self.history.push(edit);
-        true
-    }
-
-    /// Delete: removes the selected objects and their descendants. One undo step.
-    pub fn delete(&mut self) -> bool {
-        if self.gizmo.is_dragging() || self.selection.is_empty() {
-            return false;
-        }
-        let ids = self.scene.with_descendants(&self.selection);
-        let items = Detached {
-            indices: ids.clone(),
-            objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
-            parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
-        };
-        let edit = Edit::Remove { items, selection_before: self.selection.clone(), selection_after: Vec::new() };
-        self.apply(&edit, true);
-        self.history.push(edit);
-        true
-    }
-
     /// Abandons a drag in progress, restoring the start transforms.
     pub fn cancel_drag(&mut self) -> bool {
         match self.gizmo.cancel() {
@@ -545,78 +395,6 @@ impl Editor {
                 false
             }
         }
-    }
-
-    /// Advances time by `dt` seconds (a frame): moves the fly camera by the
-    /// held keys. Returns whether the camera moved.
-    pub fn advance(&mut self, dt: f64) -> bool {
-        let Some(fly) = self.fly else { return false };
-        if !(dt.is_finite() && dt > 0.0) {
-            return false;
-        }
-        let axis = |plus: usize, minus: usize| (fly.held[plus] as i32 - fly.held[minus] as i32) as f64;
-        // x right (D - A), y up (E - Q), z forward (W - S).
-        let dir = Vector3::new(axis(3, 1), axis(5, 4), axis(0, 2));
-        if dir == Vector3::zeros() {
-            return false;
-        }
-        let speed = self.fly_speed * if self.mods.shift { camera::FLY_FAST } else { 1.0 };
-        let moved = camera::fly_move(&mut self.camera, dir * (speed * dt));
-        self.rehover();
-        moved
-    }
-
-    /// Whether time passing changes the view (the window keeps drawing).
-    pub fn is_animating(&self) -> bool {
-        self.fly.is_some_and(|f| f.held.iter().any(|&h| h))
-    }
-
-    /// Whether the fly camera is on (right button held).
-    pub fn is_flying(&self) -> bool {
-        self.fly.is_some()
-    }
-
-    /// Leaves an orthographic view that an axis view entered.
-    fn leave_auto_ortho(&mut self) {
-        if let Some(fov) = self.auto_ortho.take() {
-            camera::to_perspective(&mut self.camera, fov);
-        }
-    }
-
-    /// Shows an axis view (Numpad 1 / 3 / 7, Ctrl for the opposite, or the
-    /// view widget), switching a perspective camera to orthographic.
-    pub fn set_axis_view(&mut self, view: camera::AxisView) -> bool {
-        if self.gizmo.is_dragging() {
-            return false;
-        }
-        let changed = camera::axis_view(&mut self.camera, view);
-        if let Some(fov) = camera::to_orthographic(&mut self.camera) {
-            self.auto_ortho = Some(fov);
-            self.perspective_fov = fov;
-        }
-        self.rehover();
-        changed
-    }
-
-    /// Numpad5: perspective <-> orthographic, keeping the apparent size at
-    /// the target.
-    pub fn toggle_projection(&mut self) -> bool {
-        if self.gizmo.is_dragging() {
-            return false;
-        }
-        let changed = match self.camera.projection {
-            Projection::Perspective { .. } => match camera::to_orthographic(&mut self.camera) {
-                Some(fov) => {
-                    self.perspective_fov = fov;
-                    true
-                }
-                None => false,
-            },
-            Projection::Orthographic { .. } => camera::to_perspective(&mut self.camera, self.perspective_fov),
-        };
-        self.auto_ortho = None;
-        self.rehover();
-        changed
     }
 
     /// Sets the modifiers, then handles `event` (for scripts that give the
