@@ -393,7 +393,7 @@ impl Scene {
 
     /// Copies of `ids` with their descendants, to append with
     /// [`Scene::restore`]: each copy keeps its original's parent unless that
-    /// parent is copied too; names follow [`Scene::copy_name`].
+    /// parent is copied too; names follow [`copy_name`].
     pub fn duplicates(&self, ids: &[usize]) -> Detached {
         let originals = self.with_descendants(ids);
         let mut names: HashSet<String> = self.objects.iter().map(|o| o.name.clone()).collect();
