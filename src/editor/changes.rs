@@ -33,6 +33,7 @@ impl Editor {
     /// Recomputes every object's bounds and the pick index after objects
     /// were added or removed (indices shifted).
     pub(super) fn rebuild_index(&mut self) {
+        self.add_primitive_meshes();
         self.bounds = self
             .scene
             .objects()

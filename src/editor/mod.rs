@@ -26,6 +26,8 @@ mod history;
 mod navigate;
 mod pick;
 
+pub use pick::PickMesh;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -34,7 +36,6 @@ use nalgebra::{Matrix4, Point2, Point3};
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
-use crate::mesh::MeshData;
 use crate::picking::SceneIndex;
 use crate::scene::{MeshRef, Primitive, Scene};
 pub use camera::AxisView;
@@ -73,7 +74,7 @@ pub struct Editor {
     known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
     /// The drawn triangles of each mesh, for exact picking and snapping
     /// (primitives are generated on first use).
-    meshes: HashMap<MeshRef, Arc<MeshData>>,
+    meshes: HashMap<MeshRef, Arc<PickMesh>>,
     /// Keys held that change a drag: V (vertex snap).
     vertex_snap_held: bool,
     index: SceneIndex,
@@ -123,7 +124,7 @@ impl Editor {
         let bounds: Vec<_> = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
         let worlds = scene.world_matrices();
         let index = SceneIndex::build(bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
-        Editor {
+        let mut editor = Editor {
             scene,
             bounds,
             known_bounds: HashMap::new(),
@@ -150,7 +151,9 @@ impl Editor {
                 Projection::Perspective { fov_y, .. } => fov_y,
                 Projection::Orthographic { .. } => camera::DEFAULT_FOV_DEG.to_radians(),
             },
-        }
+        };
+        editor.add_primitive_meshes();
+        editor
     }
 
     pub fn scene(&self) -> &Scene {

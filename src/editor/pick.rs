@@ -3,21 +3,39 @@
 //! phase, each candidate's triangles in its own space), and the nearest
 //! vertex on screen.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use nalgebra::{Point2, Point3};
 
 use super::Editor;
 use crate::mesh::MeshData;
-use crate::picking;
+use crate::picking::MeshBvh;
 use crate::scene::MeshRef;
+
+/// A mesh as picking sees it: its triangles, and the BVH over them, built
+/// on first use and shared by every object that draws the mesh.
+#[derive(Debug)]
+pub struct PickMesh {
+    pub data: Arc<MeshData>,
+    bvh: OnceLock<MeshBvh>,
+}
+
+impl PickMesh {
+    pub fn new(data: Arc<MeshData>) -> PickMesh {
+        PickMesh { data, bvh: OnceLock::new() }
+    }
+
+    /// The triangle BVH (built now if it was not yet).
+    pub fn bvh(&self) -> &MeshBvh {
+        self.bvh.get_or_init(|| MeshBvh::build(&self.data))
+    }
+}
 
 impl Editor {
     /// The triangles and local bounds of a mesh (e.g. once a glTF file is
     /// loaded); every object that uses it picks and snaps by them.
     pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
-        self.meshes.insert(mesh.clone(), data);
+        self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
             let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
             for i in ids {
@@ -26,38 +44,39 @@ impl Editor {
         }
     }
 
-    /// The triangles object `i` draws (generated once for a primitive;
-    /// `None` for a file mesh not handed over with [`Editor::set_mesh`]).
-    pub(super) fn mesh_of(&mut self, i: usize) -> Option<Arc<MeshData>> {
-        let mesh = &self.scene.objects().get(i)?.mesh;
-        if let Some(m) = self.meshes.get(mesh) {
-            return Some(Arc::clone(m));
+    /// Makes sure every primitive the scene uses has its triangles here.
+    pub(super) fn add_primitive_meshes(&mut self) {
+        for o in self.scene.objects() {
+            if let MeshRef::Primitive(p) = o.mesh {
+                if !self.meshes.contains_key(&o.mesh) {
+                    self.meshes.insert(o.mesh.clone(), Arc::new(PickMesh::new(Arc::new(p.mesh()))));
+                }
+            }
         }
-        let MeshRef::Primitive(p) = mesh else { return None };
-        let data = Arc::new(p.mesh());
-        self.meshes.insert(mesh.clone(), Arc::clone(&data));
-        Some(data)
+    }
+
+    /// The triangles object `i` draws (`None` for a file mesh not handed
+    /// over with [`Editor::set_mesh`]).
+    pub(super) fn mesh_of(&self, i: usize) -> Option<&PickMesh> {
+        self.meshes.get(&self.scene.objects().get(i)?.mesh).map(|m| &**m)
     }
 
     /// The first surface under `cursor` on the drawn triangles of the objects
     /// `keep` accepts: the object and the world point. Oriented boxes are the
-    /// broad phase; each candidate's triangles are tested in its own space.
-    pub fn surface_at(&mut self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
+    /// broad phase, visited while they can still hold a nearer hit; each
+    /// candidate's triangle BVH is searched in the object's own space (the
+    /// ray through the inverse world matrix, in f64).
+    pub fn surface_at(&self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
         let ray = self.view()?.cursor_ray(&cursor)?;
-        // Meshes of every candidate first (the closure below cannot borrow self mutably).
-        let mut candidates: Vec<usize> = Vec::new();
-        self.index.pick_with(&ray, |id, _| {
-            candidates.push(id);
-            None
-        });
-        let meshes: HashMap<usize, Arc<MeshData>> =
-            candidates.iter().filter(|&&i| keep(i)).filter_map(|&i| Some((i, self.mesh_of(i)?))).collect();
         let hit = self.index.pick_with(&ray, |id, _| {
-            let mesh = meshes.get(&id)?;
+            if !keep(id) {
+                return None;
+            }
+            let mesh = self.mesh_of(id)?;
             let inv = self.scene.world_matrix(id).try_inverse()?;
             let origin = inv.transform_point(&ray.origin);
             let dir = inv.transform_vector(&ray.dir.into_inner());
-            picking::ray_mesh(&origin, &dir, mesh)
+            mesh.bvh().ray(&origin, &dir, f64::INFINITY)
         })?;
         Some((hit.id, ray.at(hit.t)))
     }
@@ -65,7 +84,7 @@ impl Editor {
     /// The vertex of the drawn meshes of the objects `keep` accepts whose
     /// screen position is nearest `cursor`, if one is within `radius_px`.
     pub fn vertex_near(
-        &mut self,
+        &self,
         cursor: Point2<f64>,
         radius_px: f64,
         keep: impl Fn(usize) -> bool,
@@ -91,7 +110,7 @@ impl Editor {
         for i in candidates {
             let Some(mesh) = self.mesh_of(i) else { continue };
             let world = self.scene.world_matrix(i);
-            for v in &mesh.positions {
+            for v in &mesh.data.positions {
                 let p = world.transform_point(&Point3::new(v[0] as f64, v[1] as f64, v[2] as f64));
                 let Some(s) = view.world_to_screen(&p) else { continue };
                 let d = (s - cursor).norm();

@@ -28,9 +28,11 @@ use obvhs::ray::{Ray as BvhRay, RayHit};
 use obvhs::{Boundable, BvhBuildParams};
 
 use crate::math::{Obb, Ray};
-use crate::mesh::MeshData;
 
 pub use viewport_gizmo::picking::*;
+
+pub mod mesh;
+pub use mesh::{ray_triangle, MeshBvh};
 
 /// The nearest object hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -285,40 +287,6 @@ impl SceneIndex {
         }
         best
     }
-}
-
-/// The nearest hit (`t` >= 0) of a ray with a triangle mesh, the ray given
-/// in the mesh's own space (`origin + t dir`, `dir` not necessarily unit, so
-/// that `t` is the same as along the world ray). Both faces count.
-pub fn ray_mesh(origin: &Point3<f64>, dir: &nalgebra::Vector3<f64>, mesh: &MeshData) -> Option<f64> {
-    let p = |i: u32| mesh.positions.get(i as usize).map(|v| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64));
-    let mut best: Option<f64> = None;
-    for tri in mesh.indices.chunks_exact(3) {
-        let (Some(a), Some(b), Some(c)) = (p(tri[0]), p(tri[1]), p(tri[2])) else { continue };
-        // Moller-Trumbore in f64.
-        let (e1, e2) = (b - a, c - a);
-        let q = dir.cross(&e2);
-        let det = e1.dot(&q);
-        if det.abs() < 1e-300 {
-            continue;
-        }
-        let inv = 1.0 / det;
-        let s = origin - a;
-        let u = s.dot(&q) * inv;
-        if !(0.0..=1.0).contains(&u) {
-            continue;
-        }
-        let r = s.cross(&e1);
-        let v = dir.dot(&r) * inv;
-        if v < 0.0 || u + v > 1.0 {
-            continue;
-        }
-        let t = e2.dot(&r) * inv;
-        if t >= 0.0 && best.is_none_or(|b| t < b) {
-            best = Some(t);
-        }
-    }
-    best
 }
 
 #[cfg(test)]
