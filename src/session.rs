@@ -5,7 +5,7 @@
 //! that concern the program rather than the scene: the depth-mode toggle,
 //! saving, screenshots and quitting.
 
-use crate::editor::Editor;
+use crate::editor::{Editor, FrameProbe};
 use crate::input::{Event, Modifiers};
 
 /// The key (winit `KeyCode` name) that toggles reversed / standard depth.
@@ -28,15 +28,10 @@ pub enum Command {
     Quit,
 }
 
-/// Handles one event with the modifiers held during it. `depth_at` gives
-/// the last drawn frame's depth under a screen point (for orbit and zoom
-/// about the surface under the cursor); `&mut |_| None` where there is none.
-pub fn handle(
-    editor: &mut Editor,
-    event: &Event,
-    mods: Modifiers,
-    depth_at: &mut dyn FnMut(nalgebra::Point2<f64>) -> Option<f64>,
-) -> Command {
+/// Handles one event with the modifiers held during it. `frame` reads the
+/// last drawn frame (the depth under the cursor for orbit and zoom, the
+/// objects in a selection box); `&mut NoFrame` where there is none.
+pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> Command {
     if let Event::KeyDown { key } = event {
         let plain = !mods.ctrl && !mods.alt;
         match key.as_str() {
@@ -50,7 +45,7 @@ pub fn handle(
             _ => {}
         }
     }
-    if editor.handle_with_depth(event, mods, depth_at) {
+    if editor.handle_with_frame(event, mods, frame) {
         Command::Redraw
     } else {
         Command::None
@@ -67,7 +62,7 @@ mod tests {
     fn app_keys_map_to_commands_and_the_rest_reaches_the_editor() {
         let mut e = Editor::new(Scene::demo(), 640.0, 480.0);
         let key = |k: &str| Event::KeyDown { key: k.into() };
-        let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut |_| None);
+        let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut crate::editor::NoFrame);
         let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
         assert_eq!(e.depth, DepthMode::Reversed);
         assert_eq!(handle(&mut e, &key("F2"), Modifiers::NONE), Command::Redraw);

@@ -14,8 +14,8 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::draw::{LoadedMeshes, SceneMeshes};
-use crate::editor::Editor;
+use crate::draw::{LoadedMeshes, RenderProbe, SceneMeshes};
+use crate::editor::{Editor, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
@@ -195,7 +195,7 @@ impl ApplicationHandler for App {
             WindowEvent::ModifiersChanged(m) => {
                 self.modifiers = modifiers(m.state());
                 // Snapping follows Ctrl at once, even mid-drag.
-                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers, &mut |_| None)
+                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers, &mut NoFrame)
                     != Command::None
                 {
                     self.request_redraw();
@@ -219,21 +219,18 @@ impl ApplicationHandler for App {
             _ => {}
         }
         let Some(input) = to_input(&event) else { return };
-        let renderer = self.renderer.as_ref();
-        let mut failed = None;
-        let mut depth_at = |p: nalgebra::Point2<f64>| {
-            renderer.and_then(|r| {
-                r.depth_at(p.x, p.y).unwrap_or_else(|e| {
-                    failed.get_or_insert(e);
-                    None
-                })
-            })
+        let command = match self.renderer.as_mut() {
+            Some(renderer) => {
+                let mut probe = RenderProbe::new(renderer);
+                let command = session::handle(&mut self.editor, &input, self.modifiers, &mut probe);
+                // A failed read of the frame (e.g. a lost device) is fatal, not "no surface".
+                if let Some(e) = probe.failed {
+                    return self.fail(el, e);
+                }
+                command
+            }
+            None => session::handle(&mut self.editor, &input, self.modifiers, &mut NoFrame),
         };
-        let command = session::handle(&mut self.editor, &input, self.modifiers, &mut depth_at);
-        // A failed depth read (e.g. a lost device) is fatal, not "no surface".
-        if let Some(e) = failed {
-            return self.fail(el, e);
-        }
         match command {
             Command::None => {}
             Command::Redraw => self.request_redraw(),

@@ -42,6 +42,29 @@ pub use camera::AxisView;
 
 pub use history::{Edit, History};
 
+/// What the last drawn frame can tell the editor, from the GPU's depth and
+/// object-ID buffers (a small read-back, never the whole image).
+pub trait FrameProbe {
+    /// The depth-buffer value under a screen point, if there is a frame.
+    fn depth_at(&mut self, p: Point2<f64>) -> Option<f64>;
+    /// The objects (indices) with at least one visible pixel centre in the
+    /// rectangle `[min, max]`, ascending; `None` when there is no frame (the
+    /// editor then casts rays itself).
+    fn objects_in(&mut self, min: Point2<f64>, max: Point2<f64>) -> Option<Vec<usize>>;
+}
+
+/// No frame to read: no depth, and box selection by ray casts.
+pub struct NoFrame;
+
+impl FrameProbe for NoFrame {
+    fn depth_at(&mut self, _p: Point2<f64>) -> Option<f64> {
+        None
+    }
+    fn objects_in(&mut self, _min: Point2<f64>, _max: Point2<f64>) -> Option<Vec<usize>> {
+        None
+    }
+}
+
 /// Vertex snapping reaches vertices this close to the cursor (pixels).
 pub const VERTEX_SNAP_PX: f64 = 20.0;
 
@@ -88,6 +111,10 @@ pub struct Editor {
     nav: Option<Nav>,
     /// Where the left button went down, when it did not start a drag.
     press: Option<Point2<f64>>,
+    /// The press has moved 4 px or more: a box selection is being dragged.
+    boxing: bool,
+    /// The objects the frame shows in the box, for the release being handled.
+    boxed: Option<Vec<usize>>,
     /// Objects (selected roots first) whose transforms the drag edits.
     drag_objects: Vec<usize>,
     history: History,
@@ -140,6 +167,8 @@ impl Editor {
             mods: Modifiers::NONE,
             nav: None,
             press: None,
+            boxing: false,
+            boxed: None,
             drag_objects: Vec::new(),
             history: History::default(),
             surface: None,
@@ -409,27 +438,112 @@ impl Editor {
 
     /// Like [`Editor::handle_with_mods`], with access to the depth buffer of
     /// the last drawn frame: `depth_at(cursor)` gives the depth value under
-    /// the cursor. Orbit (middle press) and zoom (wheel) then turn about and
-    /// move towards the surface point under the cursor, in either depth
-    /// mode; over the background they fall back to the camera target.
+    /// the cursor (see [`Editor::handle_with_frame`]; box selection then
+    /// falls back to ray casts).
     pub fn handle_with_depth(
         &mut self,
         event: &Event,
         mods: Modifiers,
         depth_at: &mut dyn FnMut(Point2<f64>) -> Option<f64>,
     ) -> bool {
+        struct DepthOnly<'a>(&'a mut dyn FnMut(Point2<f64>) -> Option<f64>);
+        impl FrameProbe for DepthOnly<'_> {
+            fn depth_at(&mut self, p: Point2<f64>) -> Option<f64> {
+                (self.0)(p)
+            }
+            fn objects_in(&mut self, _min: Point2<f64>, _max: Point2<f64>) -> Option<Vec<usize>> {
+                None
+            }
+        }
+        self.handle_with_frame(event, mods, &mut DepthOnly(depth_at))
+    }
+
+    /// Like [`Editor::handle_with_mods`], with access to the last drawn
+    /// frame: orbit (middle press) and zoom (wheel) turn about and move
+    /// towards the surface point under the cursor (from the depth buffer,
+    /// in either depth mode; over the background the camera target), and a
+    /// box selection takes the objects with visible pixels in the box (from
+    /// the object-ID buffer).
+    pub fn handle_with_frame(&mut self, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> bool {
         let wants_surface = matches!(event, Event::MouseDown { button: MouseButton::Middle } | Event::Scroll { .. });
         self.surface = None;
         if wants_surface && !self.gizmo.is_dragging() {
             let clear = self.depth.clear_depth() as f64;
-            self.surface = match (self.view(), depth_at(self.cursor)) {
+            self.surface = match (self.view(), frame.depth_at(self.cursor)) {
                 (Some(v), Some(d)) if d.is_finite() && d != clear => v.unproject(&self.cursor, d),
                 _ => None,
             };
         }
+        self.boxed = None;
+        if let (Event::MouseUp { button: MouseButton::Left }, Some([x0, y0, x1, y1])) = (event, self.selection_rect()) {
+            let (min, max) = (Point2::new(x0 as f64, y0 as f64), Point2::new(x1 as f64, y1 as f64));
+            self.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
+        }
         let changed = self.handle_with_mods(event, mods);
         self.surface = None;
+        self.boxed = None;
         changed
+    }
+
+    /// The box-selection rectangle being dragged, `[x0, y0, x1, y1]` in
+    /// pixels (x0 <= x1, y0 <= y1), for drawing.
+    pub fn selection_rect(&self) -> Option<[f32; 4]> {
+        let p = self.press?;
+        if !self.boxing {
+            return None;
+        }
+        let c = self.cursor;
+        Some([p.x.min(c.x) as f32, p.y.min(c.y) as f32, p.x.max(c.x) as f32, p.y.max(c.y) as f32])
+    }
+
+    /// The objects with at least one visible pixel centre in the rectangle,
+    /// by casting a ray through every pixel centre on the CPU: what the
+    /// object-ID buffer gives (the same triangles, nearest first), for
+    /// callers with no frame to read.
+    pub fn objects_in_rect(&self, min: Point2<f64>, max: Point2<f64>) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        let (x0, y0) = ((min.x - 0.5).ceil().max(0.0) as i64, (min.y - 0.5).ceil().max(0.0) as i64);
+        let (x1, y1) =
+            ((max.x - 0.5).floor().min(self.size.0 - 1.0) as i64, (max.y - 0.5).floor().min(self.size.1 - 1.0) as i64);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if let Some((id, _)) = self.surface_at(Point2::new(x as f64 + 0.5, y as f64 + 0.5), |_| true) {
+                    if !found.contains(&id) {
+                        found.push(id);
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
+    /// Applies a finished box: replace the selection (plain), add (Shift)
+    /// or remove (Ctrl), `editing.md` "Box selection".
+    fn box_select(&mut self, ids: Vec<usize>) -> bool {
+        let before = self.selection.clone();
+        if self.mods.ctrl {
+            self.selection.retain(|i| !ids.contains(i));
+        } else {
+            if !self.mods.shift {
+                self.selection.clear();
+            }
+            for i in ids {
+                if i < self.scene.len() && !self.selection.contains(&i) {
+                    self.selection.push(i);
+                }
+            }
+        }
+        self.rehover();
+        before != self.selection
+    }
+
+    /// Esc or right click during a box selection: drop the box.
+    fn cancel_box(&mut self) -> bool {
+        let had = self.boxing;
+        self.boxing = false;
+        self.press = None;
+        had
     }
 
     fn rehover(&mut self) {
@@ -492,6 +606,13 @@ impl Editor {
             Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
             None => {}
         }
+        if let Some(p) = self.press {
+            // A press that moves 4 px or more draws a selection box.
+            if self.boxing || (m - p).norm() >= CLICK_SLOP_PX {
+                self.boxing = true;
+                return true;
+            }
+        }
         let before = self.gizmo.hovered();
         self.rehover();
         before != self.gizmo.hovered()
@@ -516,6 +637,9 @@ impl Editor {
             MouseButton::Right => {
                 if self.gizmo.is_dragging() {
                     return self.cancel_drag();
+                }
+                if self.boxing {
+                    return self.cancel_box();
                 }
                 if self.nav.is_none() && self.fly.is_none() {
                     self.press = None;
@@ -545,9 +669,11 @@ impl Editor {
                     }
                     return true;
                 }
-                match self.press.take() {
-                    Some(p) if (p - self.cursor).norm() <= CLICK_SLOP_PX => self.click_select(),
-                    _ => false,
+                let boxing = std::mem::take(&mut self.boxing);
+                match (self.press.take(), self.boxed.take()) {
+                    (Some(_), Some(ids)) if boxing => self.box_select(ids),
+                    (Some(p), _) if !boxing && (p - self.cursor).norm() < CLICK_SLOP_PX => self.click_select(),
+                    _ => boxing,
                 }
             }
             MouseButton::Middle => {
@@ -593,6 +719,7 @@ impl Editor {
             return true;
         }
         match key {
+            "Escape" if self.boxing => self.cancel_box(),
             "Escape" => self.cancel_drag(),
             "Z" if ctrl && self.mods.shift => self.redo(),
             "Z" if ctrl => self.undo(),

@@ -7,8 +7,8 @@ pub use crate::script;
 
 use std::path::{Path, PathBuf};
 
-use crate::draw::SceneMeshes;
-use crate::editor::Editor;
+use crate::draw::{RenderProbe, SceneMeshes};
+use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::render::{ContextDesc, RenderError, Renderer};
@@ -57,7 +57,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     eprintln!("viewport: using {}", renderer.device_info());
     let meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
     let trace = match &script {
-        Some(s) => replay(&mut editor, s, &mut Offscreen { renderer: &mut renderer, meshes: &meshes })?,
+        Some(s) => replay(&mut editor, s, &mut Offscreen { probe: RenderProbe::new(&mut renderer), meshes: &meshes })?,
         None => Vec::new(),
     };
     renderer.draw(&meshes.editor_frame(&editor).0)?;
@@ -78,17 +78,26 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 
 /// The headless renderer as a replay target.
 struct Offscreen<'a> {
-    renderer: &'a mut Renderer,
+    probe: RenderProbe<'a>,
     meshes: &'a SceneMeshes,
+}
+
+impl FrameProbe for Offscreen<'_> {
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+        self.probe.depth_at(p)
+    }
+    fn objects_in(&mut self, min: nalgebra::Point2<f64>, max: nalgebra::Point2<f64>) -> Option<Vec<usize>> {
+        self.probe.objects_in(min, max)
+    }
 }
 
 impl ReplayTarget for Offscreen<'_> {
     type Error = RenderError;
     fn frame(&mut self, editor: &Editor) -> Result<(), RenderError> {
-        self.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
+        self.probe.renderer.draw(&self.meshes.editor_frame(editor).0).map(|_| ())
     }
-    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Result<Option<f64>, RenderError> {
-        self.renderer.depth_at(p.x, p.y)
+    fn take_error(&mut self) -> Option<RenderError> {
+        self.probe.failed.take()
     }
 }
 
@@ -142,13 +151,14 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
 /// How much time one `{"frame": 1}` of a script lets pass.
 pub const SCRIPT_FRAME_SECONDS: f64 = 1.0 / 60.0;
 
-/// What a replay draws into: frames, and the depth of the last one.
-pub trait ReplayTarget {
+/// What a replay draws into: frames, which the editor reads back as a
+/// [`FrameProbe`] (the depth under the cursor, the objects in a box).
+pub trait ReplayTarget: FrameProbe {
     type Error;
     /// Draws the editor's current state.
     fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error>;
-    /// The last drawn frame's depth under a screen point.
-    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Result<Option<f64>, Self::Error>;
+    /// The first read of the frame that failed since the last call.
+    fn take_error(&mut self) -> Option<Self::Error>;
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -162,16 +172,9 @@ pub fn replay<T: ReplayTarget>(
     for (i, step) in script.steps.iter().enumerate() {
         match step {
             Step::Input(event, mods) => {
-                // A failed depth read (e.g. a lost device) ends the replay.
-                let mut failed = None;
-                let mut depth_at = |p| {
-                    target.depth_at(p).unwrap_or_else(|e| {
-                        failed.get_or_insert(e);
-                        None
-                    })
-                };
-                let command = session::handle(editor, event, *mods, &mut depth_at);
-                if let Some(e) = failed {
+                let command = session::handle(editor, event, *mods, target);
+                // A failed read of the frame (e.g. a lost device) ends the replay.
+                if let Some(e) = target.take_error() {
                     return Err(e);
                 }
                 match command {

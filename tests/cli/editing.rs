@@ -440,3 +440,39 @@ fn clicks_pick_the_drawn_triangles_not_the_boxes() {
     assert_eq!(click(screen(3.0 + 0.9, -3.0 + 0.9)), json!([]));
     assert_eq!(click(screen(3.0 + 0.5, -3.0 + 0.5)), json!(["orb"]));
 }
+
+#[test]
+fn box_selection_takes_visible_objects_and_adds_removes_and_cancels() {
+    // A and B in a row, C above, D hidden right behind A.
+    let scene = ortho_scene(json!([
+        { "name": "A", "mesh": "cube", "position": [-2, 0, 0], "scale": [0.4, 0.4, 0.4] },
+        { "name": "B", "mesh": "sphere", "position": [2, 0, 0], "scale": [0.4, 0.4, 0.4] },
+        { "name": "C", "mesh": "cone", "position": [0, 2, 0], "scale": [0.4, 0.4, 0.4] },
+        { "name": "D", "mesh": "cube", "position": [-2, 0, -3], "scale": [0.2, 0.2, 0.2] }
+    ]));
+    let boxed = |from: [f64; 2], to: [f64; 2], mods: &[&str]| -> Vec<Value> {
+        vec![
+            json!({ "mouse_move": from }),
+            json!({ "mouse_down": "left" }),
+            json!({ "mouse_move": [(from[0] + to[0]) / 2.0, (from[1] + to[1]) / 2.0], "mods": mods }),
+            json!({ "mouse_move": to, "mods": mods }),
+            json!({ "mouse_up": "left", "mods": mods }),
+        ]
+    };
+    let row = boxed(screen(-4.0, 1.5), screen(4.0, -1.5), &[]);
+    let add_c = boxed(screen(-1.0, 3.0), screen(1.0, 1.5), &["shift"]);
+    let drop_a = boxed(screen(-3.0, 1.0), screen(-1.0, -1.0), &["ctrl"]);
+    let events: Vec<Value> = [row, add_c, drop_a].concat();
+    let r = run(&scene, &json!({ "size": [400, 400], "events": events }));
+    assert_eq!(r.trace[4]["selection"], json!(["A", "B"]), "the row, not the hidden D nor C");
+    assert_eq!(r.trace[9]["selection"], json!(["A", "B", "C"]), "Shift adds");
+    assert_eq!(r.trace[14]["selection"], json!(["B", "C"]), "Ctrl removes");
+
+    // Esc or a right click during the drag cancels: the selection stays.
+    for cancel in [json!({ "key_down": "Escape" }), json!({ "mouse_down": "right" })] {
+        let mut events = boxed(screen(-4.0, 1.5), screen(4.0, -1.5), &[]);
+        events.insert(4, cancel.clone());
+        let r = run(&scene, &json!({ "size": [400, 400], "select": ["C"], "events": events }));
+        assert_eq!(r.trace[5]["selection"], json!(["C"]), "{cancel}: cancelled");
+    }
+}
