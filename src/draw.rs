@@ -201,6 +201,37 @@ impl SceneMeshes {
     }
 }
 
+/// The renderer's last frame as the editor reads it ([`FrameProbe`]): the
+/// depth under the cursor and the objects in a selection box. The first
+/// failed read (a lost device, say) is kept in `failed` for the caller: it
+/// is an error, not "nothing there".
+pub struct RenderProbe<'a> {
+    pub renderer: &'a mut Renderer,
+    pub failed: Option<RenderError>,
+}
+
+impl<'a> RenderProbe<'a> {
+    pub fn new(renderer: &'a mut Renderer) -> RenderProbe<'a> {
+        RenderProbe { renderer, failed: None }
+    }
+}
+
+impl FrameProbe for RenderProbe<'_> {
+    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
+        match self.renderer.depth_at(p.x, p.y) {
+            Ok(d) => d,
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    fn objects_in(&mut self, _min: nalgebra::Point2<f64>, _max: nalgebra::Point2<f64>) -> Option<Vec<usize>> {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,36 +305,5 @@ mod tests {
         // Same answer in standard depth.
         let (_, stats) = meshes.frame(&scene, cam, DepthMode::Standard, &[], (400, 300));
         assert_eq!(stats, CullStats { drawn: 2, culled: 2 });
-    }
-}
-
-/// The renderer's last frame as the editor reads it ([`FrameProbe`]): the
-/// depth under the cursor and the objects in a selection box. The first
-/// failed read (a lost device, say) is kept in `failed` for the caller: it
-/// is an error, not "nothing there".
-pub struct RenderProbe<'a> {
-    pub renderer: &'a mut Renderer,
-    pub failed: Option<RenderError>,
-}
-
-impl<'a> RenderProbe<'a> {
-    pub fn new(renderer: &'a mut Renderer) -> RenderProbe<'a> {
-        RenderProbe { renderer, failed: None }
-    }
-}
-
-impl FrameProbe for RenderProbe<'_> {
-    fn depth_at(&mut self, p: nalgebra::Point2<f64>) -> Option<f64> {
-        match self.renderer.depth_at(p.x, p.y) {
-            Ok(d) => d,
-            Err(e) => {
-                self.failed.get_or_insert(e);
-                None
-            }
-        }
-    }
-
-    fn objects_in(&mut self, _min: nalgebra::Point2<f64>, _max: nalgebra::Point2<f64>) -> Option<Vec<usize>> {
-        None
     }
 }

@@ -8,7 +8,7 @@ mod support;
 /// Random duplicate / delete / drag / undo / redo against a model.
 #[path = "core/editing_props.rs"]
 mod editing_props;
-/// 1e5 random editor events with degenerate cameras and zero scales.
+/// 2e5 random editor events with degenerate cameras and zero scales.
 #[path = "core/editor_fuzz.rs"]
 mod editor_fuzz;
 /// 1e5 random gizmo events with degenerate cameras and zero scales.

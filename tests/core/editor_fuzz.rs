@@ -1,4 +1,4 @@
-//! Fuzz-style robustness of the whole editor: 1e5 random input events with
+//! Fuzz-style robustness of the whole editor: 2e5 random input events (now with duplicate, delete, views, vertex snap, pivots and box selection) with
 //! a fixed seed over the demo scene, with degenerate cameras (eye == target,
 //! zero fov) and zero scales injected, cursors far outside the viewport and
 //! zero-sized viewports. Nothing may panic or become NaN / infinite, and a
@@ -14,16 +14,35 @@ use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::Projection;
 use viewport::scene::Scene;
 
-const KEYS: [&str; 10] = ["W", "E", "R", "T", "X", "F", "Z", "Y", "Escape", "Q"];
+const KEYS: [&str; 19] = [
+    "W",
+    "E",
+    "R",
+    "T",
+    "X",
+    "F",
+    "Z",
+    "Y",
+    "Escape",
+    "Q",
+    "D",
+    "Delete",
+    "V",
+    "Period",
+    "Numpad1",
+    "Numpad3",
+    "Numpad7",
+    "Numpad5",
+    "NumpadDecimal",
+];
 
 #[test]
-fn hundred_thousand_random_editor_events() {
+fn two_hundred_thousand_random_editor_events() {
     let mut rng = StdRng::seed_from_u64(0xed17_0003);
     let mut e = Editor::new(Scene::demo(), 1280.0, 720.0);
-    let n = e.scene().objects().len();
     let (mut degenerate, mut drags, mut depth_checks) = (0, 0, 0);
     let mut start_depths: Vec<(usize, f64)> = Vec::new();
-    for step in 0..100_000u32 {
+    for step in 0..200_000u32 {
         let was_dragging = e.active_handle().is_some();
         let mut aimed = false;
         let event = match rng.gen_range(0..100) {
@@ -84,6 +103,10 @@ fn hundred_thousand_random_editor_events() {
             }
             92 => {
                 // Zero scale on a random object (and sometimes a huge position).
+                let n = e.scene().len();
+                if n == 0 {
+                    continue;
+                }
                 let i = rng.gen_range(0..n);
                 let mut t = e.scene().objects()[i].transform;
                 t.scale[rng.gen_range(0..3)] = 0.0;
@@ -94,7 +117,8 @@ fn hundred_thousand_random_editor_events() {
                 continue;
             }
             93..=94 => {
-                if !was_dragging {
+                let n = e.scene().len();
+                if !was_dragging && n > 0 {
                     let k = rng.gen_range(1..3);
                     let ids: Vec<usize> = (0..k).map(|_| rng.gen_range(0..n)).collect();
                     e.set_selection(&ids);
@@ -102,8 +126,20 @@ fn hundred_thousand_random_editor_events() {
                 continue;
             }
             95..=98 => {
-                // Aim at the gizmo: somewhere on or near one of its handles.
+                // Aim at the gizmo: somewhere on or near one of its handles
+                // (of a random object when a box or a delete left nothing selected).
                 let (Some(v), false) = (e.view(), was_dragging) else { continue };
+                // Deletes can empty the scene: a user would undo them.
+                while e.scene().len() < 3 && e.undo() {}
+                if e.selection().is_empty() && !e.scene().is_empty() {
+                    let n = e.scene().len();
+                    let ids: Vec<usize> = (0..rng.gen_range(1..4)).map(|_| rng.gen_range(0..n)).collect();
+                    e.set_selection(&ids);
+                }
+                // A user stops flying (right button up) before grabbing a handle.
+                if e.is_flying() {
+                    e.handle(&Event::MouseUp { button: MouseButton::Right });
+                }
                 let Some(f) = e.gizmo.frame(&v, &e.targets()) else { continue };
                 let dir = match rng.gen_range(0..4) {
                     3 => Vector3::zeros(),
