@@ -1,5 +1,7 @@
 //! Core benchmarks: gizmo hover + drag per frame, scene picking among 100k
-//! and 1M objects, and the incremental BVH update after moving one object.
+//! and 1M objects (boxes alone, and exact on the triangles through the
+//! editor), the incremental BVH update after moving one object, and the
+//! triangle BVH build per mesh.
 //!
 //! Run with `cargo bench --bench core`. Medians are what the README quotes.
 
@@ -170,9 +172,94 @@ fn scene_pick(c: &mut Criterion) {
     }
 }
 
+/// Exact picks through the editor (object boxes, then each candidate's
+/// triangle BVH in its own space), among 100k and 1M rotated, non-uniformly
+/// scaled tori and spheres; per-pick percentiles over rays that hit and miss.
+fn exact_pick(c: &mut Criterion) {
+    use viewport::editor::Editor;
+    use viewport::scene::{MeshRef, Object, Primitive, Scene};
+    let mut rng = StdRng::seed_from_u64(43);
+    for n in [100_000usize, 1_000_000] {
+        let side = 4.0 * (n as f64).cbrt();
+        let objects: Vec<Object> = (0..n)
+            .map(|i| Object {
+                name: format!("o{i}"),
+                mesh: MeshRef::Primitive(if i % 2 == 0 { Primitive::Torus } else { Primitive::Sphere }),
+                transform: Transform {
+                    position: Vector3::new(
+                        rng.gen_range(-side..side),
+                        rng.gen_range(-side..side),
+                        rng.gen_range(-side..side),
+                    ),
+                    rotation: UnitQuaternion::from_euler_angles(
+                        rng.gen_range(0.0..3.0),
+                        rng.gen_range(0.0..3.0),
+                        rng.gen_range(0.0..3.0),
+                    ),
+                    scale: Vector3::new(rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0)),
+                },
+                color: [0.8; 3],
+            })
+            .collect();
+        let mut editor = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);
+        editor.camera = Camera {
+            eye: Point3::new(side * 1.6, side * 1.1, side * 1.9),
+            target: Point3::origin(),
+            up: Vector3::y(),
+            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
+        };
+        let cursors: Vec<Point2<f64>> =
+            (0..4096).map(|_| Point2::new(rng.gen_range(0.0..1280.0), rng.gen_range(0.0..720.0))).collect();
+        // The triangle trees are built on first use, as in the editor.
+        let hits = cursors.iter().filter(|p| editor.surface_at(**p, |_| true).is_some()).count();
+        let mut t: Vec<f64> = Vec::with_capacity(cursors.len() * 5);
+        for _ in 0..5 {
+            for p in &cursors {
+                let s = std::time::Instant::now();
+                black_box(editor.surface_at(black_box(*p), |_| true));
+                t.push(s.elapsed().as_nanos() as f64);
+            }
+        }
+        t.sort_by(f64::total_cmp);
+        let q = |p: f64| t[((t.len() - 1) as f64 * p) as usize];
+        eprintln!(
+            "exact pick among {n}: {hits} of {} cursors hit; per-pick p50 {:.0} ns, p90 {:.0} ns, p99 {:.0} ns, mean {:.0} ns",
+            cursors.len(),
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            t.iter().sum::<f64>() / t.len() as f64
+        );
+        let mut i = 0usize;
+        c.bench_function(&format!("scene/exact_pick_{}k", n / 1000), |b| {
+            b.iter(|| {
+                i = (i + 1) % cursors.len();
+                black_box(editor.surface_at(black_box(cursors[i]), |_| true))
+            })
+        });
+    }
+}
+
+/// Building the triangle BVH of a mesh (once per mesh, on first pick).
+fn mesh_bvh_build(c: &mut Criterion) {
+    use viewport::mesh::MeshData;
+    use viewport::picking::MeshBvh;
+    use viewport::scene::Primitive;
+    let fine_torus = MeshData::torus(0.5, 0.15, 400, 120);
+    for (name, mesh) in [
+        ("cube_12_tris", Primitive::Cube.mesh()),
+        ("sphere_2304_tris", Primitive::Sphere.mesh()),
+        ("torus_2304_tris", Primitive::Torus.mesh()),
+        ("torus_96000_tris", fine_torus),
+    ] {
+        assert!(!mesh.indices.is_empty());
+        c.bench_function(&format!("mesh_bvh/build_{name}"), |b| b.iter(|| black_box(MeshBvh::build(black_box(&mesh)))));
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(60).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    targets = gizmo_frame, scene_pick
+    targets = gizmo_frame, scene_pick, exact_pick, mesh_bvh_build
 }
 criterion_main!(benches);

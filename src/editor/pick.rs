@@ -68,15 +68,15 @@ impl Editor {
     /// ray through the inverse world matrix, in f64).
     pub fn surface_at(&self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
         let ray = self.view()?.cursor_ray(&cursor)?;
-        let hit = self.index.pick_with(&ray, |id, _| {
+        let hit = self.index.pick_with(&ray, |id, _, t_best| {
             if !keep(id) {
                 return None;
             }
             let mesh = self.mesh_of(id)?;
-            let inv = self.scene.world_matrix(id).try_inverse()?;
+            let inv = self.scene.world_inverse(id)?;
             let origin = inv.transform_point(&ray.origin);
             let dir = inv.transform_vector(&ray.dir.into_inner());
-            mesh.bvh().ray(&origin, &dir, f64::INFINITY)
+            mesh.bvh().ray(&origin, &dir, t_best)
         })?;
         Some((hit.id, ray.at(hit.t)))
     }
@@ -98,7 +98,7 @@ impl Editor {
             for gx in -steps..=steps {
                 let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
                 let Some(ray) = view.cursor_ray(&q) else { continue };
-                self.index.pick_with(&ray, |id, _| {
+                self.index.pick_with(&ray, |id, _, _| {
                     if keep(id) && !candidates.contains(&id) {
                         candidates.push(id);
                     }

@@ -214,14 +214,16 @@ impl SceneIndex {
 
     /// Like [`SceneIndex::pick`], considering only ids for which `keep` is true.
     pub fn pick_filtered(&self, ray: &Ray, mut keep: impl FnMut(usize) -> bool) -> Option<SceneHit> {
-        self.pick_with(ray, |id, t| keep(id).then_some(t))
+        self.pick_with(ray, |id, t, _| keep(id).then_some(t))
     }
 
-    /// The nearest exact hit: boxes are the broad phase, and `exact(id, t_box)`
-    /// gives object `id`'s own hit distance along the ray (for example on its
-    /// triangles; `None` for a miss), called only for boxes the ray enters
-    /// before the best exact hit so far. Distances are the ray's `t`.
-    pub fn pick_with(&self, ray: &Ray, mut exact: impl FnMut(usize, f64) -> Option<f64>) -> Option<SceneHit> {
+    /// The nearest exact hit: boxes are the broad phase, and
+    /// `exact(id, t_box, t_best)` gives object `id`'s own hit distance along
+    /// the ray (for example on its triangles; `None` for a miss), called only
+    /// for boxes the ray enters before the best exact hit so far (`t_best`,
+    /// infinite at first: hits beyond it need not be looked for).
+    /// Distances are the ray's `t`.
+    pub fn pick_with(&self, ray: &Ray, mut exact: impl FnMut(usize, f64, f64) -> Option<f64>) -> Option<SceneHit> {
         if self.bvh.nodes.is_empty() {
             return None;
         }
@@ -254,7 +256,7 @@ impl SceneIndex {
                 if best.is_some_and(|b| t_box > b.t) {
                     continue;
                 }
-                let Some(t) = exact(id, t_box) else {
+                let Some(t) = exact(id, t_box, best.map_or(f64::INFINITY, |b| b.t)) else {
                     continue;
                 };
                 if best.is_none_or(|b| t < b.t || (t == b.t && id < b.id)) {

@@ -473,6 +473,16 @@ impl Scene {
         self.hierarchy.ancestors(i).fold(local, |m, p| self.objects[p].transform.matrix() * m)
     }
 
+    /// Inverse of [`Scene::world_matrix`], from each transform's closed-form
+    /// inverse (`None` for a zero scale on the way).
+    pub fn world_inverse(&self, i: usize) -> Option<Matrix4<f64>> {
+        let mut inv = self.objects[i].transform.inverse_matrix()?;
+        for p in self.hierarchy.ancestors(i) {
+            inv *= self.objects[p].transform.inverse_matrix()?;
+        }
+        Some(inv)
+    }
+
     /// World matrix of the parent of `i` (identity for a root).
     pub fn parent_world_matrix(&self, i: usize) -> Matrix4<f64> {
         self.parent(i).map_or_else(Matrix4::identity, |p| self.world_matrix(p))

@@ -42,6 +42,25 @@ impl Transform {
         m
     }
 
+    /// The inverse of [`Transform::matrix`], `S^-1 * R^T * T^-1`, in closed
+    /// form; `None` when a scale component is zero or the result is not
+    /// finite.
+    pub fn inverse_matrix(&self) -> Option<Matrix4<f64>> {
+        let inv_s = self.scale.map(|s| 1.0 / s);
+        let rt = self.rotation.to_rotation_matrix().into_inner().transpose();
+        let mut m = Matrix4::identity();
+        for r in 0..3 {
+            for c in 0..3 {
+                m[(r, c)] = inv_s[r] * rt[(r, c)];
+            }
+        }
+        let t = m.fixed_view::<3, 3>(0, 0) * -self.position;
+        m[(0, 3)] = t.x;
+        m[(1, 3)] = t.y;
+        m[(2, 3)] = t.z;
+        m.iter().all(|v| v.is_finite()).then_some(m)
+    }
+
     /// Whether every component is finite.
     pub fn is_finite(&self) -> bool {
         self.position.iter().chain(self.scale.iter()).chain(self.rotation.coords.iter()).all(|v| v.is_finite())
@@ -52,6 +71,21 @@ impl Transform {
 mod tests {
     use super::*;
     use nalgebra::Point3;
+
+    #[test]
+    fn closed_form_inverse_matches_the_general_one() {
+        let t = Transform {
+            position: Vector3::new(10.0, -2.0, 3.5),
+            rotation: UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0),
+            scale: Vector3::new(2.0, 0.25, -3.0),
+        };
+        let general = t.matrix().try_inverse().unwrap();
+        let closed = t.inverse_matrix().unwrap();
+        assert!((general - closed).norm() < 1e-12, "{general} {closed}");
+        assert!((closed * t.matrix() - Matrix4::identity()).norm() < 1e-12);
+        let flat = Transform { scale: Vector3::new(1.0, 0.0, 1.0), ..t };
+        assert_eq!(flat.inverse_matrix(), None);
+    }
 
     #[test]
     fn matrix_is_translate_rotate_scale() {
