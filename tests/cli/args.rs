@@ -1,7 +1,7 @@
 //! The binary's command line: headless output, and bad input that must give
 //! one clear line and exit status 2 without touching existing output files.
 
-use crate::support::cli::{assert_bad_input, viewport_cli};
+use crate::support::cli::{assert_bad_input, viewport_cli, write_file};
 
 use std::path::Path;
 
@@ -46,11 +46,7 @@ fn without_a_display_it_says_so_and_renders_headless() {
 #[test]
 fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     let png = write("existing.png", "keep me");
     let truncated = write("truncated.json", r#"{"objects":[{"name":"a","mesh":"cube""#);
     let unknown = write("unknown.json", r#"{"objects":[],"lights":[]}"#);

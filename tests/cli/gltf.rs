@@ -3,7 +3,7 @@
 //! gives one line naming it, exit status 2 and untouched output files.
 //! Run with `VK_DRIVER_FILES` pointing at lavapipe (as `make test` does).
 
-use crate::support::cli::{assert_bad_input, viewport_cli};
+use crate::support::cli::{assert_bad_input, viewport_cli, write_file};
 
 use std::path::Path;
 
@@ -53,11 +53,7 @@ fn the_gltf_demo_renders_its_gltf_objects() {
 #[test]
 fn a_missing_or_corrupt_mesh_file_is_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     let png = write("existing.png", "keep me");
     let json = write("existing.json", "keep me too");
     write("broken.gltf", r#"{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attri"#);

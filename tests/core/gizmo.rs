@@ -253,6 +253,14 @@ fn run(s: &Scenario, depth: DepthMode, handle: Handle, m0: Point2<f64>, path: &[
     Some(Run { updates, gizmo_frame })
 }
 
+/// The same drag in reversed and standard depth; the two must agree.
+fn run_both_modes(s: &Scenario, handle: Handle, m0: Point2<f64>, path: &[Point2<f64>]) -> Option<(Run, Run)> {
+    let rev = run(s, DepthMode::Reversed, handle, m0, path)?;
+    let std = run(s, DepthMode::Standard, handle, m0, path)?;
+    assert_modes_agree(&rev, &std);
+    Some((rev, std))
+}
+
 fn assert_modes_agree(a: &Run, b: &Run) {
     for ((_, ua), (_, ub)) in a.updates.iter().zip(&b.updates) {
         for (ta, tb) in ua.transforms.iter().zip(&ub.transforms) {
@@ -306,12 +314,9 @@ fn axis_drag_case(seed: u64, axis_i: u8, steep: bool, scale: bool) -> Outcome {
         return out;
     };
     let path = cursor_path(&mut rng, m0, 6);
-    let (Some(rev), Some(std)) =
-        (run(&s, DepthMode::Reversed, handle, m0, &path), run(&s, DepthMode::Standard, handle, m0, &path))
-    else {
+    let Some((rev, std)) = run_both_modes(&s, handle, m0, &path) else {
         return out;
     };
-    assert_modes_agree(&rev, &std);
     for (depth, r) in [(DepthMode::Reversed, &rev), (DepthMode::Standard, &std)] {
         let view = s.view(depth);
         let dir = drag_axis(&f, &r.gizmo_frame, a);
@@ -403,12 +408,9 @@ fn plane_drag_case(seed: u64, axis_i: u8, view_plane: bool) -> Outcome {
         return out;
     };
     let path = cursor_path(&mut rng, m0, 6);
-    let (Some(rev), Some(std)) =
-        (run(&s, DepthMode::Reversed, handle, m0, &path), run(&s, DepthMode::Standard, handle, m0, &path))
-    else {
+    let Some((rev, std)) = run_both_modes(&s, handle, m0, &path) else {
         return out;
     };
-    assert_modes_agree(&rev, &std);
     for (depth, r) in [(DepthMode::Reversed, &rev), (DepthMode::Standard, &std)] {
         let view = s.view(depth);
         let normal = if view_plane { f.view_dir } else { drag_axis(&f, &r.gizmo_frame, a) };
@@ -456,12 +458,9 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> Outcome {
         return out;
     };
     let path = cursor_path(&mut rng, m0, 6);
-    let (Some(rev), Some(std)) =
-        (run(&s, DepthMode::Reversed, handle, m0, &path), run(&s, DepthMode::Standard, handle, m0, &path))
-    else {
+    let Some((rev, std)) = run_both_modes(&s, handle, m0, &path) else {
         return out;
     };
-    assert_modes_agree(&rev, &std);
     let q_start = s.target.world_rotation();
     for (depth, r) in [(DepthMode::Reversed, &rev), (DepthMode::Standard, &std)] {
         let view = s.view(depth);

@@ -16,3 +16,10 @@ pub fn assert_bad_input(out: &std::process::Output, needle: &str) {
     assert!(lines[0].contains(needle), "expected {needle:?} in: {stderr}");
     assert!(!stderr.contains("panicked"));
 }
+
+/// Writes `text` to `dir/name` and returns the path as a string argument.
+pub fn write_file(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
