@@ -476,3 +476,59 @@ fn box_selection_takes_visible_objects_and_adds_removes_and_cancels() {
         assert_eq!(r.trace[5]["selection"], json!(["C"]), "{cancel}: cancelled");
     }
 }
+
+/// Writes a flat L-shaped glTF mesh in the z = 0 plane, facing +Z: the
+/// square [0, 2] x [0, 2] without its top-right quarter (the notch).
+fn write_l_gltf(dir: &std::path::Path) {
+    let pts: [[f32; 3]; 6] = [[0., 0., 0.], [2., 0., 0.], [2., 1., 0.], [1., 1., 0.], [1., 2., 0.], [0., 2., 0.]];
+    // A fan from the corner at the origin, which sees the whole outline.
+    let idx: [u16; 12] = [0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5];
+    let mut bin: Vec<u8> = pts.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    bin.extend(idx.iter().flat_map(|i| i.to_le_bytes()));
+    std::fs::write(dir.join("l.bin"), &bin).unwrap();
+    let gltf = json!({
+        "asset": { "version": "2.0" },
+        "buffers": [{ "uri": "l.bin", "byteLength": bin.len() }],
+        "bufferViews": [
+            { "buffer": 0, "byteOffset": 0, "byteLength": 72 },
+            { "buffer": 0, "byteOffset": 72, "byteLength": 24 }
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 6, "type": "VEC3",
+              "min": [0, 0, 0], "max": [2, 2, 0] },
+            { "bufferView": 1, "componentType": 5123, "count": 12, "type": "SCALAR" }
+        ],
+        "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0 }, "indices": 1 }] }],
+        "nodes": [{ "mesh": 0 }],
+        "scenes": [{ "nodes": [0] }],
+        "scene": 0
+    });
+    std::fs::write(dir.join("l.gltf"), gltf.to_string()).unwrap();
+}
+
+#[test]
+fn clicks_beside_a_concave_outline_select_what_is_behind_or_nothing() {
+    let scene = ortho_scene(json!([
+        { "name": "L", "mesh": "l.gltf" },
+        { "name": "ball", "mesh": "sphere", "position": [1.6, 1.6, -2], "scale": [0.3, 0.3, 0.3] }
+    ]));
+    let click = |p: [f64; 2]| {
+        let dir = tempfile::tempdir().unwrap();
+        write_l_gltf(dir.path());
+        let s = json!({ "size": [400, 400], "events": [
+            { "mouse_move": p }, { "mouse_down": "left" }, { "mouse_up": "left" }
+        ]});
+        let out = run_raw(&scene, &s, dir.path());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let trace = std::fs::read_to_string(dir.path().join("trace.jsonl")).unwrap();
+        let last: Value = serde_json::from_str(trace.lines().last().unwrap()).unwrap();
+        last["selection"].clone()
+    };
+    // In the notch (inside the L's bounding box): the ball behind it, or
+    // nothing where the ball is not.
+    assert_eq!(click(screen(1.6, 1.6)), json!(["ball"]));
+    assert_eq!(click(screen(1.2, 1.85)), json!([]));
+    // On either arm of the L.
+    assert_eq!(click(screen(0.5, 1.5)), json!(["L"]));
+    assert_eq!(click(screen(1.5, 0.5)), json!(["L"]));
+}
