@@ -59,9 +59,17 @@ impl SceneBatches {
                 _ => runs.push((o.mesh.0 as usize, i as u32, 1)),
             }
         }
+        let mut highlights = Vec::new();
         let instances = order
             .iter()
             .map(|o| {
+                if o.highlight != Highlight::None {
+                    let i = o.id as usize;
+                    if highlights.len() <= i {
+                        highlights.resize(i + 1, 0);
+                    }
+                    highlights[i] = o.highlight.code();
+                }
                 let model_view = view * o.world;
                 let linear: Matrix3<f64> = model_view.fixed_view::<3, 3>(0, 0).into_owned();
                 let normal = linear.try_inverse().map(|m| m.transpose()).unwrap_or_else(Matrix3::identity);
@@ -75,14 +83,6 @@ impl SceneBatches {
                 }
             })
             .collect();
-        let mut highlights = Vec::new();
-        for o in order.iter().filter(|o| o.highlight != Highlight::None) {
-            let i = o.id as usize;
-            if highlights.len() <= i {
-                highlights.resize(i + 1, 0);
-            }
-            highlights[i] = o.highlight.code();
-        }
         SceneBatches { instances, runs, highlights }
     }
 }
@@ -165,5 +165,32 @@ impl ScenePass {
 impl Destroy for ScenePass {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
         self.pipeline.destroy(gpu);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::MeshId;
+
+    fn object(mesh: u32, id: u32, highlight: Highlight) -> DrawObject {
+        DrawObject { mesh: MeshId(mesh), world: Matrix4::identity(), color: [1.0; 3], id, highlight }
+    }
+
+    #[test]
+    fn batches_carry_ids_and_a_highlight_table_indexed_by_id() {
+        let objects = [
+            object(1, 3, Highlight::Selected),
+            object(0, 1, Highlight::None),
+            object(1, 5, Highlight::Active),
+            object(7, 2, Highlight::Selected), // unknown mesh: skipped
+        ];
+        let b = SceneBatches::new(&Matrix4::identity(), &objects, 2);
+        assert_eq!(b.runs, vec![(0, 0, 1), (1, 1, 2)]);
+        let ids: Vec<u32> = b.instances.iter().map(|i| i.id[0]).collect();
+        assert_eq!(ids, vec![1, 3, 5]);
+        assert_eq!(b.highlights, vec![0, 0, 0, 1, 0, 2]);
+        let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], 2);
+        assert!(none.highlights.is_empty());
     }
 }
