@@ -1,5 +1,7 @@
-//! Headless frame time of the demo scene at 1280x720 (draw, wait, read back)
-//! and the CPU time to record one frame's command buffer.
+//! Headless frame time of the demo scene at 1280x720 (draw, wait, read back),
+//! the CPU time to record one frame's command buffer, and the latency of
+//! region read-backs of ids and depth after a frame (one texel under the
+//! cursor, and a 64x64 block).
 //!
 //! Runs on whatever device the Vulkan loader picks; `make bench` forces
 //! lavapipe. Validation is off here: it would dominate the timings.
@@ -37,6 +39,13 @@ fn frame(c: &mut Criterion) {
             total
         })
     });
+    // The frame is drawn once; each iteration is one read-back of the last
+    // frame (wait for its fence, copy the region, wait for the copy).
+    renderer.draw(&desc).unwrap();
+    group.bench_function("read_region 1x1 (id + depth under the cursor)", |b| {
+        b.iter(|| renderer.read_region(640, 360, 1, 1).unwrap())
+    });
+    group.bench_function("read_region 64x64", |b| b.iter(|| renderer.read_region(608, 328, 64, 64).unwrap()));
     group.finish();
 }
 

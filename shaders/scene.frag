@@ -1,9 +1,11 @@
 #version 450
-// Diffuse + ambient in the object's colour, so its hue is kept.
+// Diffuse + ambient in the object's colour, so its hue is kept; the object's
+// id goes to the ID target (attachment 1) through the same depth test.
 
 layout(location = 0) in vec3 v_normal;
 layout(location = 1) in vec3 v_view_position;
 layout(location = 2) in vec4 v_color;
+layout(location = 3) flat in uint v_id;
 
 layout(push_constant) uniform Push {
     mat4 projection;
@@ -11,8 +13,7 @@ layout(push_constant) uniform Push {
 } pc;
 
 layout(location = 0) out vec4 out_color;
-
-const vec3 SELECTION_TINT = vec3(1.0, 0.55, 0.1);
+layout(location = 1) out uint out_id;
 
 void main() {
     vec3 n = normalize(v_normal);
@@ -21,6 +22,6 @@ void main() {
         n = -n;
     }
     float diffuse = max(dot(n, normalize(pc.light_dir_view.xyz)), 0.0);
-    vec3 base = mix(v_color.rgb, SELECTION_TINT, 0.35 * v_color.a);
-    out_color = vec4(base * (0.3 + 0.7 * diffuse), 1.0);
+    out_color = vec4(v_color.rgb * (0.3 + 0.7 * diffuse), 1.0);
+    out_id = v_id;
 }

@@ -13,7 +13,8 @@ layout(location = 5) in vec4 in_model_view_3;
 layout(location = 6) in vec4 in_normal_0;
 layout(location = 7) in vec4 in_normal_1;
 layout(location = 8) in vec4 in_normal_2;
-layout(location = 9) in vec4 in_color; // rgb, a = selection tint
+layout(location = 9) in vec4 in_color; // rgb, a unused
+layout(location = 10) in uint in_id;   // object id for the ID target
 
 layout(push_constant) uniform Push {
     mat4 projection;
@@ -23,6 +24,7 @@ layout(push_constant) uniform Push {
 layout(location = 0) out vec3 v_normal;
 layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
+layout(location = 3) flat out uint v_id;
 
 void main() {
     mat4 model_view = mat4(in_model_view_0, in_model_view_1, in_model_view_2, in_model_view_3);
@@ -30,5 +32,6 @@ void main() {
     v_view_position = view_position.xyz;
     v_normal = mat3(in_normal_0.xyz, in_normal_1.xyz, in_normal_2.xyz) * in_normal;
     v_color = in_color;
+    v_id = in_id;
     gl_Position = pc.projection * view_position;
 }

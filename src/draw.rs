@@ -15,7 +15,7 @@ use nalgebra::Point3;
 use crate::editor::{Editor, FrameProbe};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, View};
-use crate::render::{DrawObject, FrameDesc, MeshId, RenderError, Renderer};
+use crate::render::{DrawObject, FrameDesc, Highlight, MeshId, RenderError, Renderer};
 use crate::scene::gltf::{load_gltf, GltfError};
 use crate::scene::{MeshData, MeshRef, Scene};
 
@@ -153,8 +153,9 @@ impl SceneMeshes {
     }
 
     /// A frame showing `scene` from `camera` in a `width` x `height`
-    /// viewport; `selected` objects are tinted, objects outside the view
-    /// frustum are left out.
+    /// viewport; `selected` objects are outlined (the last one as the
+    /// active object), objects outside the view frustum are left out. Each
+    /// object's id is its index in the scene + 1.
     pub fn frame(
         &self,
         scene: &Scene,
@@ -185,7 +186,14 @@ impl SceneMeshes {
                 mesh: e.id,
                 world: worlds[i],
                 color: o.color,
-                tint: if selected.contains(&i) { 1.0 } else { 0.0 },
+                id: i as u32 + 1,
+                highlight: if selected.last() == Some(&i) {
+                    Highlight::Active
+                } else if selected.contains(&i) {
+                    Highlight::Selected
+                } else {
+                    Highlight::None
+                },
             });
         }
         (frame, stats)
@@ -197,6 +205,9 @@ impl SceneMeshes {
         let (mut frame, stats) =
             self.frame(editor.scene(), editor.camera, editor.depth, editor.selection(), (w as u32, h as u32));
         frame.overlay = editor.overlay();
+        // TODO(box-select): `frame.selection_rect = editor.selection_rect();`
+        // once the editor keeps the rectangle of a box-selection drag.
+        frame.selection_rect = None;
         (frame, stats)
     }
 }

@@ -16,6 +16,12 @@ mod embed_overlay;
 /// Colours, occlusion and depth precision in both depth modes.
 #[path = "render/headless.rs"]
 mod headless;
+/// The object-ID target against CPU picking; region read-backs.
+#[path = "render/id_buffer.rs"]
+mod id_buffer;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;
+/// The selection outline and the box-selection rectangle.
+#[path = "render/selection.rs"]
+mod selection;

@@ -33,8 +33,17 @@ pub(crate) enum Transition {
     ColorToPresent,
     /// End of an off-screen frame: the colour target is copied to the host.
     ColorToCopy,
-    /// End of a frame: the scene depth (read-only already) is copied.
+    /// End of a frame: the scene depth (read-only already) becomes a copy
+    /// source for region read-backs, until the next frame starts.
     SceneDepthToCopy,
+    /// Start of a frame: the object-ID target becomes a cleared attachment,
+    /// after the previous frame's outline sampling and region copies.
+    IdsToAttachment,
+    /// After the scene pass: the ids are sampled by the outline pass and
+    /// (after [`Transition::IdsToCopy`]) copied.
+    IdsToRead,
+    /// End of a frame: the ids become a copy source for region read-backs.
+    IdsToCopy,
     /// Screenshot of a window frame: the presentable image is copied ...
     PresentToCopy,
     /// ... and handed back for presentation.
@@ -103,6 +112,25 @@ impl Transition {
                 (Stage::COPY, Access::TRANSFER_READ),
                 (Layout::DEPTH_READ_ONLY_OPTIMAL, Layout::TRANSFER_SRC_OPTIMAL),
                 DEPTH,
+            ),
+            IdsToAttachment => (
+                (Stage::COLOR_ATTACHMENT_OUTPUT | Stage::FRAGMENT_SHADER | Stage::COPY, Access::COLOR_ATTACHMENT_WRITE),
+                (Stage::COLOR_ATTACHMENT_OUTPUT, Access::COLOR_ATTACHMENT_WRITE | Access::COLOR_ATTACHMENT_READ),
+                (Layout::UNDEFINED, Layout::COLOR_ATTACHMENT_OPTIMAL),
+                COLOR,
+            ),
+            IdsToRead => (
+                (Stage::COLOR_ATTACHMENT_OUTPUT, Access::COLOR_ATTACHMENT_WRITE),
+                (Stage::FRAGMENT_SHADER | Stage::COPY, Access::SHADER_SAMPLED_READ | Access::TRANSFER_READ),
+                (Layout::COLOR_ATTACHMENT_OPTIMAL, Layout::SHADER_READ_ONLY_OPTIMAL),
+                COLOR,
+            ),
+            // Like `SceneDepthToCopy`: the writes are visible to copies already.
+            IdsToCopy => (
+                (Stage::FRAGMENT_SHADER, Access::NONE),
+                (Stage::COPY, Access::TRANSFER_READ),
+                (Layout::SHADER_READ_ONLY_OPTIMAL, Layout::TRANSFER_SRC_OPTIMAL),
+                COLOR,
             ),
             PresentToCopy => (
                 (Stage::COLOR_ATTACHMENT_OUTPUT, Access::COLOR_ATTACHMENT_WRITE),

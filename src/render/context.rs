@@ -266,9 +266,13 @@ impl Context {
         if surface.is_some() {
             device_ext.push(khr::swapchain::NAME.as_ptr());
         }
+        // Independent blend: the grid blends its colour while the object-ID
+        // attachment bound beside it is left untouched.
+        let core = vk::PhysicalDeviceFeatures::default().independent_blend(true);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_extension_names(&device_ext)
+            .enabled_features(&core)
             .push_next(&mut f13);
         // SAFETY: the physical device and queue family were checked in pick_device.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.vk("vkCreateDevice")?;
@@ -354,8 +358,13 @@ fn pick_device(
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f13);
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        let independent_blend = f2.features.independent_blend;
         if f13.dynamic_rendering == 0 || f13.synchronization2 == 0 {
             rejected.push(format!("{name}: no dynamicRendering/synchronization2"));
+            continue;
+        }
+        if independent_blend == 0 {
+            rejected.push(format!("{name}: no independentBlend"));
             continue;
         }
         let families = unsafe { instance.get_physical_device_queue_family_properties(pd) };

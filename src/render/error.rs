@@ -74,6 +74,10 @@ pub enum RenderError {
     /// A capture was asked for but nothing was presented (minimised window).
     #[error("nothing on screen to capture (is the window minimised?)")]
     NothingPresented,
+    /// A read-back of the ids or depth before any frame was drawn into the
+    /// current target (or after it was resized or recreated).
+    #[error("no frame drawn yet to read back")]
+    NothingDrawn,
     /// A format that cannot be used where it was given.
     #[error("format {format:?} cannot be used as {what}")]
     BadFormat { what: &'static str, format: vk::Format },

@@ -2,14 +2,15 @@
 //! scene, depth-tested against it without writing depth, fading with
 //! distance; works in both depth modes.
 //!
-//! Records inside the main rendering scope, after the scene pass.
+//! Records inside the main rendering scope, after the scene pass; the
+//! object-ID attachment is bound there but the grid leaves it untouched.
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Point3};
 
 use super::error::RenderError;
-use super::pipeline::{self, spirv, to_f32_cols, Pipeline, PipelineDesc};
+use super::pipeline::{self, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
 use super::resources::{Destroy, Gpu};
 use crate::math::DepthMode;
 
@@ -55,8 +56,10 @@ impl GridPass {
             topology: vk::PrimitiveTopology::TRIANGLE_STRIP,
             push_size: std::mem::size_of::<GridPush>() as u32,
             set_layouts: &[],
+            depth_test: true,
             depth_write: false,
             blend: true,
+            ids: IdAttachment::Untouched,
         }
         .build(gpu, color_format, depth_format)?;
         Ok(GridPass { pipeline })

@@ -5,12 +5,15 @@
 //! - [`Renderer`] (`renderer.rs`): the sequence of passes of one frame and
 //!   the barriers between them, on an off-screen image or a window.
 //! - Passes, each owning its pipeline and recording itself from plain
-//!   inputs inside a rendering scope: `scene.rs`, `grid.rs`, and
-//!   [`OverlayRenderer`] (`overlay.rs`), which engines can also record into
-//!   their own frames (see its module docs for the embedding contract).
+//!   inputs inside a rendering scope: `scene.rs` (colour and object ids),
+//!   `grid.rs`, `outline.rs` (selection outline from the ids), `rect.rs`
+//!   (box-selection rectangle), and [`OverlayRenderer`] (`overlay.rs`),
+//!   which engines can also record into their own frames (see its module
+//!   docs for the embedding contract).
 //! - `frame.rs` (per-frame command buffer, fence, semaphore, instance
-//!   buffer), `mesh.rs` (meshes on the GPU), `readback.rs` (copies to the
-//!   host), `target.rs` (off-screen image, swapchain, depth images).
+//!   buffer), `mesh.rs` (meshes on the GPU), `readback.rs` (colour copies
+//!   and region read-backs of ids and depth), `target.rs` (off-screen
+//!   image, swapchain, depth and ID images).
 //! - `barrier.rs`: the table of image layout transitions.
 //! - `resources.rs`: buffers, images, the grow-on-demand buffer, and the one
 //!   ownership pattern (`Destroy` + `Guard`) every device-level object
@@ -20,30 +23,44 @@
 //! # Frames and synchronisation
 //! Two frames are in flight. Each frame owns a command pool and buffer, a
 //! fence (signalled when the GPU finished the frame), a semaphore for the
-//! swapchain acquire, and host-visible instance buffers (the scene's in the
-//! frame, the overlay's in the overlay renderer, indexed by the frame), so
-//! the CPU writes frame N+1's instances while the GPU reads frame N's. The
-//! depth images are shared by both frames: each frame's first barrier waits
-//! for the previous frame's depth writes, sampling and copies (same queue,
-//! so the barrier orders them). Swapchain images get one "ready to present"
-//! semaphore each, signalled by the submit and waited on by the present.
+//! swapchain acquire, and host-visible buffers (the scene's instances in the
+//! frame, the highlight table in the outline pass, the overlay's instances
+//! in the overlay renderer, indexed by the frame), so the CPU writes frame
+//! N+1's data while the GPU reads frame N's. The depth and ID images are
+//! shared by both frames: each frame's first barrier waits for the previous
+//! frame's writes, sampling and copies, and for region read-backs submitted
+//! in between (same queue, so the barrier orders them). Swapchain images get
+//! one "ready to present" semaphore each, signalled by the submit and
+//! waited on by the present.
 //!
 //! Per frame: wait fence -> acquire (window) -> record -> submit -> present
 //! (window). One frame records, in order:
-//! 1. colour, scene depth and overlay depth -> attachment layouts (contents
-//!    discarded);
-//! 2. scene pass (colour cleared to the background, scene depth cleared for
-//!    the depth mode): scene objects, then the grid, blended, depth-tested
-//!    without depth writes;
-//! 3. scene depth -> `DEPTH_READ_ONLY_OPTIMAL`, its writes made visible to
-//!    the fragment shader (sampled) and to copies;
-//! 4. overlay pass (only with overlay instances): colour loaded, overlay
+//! 1. colour, scene depth, overlay depth and ids -> attachment layouts
+//!    (contents discarded);
+//! 2. scene pass (colour cleared to the background, ids to 0, scene depth
+//!    for the depth mode): scene objects write colour and their id through
+//!    the same depth test, then the grid, blended, depth-tested without
+//!    depth writes, leaving the ids alone;
+//! 3. scene depth -> `DEPTH_READ_ONLY_OPTIMAL` and ids ->
+//!    `SHADER_READ_ONLY_OPTIMAL`, their writes made visible to the fragment
+//!    shader (sampled) and to copies;
+//! 4. outline pass (only when an object is highlighted): a full-screen
+//!    triangle samples the ids and paints the selection outline;
+//! 5. overlay pass (only with overlay instances): colour loaded, overlay
 //!    depth cleared; the overlay samples the scene depth to fade hidden parts;
-//! 5. window: colour -> present, optionally a copy for a screenshot, and a
-//!    copy of the scene depth for `depth_at`; off-screen: colour and depth
-//!    copied into host-visible buffers. Each copy ends with a barrier to
-//!    `HOST`, so [`Renderer::read_color`] and friends only wait for the
-//!    frame's fence before reading.
+//! 6. selection rectangle (only with `selection_rect`), over everything;
+//! 7. window: colour -> present, optionally a copy for a screenshot;
+//!    off-screen: colour copied into a host-visible buffer, ending with a
+//!    barrier to `HOST`, so [`Renderer::read_color`] only waits for the
+//!    frame's fence. Both: scene depth and ids -> `TRANSFER_SRC_OPTIMAL`,
+//!    where they stay until the next frame.
+//!
+//! No frame copies depth or ids to the host (the window used to copy its
+//! whole depth buffer every frame for `depth_at`). [`Renderer::read_region`]
+//! waits for the last frame's fence, then submits a copy of just the asked
+//! rectangle of ids and depth into a small grow-on-demand host buffer and
+//! waits for it; `depth_at` is a 1x1 region, `read_depth` / `read_ids` a
+//! full-size one (tests and screenshots only).
 
 mod barrier;
 mod context;
@@ -51,9 +68,11 @@ mod error;
 mod frame;
 mod grid;
 mod mesh;
+mod outline;
 mod overlay;
 mod pipeline;
 mod readback;
+mod rect;
 mod renderer;
 mod resources;
 mod scene;
@@ -65,7 +84,9 @@ use nalgebra::Matrix4;
 
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
 pub use error::{MemoryKind, RenderError};
+pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
+pub use rect::{RECT_BORDER, RECT_FILL};
 pub use renderer::Renderer;
 /// The ash and gpu-allocator versions the embedding API speaks.
 pub use {ash, gpu_allocator};
@@ -80,6 +101,29 @@ pub const FRAMES_IN_FLIGHT: usize = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MeshId(pub u32);
 
+/// How a scene object is marked as selected: an outline drawn around its
+/// visible pixels (its own colour is left untouched).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Highlight {
+    #[default]
+    None,
+    /// Part of the selection: orange outline.
+    Selected,
+    /// The active object (the last selected): light yellow outline.
+    Active,
+}
+
+impl Highlight {
+    /// The value the outline shader reads from the per-id table.
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Highlight::None => 0,
+            Highlight::Selected => 1,
+            Highlight::Active => 2,
+        }
+    }
+}
+
 /// One scene object to draw.
 #[derive(Clone, Copy, Debug)]
 pub struct DrawObject {
@@ -87,8 +131,11 @@ pub struct DrawObject {
     pub world: Matrix4<f64>,
     /// Linear RGB.
     pub color: [f32; 3],
-    /// 0 = normal, 1 = fully tinted as selected.
-    pub tint: f32,
+    /// Written to the object-ID target wherever the object is the visible
+    /// surface: the scene object index + 1 (0 is the background). Ids should
+    /// be small and unique; the outline's per-id table has `max id + 1` entries.
+    pub id: u32,
+    pub highlight: Highlight,
 }
 
 /// Everything one frame shows.
@@ -102,13 +149,24 @@ pub struct FrameDesc {
     pub background: [f32; 3],
     /// Gizmo geometry, drawn in the overlay pass after the scene.
     pub overlay: Vec<OverlayInstance>,
+    /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
+    /// corner order), drawn on top of everything.
+    pub selection_rect: Option<[f32; 4]>,
 }
 
 impl FrameDesc {
     pub const BACKGROUND: [f32; 3] = [0.035, 0.04, 0.05];
 
     pub fn new(camera: Camera, depth: DepthMode) -> FrameDesc {
-        FrameDesc { camera, depth, objects: Vec::new(), grid: true, background: Self::BACKGROUND, overlay: Vec::new() }
+        FrameDesc {
+            camera,
+            depth,
+            objects: Vec::new(),
+            grid: true,
+            background: Self::BACKGROUND,
+            overlay: Vec::new(),
+            selection_rect: None,
+        }
     }
 }
 
@@ -133,6 +191,31 @@ pub struct RgbaImage {
     pub width: u32,
     pub height: u32,
     pub data: Vec<u8>,
+}
+
+/// A rectangle of the last drawn frame's object ids and scene depth
+/// ([`Renderer::read_region`]), rows top to bottom, `width * height` values each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Object id per pixel (0: background).
+    pub ids: Vec<u32>,
+    /// Depth-buffer value per pixel (the clear value where nothing was drawn).
+    pub depth: Vec<f32>,
+}
+
+impl Region {
+    /// (id, depth) at image pixel (`x`, `y`), if it lies in the region.
+    pub fn at(&self, x: u32, y: u32) -> Option<(u32, f32)> {
+        if x < self.x || y < self.y || x >= self.x + self.width || y >= self.y + self.height {
+            return None;
+        }
+        let i = ((y - self.y) * self.width + (x - self.x)) as usize;
+        Some((self.ids[i], self.depth[i]))
+    }
 }
 
 impl RgbaImage {

@@ -22,7 +22,7 @@ use nalgebra::Matrix4;
 
 use super::error::{RenderError, VkContext};
 use super::mesh::GpuMesh;
-use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, Pipeline, PipelineDesc};
+use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
 use crate::gizmo::{MeshKind, OverlayInstance};
 use crate::math::{DepthMode, View};
@@ -318,8 +318,10 @@ impl OverlayRenderer {
             topology: vk::PrimitiveTopology::TRIANGLE_LIST,
             push_size: std::mem::size_of::<OverlayPush>() as u32,
             set_layouts,
+            depth_test: true,
             depth_write: true,
             blend: true,
+            ids: IdAttachment::Absent,
         };
         parts.faded = desc_for(spirv::OVERLAY_FRAG, &set_layouts).build(&gpu, desc.color_format, desc.depth_format)?;
         parts.plain = desc_for(spirv::OVERLAY_PLAIN_FRAG, &[]).build(&gpu, desc.color_format, desc.depth_format)?;

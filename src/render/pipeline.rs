@@ -28,6 +28,9 @@ pub(crate) mod spirv {
     pub const OVERLAY_VERT: &[u8] = shader!("overlay.vert");
     pub const OVERLAY_FRAG: &[u8] = shader!("overlay.frag");
     pub const OVERLAY_PLAIN_FRAG: &[u8] = shader!("overlay_plain.frag");
+    pub const SCREEN_VERT: &[u8] = shader!("screen.vert");
+    pub const OUTLINE_FRAG: &[u8] = shader!("outline.frag");
+    pub const RECT_FRAG: &[u8] = shader!("rect.frag");
 }
 
 const ENTRY: &CStr = c"main";
@@ -134,9 +137,29 @@ pub(crate) struct PipelineDesc<'a> {
     pub topology: vk::PrimitiveTopology,
     pub push_size: u32,
     pub set_layouts: &'a [vk::DescriptorSetLayout],
+    /// Whether a depth attachment is bound and tested (`depth_write` only
+    /// matters then); without it the pipeline has no depth format.
+    pub depth_test: bool,
     pub depth_write: bool,
     pub blend: bool,
+    /// The scene pass's second colour attachment, the object-ID target.
+    pub ids: IdAttachment,
 }
+
+/// Whether a pipeline is used in the scene pass's rendering scope, which
+/// has the object-ID target ([`ID_FORMAT`]) as colour attachment 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IdAttachment {
+    /// One colour attachment only.
+    Absent,
+    /// Attachment 1 is written by the fragment shader's output 1 (no blending).
+    Written,
+    /// Attachment 1 is bound but left untouched (write mask 0).
+    Untouched,
+}
+
+/// The format of the object-ID target.
+pub(crate) const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
 
 impl PipelineDesc<'_> {
     /// Builds the pipeline for one colour attachment of `color_format` and
@@ -181,11 +204,11 @@ impl PipelineDesc<'_> {
         let multisample =
             vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
         let depth = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(true)
-            .depth_write_enable(self.depth_write)
+            .depth_test_enable(self.depth_test)
+            .depth_write_enable(self.depth_test && self.depth_write)
             // Overridden every frame by cmd_set_depth_compare_op.
             .depth_compare_op(vk::CompareOp::GREATER_OR_EQUAL);
-        let attachment = [if self.blend {
+        let first = if self.blend {
             vk::PipelineColorBlendAttachmentState::default()
                 .blend_enable(true)
                 .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
@@ -197,14 +220,23 @@ impl PipelineDesc<'_> {
                 .color_write_mask(vk::ColorComponentFlags::RGBA)
         } else {
             vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)
-        }];
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachment);
+        };
+        // Integer attachments are never blended.
+        let id_mask = match self.ids {
+            IdAttachment::Written => vk::ColorComponentFlags::R,
+            _ => vk::ColorComponentFlags::empty(),
+        };
+        let attachments = [first, vk::PipelineColorBlendAttachmentState::default().color_write_mask(id_mask)];
+        let count = if self.ids == IdAttachment::Absent { 1 } else { 2 };
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments[..count]);
         let dynamic_states =
             [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR, vk::DynamicState::DEPTH_COMPARE_OP];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let formats = [color_format];
+        let dynamic_states = if self.depth_test { &dynamic_states[..] } else { &dynamic_states[..2] };
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(dynamic_states);
+        let formats = [color_format, ID_FORMAT];
+        let depth_format = if self.depth_test { depth_format } else { vk::Format::UNDEFINED };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
-            .color_attachment_formats(&formats)
+            .color_attachment_formats(&formats[..count])
             .depth_attachment_format(depth_format);
         let info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stages)

@@ -1,6 +1,7 @@
 //! [`Renderer`]: the sequence of passes of one frame and the barriers
 //! between them, on a target of our own (off-screen image or window).
 
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use ash::vk;
@@ -12,13 +13,15 @@ use super::error::{RenderError, VkContext};
 use super::frame::Frame;
 use super::grid::{GridInputs, GridPass};
 use super::mesh::GpuMesh;
+use super::outline::OutlinePass;
 use super::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer};
 use super::pipeline::set_full_viewport;
-use super::readback;
+use super::readback::{self, Probe};
+use super::rect::RectPass;
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{SceneBatches, SceneInputs, ScenePass};
 use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
-use super::{FrameDesc, FrameStats, MeshId, RgbaImage, FRAMES_IN_FLIGHT};
+use super::{FrameDesc, FrameStats, MeshId, Region, RgbaImage, FRAMES_IN_FLIGHT};
 use crate::mesh::MeshData;
 
 enum Target {
@@ -41,20 +44,25 @@ struct Parts {
     frames: Vec<Frame>,
     scene: ScenePass,
     grid: GridPass,
+    outline: OutlinePass,
+    rect: RectPass,
     meshes: Vec<GpuMesh>,
     target: Target,
     /// When a screenshot of a window frame is asked for, the copy lands here.
     capture: GrowBuffer,
-    /// The window's scene depth, copied every frame (for `depth_at`).
-    window_depth: GrowBuffer,
+    /// Region read-backs of ids and depth. Behind a lock so that
+    /// [`Renderer::depth_at`] can read through a shared reference.
+    probe: Mutex<Probe>,
 }
 
 impl Destroy for Parts {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
-        self.window_depth.destroy(gpu);
+        self.probe.get_mut().unwrap_or_else(|p| p.into_inner()).destroy(gpu);
         self.capture.destroy(gpu);
         self.target.destroy(gpu);
         self.meshes.destroy(gpu);
+        self.rect.destroy(gpu);
+        self.outline.destroy(gpu);
         self.grid.destroy(gpu);
         self.scene.destroy(gpu);
         self.frames.destroy(gpu);
@@ -70,8 +78,10 @@ pub struct Renderer {
     /// Requested window size (physical pixels), used when the surface leaves it to us.
     window_extent: vk::Extent2D,
     capture_next: bool,
-    /// Extent of the last copy into `window_depth`.
-    window_depth_extent: vk::Extent2D,
+    /// Whether the target's scene depth and ids hold a submitted frame and
+    /// were left as copy sources (false before the first frame and after
+    /// the images were recreated).
+    readable: bool,
     /// Frames submitted so far.
     frames_drawn: u64,
     /// Declared last: dropped after everything made from it.
@@ -106,17 +116,30 @@ unsafe fn begin_rendering(
     d: &ash::Device,
     cmd: vk::CommandBuffer,
     extent: vk::Extent2D,
-    color: Attachment,
-    depth: Attachment,
+    colors: &[Attachment],
+    depth: Option<Attachment>,
 ) {
-    let colors = [color.info(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-    let depth = depth.info(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL);
-    let info = vk::RenderingInfo::default()
+    let colors: Vec<_> = colors.iter().map(|c| c.info(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)).collect();
+    let depth = depth.map(|a| a.info(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL));
+    let mut info = vk::RenderingInfo::default()
         .render_area(vk::Rect2D { offset: vk::Offset2D::default(), extent })
         .layer_count(1)
-        .color_attachments(&colors)
-        .depth_attachment(&depth);
+        .color_attachments(&colors);
+    if let Some(depth) = depth.as_ref() {
+        info = info.depth_attachment(depth);
+    }
     d.cmd_begin_rendering(cmd, &info);
+}
+
+/// A colour-only rendering scope that keeps `view`'s contents, for the
+/// screen-space passes (outline, selection rectangle).
+///
+/// # Safety
+/// As [`begin_rendering`].
+unsafe fn begin_screen_pass(d: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D, view: vk::ImageView) {
+    let color = Attachment { view, clear: None, store: vk::AttachmentStoreOp::STORE };
+    begin_rendering(d, cmd, extent, &[color], None);
+    set_full_viewport(d, cmd, extent);
 }
 
 fn depth_clear(value: f32) -> Option<vk::ClearValue> {
@@ -159,18 +182,18 @@ impl Renderer {
                 frames: Vec::new(),
                 scene: ScenePass::default(),
                 grid: GridPass::default(),
+                outline: OutlinePass::default(),
+                rect: RectPass::default(),
                 meshes: Vec::new(),
                 target,
                 capture: GrowBuffer::new(vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "capture"),
-                window_depth: GrowBuffer::new(
-                    vk::BufferUsageFlags::TRANSFER_DST,
-                    MemoryLocation::GpuToCpu,
-                    "window depth",
-                ),
+                probe: Mutex::new(Probe::new(&ctx)?),
             },
         );
         parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT)?;
         parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT)?;
+        parts.outline = OutlinePass::new(gpu, color_format, FRAMES_IN_FLIGHT)?;
+        parts.rect = RectPass::new(gpu, color_format)?;
         for _ in 0..FRAMES_IN_FLIGHT {
             let f = Frame::new(&ctx)?;
             parts.frames.push(f);
@@ -184,7 +207,7 @@ impl Renderer {
             frame_index: 0,
             window_extent,
             capture_next: false,
-            window_depth_extent: vk::Extent2D::default(),
+            readable: false,
             frames_drawn: 0,
             ctx,
         })
@@ -228,6 +251,7 @@ impl Renderer {
                     return Err(RenderError::ZeroSize { what: "off-screen", width, height });
                 }
                 self.ctx.wait_idle()?;
+                self.readable = false;
                 let fresh = Offscreen::new(&self.ctx.gpu, self.window_extent)?;
                 // SAFETY: the device is idle.
                 unsafe { o.destroy(&self.ctx.gpu) };
@@ -251,6 +275,7 @@ impl Renderer {
                 return Ok(FrameStats::default());
             }
             if swapchain.dirty {
+                self.readable = false;
                 swapchain.recreate(&self.ctx, self.window_extent)?;
             }
             if swapchain.is_empty() {
@@ -265,19 +290,12 @@ impl Renderer {
                     swapchain.dirty |= suboptimal;
                 }
                 Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+                    self.readable = false;
                     swapchain.recreate(&self.ctx, self.window_extent)?;
                     return Ok(FrameStats::default());
                 }
                 Err(e) => return Err(RenderError::from_vk("vkAcquireNextImageKHR", e)),
             }
-            let extent = swapchain.extent;
-            let bytes = extent.width as u64 * extent.height as u64 * 4;
-            if self.parts.window_depth.must_grow(bytes) {
-                self.ctx.wait_idle()?;
-            }
-            // SAFETY: the device is idle if the buffer is replaced.
-            unsafe { self.parts.window_depth.reserve(&self.ctx.gpu, bytes)? };
-            self.window_depth_extent = extent;
         }
 
         let started = Instant::now();
@@ -307,6 +325,7 @@ impl Renderer {
             d.reset_fences(&[frame.done]).vk("vkResetFences")?;
             d.queue_submit2(self.ctx.queue, &[submit], frame.done).vk("vkQueueSubmit2")?;
         }
+        self.readable = true;
 
         if let (Target::Window(swapchain), Some(sem)) = (&mut self.parts.target, signal_sem) {
             let waits = [sem];
@@ -318,6 +337,7 @@ impl Renderer {
             match unsafe { swapchain.loader.queue_present(self.ctx.queue, &present) } {
                 Ok(false) => {}
                 Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+                    self.readable = false;
                     swapchain.recreate(&self.ctx, self.window_extent)?
                 }
                 Err(e) => return Err(RenderError::from_vk("vkQueuePresentKHR", e)),
@@ -329,8 +349,9 @@ impl Renderer {
         Ok(stats)
     }
 
-    /// Records frame `fi`: scene and grid into the target's colour and scene
-    /// depth, the overlay against its own depth, then the read-backs.
+    /// Records frame `fi`: scene and grid into the target's colour, ids and
+    /// scene depth, the selection outline, the overlay against its own
+    /// depth, the selection rectangle, then the hand-over.
     fn record(&mut self, fi: usize, image_index: usize, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
         let Renderer { parts, overlay, ctx, capture_next, .. } = self;
         let (color_image, color_view, depths, extent) = match &parts.target {
@@ -352,6 +373,12 @@ impl Renderer {
         let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
         instance_buffer.write(0, bytes, "scene instances")?;
         let instance_buffer = instance_buffer.raw;
+        let outline = !batches.highlights.is_empty();
+        if outline {
+            // SAFETY: the frame's fence was waited for.
+            unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, &batches.highlights)? };
+        }
+        let frame = &parts.frames[fi];
 
         let d = ctx.device();
         let mut stats = FrameStats::default();
@@ -366,23 +393,29 @@ impl Renderer {
                     (Transition::ColorToAttachment, color_image),
                     (Transition::SceneDepthToAttachment, depths.scene.raw),
                     (Transition::OverlayDepthToAttachment, depths.overlay.raw),
+                    (Transition::IdsToAttachment, depths.ids.raw),
                 ],
                 &[],
             );
 
-            // Scene pass: scene objects, then the grid blended over them.
+            // Scene pass: scene objects (colour and ids), then the grid
+            // blended over them (colour only).
             let bg = desc.background;
             let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
+            let clear_ids = vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } };
             begin_rendering(
                 d,
                 cmd,
                 extent,
-                Attachment { view: color_view, clear: Some(clear_color), store: vk::AttachmentStoreOp::STORE },
-                Attachment {
+                &[
+                    Attachment { view: color_view, clear: Some(clear_color), store: vk::AttachmentStoreOp::STORE },
+                    Attachment { view: depths.ids.view, clear: Some(clear_ids), store: vk::AttachmentStoreOp::STORE },
+                ],
+                Some(Attachment {
                     view: depths.scene.view,
                     clear: depth_clear(desc.depth.clear_depth()),
                     store: vk::AttachmentStoreOp::STORE,
-                },
+                }),
             );
             set_full_viewport(d, cmd, extent);
             let scene = SceneInputs {
@@ -400,19 +433,33 @@ impl Renderer {
             }
             d.cmd_end_rendering(cmd);
 
+            // Scene depth and ids become readable by the later passes.
+            barrier::record(
+                d,
+                cmd,
+                &[(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)],
+                &[],
+            );
+
+            // Selection outline, from the ids, under the gizmo.
+            if outline {
+                begin_screen_pass(d, cmd, extent, color_view);
+                parts.outline.record(d, cmd, fi);
+                d.cmd_end_rendering(cmd);
+            }
+
             // Overlay pass: its own cleared depth; the scene depth is sampled.
-            barrier::record(d, cmd, &[(Transition::SceneDepthToRead, depths.scene.raw)], &[]);
             if !desc.overlay.is_empty() {
                 begin_rendering(
                     d,
                     cmd,
                     extent,
-                    Attachment { view: color_view, clear: None, store: vk::AttachmentStoreOp::STORE },
-                    Attachment {
+                    &[Attachment { view: color_view, clear: None, store: vk::AttachmentStoreOp::STORE }],
+                    Some(Attachment {
                         view: depths.overlay.view,
                         clear: depth_clear(desc.depth.clear_depth()),
                         store: vk::AttachmentStoreOp::DONT_CARE,
-                    },
+                    }),
                 );
                 let frame = OverlayFrame {
                     instances: &desc.overlay,
@@ -429,10 +476,18 @@ impl Renderer {
                 d.cmd_end_rendering(cmd);
             }
 
-            // Hand-over: present (window) or read back (off-screen).
+            // Box-selection rectangle, over everything.
+            if let Some(rect) = desc.selection_rect {
+                begin_screen_pass(d, cmd, extent, color_view);
+                parts.rect.record(d, cmd, rect);
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Hand-over: present (window) or copy the colour (off-screen);
+            // scene depth and ids stay as copy sources for `read_region`.
             match &parts.target {
                 Target::Window(_) => {
-                    barrier::record(d, cmd, &[(Transition::ColorToPresent, color_image)], &[]);
+                    readback::record_window_end(d, cmd, color_image, depths);
                     if *capture_next {
                         let bytes = extent.width as u64 * extent.height as u64 * 4;
                         let buffer = parts.capture.get().filter(|b| b.size >= bytes);
@@ -440,11 +495,8 @@ impl Renderer {
                             readback::record_capture(d, cmd, color_image, buffer.raw, extent);
                         }
                     }
-                    if let Some(buffer) = parts.window_depth.get() {
-                        readback::record_depth(d, cmd, depths.scene.raw, buffer.raw, extent);
-                    }
                 }
-                Target::Offscreen(o) => readback::record_offscreen(d, cmd, o, depths.scene.raw),
+                Target::Offscreen(o) => readback::record_offscreen(d, cmd, o, depths),
             }
             d.end_command_buffer(cmd).vk("vkEndCommandBuffer")?;
         }
@@ -472,15 +524,52 @@ impl Renderer {
         Ok(RgbaImage { width: e.width, height: e.height, data: bytes[..n].to_vec() })
     }
 
-    /// Waits for the last off-screen frame and returns its depth buffer, one
-    /// f32 per pixel, rows top to bottom.
+    /// Waits for the last frame and returns its whole depth buffer, one f32
+    /// per pixel, rows top to bottom (a full-size region read-back: for
+    /// tests and screenshots, not for every frame).
     pub fn read_depth(&self) -> Result<Vec<f32>, RenderError> {
-        let o = self.offscreen("depth read-back")?;
+        let (w, h) = self.extent();
+        Ok(self.region(0, 0, w, h)?.depth)
+    }
+
+    /// Waits for the last frame and returns its whole object-ID image, one
+    /// id per pixel (0: background), rows top to bottom (for tests).
+    pub fn read_ids(&mut self) -> Result<Vec<u32>, RenderError> {
+        let (w, h) = self.extent();
+        Ok(self.region(0, 0, w, h)?.ids)
+    }
+
+    /// The object ids and depth values of the last drawn frame in the
+    /// rectangle `width` x `height` from (`x`, `y`), clamped to the image
+    /// (possibly empty). Waits for that frame, then copies only the
+    /// rectangle into a small host buffer and waits for the copy.
+    /// [`RenderError::NothingDrawn`] before the first frame on this target.
+    pub fn read_region(&mut self, x: u32, y: u32, width: u32, height: u32) -> Result<Region, RenderError> {
+        self.region(x, y, width, height)
+    }
+
+    fn region(&self, x: u32, y: u32, width: u32, height: u32) -> Result<Region, RenderError> {
+        if !self.readable {
+            return Err(RenderError::NothingDrawn);
+        }
+        let depths = match &self.parts.target {
+            Target::Offscreen(o) => o.depths.as_ref(),
+            Target::Window(s) => s.per_image.depths.as_ref(),
+        };
+        let depths = depths.ok_or(RenderError::NothingDrawn)?;
+        let (w, h) = self.extent();
+        let (x, y) = (x.min(w), y.min(h));
+        let (width, height) = (width.min(w - x), height.min(h - y));
+        let mut region = Region { x, y, width, height, ids: Vec::new(), depth: Vec::new() };
+        if width == 0 || height == 0 {
+            return Ok(region);
+        }
         self.last_frame().wait(&self.ctx)?;
-        let e = o.extent();
-        let n = (e.width * e.height) as usize;
-        let bytes = o.depth_readback.mapped_ref().ok_or(RenderError::NotHostVisible("depth read-back"))?;
-        Ok(bytes[..n * 4].chunks_exact(4).map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect())
+        let mut probe: MutexGuard<'_, Probe> = self.parts.probe.lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY: `readable` says the last submitted frame left both images
+        // as copy sources; the probe waits for its own submits.
+        (region.ids, region.depth) = unsafe { probe.read(&self.ctx, depths, (x, y, width, height))? };
+        Ok(region)
     }
 
     /// Draws `desc` and returns the frame as RGBA: the off-screen image, or
@@ -510,23 +599,20 @@ impl Renderer {
     }
 
     /// The depth-buffer value at screen point (`x`, `y`) in the last drawn
-    /// frame (waits for it). `Ok(None)` before the first frame or outside
-    /// the target; an error when the wait fails (e.g. the device was lost).
+    /// frame (a 1x1 [`Renderer::read_region`]; waits for the frame).
+    /// `Ok(None)` before the first frame or outside the target; an error
+    /// when the read-back fails (e.g. the device was lost).
     pub fn depth_at(&self, x: f64, y: f64) -> Result<Option<f64>, RenderError> {
-        if self.frames_drawn == 0 || !(x >= 0.0 && y >= 0.0) {
+        if self.frames_drawn == 0 || !self.readable || !(x >= 0.0 && y >= 0.0) {
             return Ok(None);
         }
-        let (bytes, extent) = match &self.parts.target {
-            Target::Offscreen(o) => (o.depth_readback.mapped_ref(), o.extent()),
-            Target::Window(_) => (self.parts.window_depth.get().and_then(|b| b.mapped_ref()), self.window_depth_extent),
-        };
-        let Some(bytes) = bytes else { return Ok(None) };
+        let (w, h) = self.extent();
         let (xi, yi) = (x as u32, y as u32);
-        if xi >= extent.width || yi >= extent.height {
+        if xi >= w || yi >= h {
             return Ok(None);
         }
-        self.last_frame().wait(&self.ctx)?;
-        Ok(readback::depth_texel(bytes, extent, xi, yi).map(f64::from))
+        let region = self.region(xi, yi, 1, 1)?;
+        Ok(region.depth.first().map(|&d| f64::from(d)))
     }
 
     /// Waits until the GPU is idle (e.g. before timing or tearing down).

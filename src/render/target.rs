@@ -1,11 +1,13 @@
 //! Where frames go: an off-screen colour image that can be read back, or a
-//! window swapchain. Both own their depth images ([`Depths`]).
+//! window swapchain. Both own their depth images and object-ID target
+//! ([`Depths`]).
 
 use ash::{khr, vk};
 use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
+use super::pipeline::ID_FORMAT;
 use super::resources::{create_view, Buffer, Destroy, Gpu, Guard, Image};
 
 /// The depth format of the scene and overlay passes.
@@ -15,18 +17,22 @@ pub(crate) const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 /// PNG of it looks like the window.
 pub(crate) const OFFSCREEN_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
 
-/// The two depth images of a target.
+/// The images of a target besides its colour: the two depth images and the
+/// object-ID target, which the scene pass writes beside the colour.
 pub(crate) struct Depths {
     /// The scene depth: attachment of the scene and grid passes, then
-    /// sampled by the overlay pass and copied for read-back.
+    /// sampled by the overlay pass and copied by region read-backs.
     pub scene: Image,
     /// The overlay's own depth, cleared at the start of the overlay pass.
     pub overlay: Image,
+    /// Object ids ([`ID_FORMAT`]): colour attachment 1 of the scene pass,
+    /// then sampled by the outline pass and copied by region read-backs.
+    pub ids: Image,
 }
 
 impl Depths {
     pub fn new(gpu: &Gpu, extent: vk::Extent2D) -> Result<Depths, RenderError> {
-        let mut d = Guard::new(gpu, Depths { scene: Image::null(), overlay: Image::null() });
+        let mut d = Guard::new(gpu, Depths { scene: Image::null(), overlay: Image::null(), ids: Image::null() });
         d.scene = Image::new(
             gpu,
             extent,
@@ -45,23 +51,32 @@ impl Depths {
             vk::ImageAspectFlags::DEPTH,
             "overlay depth",
         )?;
+        d.ids = Image::new(
+            gpu,
+            extent,
+            ID_FORMAT,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_SRC,
+            vk::ImageAspectFlags::COLOR,
+            "object ids",
+        )?;
         Ok(d.finish())
     }
 }
 
 impl Destroy for Depths {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.ids.destroy(gpu);
         self.overlay.destroy(gpu);
         self.scene.destroy(gpu);
     }
 }
 
-/// Colour and depth images and host-visible read-back buffers of their size.
+/// Colour, depth and ID images, and a host-visible buffer the colour is
+/// copied into after every frame (depth and ids are read by region).
 pub(crate) struct Offscreen {
     pub color: Image,
     pub depths: Option<Depths>,
     pub readback: Buffer,
-    pub depth_readback: Buffer,
 }
 
 impl Offscreen {
@@ -70,10 +85,7 @@ impl Offscreen {
             let (width, height) = (extent.width, extent.height);
             return Err(RenderError::ZeroSize { what: "off-screen", width, height });
         }
-        let mut o = Guard::new(
-            gpu,
-            Offscreen { color: Image::null(), depths: None, readback: Buffer::null(), depth_readback: Buffer::null() },
-        );
+        let mut o = Guard::new(gpu, Offscreen { color: Image::null(), depths: None, readback: Buffer::null() });
         o.color = Image::new(
             gpu,
             extent,
@@ -86,7 +98,6 @@ impl Offscreen {
         let bytes = extent.width as u64 * extent.height as u64 * 4;
         let usage = vk::BufferUsageFlags::TRANSFER_DST;
         o.readback = Buffer::new(gpu, bytes, usage, MemoryLocation::GpuToCpu, "readback")?;
-        o.depth_readback = Buffer::new(gpu, bytes, usage, MemoryLocation::GpuToCpu, "depth readback")?;
         Ok(o.finish())
     }
 
@@ -97,7 +108,6 @@ impl Offscreen {
 
 impl Destroy for Offscreen {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
-        self.depth_readback.destroy(gpu);
         self.readback.destroy(gpu);
         self.depths.destroy(gpu);
         self.color.destroy(gpu);

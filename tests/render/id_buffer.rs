@@ -1,0 +1,229 @@
+//! The object-ID target against CPU picking (`Editor::surface_at`) and the
+//! colour image, and region read-backs against the full ones, in both depth
+//! modes. Scenes have holes and concave outlines (a tilted torus, a U-shaped
+//! glTF prism written here), rotated and non-uniformly scaled objects, a
+//! child under a scaled parent, and the same scene 1e4 m from the origin.
+
+use crate::support::gpu::*;
+use nalgebra::Point2;
+use std::path::{Path, PathBuf};
+use viewport::draw::SceneMeshes;
+use viewport::math::DepthMode;
+use viewport::render::{RenderError, Renderer, RgbaImage};
+use viewport::scene::Scene;
+use viewport::setup::open_editor;
+
+const W: u32 = 320;
+const H: u32 = 240;
+
+/// Saturated object colours, one per object (channels 0 or 1).
+const COLORS: [[f32; 3]; 6] =
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0]];
+
+/// Writes a U-shaped prism (two legs on a base, three touching boxes in one
+/// mesh; positions and indices only, so normals are generated flat) as
+/// `u.gltf` + `u.bin` in a fresh directory, and returns the directory.
+fn write_u_prism(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("viewport-idbuf-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // (min, max) of each box: left leg, right leg, base. The notch between
+    // the legs (x in -0.3..0.3, y above 0) is empty.
+    let boxes = [
+        ([-1.0, 0.0, -0.4], [-0.3, 1.4, 0.4]),
+        ([0.3, 0.0, -0.4], [1.0, 1.4, 0.4]),
+        ([-1.0, -0.6, -0.4], [1.0, 0.0, 0.4]),
+    ];
+    let mut positions: Vec<f32> = Vec::new();
+    let mut indices: Vec<u16> = Vec::new();
+    for (lo, hi) in boxes {
+        let base = (positions.len() / 3) as u16;
+        for c in 0..8 {
+            let pick = |axis: usize| if c & (1 << axis) == 0 { lo[axis] } else { hi[axis] };
+            positions.extend([pick(0), pick(1), pick(2)]);
+        }
+        // Two triangles per face: corners index bit 0 = x, bit 1 = y, bit 2 = z.
+        let faces = [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
+        for f in faces {
+            indices.extend([f[0], f[1], f[2], f[0], f[2], f[3]].map(|i| base + i));
+        }
+    }
+    let mut bin: Vec<u8> = positions.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let index_offset = bin.len();
+    bin.extend(indices.iter().flat_map(|v| v.to_le_bytes()));
+    std::fs::write(dir.join("u.bin"), &bin).unwrap();
+    let n = positions.len() / 3;
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],
+        "accessors":[
+          {{"bufferView":0,"componentType":5126,"count":{n},"type":"VEC3","min":[-1,-0.6,-0.4],"max":[1,1.4,0.4]}},
+          {{"bufferView":1,"componentType":5123,"count":{},"type":"SCALAR"}}],
+        "bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{index_offset}}},
+                       {{"buffer":0,"byteOffset":{index_offset},"byteLength":{}}}],
+        "buffers":[{{"byteLength":{},"uri":"u.bin"}}]}}"#,
+        indices.len(),
+        indices.len() * 2,
+        bin.len()
+    );
+    std::fs::write(dir.join("u.gltf"), json).unwrap();
+    dir
+}
+
+/// The test scene shifted by `offset` along x and z (camera included).
+fn scene(dir: &Path, offset: f64) -> Scene {
+    let at = |x: f64, y: f64, z: f64| format!("[{}, {y}, {}]", x + offset, z - offset);
+    let c = |i: usize| format!("{:?}", COLORS[i]);
+    let json = format!(
+        r#"{{ "camera": {{ "eye": {eye}, "target": {target}, "fov_y_deg": 50 }},
+        "objects": [
+          {{ "name": "torus", "mesh": "torus", "position": {p0}, "rotation": [0.5, 0, 0, 0.8660254], "scale": [2.2, 2.2, 2.2], "color": {c0} }},
+          {{ "name": "u", "mesh": "u.gltf", "position": {p1}, "rotation": [0, 0.3826834, 0, 0.9238795], "scale": [1, 1.4, 0.6], "color": {c1} }},
+          {{ "name": "slab", "mesh": "cube", "position": {p2}, "rotation": [0.2, 0.3, 0.1, 0.9273618], "scale": [2.5, 0.4, 1.2], "color": {c2} }},
+          {{ "name": "parent", "mesh": "sphere", "position": {p3}, "scale": [1.5, 0.6, 1], "color": {c3} }},
+          {{ "name": "child", "mesh": "cylinder", "parent": "parent", "position": [0.2, 2.6, 0.5], "rotation": [0, 0, 0.258819, 0.9659258], "scale": [0.3, 1.2, 0.5], "color": {c4} }},
+          {{ "name": "back", "mesh": "cube", "position": {p5}, "scale": [8, 5, 0.2], "color": {c5} }} ] }}"#,
+        eye = at(0.3, 1.5, 7.0),
+        target = at(0.0, 0.2, 0.0),
+        p0 = at(-1.6, 0.3, 0.0),
+        p1 = at(1.7, -0.4, 0.3),
+        p2 = at(0.2, -1.6, 0.8),
+        p3 = at(-2.6, -1.5, 1.0),
+        p5 = at(0.0, 0.0, -3.0),
+        c0 = c(0),
+        c1 = c(1),
+        c2 = c(2),
+        c3 = c(3),
+        c4 = c(4),
+        c5 = c(5),
+    );
+    Scene::from_json(&json, dir).unwrap()
+}
+
+/// A small deterministic generator (64-bit LCG), independent of the code under test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u32) -> u32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as u32
+    }
+}
+
+/// Whether the 3x3 neighbourhood of (x, y) in `ids` holds more than one id.
+fn on_silhouette(ids: &[u32], x: u32, y: u32) -> bool {
+    let own = ids[(y * W + x) as usize];
+    (-1i32..=1).any(|dy| {
+        (-1i32..=1).any(|dx| {
+            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+            qx >= 0 && qy >= 0 && qx < W as i32 && qy < H as i32 && ids[(qy as u32 * W + qx as u32) as usize] != own
+        })
+    })
+}
+
+/// The channels of an sRGB pixel that are lit (well above the dark ones).
+fn lit_channels(p: [u8; 4]) -> [bool; 3] {
+    [p[0] > 60, p[1] > 60, p[2] > 60]
+}
+
+fn draw_scene(r: &mut Renderer, scene: &Scene, depth: DepthMode) -> (viewport::editor::Editor, Vec<u32>, RgbaImage) {
+    let (editor, loaded) = open_editor(scene.clone(), (W, H), depth).unwrap();
+    let meshes = SceneMeshes::upload_loaded(r, &loaded).unwrap();
+    let (mut frame, _) = meshes.editor_frame(&editor);
+    frame.grid = false;
+    r.draw(&frame).unwrap();
+    let ids = r.read_ids().unwrap();
+    let color = r.read_color().unwrap();
+    (editor, ids, color)
+}
+
+#[test]
+fn id_buffer_agrees_with_cpu_picking_and_colours() {
+    let dir = write_u_prism("pick");
+    let mut r = renderer(W, H);
+    let mut rng = Lcg(0x1d_b0f);
+    let mut total = 0;
+    for offset in [0.0, 1e4] {
+        let scene = scene(&dir, offset);
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            let (mut editor, ids, color) = draw_scene(&mut r, &scene, depth);
+            // Every object shows somewhere, and so does the background (the
+            // torus's hole or the U's notch at least).
+            for id in 0..=6u32 {
+                assert!(ids.contains(&id), "id {id} not drawn ({depth:?}, offset {offset})");
+            }
+            let (mut compared, mut disagree) = (0, Vec::new());
+            while compared < 2500 {
+                let (x, y) = (rng.next(W), rng.next(H));
+                if on_silhouette(&ids, x, y) {
+                    continue;
+                }
+                compared += 1;
+                let gpu = ids[(y * W + x) as usize];
+                let cursor = Point2::new(x as f64 + 0.5, y as f64 + 0.5);
+                let cpu = editor.surface_at(cursor, |_| true).map_or(0, |(i, _)| i as u32 + 1);
+                if cpu != gpu {
+                    disagree.push((x, y, gpu, cpu));
+                }
+                // The colour image shows that object's colour (or the dark background).
+                let p = color.pixel(x, y);
+                match gpu {
+                    0 => assert!(p[0] < 80 && p[1] < 80 && p[2] < 90, "background pixel {p:?} at ({x}, {y})"),
+                    id => {
+                        let want = COLORS[id as usize - 1].map(|c| c > 0.5);
+                        assert_eq!(lit_channels(p), want, "pixel {p:?} at ({x}, {y}) of object id {id}");
+                    }
+                }
+            }
+            assert!(disagree.is_empty(), "{depth:?}, offset {offset}: (x, y, gpu, cpu) {disagree:?}");
+            total += compared;
+        }
+    }
+    assert_eq!(total, 10_000);
+    assert_no_validation_errors(&r);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn read_region_agrees_with_full_read_backs_and_depth_at() {
+    let dir = write_u_prism("region");
+    let mut r = renderer(W, H);
+    assert!(matches!(r.read_region(0, 0, 4, 4), Err(RenderError::NothingDrawn)));
+    assert_eq!(r.depth_at(10.0, 10.0).unwrap(), None);
+    let mut rng = Lcg(7);
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        let (_, ids, _) = draw_scene(&mut r, &scene(&dir, 0.0), depth);
+        let full_depth = r.read_depth().unwrap();
+        assert_eq!(full_depth.len(), (W * H) as usize);
+        for i in 0..12 {
+            // Some rectangles run past the right and bottom edges: clamped.
+            let (x, y) = (rng.next(W), rng.next(H));
+            let (w, h) = if i % 3 == 0 { (400, 300) } else { (1 + rng.next(90), 1 + rng.next(70)) };
+            let region = r.read_region(x, y, w, h).unwrap();
+            let (cw, ch) = (w.min(W - x), h.min(H - y));
+            assert_eq!((region.x, region.y, region.width, region.height), (x, y, cw, ch));
+            assert_eq!(region.ids.len(), (cw * ch) as usize);
+            for row in 0..ch {
+                for col in 0..cw {
+                    let full = ((y + row) * W + x + col) as usize;
+                    let here = (row * cw + col) as usize;
+                    assert_eq!(region.ids[here], ids[full]);
+                    assert_eq!(region.depth[here].to_bits(), full_depth[full].to_bits());
+                    assert_eq!(region.at(x + col, y + row), Some((ids[full], full_depth[full])));
+                }
+            }
+            let d = r.depth_at(x as f64 + 0.5, y as f64 + 0.5).unwrap().unwrap();
+            assert_eq!(d, f64::from(full_depth[(y * W + x) as usize]));
+        }
+        // Entirely outside: empty, and no depth there.
+        let outside = r.read_region(W + 5, 3, 10, 10).unwrap();
+        assert_eq!((outside.width, outside.ids.len(), outside.depth.len()), (0, 0, 0));
+        assert_eq!(r.depth_at(W as f64 + 1.0, 3.0).unwrap(), None);
+        assert_eq!(r.depth_at(-1.0, 3.0).unwrap(), None);
+        // Background pixels hold the clear depth of the mode, id 0.
+        let corner = r.read_region(0, 0, 1, 1).unwrap();
+        assert_eq!(corner.ids, vec![0]);
+        assert_eq!(f64::from(corner.depth[0]), f64::from(depth.clear_depth()));
+    }
+    assert_no_validation_errors(&r);
+    let _ = std::fs::remove_dir_all(&dir);
+}
