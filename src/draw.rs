@@ -205,9 +205,7 @@ impl SceneMeshes {
         let (mut frame, stats) =
             self.frame(editor.scene(), editor.camera, editor.depth, editor.selection(), (w as u32, h as u32));
         frame.overlay = editor.overlay();
-        // TODO(box-select): `frame.selection_rect = editor.selection_rect();`
-        // once the editor keeps the rectangle of a box-selection drag.
-        frame.selection_rect = None;
+        frame.selection_rect = editor.selection_rect();
         (frame, stats)
     }
 }
@@ -238,8 +236,31 @@ impl FrameProbe for RenderProbe<'_> {
         }
     }
 
-    fn objects_in(&mut self, _min: nalgebra::Point2<f64>, _max: nalgebra::Point2<f64>) -> Option<Vec<usize>> {
-        None
+    /// From the object-ID buffer: the ids of the pixels whose centres lie
+    /// in the box (a small region read-back).
+    fn objects_in(&mut self, min: nalgebra::Point2<f64>, max: nalgebra::Point2<f64>) -> Option<Vec<usize>> {
+        // Pixel (x, y) has its centre at (x + 0.5, y + 0.5).
+        let first = |v: f64| (v - 0.5).ceil().max(0.0);
+        let last = |v: f64| (v - 0.5).floor();
+        let (x0, y0, x1, y1) = (first(min.x), first(min.y), last(max.x), last(max.y));
+        if !(x0 <= x1 && y0 <= y1 && x1.is_finite() && y1.is_finite()) {
+            return Some(Vec::new());
+        }
+        let (w, h) = ((x1 - x0) as u32 + 1, (y1 - y0) as u32 + 1);
+        match self.renderer.read_region(x0 as u32, y0 as u32, w, h) {
+            Ok(region) => {
+                let mut ids: Vec<usize> = region.ids.iter().filter(|&&id| id > 0).map(|&id| id as usize - 1).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                Some(ids)
+            }
+            // No frame yet: the editor casts rays instead.
+            Err(RenderError::NothingDrawn) => None,
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                None
+            }
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use crate::draw::{RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
+use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, RenderError, Renderer};
 use crate::scene::{camera_to_file, Scene};
 use crate::session::{self, Command};
@@ -172,6 +173,11 @@ pub fn replay<T: ReplayTarget>(
     for (i, step) in script.steps.iter().enumerate() {
         match step {
             Step::Input(event, mods) => {
+                // A box is taken from the object-ID buffer of the frame as it
+                // looks now, as in the window, which draws all the time.
+                if matches!(event, Event::MouseUp { button: MouseButton::Left }) && editor.selection_rect().is_some() {
+                    target.frame(editor)?;
+                }
                 let command = session::handle(editor, event, *mods, target);
                 // A failed read of the frame (e.g. a lost device) ends the replay.
                 if let Some(e) = target.take_error() {

@@ -532,3 +532,59 @@ fn clicks_beside_a_concave_outline_select_what_is_behind_or_nothing() {
     assert_eq!(click(screen(0.5, 1.5)), json!(["L"]));
     assert_eq!(click(screen(1.5, 0.5)), json!(["L"]));
 }
+
+/// A headless screenshot through the binary: selecting the ball adds a thin
+/// ring just outside its silhouette (a circle of known radius in the front
+/// view) in the active outline's light yellow, changes nothing else, and
+/// keeps the ball's own blue.
+#[test]
+fn the_selection_outline_rings_the_selected_object_in_a_screenshot() {
+    use crate::support::image::read_png;
+    let scene = ortho_scene(json!([
+        { "name": "ball", "mesh": "sphere", "scale": [2, 2, 2], "color": [0.1, 0.3, 0.9] },
+        { "name": "box", "mesh": "cube", "position": [3, -3, 0], "color": [0.2, 0.8, 0.2] }
+    ]));
+    let shot = |select: &[&str], depth: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        // A sub-pixel gizmo, so the frames differ only by the outline.
+        let s = json!({ "size": [400, 400], "depth": depth, "select": select,
+            "gizmo": { "size_px": 0.001 }, "events": [{ "frame": 1 }] });
+        std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
+        std::fs::write(dir.path().join("script.json"), s.to_string()).unwrap();
+        let png = dir.path().join("shot.png");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
+            .arg(dir.path().join("scene.json"))
+            .args(["--headless", "--validation", "--replay"])
+            .arg(dir.path().join("script.json"))
+            .arg("--screenshot")
+            .arg(&png)
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        read_png(&png)
+    };
+    for depth in ["reversed", "standard"] {
+        let (plain, selected) = (shot(&[], depth), shot(&["ball"], depth));
+        // The ball's outline on screen: radius 1 m = 40 px about (200, 200).
+        let (mut ring, mut inside_kept) = (0, 0);
+        for y in 0..400u32 {
+            for x in 0..400u32 {
+                let (a, b) = (plain.pixel(x, y), selected.pixel(x, y));
+                let r = ((x as f64 + 0.5 - 200.0).powi(2) + (y as f64 + 0.5 - 200.0).powi(2)).sqrt();
+                if a != b {
+                    assert!((39.0..=43.5).contains(&r), "{depth}: pixel ({x}, {y}) at r = {r:.1} changed");
+                    assert!(b[0] > 200 && b[1] > 170 && b[2] < b[1], "{depth}: outline colour {b:?}");
+                    ring += 1;
+                } else if r < 38.0 {
+                    inside_kept += 1;
+                }
+            }
+        }
+        // A 2 px ring around a 40 px circle has about 2 pi 41 2 = 515 pixels.
+        assert!(ring > 350, "{depth}: only {ring} outline pixels");
+        assert!(inside_kept > 4000, "{depth}: the ball's own pixels keep their colour");
+        let centre = selected.pixel(200, 200);
+        assert!(centre[2] > centre[0] && centre[2] > centre[1], "{depth}: the ball stays blue: {centre:?}");
+    }
+}

@@ -145,7 +145,7 @@ fn id_buffer_agrees_with_cpu_picking_and_colours() {
     for offset in [0.0, 1e4] {
         let scene = scene(&dir, offset);
         for depth in [DepthMode::Reversed, DepthMode::Standard] {
-            let (mut editor, ids, color) = draw_scene(&mut r, &scene, depth);
+            let (editor, ids, color) = draw_scene(&mut r, &scene, depth);
             // Every object shows somewhere, and so does the background (the
             // torus's hole or the U's notch at least).
             for id in 0..=6u32 {
@@ -224,6 +224,46 @@ fn read_region_agrees_with_full_read_backs_and_depth_at() {
         assert_eq!(corner.ids, vec![0]);
         assert_eq!(f64::from(corner.depth[0]), f64::from(depth.clear_depth()));
     }
+    assert_no_validation_errors(&r);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Box selection from the ID buffer (`RenderProbe::objects_in`, what the
+/// window and replays use) against the editor's own ray casts through every
+/// pixel centre, for boxes whose borders cross no object (so neither side
+/// can differ by a silhouette pixel), in both depth modes.
+#[test]
+fn box_selection_from_the_id_buffer_agrees_with_ray_casts() {
+    use viewport::draw::RenderProbe;
+    use viewport::editor::FrameProbe;
+    let dir = write_u_prism("box");
+    let mut r = renderer(W, H);
+    let mut rng = Lcg(0xb0c5);
+    let scene = scene(&dir, 0.0);
+    let mut checked = 0;
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        let (editor, ids, _) = draw_scene(&mut r, &scene, depth);
+        let mut tries = 0;
+        while checked < 12 * if depth == DepthMode::Reversed { 1 } else { 2 } && tries < 20_000 {
+            tries += 1;
+            let (x0, y0) = (rng.next(W), rng.next(H));
+            let (x1, y1) = ((x0 + 1 + rng.next(W)).min(W - 1), (y0 + 1 + rng.next(H)).min(H - 1));
+            // Only boxes whose border pixels are all background.
+            let border_clear = (x0..=x1).all(|x| ids[(y0 * W + x) as usize] == 0 && ids[(y1 * W + x) as usize] == 0)
+                && (y0..=y1).all(|y| ids[(y * W + x0) as usize] == 0 && ids[(y * W + x1) as usize] == 0);
+            if !border_clear {
+                continue;
+            }
+            // The pixel centres from (x0, y0) to (x1, y1).
+            let (min, max) =
+                (Point2::new(x0 as f64 + 0.2, y0 as f64 + 0.2), Point2::new(x1 as f64 + 0.8, y1 as f64 + 0.8));
+            let gpu = RenderProbe::new(&mut r).objects_in(min, max).expect("a frame was drawn");
+            let cpu = editor.objects_in_rect(min, max);
+            assert_eq!(gpu, cpu, "{depth:?} box ({x0}, {y0})-({x1}, {y1})");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24, "enough boxes with clear borders");
     assert_no_validation_errors(&r);
     let _ = std::fs::remove_dir_all(&dir);
 }
