@@ -98,6 +98,9 @@ pub struct Editor {
     /// The drawn triangles of each mesh, for exact picking and snapping
     /// (primitives are generated on first use).
     meshes: HashMap<MeshRef, Arc<PickMesh>>,
+    /// Each object's entry of `meshes` (index = object), so that picking
+    /// does not hash a mesh reference per candidate.
+    object_meshes: Vec<Option<Arc<PickMesh>>>,
     /// Keys held that change a drag: V (vertex snap).
     vertex_snap_held: bool,
     index: SceneIndex,
@@ -156,6 +159,7 @@ impl Editor {
             bounds,
             known_bounds: HashMap::new(),
             meshes: HashMap::new(),
+            object_meshes: Vec::new(),
             vertex_snap_held: false,
             index,
             selection: Vec::new(),

@@ -36,6 +36,7 @@ impl Editor {
     /// loaded); every object that uses it picks and snaps by them.
     pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
         self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
+        self.link_object_meshes();
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
             let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
             for i in ids {
@@ -44,7 +45,8 @@ impl Editor {
         }
     }
 
-    /// Makes sure every primitive the scene uses has its triangles here.
+    /// Makes sure every primitive the scene uses has its triangles here,
+    /// and every object knows its mesh's entry.
     pub(super) fn add_primitive_meshes(&mut self) {
         for o in self.scene.objects() {
             if let MeshRef::Primitive(p) = o.mesh {
@@ -53,12 +55,18 @@ impl Editor {
                 }
             }
         }
+        self.link_object_meshes();
+    }
+
+    /// Points every object at its mesh's entry.
+    fn link_object_meshes(&mut self) {
+        self.object_meshes = self.scene.objects().iter().map(|o| self.meshes.get(&o.mesh).cloned()).collect();
     }
 
     /// The triangles object `i` draws (`None` for a file mesh not handed
     /// over with [`Editor::set_mesh`]).
     pub(super) fn mesh_of(&self, i: usize) -> Option<&PickMesh> {
-        self.meshes.get(&self.scene.objects().get(i)?.mesh).map(|m| &**m)
+        self.object_meshes.get(i)?.as_deref()
     }
 
     /// The first surface under `cursor` on the drawn triangles of the objects

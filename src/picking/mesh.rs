@@ -2,10 +2,12 @@
 //! per mesh with obvhs, in the mesh's own space, shared by every object
 //! that draws the mesh) and a watertight ray-triangle test in f64.
 //!
-//! The tree's boxes are f32 bounds of the f32 vertices; the traversal here
-//! is our own, in f64 with a slightly padded slab test, so a ray that
-//! grazes a box is never lost to f32 rounding of the ray. The answer always
-//! comes from the exact f64 triangle test. The triangle test is the
+//! The tree's boxes are f32 bounds of the f32 vertices, padded at build
+//! time by 1e-5 of the mesh's size. obvhs walks the tree in f32 with the
+//! ray starting where it enters the mesh's box, so its f32 rounding is of
+//! the mesh's size (wherever the camera is) and far below the padding: a
+//! ray that grazes a box is never lost. The answer always comes from the
+//! exact f64 triangle test. The triangle test is the
 //! watertight one (shear the ray onto +z, edge functions in 2-D, Woop,
 //! Benthin and Wald 2013): a ray through a shared edge or vertex hits at
 //! least one of the triangles around it, so no pixel falls through a seam.
@@ -15,7 +17,9 @@ use std::time::Duration;
 use glam::Vec3A;
 use nalgebra::{Point3, Vector3};
 use obvhs::bvh2::builder::build_bvh2_from_tris;
+use obvhs::bvh2::node::Bvh2Node;
 use obvhs::bvh2::Bvh2;
+use obvhs::ray::{Ray as BvhRay, RayHit};
 use obvhs::triangle::Triangle;
 use obvhs::BvhBuildParams;
 
@@ -50,7 +54,15 @@ impl MeshBvh {
             .map(|t| Triangle { v0: Vec3A::from(t[0]), v1: Vec3A::from(t[1]), v2: Vec3A::from(t[2]) })
             .collect();
         let mut time = Duration::ZERO;
-        let bvh = build_bvh2_from_tris(&obvhs_tris, BvhBuildParams::medium_build(), &mut time);
+        let mut bvh = build_bvh2_from_tris(&obvhs_tris, BvhBuildParams::medium_build(), &mut time);
+        // Pad every box by a hundred-thousandth of the mesh's size: far more than the f32 rounding of a ray that starts at
+        // the mesh (see `ray`), far less than anything that costs time.
+        let root = bvh.nodes[0].aabb;
+        let pad = 1e-5 * (root.max - root.min).max_element().max(f32::MIN_POSITIVE) + 1e-30;
+        for node in &mut bvh.nodes {
+            node.aabb.min -= Vec3A::splat(pad);
+            node.aabb.max += Vec3A::splat(pad);
+        }
         let to_f64 = |v: [f32; 3]| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64);
         let tris = bvh.primitive_indices.iter().map(|&i| tris[i as usize].map(to_f64)).collect();
         MeshBvh { bvh, tris }
@@ -62,55 +74,50 @@ impl MeshBvh {
 
     /// The nearest hit `t` in `[0, t_max)` of the ray `origin + t dir`
     /// (mesh space; `dir` need not be unit), both faces counting.
+    ///
+    /// The tree is walked by obvhs in f32 from where the ray enters the
+    /// mesh's box (so the f32 numbers are of the mesh's size, wherever the
+    /// camera is); the boxes were padded at build time by far more than
+    /// that rounding, and every hit is the exact f64 triangle test.
     pub fn ray(&self, origin: &Point3<f64>, dir: &Vector3<f64>, t_max: f64) -> Option<f64> {
         if self.bvh.nodes.is_empty() || !origin.iter().chain(dir.iter()).all(|v| v.is_finite()) {
             return None;
         }
         let inv = dir.map(|d| 1.0 / d);
+        let t0 = self.enter(0, origin, &inv, t_max)?;
+        let start = origin + dir * t0;
+        let v = |p: &Vector3<f64>| Vec3A::new(p.x as f32, p.y as f32, p.z as f32);
+        let f32_after = |t: f64| ((t - t0) as f32 * (1.0 + 1e-5)).max(0.0) + f32::MIN_POSITIVE;
+        let ray = BvhRay::new(
+            v(&start.coords),
+            v(dir),
+            0.0,
+            if t_max.is_finite() { f32_after(t_max) } else { f32::INFINITY },
+        );
         let mut best = t_max;
         let mut found = false;
-        let mut stack: Vec<(u32, f64)> = Vec::with_capacity(64);
-        if let Some(t) = self.enter(0, origin, &inv, best) {
-            stack.push((0, t));
-        }
-        while let Some((n, t_enter)) = stack.pop() {
-            if t_enter >= best {
-                continue;
-            }
-            let node = &self.bvh.nodes[n as usize];
-            if node.prim_count > 0 {
-                let first = node.first_index as usize;
-                for tri in &self.tris[first..first + node.prim_count as usize] {
-                    if let Some(t) = ray_triangle(origin, dir, tri) {
-                        if t < best {
-                            best = t;
-                            found = true;
-                        }
+        let mut hit = RayHit::none();
+        let mut visit = |node: &Bvh2Node, ray: &mut BvhRay, _hit: &mut RayHit| {
+            let first = node.first_index as usize;
+            for tri in &self.tris[first..first + node.prim_count as usize] {
+                if let Some(t) = ray_triangle(origin, dir, tri) {
+                    if t < best {
+                        best = t;
+                        found = true;
+                        ray.tmax = f32_after(t);
                     }
                 }
-                continue;
             }
-            let (l, r) = (node.first_index, node.first_index + 1);
-            let (tl, tr) = (self.enter(l, origin, &inv, best), self.enter(r, origin, &inv, best));
-            // Nearer child on top of the stack.
-            match (tl, tr) {
-                (Some(a), Some(b)) if a <= b => {
-                    stack.push((r, b));
-                    stack.push((l, a));
-                }
-                (Some(a), Some(b)) => {
-                    stack.push((l, a));
-                    stack.push((r, b));
-                }
-                (Some(a), None) => stack.push((l, a)),
-                (None, Some(b)) => stack.push((r, b)),
-                (None, None) => {}
-            }
-        }
+            true
+        };
+        obvhs::fast_stack!(u32, (96, 192), self.bvh.max_depth, stack, {
+            self.bvh.ray_traverse_dynamic(&mut stack, ray, &mut hit, &mut visit)
+        });
         found.then_some(best)
     }
 
-    /// Where the ray enters node `n`'s box (padded), if before `t_max`.
+    /// Where the ray enters node `n`'s box (in f64, with a little more
+    /// padding), if before `t_max`.
     fn enter(&self, n: u32, origin: &Point3<f64>, inv: &Vector3<f64>, t_max: f64) -> Option<f64> {
         let node = self.bvh.nodes.get(n as usize)?;
         let (lo, hi) = (node.aabb.min, node.aabb.max);
