@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use super::{mesh_bounds, Edit, Editor};
-use crate::picking::SceneIndex;
 use crate::scene::Detached;
 
 impl Editor {
@@ -17,6 +16,12 @@ impl Editor {
             Edit::Add { items, selection_before, selection_after }
             | Edit::Remove { items, selection_before, selection_after } => {
                 let adding = matches!(e, Edit::Add { .. }) == forward;
+                let before = self.scene.len();
+                // Only the objects added or removed enter or leave the pick
+                // index; at the end (a duplicate and its undo) nothing else
+                // moves, elsewhere the others are renumbered in one pass.
+                let at_end = items.indices.first() == Some(&if adding { before } else { before - items.len() })
+                    && items.indices.windows(2).all(|w| w[1] == w[0] + 1);
                 if adding {
                     // The items came out of (or were made for) this very state.
                     self.scene.restore(items).expect("history entries fit the scene they were made on");
@@ -24,24 +29,87 @@ impl Editor {
                     self.scene.remove(&items.indices);
                 }
                 self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
-                self.rebuild_index();
+                match (at_end, adding) {
+                    (true, true) => self.index_appended(before),
+                    (true, false) => self.index_truncated(),
+                    (false, true) => self.index_inserted(&items.indices),
+                    (false, false) => self.index_removed(&items.indices),
+                }
             }
         }
         self.rehover();
     }
 
-    /// Recomputes every object's bounds and the pick index after objects
-    /// were added or removed (indices shifted).
-    pub(super) fn rebuild_index(&mut self) {
-        self.add_primitive_meshes();
-        self.bounds = self
-            .scene
-            .objects()
-            .iter()
-            .map(|o| self.known_bounds.get(&o.mesh).copied().unwrap_or_else(|| mesh_bounds(&o.mesh)))
-            .collect();
-        let worlds = self.scene.world_matrices();
-        self.index = SceneIndex::build(self.bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
+    /// Bounds, pick meshes and index entries for the objects from `first` on
+    /// (just appended).
+    fn index_appended(&mut self, first: usize) {
+        for i in first..self.scene.len() {
+            let mesh = self.scene.objects()[i].mesh.clone();
+            if let (None, crate::scene::MeshRef::Primitive(p)) = (self.meshes.get(&mesh), &mesh) {
+                self.meshes
+                    .insert(mesh.clone(), std::sync::Arc::new(super::PickMesh::new(std::sync::Arc::new(p.mesh()))));
+            }
+            let (lo, hi) = self.known_bounds.get(&mesh).copied().unwrap_or_else(|| mesh_bounds(&mesh));
+            self.bounds.push((lo, hi));
+            self.object_meshes.push(self.meshes.get(&mesh).cloned());
+            let world = self.scene.world_matrix(i);
+            self.index.set(i, &lo, &hi, &world);
+        }
+    }
+
+    /// Drops the bounds, pick meshes and index entries of objects that were
+    /// removed from the end.
+    fn index_truncated(&mut self) {
+        let n = self.scene.len();
+        self.bounds.truncate(n);
+        self.object_meshes.truncate(n);
+        self.index.truncate(n);
+    }
+
+    /// After objects were put back at `added` (ascending, their indices
+    /// now): their bounds, pick meshes and index entries, the others
+    /// renumbered without rebuilding the tree.
+    fn index_inserted(&mut self, added: &[usize]) {
+        let total = self.scene.len();
+        let mut bounds = Vec::with_capacity(total);
+        let mut meshes = Vec::with_capacity(total);
+        let (mut old_bounds, mut old_meshes) = (self.bounds.drain(..), self.object_meshes.drain(..));
+        let mut a = added.iter().peekable();
+        for i in 0..total {
+            if a.peek() == Some(&&i) {
+                a.next();
+                let mesh = &self.scene.objects()[i].mesh;
+                bounds.push(self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh)));
+                meshes.push(self.meshes.get(mesh).cloned());
+            } else {
+                bounds.extend(old_bounds.next());
+                meshes.extend(old_meshes.next());
+            }
+        }
+        drop((old_bounds, old_meshes));
+        (self.bounds, self.object_meshes) = (bounds, meshes);
+        let (scene, bounds) = (&self.scene, &self.bounds);
+        self.index.insert_ids(added, |i| (bounds[i].0, bounds[i].1, scene.world_matrix(i)));
+    }
+
+    /// After the objects at `gone` (ascending, their old indices) were
+    /// removed: drop their entries and renumber the rest.
+    fn index_removed(&mut self, gone: &[usize]) {
+        let mut g = gone.iter().peekable();
+        let mut keep = |i: usize| {
+            if g.peek() == Some(&&i) {
+                g.next();
+                false
+            } else {
+                true
+            }
+        };
+        let keep: Vec<bool> = (0..self.bounds.len()).map(&mut keep).collect();
+        let mut k = keep.iter();
+        self.bounds.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        self.object_meshes.retain(|_| *k.next().unwrap_or(&true));
+        self.index.remove_ids(gone);
     }
 
     /// Ctrl+D / Shift+D: copies the selected objects with their descendants

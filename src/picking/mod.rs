@@ -175,6 +175,127 @@ impl SceneIndex {
         self.set_obb(id, pickable(Obb::from_local_aabb(local_min, local_max, world)));
     }
 
+    /// Drops the ids from `len` on: removed from the tree one by one when
+    /// they are few, by a rebuild when they are most of it.
+    pub fn truncate(&mut self, len: usize) {
+        let n = self.obbs.len();
+        if len >= n {
+            return;
+        }
+        if len == 0 || self.bvh.nodes.is_empty() || 2 * (n - len) > n {
+            self.obbs.truncate(len);
+            self.rebuild();
+            return;
+        }
+        for id in len..n {
+            // `id` < n <= u32::MAX + 1: every slot was inserted with a u32 id.
+            self.bvh.remove_primitive(id as u32);
+        }
+        self.obbs.truncate(len);
+    }
+
+    /// Removes the ids in `gone` (ascending) and renumbers the others to
+    /// close the gaps, as a scene does when objects are deleted: the removed
+    /// leaves leave the tree and the rest keep their nodes (one pass over
+    /// the ids, no rebuild unless most of the tree goes).
+    pub fn remove_ids(&mut self, gone: &[usize]) {
+        let n = self.obbs.len();
+        let gone: Vec<usize> = gone.iter().copied().filter(|&i| i < n).collect();
+        if gone.is_empty() {
+            return;
+        }
+        let mut new_of = vec![u32::MAX; n];
+        let mut next = 0u32;
+        let mut g = gone.iter().peekable();
+        for (old, slot) in new_of.iter_mut().enumerate() {
+            if g.peek() == Some(&&old) {
+                g.next();
+            } else {
+                *slot = next;
+                next += 1;
+            }
+        }
+        let obbs: Vec<Option<Obb>> =
+            self.obbs.iter().enumerate().filter(|(i, _)| new_of[*i] != u32::MAX).map(|(_, o)| *o).collect();
+        if self.bvh.nodes.is_empty() || 2 * gone.len() > n {
+            self.obbs = obbs;
+            self.rebuild();
+            return;
+        }
+        for &id in &gone {
+            self.bvh.remove_primitive(id as u32);
+        }
+        self.renumber(&new_of, next as usize);
+        self.obbs = obbs;
+    }
+
+    /// Makes room for new ids at the (ascending, final) positions `added`,
+    /// renumbering the others as a scene does when objects are put back,
+    /// then sets each added id's box from `boxes(id)`.
+    pub fn insert_ids(
+        &mut self,
+        added: &[usize],
+        mut boxes: impl FnMut(usize) -> (Point3<f64>, Point3<f64>, Matrix4<f64>),
+    ) {
+        if added.is_empty() {
+            return;
+        }
+        let n = self.obbs.len();
+        let total = n + added.len();
+        // Old id -> new id: the old ids fill the positions not in `added`.
+        let mut new_of = Vec::with_capacity(n);
+        let mut a = added.iter().peekable();
+        for pos in 0..total {
+            if a.peek() == Some(&&pos) {
+                a.next();
+            } else if new_of.len() < n {
+                new_of.push(pos as u32);
+            }
+        }
+        let mut obbs = vec![None; total];
+        for (old, o) in self.obbs.iter().enumerate() {
+            obbs[new_of[old] as usize] = *o;
+        }
+        if self.bvh.nodes.is_empty() || 2 * added.len() > total {
+            for &i in added {
+                let (lo, hi, m) = boxes(i);
+                obbs[i] = pickable(Obb::from_local_aabb(&lo, &hi, &m));
+            }
+            self.obbs = obbs;
+            self.rebuild();
+            return;
+        }
+        self.renumber(&new_of, total);
+        self.obbs = obbs;
+        for &i in added {
+            let (lo, hi, m) = boxes(i);
+            let obb = pickable(Obb::from_local_aabb(&lo, &hi, &m));
+            self.obbs[i] = obb;
+            // `i` < total, and ids always fit u32 here.
+            self.bvh.insert_primitive(leaf_aabb(obb.as_ref()), i as u32);
+        }
+    }
+
+    /// Rewrites the tree's primitive ids through `new_of` (old -> new,
+    /// `u32::MAX` for removed), for `len` ids after.
+    fn renumber(&mut self, new_of: &[u32], len: usize) {
+        for p in self.bvh.primitive_indices.iter_mut() {
+            if let Some(&new) = new_of.get(*p as usize) {
+                *p = new;
+            }
+        }
+        let old = std::mem::take(&mut self.bvh.primitives_to_nodes);
+        let mut to_nodes = vec![u32::MAX; len];
+        for (old_id, &node) in old.iter().enumerate() {
+            if let Some(&new) = new_of.get(old_id) {
+                if new != u32::MAX {
+                    to_nodes[new as usize] = node;
+                }
+            }
+        }
+        self.bvh.primitives_to_nodes = to_nodes;
+    }
+
     /// Makes object `id` unhittable (its slot stays).
     pub fn remove(&mut self, id: usize) {
         if id < self.obbs.len() {
@@ -379,5 +500,73 @@ mod tests {
             }
             assert!(hits > 50, "too few hits to be a meaningful test: {hits}");
         }
+    }
+
+    /// Growing by appended ids and shrinking from the end (duplicate and its
+    /// undo) keeps the index equal to one built from scratch.
+    #[test]
+    fn appending_and_truncating_agree_with_a_fresh_build() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+        let (lo, hi) = cube();
+        let mut place = || at(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+        let worlds: Vec<Matrix4<f64>> = (0..400).map(|_| place()).collect();
+        let mut idx = SceneIndex::build(worlds[..300].iter().map(|m| (lo, hi, *m)));
+        for (i, m) in worlds.iter().enumerate().skip(300) {
+            idx.set(i, &lo, &hi, m);
+        }
+        idx.truncate(340);
+        assert_eq!(idx.len(), 340);
+        let fresh = SceneIndex::build(worlds[..340].iter().map(|m| (lo, hi, *m)));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(24);
+        let mut hits = 0;
+        for _ in 0..2000 {
+            let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+            let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+            let ray = Ray::new(o, t - o).unwrap();
+            let (a, b) = (idx.pick(&ray), fresh.pick(&ray));
+            assert_eq!(a.map(|h| h.id), b.map(|h| h.id));
+            assert!(a.is_none_or(|h| h.id < 340));
+            hits += a.is_some() as usize;
+        }
+        assert!(hits > 100, "{hits}");
+    }
+
+    /// Removing ids from the middle and putting them back (delete and its
+    /// undo) keeps the index equal to one built from scratch each time.
+    #[test]
+    fn removing_and_inserting_ids_agree_with_fresh_builds() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+        let (lo, hi) = cube();
+        let worlds: Vec<Matrix4<f64>> = (0..500)
+            .map(|_| at(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0)))
+            .collect();
+        let mut idx = SceneIndex::build(worlds.iter().map(|m| (lo, hi, *m)));
+        let gone: Vec<usize> = (0..500).filter(|i| i % 7 == 3 || (200..230).contains(i)).collect();
+        let kept: Vec<Matrix4<f64>> =
+            worlds.iter().enumerate().filter(|(i, _)| !gone.contains(i)).map(|(_, m)| *m).collect();
+        let compare = |idx: &SceneIndex, fresh: &[Matrix4<f64>], seed: u64| {
+            let fresh_idx = SceneIndex::build(fresh.iter().map(|m| (lo, hi, *m)));
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let mut hits = 0;
+            for _ in 0..2000 {
+                let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+                let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+                let ray = Ray::new(o, t - o).unwrap();
+                assert_eq!(idx.pick(&ray).map(|h| h.id), fresh_idx.pick(&ray).map(|h| h.id));
+                hits += idx.pick(&ray).is_some() as usize;
+            }
+            assert!(hits > 100, "{hits}");
+        };
+        idx.remove_ids(&gone);
+        assert_eq!(idx.len(), kept.len());
+        compare(&idx, &kept, 1);
+        idx.insert_ids(&gone, |i| (lo, hi, worlds[i]));
+        assert_eq!(idx.len(), 500);
+        compare(&idx, &worlds, 2);
+        // And objects keep moving incrementally afterwards.
+        idx.set(250, &lo, &hi, &at(100.0, 0.0, 0.0));
+        let mut moved = worlds.clone();
+        moved[250] = at(100.0, 0.0, 0.0);
+        compare(&idx, &moved, 3);
     }
 }

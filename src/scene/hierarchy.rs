@@ -85,6 +85,20 @@ impl Hierarchy {
         Ok(i)
     }
 
+    /// Drops the objects from `len` on (they must have no children below
+    /// `len`, which holds when they are whole subtrees, e.g. the last copies).
+    pub fn truncate(&mut self, len: usize) {
+        for i in (len..self.len()).rev() {
+            if let Some(p) = self.parent[i] {
+                if p < len {
+                    self.children[p].retain(|&c| c != i);
+                }
+            }
+        }
+        self.parent.truncate(len);
+        self.children.truncate(len);
+    }
+
     /// Re-parents `child`; refuses a parent that is `child` itself or one of
     /// its descendants.
     pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {
@@ -225,6 +239,14 @@ mod tests {
         let i = h.push(Some(2)).unwrap();
         assert_eq!(i, 5);
         assert_eq!(h.ancestors(5).collect::<Vec<_>>(), vec![2, 1, 4]);
+    }
+
+    #[test]
+    fn truncating_whole_subtrees_unlinks_them() {
+        // 0 <- 1 <- 2, 0 <- 3, 4 alone, then 5 under 0 and 6 under 5 (a copy).
+        let mut h = Hierarchy::from_parents(&[None, Some(0), Some(1), Some(0), None, Some(0), Some(5)]).unwrap();
+        h.truncate(5);
+        assert_eq!(h, sample());
     }
 
     /// Against a brute-force walk on random forests.

@@ -134,14 +134,14 @@ impl Detached {
 /// The name of a copy of `name`: `base.NNN` with the lowest free
 /// three-digit number from 001, where `base` is `name` without a `.NNN`
 /// suffix of its own (`editing.md`, "Scene changes").
-pub fn copy_name(name: &str, taken: &HashSet<String>) -> String {
+pub fn copy_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
     let base = match name.rsplit_once('.') {
         Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) && !b.is_empty() => b,
         _ => name,
     };
     (1..)
         .map(|k| if k < 1000 { format!("{base}.{k:03}") } else { format!("{base}.{k}") })
-        .find(|c| !taken.contains(c))
+        .find(|c| !taken(c))
         .expect("a free name exists")
 }
 
@@ -328,6 +328,13 @@ impl Scene {
     pub fn remove(&mut self, ids: &[usize]) -> Detached {
         let gone = self.with_descendants(ids);
         let n = self.len();
+        // The last objects (undoing a duplicate): no object moves.
+        if gone.first().is_some_and(|&first| first + gone.len() == n) {
+            let first = n - gone.len();
+            let parents = (first..n).map(|i| self.hierarchy.parent(i)).collect();
+            self.hierarchy.truncate(first);
+            return Detached { indices: gone, objects: self.objects.split_off(first), parents };
+        }
         let mut new_index = vec![usize::MAX; n];
         let mut detached = Detached::default();
         let mut kept_objects = Vec::with_capacity(n - gone.len());
@@ -356,6 +363,16 @@ impl Scene {
     /// [`Scene::duplicates`]) at their indices; the objects after them
     /// move up. Fails, changing nothing, if the items do not fit this scene.
     pub fn restore(&mut self, items: &Detached) -> Result<(), HierarchyError> {
+        // Appended at the end, parents first (a duplicate): no object moves.
+        let n = self.len();
+        let appended = items.indices.iter().enumerate().all(|(k, &i)| i == n + k);
+        if appended && items.parents.iter().zip(&items.indices).all(|(p, &i)| p.is_none_or(|p| p < i)) {
+            for (o, p) in items.objects.iter().zip(&items.parents) {
+                self.hierarchy.push(*p)?;
+                self.objects.push(o.clone());
+            }
+            return Ok(());
+        }
         let total = self.len() + items.indices.len();
         if items.indices.windows(2).any(|w| w[0] >= w[1]) || items.indices.last().is_some_and(|&i| i >= total) {
             return Err(HierarchyError::NoSuchObject(total));
@@ -396,14 +413,16 @@ impl Scene {
     /// parent is copied too; names follow [`copy_name`].
     pub fn duplicates(&self, ids: &[usize]) -> Detached {
         let originals = self.with_descendants(ids);
-        let mut names: HashSet<String> = self.objects.iter().map(|o| o.name.clone()).collect();
+        // Names in use: the scene's (borrowed) and the copies' so far.
+        let existing: HashSet<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
+        let mut new_names: HashSet<String> = HashSet::with_capacity(originals.len());
         let mut copy_of = HashMap::with_capacity(originals.len());
         let mut out = Detached::default();
         for (k, &i) in originals.iter().enumerate() {
             let index = self.len() + k;
             copy_of.insert(i, index);
-            let name = copy_name(&self.objects[i].name, &names);
-            names.insert(name.clone());
+            let name = copy_name(&self.objects[i].name, |c| existing.contains(c) || new_names.contains(c));
+            new_names.insert(name.clone());
             out.indices.push(index);
             out.objects.push(Object { name, ..self.objects[i].clone() });
             // Re-pointed at the parent's copy below, once every copy is known.

@@ -176,6 +176,13 @@ proptest! {
             }
             let got: Vec<Option<usize>> = (0..e.scene().len()).map(|i| e.scene().parent(i)).collect();
             prop_assert_eq!(&got, &model, "after {:?}", op);
+            // Picking sees exactly the objects there are: the incrementally
+            // kept index answers like one built from scratch.
+            let fresh = Editor::new(e.scene().clone(), 640.0, 480.0);
+            for k in 0..6 {
+                let c = nalgebra::Point2::new(107.0 * k as f64 % 640.0, 61.0 * k as f64 % 480.0 + 120.0);
+                prop_assert_eq!(e.surface_at(c, |_| true).map(|h| h.0), fresh.surface_at(c, |_| true).map(|h| h.0));
+            }
             // Names stay unique.
             let mut names: Vec<&str> = e.scene().objects().iter().map(|o| o.name.as_str()).collect();
             names.sort();
