@@ -72,7 +72,7 @@ impl MeshBvh {
         self.tris.len()
     }
 
-    /// The nearest hit `t` in `[0, t_max)` of the ray `origin + t dir`
+    /// The nearest hit `t` in `[0, t_max]` of the ray `origin + t dir`
     /// (mesh space; `dir` need not be unit), both faces counting.
     ///
     /// The tree is walked by obvhs in f32 from where the ray enters the
@@ -101,7 +101,8 @@ impl MeshBvh {
             let first = node.first_index as usize;
             for tri in &self.tris[first..first + node.prim_count as usize] {
                 if let Some(t) = ray_triangle(origin, dir, tri) {
-                    if t < best {
+                    // A hit exactly at `t_max` counts (the caller breaks the tie).
+                    if t < best || (!found && t == best) {
                         best = t;
                         found = true;
                         ray.tmax = f32_after(t);

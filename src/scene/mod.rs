@@ -389,20 +389,25 @@ impl Scene {
             new_index.push(slot);
             slot += 1;
         }
-        let mut objects: Vec<Option<Object>> = vec![None; total];
         let mut parents: Vec<Option<usize>> = vec![None; total];
-        for (i, o) in self.objects.iter().enumerate() {
-            objects[new_index[i]] = Some(o.clone());
+        for i in 0..self.len() {
             parents[new_index[i]] = self.hierarchy.parent(i).map(|p| new_index[p]);
         }
-        for ((&i, o), p) in items.indices.iter().zip(&items.objects).zip(&items.parents) {
-            objects[i] = Some(o.clone());
+        for (&i, p) in items.indices.iter().zip(&items.parents) {
             parents[i] = *p;
         }
         if parents.iter().flatten().any(|&p| p >= total) {
             return Err(HierarchyError::NoSuchObject(total));
         }
         let hierarchy = Hierarchy::from_parents(&parents)?;
+        // Only now that nothing can fail: move the objects into place.
+        let mut objects: Vec<Option<Object>> = (0..total).map(|_| None).collect();
+        for (i, o) in std::mem::take(&mut self.objects).into_iter().enumerate() {
+            objects[new_index[i]] = Some(o);
+        }
+        for (&i, o) in items.indices.iter().zip(&items.objects) {
+            objects[i] = Some(o.clone());
+        }
         self.objects = objects.into_iter().map(|o| o.expect("every slot filled")).collect();
         self.hierarchy = hierarchy;
         Ok(())
