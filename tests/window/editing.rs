@@ -96,3 +96,92 @@ fn click_select_drag_axis_and_save() {
         assert!(b[0] > b[1] && b[1] > b[2], "{what}: box pixel {b:?}");
     }
 }
+
+/// Box selection in a real window: a left drag from empty space over one of
+/// two objects draws the rectangle while dragging, and on release selects
+/// that object only, which the F12 capture shows by the active outline (a
+/// light-yellow ring) around it and none around the other.
+#[test]
+fn box_select_in_the_window_outlines_what_the_box_covered() {
+    let x = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("scene.json");
+    std::fs::write(
+        &scene,
+        r#"{ "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+             "objects": [ { "name": "left", "mesh": "cube", "position": [-2, 0, 0], "color": [0.2, 0.3, 0.9] },
+                          { "name": "right", "mesh": "cube", "position": [2, 0, 0], "color": [0.2, 0.8, 0.3] } ] }"#,
+    )
+    .unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(&scene)
+        .args(["--validation", "--size", "400x400"])
+        .current_dir(dir.path())
+        .env("DISPLAY", &x.display)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
+    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
+    let mv = |p: (f64, f64)| {
+        x.run("xdotool", &["mousemove", "--window", &wid, &format!("{}", p.0 as i32), &format!("{}", p.1 as i32)]);
+        std::thread::sleep(Duration::from_millis(150));
+    };
+    // From empty space above-left of the left cube to below-right of it,
+    // well short of the right cube.
+    mv(to_screen(-3.5, 1.5));
+    x.run("xdotool", &["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(150));
+    for step in 1..=4 {
+        let t = step as f64 / 4.0;
+        mv(to_screen(-3.5 + 3.0 * t, 1.5 - 3.0 * t));
+    }
+    // While dragging, the rectangle shows: its border crosses the empty
+    // space left of the cube.
+    let during = dir.path().join("during.png");
+    x.run("import", &["-window", "root", during.to_str().unwrap()]);
+    x.run("xdotool", &["mouseup", "1"]);
+    std::thread::sleep(Duration::from_millis(300));
+    x.run("xdotool", &["key", "F12"]);
+    wait_for("the F12 screenshot", || std::fs::read_to_string(&log).unwrap().contains("wrote").then_some(()));
+    let img = read_png(&dir.path().join("viewport-screenshot-1.png"));
+    x.run("xdotool", &["key", "ctrl+q"]);
+    let status = wait_for("exit", || child.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+
+    // The rectangle's top border (y = 1.5 m, 140 px) left of the cube, lighter
+    // than the background there.
+    let d = read_png(&during);
+    let (bx, by) = to_screen(-3.0, 1.5);
+    let p = d.pixel(bx as u32, by as u32);
+    assert!(p[0] > 150 && p[1] > 150 && p[2] > 150, "rectangle border pixel {p:?}");
+
+    // Count light-yellow outline pixels in a 3 px band around each cube (the
+    // cubes are 1 m = 40 px wide).
+    let ring = |cx: f64| {
+        let (sx, sy) = to_screen(cx, 0.0);
+        let mut n = 0;
+        for y in (sy as i32 - 24)..(sy as i32 + 24) {
+            for x in (sx as i32 - 24)..(sx as i32 + 24) {
+                let (dx, dy) = ((x as f64 + 0.5 - sx).abs(), (y as f64 + 0.5 - sy).abs());
+                if dx.max(dy) < 20.0 || dx.max(dy) > 23.0 {
+                    continue;
+                }
+                let q = img.pixel(x as u32, y as u32);
+                if q[0] > 200 && q[1] > 170 && q[2] < q[1] {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    let (left, right) = (ring(-2.0), ring(2.0));
+    assert!(left > 200, "the left cube is outlined ({left} outline pixels)");
+    assert_eq!(right, 0, "the right cube is not");
+}
