@@ -7,7 +7,7 @@ APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationla
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: run test core deps build bench lint clean
+.PHONY: run test core deps build bench bench-scenes lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -46,6 +46,13 @@ test: deps core
 
 bench: deps
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench
+
+# The scale benchmarks' scenes as files (1k, 160k and 1M cubes), for
+# trying them in the viewport: `viewport target/cubes-160k.json`.
+bench-scenes:
+	$(CARGO) run -q --release --example gen_scene -- 1000 target/cubes-1k.json
+	$(CARGO) run -q --release --example gen_scene -- 160000 target/cubes-160k.json
+	$(CARGO) run -q --release --example gen_scene -- 1000000 target/cubes-1M.json
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -1,6 +1,8 @@
-//! Scene-change benchmarks (`editing.md`, "Scene changes"): duplicate and
-//! delete of 10,000 selected objects, and the undo of each, in scenes of
-//! 20k and 160k objects (a grid of cubes, every other one selected).
+//! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
+//! duplicate and delete of 10,000 selected objects, and the undo of each, in
+//! scenes of 20k and 160k cubes. Scale: one drag step, undo + redo of a
+//! drag, load and save, at 1k, 160k and 1M cubes (`Scene::cube_grid`, the
+//! scenes `make bench-scenes` writes), with the peak resident memory.
 //!
 //! Run with `cargo bench --bench editing`. Each measured step starts from
 //! the same state: the inverse step runs untimed in between.
@@ -9,25 +11,14 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nalgebra::Vector3;
+use nalgebra::{Point2, Point3, Vector3};
 use viewport::editor::Editor;
-use viewport::math::Transform;
-use viewport::scene::{MeshRef, Object, Primitive, Scene};
+use viewport::input::{Event, MouseButton};
+use viewport::math::{Camera, Projection};
+use viewport::scene::Scene;
 
 fn grid(n: usize) -> Scene {
-    let side = (n as f64).sqrt().ceil() as usize;
-    let objects = (0..n)
-        .map(|i| Object {
-            name: format!("cube{i}"),
-            mesh: MeshRef::Primitive(Primitive::Cube),
-            transform: Transform {
-                position: Vector3::new((i % side) as f64 * 2.0, 0.0, (i / side) as f64 * 2.0),
-                ..Transform::IDENTITY
-            },
-            color: [0.8, 0.8, 0.8],
-        })
-        .collect();
-    Scene::from_objects(None, objects)
+    Scene::cube_grid(n)
 }
 
 /// Times `step` alone, running `back` untimed after each so that every
@@ -61,9 +52,83 @@ fn scene_changes(c: &mut Criterion) {
     }
 }
 
+/// Peak resident memory of this process so far (Linux), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Per-event editing cost at 1k, 160k and 1M objects: one step of an axis
+/// drag (cursor move -> gizmo update -> scene write -> BVH update of the
+/// moved object), undo + redo of a finished drag, and loading (parse,
+/// validate, hierarchy, pick index) and saving the scene file.
+fn scale(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("viewport-scale-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, label) in [(1_000usize, "1k"), (160_000, "160k"), (1_000_000, "1M")] {
+        let t = Instant::now();
+        let mut e = Editor::new(grid(n), 1280.0, 720.0);
+        eprintln!("{label}: editor over {n} cubes built in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+        // Look at the first cube from close by and grab its X arrow.
+        e.camera = Camera {
+            eye: Point3::new(5.0, 4.0, 8.0),
+            target: Point3::origin(),
+            up: Vector3::y(),
+            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
+        };
+        e.set_selection(&[0]);
+        let view = e.view().unwrap();
+        let frame = e.gizmo.frame(&view, &e.targets()).unwrap();
+        let grab = view.world_to_screen(&(frame.pivot + frame.axes[0] * (0.6 * frame.len))).unwrap();
+        e.handle(&Event::CursorMoved { x: grab.x, y: grab.y });
+        e.handle(&Event::MouseDown { button: MouseButton::Left });
+        assert!(e.active_handle().is_some(), "the X arrow is grabbed");
+        let mut k = 0u64;
+        c.bench_function(&format!("scale/{label}/drag_step"), |b| {
+            b.iter(|| {
+                k += 1;
+                let p = Point2::new(grab.x + 40.0 + (k % 2) as f64 * 7.0, grab.y + (k % 3) as f64);
+                black_box(e.handle(&Event::CursorMoved { x: p.x, y: p.y }))
+            })
+        });
+        e.handle(&Event::MouseUp { button: MouseButton::Left });
+        assert!(e.history().can_undo());
+        c.bench_function(&format!("scale/{label}/undo_and_redo_a_drag"), |b| {
+            b.iter(|| {
+                black_box(e.undo());
+                black_box(e.redo())
+            })
+        });
+        if n >= 160_000 {
+            let path = dir.join(format!("cubes-{label}.json"));
+            let t = Instant::now();
+            e.scene_to_save().save(&path).unwrap();
+            eprintln!("{label}: saved in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            let loaded = Scene::load(&path).unwrap();
+            let parsed = t.elapsed();
+            let editor = Editor::new(loaded, 1280.0, 720.0);
+            eprintln!(
+                "{label}: load {:.0} ms (parse and validate {:.0} ms, then editor and pick index), {} objects",
+                t.elapsed().as_secs_f64() * 1e3,
+                parsed.as_secs_f64() * 1e3,
+                editor.scene().len()
+            );
+            drop(editor);
+            c.bench_function(&format!("scale/{label}/save"), |b| b.iter(|| e.scene_to_save().save(&path).unwrap()));
+        }
+        if let Some(mb) = peak_rss_mb() {
+            eprintln!("{label}: peak resident memory so far {mb:.0} MB");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(3));
-    targets = scene_changes
+    targets = scene_changes, scale
 }
 criterion_main!(benches);

@@ -530,6 +530,32 @@ impl Scene {
         (0..self.objects.len()).map(|i| get(self, i, &mut out)).collect()
     }
 
+    /// `n` unit cubes on a square grid in the ground plane, 2 m apart, in
+    /// rows of `ceil(sqrt(n))`, with a camera that sees the whole grid: the
+    /// scenes the scale benchmarks use (`make bench-scenes` writes them).
+    pub fn cube_grid(n: usize) -> Scene {
+        let side = (n as f64).sqrt().ceil().max(1.0) as usize;
+        let objects = (0..n)
+            .map(|i| Object {
+                name: format!("cube{i}"),
+                mesh: MeshRef::Primitive(Primitive::Cube),
+                transform: Transform {
+                    position: Vector3::new((i % side) as f64 * 2.0, 0.0, (i / side) as f64 * 2.0),
+                    ..Transform::IDENTITY
+                },
+                color: [0.8, 0.8, 0.8],
+            })
+            .collect();
+        let extent = side as f64 * 2.0;
+        let camera = Camera {
+            eye: Point3::new(extent * 0.5, extent * 0.6, extent * 1.3),
+            target: Point3::new(extent * 0.5, 0.0, extent * 0.5),
+            up: Vector3::y(),
+            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: extent * 4.0 },
+        };
+        Scene::from_objects(Some(camera), objects)
+    }
+
     /// The built-in demo scene (`assets/demo.json`, compiled in).
     pub fn demo() -> Scene {
         Scene::from_json(DEMO_SCENE_JSON, Path::new("assets")).expect("the built-in demo scene is valid")
