@@ -12,6 +12,7 @@ pub mod closest;
 pub mod geom;
 pub mod transform;
 pub mod view;
+mod view_derive;
 
 pub use camera::{Camera, CameraError, DepthMode, Projection};
 pub use closest::{

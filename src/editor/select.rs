@@ -1,0 +1,167 @@
+//! Selection: clicks on the drawn triangles, box selection (from the last
+//! frame's object-ID buffer through a [`FrameProbe`], or by ray casts when
+//! there is no frame), and reading the frame for orbit and zoom.
+
+use nalgebra::Point2;
+
+use super::Editor;
+use crate::input::{Event, Modifiers, MouseButton};
+
+/// What the last drawn frame can tell the editor, from the GPU's depth and
+/// object-ID buffers (a small read-back, never the whole image).
+pub trait FrameProbe {
+    /// The depth-buffer value under a screen point, if there is a frame.
+    fn depth_at(&mut self, p: Point2<f64>) -> Option<f64>;
+    /// The objects (indices) with at least one visible pixel centre in the
+    /// rectangle `[min, max]`, ascending; `None` when there is no frame (the
+    /// editor then casts rays itself).
+    fn objects_in(&mut self, min: Point2<f64>, max: Point2<f64>) -> Option<Vec<usize>>;
+}
+
+/// No frame to read: no depth, and box selection by ray casts.
+pub struct NoFrame;
+
+impl FrameProbe for NoFrame {
+    fn depth_at(&mut self, _p: Point2<f64>) -> Option<f64> {
+        None
+    }
+    fn objects_in(&mut self, _min: Point2<f64>, _max: Point2<f64>) -> Option<Vec<usize>> {
+        None
+    }
+}
+
+impl Editor {
+    /// Like [`Editor::handle_with_mods`], with access to the depth buffer of
+    /// the last drawn frame: `depth_at(cursor)` gives the depth value under
+    /// the cursor (see [`Editor::handle_with_frame`]; box selection then
+    /// falls back to ray casts).
+    pub fn handle_with_depth(
+        &mut self,
+        event: &Event,
+        mods: Modifiers,
+        depth_at: &mut dyn FnMut(Point2<f64>) -> Option<f64>,
+    ) -> bool {
+        struct DepthOnly<'a>(&'a mut dyn FnMut(Point2<f64>) -> Option<f64>);
+        impl FrameProbe for DepthOnly<'_> {
+            fn depth_at(&mut self, p: Point2<f64>) -> Option<f64> {
+                (self.0)(p)
+            }
+            fn objects_in(&mut self, _min: Point2<f64>, _max: Point2<f64>) -> Option<Vec<usize>> {
+                None
+            }
+        }
+        self.handle_with_frame(event, mods, &mut DepthOnly(depth_at))
+    }
+
+    /// Like [`Editor::handle_with_mods`], with access to the last drawn
+    /// frame: orbit (middle press) and zoom (wheel) turn about and move
+    /// towards the surface point under the cursor (from the depth buffer,
+    /// in either depth mode; over the background the camera target), and a
+    /// box selection takes the objects with visible pixels in the box (from
+    /// the object-ID buffer).
+    pub fn handle_with_frame(&mut self, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> bool {
+        let wants_surface = matches!(event, Event::MouseDown { button: MouseButton::Middle } | Event::Scroll { .. });
+        self.surface = None;
+        if wants_surface && !self.gizmo.is_dragging() {
+            let clear = self.depth.clear_depth() as f64;
+            self.surface = match (self.view(), frame.depth_at(self.cursor)) {
+                (Some(v), Some(d)) if d.is_finite() && d != clear => v.unproject(&self.cursor, d),
+                _ => None,
+            };
+        }
+        self.boxed = None;
+        if let (Event::MouseUp { button: MouseButton::Left }, Some([x0, y0, x1, y1])) = (event, self.selection_rect()) {
+            let (min, max) = (Point2::new(x0 as f64, y0 as f64), Point2::new(x1 as f64, y1 as f64));
+            self.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
+        }
+        let changed = self.handle_with_mods(event, mods);
+        self.surface = None;
+        self.boxed = None;
+        changed
+    }
+
+    /// The box-selection rectangle being dragged, `[x0, y0, x1, y1]` in
+    /// pixels (x0 <= x1, y0 <= y1), for drawing.
+    pub fn selection_rect(&self) -> Option<[f32; 4]> {
+        let p = self.press?;
+        if !self.boxing {
+            return None;
+        }
+        let c = self.cursor;
+        Some([p.x.min(c.x) as f32, p.y.min(c.y) as f32, p.x.max(c.x) as f32, p.y.max(c.y) as f32])
+    }
+
+    /// The objects with at least one visible pixel centre in the rectangle,
+    /// by casting a ray through every pixel centre on the CPU: what the
+    /// object-ID buffer gives (the same triangles, nearest first), for
+    /// callers with no frame to read.
+    pub fn objects_in_rect(&self, min: Point2<f64>, max: Point2<f64>) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        let (x0, y0) = ((min.x - 0.5).ceil().max(0.0) as i64, (min.y - 0.5).ceil().max(0.0) as i64);
+        let (x1, y1) =
+            ((max.x - 0.5).floor().min(self.size.0 - 1.0) as i64, (max.y - 0.5).floor().min(self.size.1 - 1.0) as i64);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if let Some((id, _)) = self.surface_at(Point2::new(x as f64 + 0.5, y as f64 + 0.5), |_| true) {
+                    if !found.contains(&id) {
+                        found.push(id);
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
+    /// Applies a finished box: replace the selection (plain), add (Shift)
+    /// or remove (Ctrl), `editing.md` "Box selection".
+    pub(super) fn box_select(&mut self, ids: Vec<usize>) -> bool {
+        let before = self.selection.clone();
+        if self.mods.ctrl {
+            self.selection.retain(|i| !ids.contains(i));
+        } else {
+            if !self.mods.shift {
+                self.selection.clear();
+            }
+            for i in ids {
+                if i < self.scene.len() && !self.selection.contains(&i) {
+                    self.selection.push(i);
+                }
+            }
+        }
+        self.rehover();
+        before != self.selection
+    }
+
+    /// Esc or right click during a box selection: drop the box.
+    pub(super) fn cancel_box(&mut self) -> bool {
+        let had = self.boxing;
+        self.boxing = false;
+        self.press = None;
+        had
+    }
+
+    pub(super) fn click_select(&mut self) -> bool {
+        if self.view().is_none() {
+            return false;
+        }
+        // What is drawn under the cursor: the first hit on the objects'
+        // triangles, not on their boxes (`editing.md`, "Picking what is drawn").
+        let hit = self.surface_at(self.cursor, |_| true).map(|(id, _)| id);
+        let before = self.selection.clone();
+        match (hit, self.mods.shift) {
+            (Some(id), true) => {
+                if let Some(k) = self.selection.iter().position(|&s| s == id) {
+                    self.selection.remove(k);
+                } else {
+                    self.selection.push(id);
+                }
+            }
+            (Some(id), false) => self.selection = vec![id],
+            (None, true) => {}
+            (None, false) => self.selection.clear(),
+        }
+        self.rehover();
+        before != self.selection
+    }
+}
