@@ -7,7 +7,7 @@ APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationla
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: run test core deps build bench bench-scenes lint clean
+.PHONY: run test core deps build bench bench-scenes screenshots lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -46,6 +46,13 @@ test: deps core
 
 bench: deps
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench
+
+# The README's screenshots, from the replay scripts in assets/shots/.
+screenshots: build
+	for s in assets/shots/*.json; do \
+	  n=$$(basename $$s .json); \
+	  VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- --headless --replay $$s --screenshot docs/$$n.png || exit 1; \
+	done
 
 # The scale benchmarks' scenes as files (1k, 160k and 1M cubes), for
 # trying them in the viewport: `viewport target/cubes-160k.json`.
