@@ -54,8 +54,13 @@ impl LoadedMeshes {
     /// Builds or reads every mesh the scene uses; stops at the first file
     /// that cannot be loaded.
     pub fn load(scene: &Scene) -> Result<LoadedMeshes, DrawError> {
+        LoadedMeshes::load_with(scene, HashMap::new())
+    }
+
+    /// [`LoadedMeshes::load`] with glTF files already parsed (keyed by the
+    /// path the scene's mesh references resolve to).
+    pub fn load_with(scene: &Scene, mut files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
         let mut loaded = LoadedMeshes::default();
-        let mut files: HashMap<PathBuf, GltfFile> = HashMap::new();
         let mut by_key: HashMap<(PathBuf, Option<usize>), Option<usize>> = HashMap::new();
         let mut done: HashSet<&MeshRef> = HashSet::new();
         for o in scene.objects() {

@@ -9,6 +9,7 @@
 pub mod file;
 pub mod gltf;
 pub mod hierarchy;
+pub mod open;
 pub mod primitives;
 
 use std::collections::{HashMap, HashSet};
@@ -47,6 +48,12 @@ pub enum SceneError {
     UnknownParent { name: String, parent: String },
     #[error("object \"{0}\": parent chain forms a cycle")]
     Cycle(String),
+    /// A glTF file opened as the scene that cannot be read or has a bad node.
+    #[error(transparent)]
+    Gltf(#[from] gltf::GltfError),
+    /// A file that is neither a scene file nor glTF.
+    #[error("{}", open::ACCEPTED_FORMATS)]
+    Unrecognized,
     /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
     #[error("object \"{name}\": {problem}")]
     Object { name: String, problem: String },
