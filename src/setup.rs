@@ -12,7 +12,7 @@ use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
 use crate::math::{Camera, DepthMode, Projection};
 use crate::scene::gltf::GltfFile;
-use crate::scene::open::{file_kind, gltf_save_path, scene_from_gltf, FileKind};
+use crate::scene::open::{gltf_save_path, read_file_kind, scene_from_gltf, FileKind};
 use crate::scene::{Scene, SceneError};
 
 /// How to open the viewport (window or headless).
@@ -57,15 +57,16 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
     let Some(path) = path else {
         return Ok(Opened { scene: Scene::demo(), save_path: None, frame_camera: false, files: HashMap::new() });
     };
-    match file_kind(path)? {
+    let (kind, bytes) = read_file_kind(path)?;
+    match kind {
         FileKind::Scene => Ok(Opened {
-            scene: Scene::load(path)?,
+            scene: Scene::load_bytes(path, bytes)?,
             save_path: Some(path.to_path_buf()),
             frame_camera: false,
             files: HashMap::new(),
         }),
         FileKind::Gltf => {
-            let (scene, file) = scene_from_gltf(path)?;
+            let (scene, file) = scene_from_gltf(path, &bytes)?;
             let key = path.parent().unwrap_or(Path::new("")).join(path.file_name().unwrap_or_default());
             Ok(Opened {
                 scene,

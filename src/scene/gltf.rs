@@ -88,9 +88,15 @@ impl GltfFile {
             std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
             _ => GltfError::Read { path: path.to_path_buf(), source },
         })?;
+        GltfFile::from_bytes(path, &bytes)
+    }
+
+    /// Parses the content `bytes` of the file at `path` (buffer files are
+    /// read beside it).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<GltfFile, GltfError> {
         let base = path.parent().unwrap_or(Path::new("."));
         let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
-        let (document, buffers) = parse_with_buffers(&bytes, base, glb_name)
+        let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
             .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
     }

@@ -288,6 +288,15 @@ impl Scene {
         Scene::from_json(&text, base).map_err(|e| e.in_file(path))
     }
 
+    /// [`Scene::load`] of a file already read: `bytes` is its content.
+    pub fn load_bytes(path: &Path, bytes: Vec<u8>) -> Result<Scene, SceneError> {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            SceneError::Read(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())).in_file(path)
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Scene::from_json(&text, base).map_err(|e| e.in_file(path))
+    }
+
     /// Parses and validates scene JSON; glTF paths resolve against `base`.
     pub fn from_json(text: &str, base: &Path) -> Result<Scene, SceneError> {
         let file: SceneFile = serde_json::from_str(text)?;

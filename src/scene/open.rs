@@ -30,28 +30,36 @@ struct AssetProbe {
     asset: Option<serde::de::IgnoredAny>,
 }
 
-/// Tells a scene file from a glTF file by the content. JSON that does not
-/// parse counts as a scene file, so that its error says where it breaks.
-pub fn file_kind(path: &Path) -> Result<FileKind, SceneError> {
+/// Reads `path` and tells a scene file from a glTF file by its content
+/// (the bytes come back, so that the file is read once). JSON that does
+/// not parse counts as a scene file, so that its error says where it breaks.
+pub fn read_file_kind(path: &Path) -> Result<(FileKind, Vec<u8>), SceneError> {
     let bytes = std::fs::read(path).map_err(|e| SceneError::Read(e).in_file(path))?;
-    if bytes.starts_with(b"glTF") {
-        return Ok(FileKind::Gltf);
-    }
-    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
-    match text.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') => {}
-        _ => return Err(SceneError::Unrecognized.in_file(path)),
-    }
-    match serde_json::from_slice::<AssetProbe>(text) {
-        Ok(AssetProbe { asset: Some(_) }) => Ok(FileKind::Gltf),
-        _ => Ok(FileKind::Scene),
+    match file_kind(&bytes) {
+        Some(kind) => Ok((kind, bytes)),
+        None => Err(SceneError::Unrecognized.in_file(path)),
     }
 }
 
-/// The scene a glTF file opens as, and the parsed file (to load its meshes
-/// from without reading it again).
-pub fn scene_from_gltf(path: &Path) -> Result<(Scene, GltfFile), SceneError> {
-    let file = GltfFile::read(path)?;
+/// What a file's bytes hold; `None` for neither format.
+pub fn file_kind(bytes: &[u8]) -> Option<FileKind> {
+    if bytes.starts_with(b"glTF") {
+        return Some(FileKind::Gltf);
+    }
+    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    match serde_json::from_slice::<AssetProbe>(text) {
+        Ok(AssetProbe { asset: Some(_) }) => Some(FileKind::Gltf),
+        _ => Some(FileKind::Scene),
+    }
+}
+
+/// The scene the glTF file at `path` (whose content is `bytes`) opens as,
+/// and the parsed file (to load its meshes from without reading it again).
+pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), SceneError> {
+    let file = GltfFile::from_bytes(path, bytes)?;
     let nodes = file.nodes()?;
     let invalid = |problem: String| SceneError::from(GltfError::Invalid { path: path.to_path_buf(), problem });
     let base = path.parent().unwrap_or(Path::new(""));
@@ -160,6 +168,17 @@ mod tests {
         let mut projective = Matrix4::identity();
         projective[(3, 2)] = -1.0;
         assert!(decompose(&projective).is_err());
+    }
+
+    #[test]
+    fn the_first_bytes_tell_the_format() {
+        assert_eq!(file_kind(b"glTF\x02\0\0\0"), Some(FileKind::Gltf));
+        assert_eq!(file_kind(br#" {"objects": [], "asset": {"version": "2.0"}}"#), Some(FileKind::Gltf));
+        assert_eq!(file_kind(br#"{"objects": []}"#), Some(FileKind::Scene));
+        assert_eq!(file_kind(br#"{"objects": [ broken"#), Some(FileKind::Scene));
+        assert_eq!(file_kind(b"[1, 2]"), None);
+        assert_eq!(file_kind(b"\x89PNG"), None);
+        assert_eq!(file_kind(b""), None);
     }
 
     #[test]
