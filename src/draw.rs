@@ -6,7 +6,7 @@
 //! Loading ([`LoadedMeshes`]) needs no GPU, so callers read every mesh file,
 //! and fail on a bad one, before they create a renderer.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ use crate::editor::{Editor, FrameProbe};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, View};
 use crate::render::{DrawObject, FrameDesc, Highlight, MeshId, RenderError, Renderer};
-use crate::scene::gltf::{load_gltf, GltfError};
+use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::{MeshData, MeshRef, Scene};
 
 /// Error while preparing a scene for drawing.
@@ -29,16 +29,21 @@ pub enum DrawError {
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
-/// gives [`DrawError::Gltf`] (`<path>: <problem>`, one line).
+/// gives [`DrawError::Gltf`] (`<path>: <problem>`, one line). An empty
+/// object's mesh has no triangles.
 pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     match mesh {
         MeshRef::Primitive(p) => Ok(p.mesh()),
-        MeshRef::Gltf { path, .. } => Ok(load_gltf(path)?),
+        MeshRef::Gltf { path, mesh: None, .. } => Ok(load_gltf(path)?),
+        MeshRef::Gltf { path, mesh: Some(n), .. } => Ok(GltfFile::read(path)?.mesh(*n)?),
+        MeshRef::Empty => Ok(MeshData::default()),
     }
 }
 
-/// The CPU meshes of one scene: each distinct mesh loaded once (a glTF file
-/// once per resolved path, however the scene spells it).
+/// The CPU meshes of one scene: each distinct mesh loaded once (a glTF mesh
+/// once per resolved path and mesh index, however the scene spells it;
+/// each glTF file parsed once). Empty objects, and glTF meshes without
+/// triangles, have no entry: they draw nothing and cannot be picked.
 #[derive(Debug, Default)]
 pub struct LoadedMeshes {
     data: Vec<Arc<MeshData>>,
@@ -49,24 +54,42 @@ impl LoadedMeshes {
     /// Builds or reads every mesh the scene uses; stops at the first file
     /// that cannot be loaded.
     pub fn load(scene: &Scene) -> Result<LoadedMeshes, DrawError> {
+        LoadedMeshes::load_with(scene, HashMap::new())
+    }
+
+    /// [`LoadedMeshes::load`] with glTF files already parsed (keyed by the
+    /// path the scene's mesh references resolve to).
+    pub fn load_with(scene: &Scene, mut files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
         let mut loaded = LoadedMeshes::default();
-        let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+        let mut by_key: HashMap<(PathBuf, Option<usize>), Option<usize>> = HashMap::new();
+        let mut done: HashSet<&MeshRef> = HashSet::new();
         for o in scene.objects() {
-            if loaded.slots.contains_key(&o.mesh) {
+            if !done.insert(&o.mesh) {
                 continue;
             }
             let slot = match &o.mesh {
-                MeshRef::Gltf { path, .. } => match by_path.get(path) {
+                MeshRef::Gltf { path, mesh, .. } => match by_key.get(&(path.clone(), *mesh)) {
                     Some(&slot) => slot,
                     None => {
-                        let slot = loaded.push(load_mesh(&o.mesh)?);
-                        by_path.insert(path.clone(), slot);
+                        let file = match files.entry(path.clone()) {
+                            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                            std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),
+                        };
+                        let data = match mesh {
+                            None => file.merged()?,
+                            Some(n) => file.mesh(*n)?,
+                        };
+                        let slot = (!data.indices.is_empty()).then(|| loaded.push(data));
+                        by_key.insert((path.clone(), *mesh), slot);
                         slot
                     }
                 },
-                MeshRef::Primitive(_) => loaded.push(load_mesh(&o.mesh)?),
+                MeshRef::Primitive(_) => Some(loaded.push(load_mesh(&o.mesh)?)),
+                MeshRef::Empty => None,
             };
-            loaded.slots.insert(o.mesh.clone(), slot);
+            if let Some(slot) = slot {
+                loaded.slots.insert(o.mesh.clone(), slot);
+            }
         }
         Ok(loaded)
     }
@@ -287,6 +310,25 @@ mod tests {
         assert_eq!(arrows.len(), 2);
         assert!(std::ptr::eq(arrows[0], arrows[1]));
         assert_eq!(arrows[0].positions.len(), 48);
+    }
+
+    #[test]
+    fn each_gltf_mesh_index_loads_once_and_empties_load_nothing() {
+        let scene = Scene::from_json(
+            r#"{"objects":[{"name":"a","mesh":"arrow.gltf#0"},{"name":"b","mesh":"./arrow.gltf#0"},
+                {"name":"c","mesh":"arrow.gltf"},{"name":"d","mesh":null}]}"#,
+            Path::new(ASSETS),
+        )
+        .unwrap();
+        let loaded = LoadedMeshes::load(&scene).unwrap();
+        // Mesh 0 (shared by two spellings) and the merged file.
+        assert_eq!(loaded.len(), 2);
+        let o = scene.objects();
+        assert!(std::ptr::eq(loaded.get(&o[0].mesh).unwrap(), loaded.get(&o[1].mesh).unwrap()));
+        assert!(loaded.get(&o[3].mesh).is_none());
+        let bad = Scene::from_json(r#"{"objects":[{"name":"a","mesh":"arrow.gltf#7"}]}"#, Path::new(ASSETS)).unwrap();
+        let e = LoadedMeshes::load(&bad).unwrap_err().to_string();
+        assert!(e.contains("arrow.gltf") && e.contains("no mesh 7"), "{e}");
     }
 
     #[test]

@@ -1,19 +1,24 @@
 //! What the window and the headless run share before the GPU is touched:
-//! their options, reading the scene and its mesh files, and setting up the
-//! editor over them. Everything here fails before a window opens or a
-//! device is created.
+//! their options, reading the scene (a scene file or a glTF file) and its
+//! mesh files, and setting up the editor over them. Everything here fails
+//! before a window opens or a device is created.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use nalgebra::{Point3, Vector3};
 
 use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
-use crate::math::DepthMode;
+use crate::math::{Camera, DepthMode, Projection};
+use crate::scene::gltf::GltfFile;
+use crate::scene::open::{gltf_save_path, read_file_kind, scene_from_gltf, FileKind};
 use crate::scene::{Scene, SceneError};
 
 /// How to open the viewport (window or headless).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// The scene file; the built-in demo scene when `None`.
+    /// The scene file or glTF file; the built-in demo scene when `None`.
     pub scene: Option<PathBuf>,
     /// Viewport size in physical pixels.
     pub size: (u32, u32),
@@ -28,20 +33,118 @@ impl Default for Options {
     }
 }
 
+/// A scene as opened from the command line.
+#[derive(Debug)]
+pub struct Opened {
+    pub scene: Scene,
+    /// Where Ctrl+S writes: the scene file itself, `STEM.scene.json` beside
+    /// an opened glTF file, nothing for the demo scene.
+    pub save_path: Option<PathBuf>,
+    /// Opened from glTF: the starting camera frames the geometry.
+    pub frame_camera: bool,
+    /// glTF files already parsed, to load meshes from.
+    files: HashMap<PathBuf, GltfFile>,
+}
+
 /// Reads the scene file, or the built-in demo scene.
 pub fn load_scene(path: Option<&Path>) -> Result<Scene, SceneError> {
-    match path {
-        Some(p) => Scene::load(p),
-        None => Ok(Scene::demo()),
+    Ok(open_scene(path)?.scene)
+}
+
+/// Opens what `path` holds, told by its content: a scene file, or a glTF
+/// file whose nodes become the objects. The demo scene when `None`.
+pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
+    let Some(path) = path else {
+        return Ok(Opened { scene: Scene::demo(), save_path: None, frame_camera: false, files: HashMap::new() });
+    };
+    let (kind, bytes) = read_file_kind(path)?;
+    match kind {
+        FileKind::Scene => Ok(Opened {
+            scene: Scene::load_bytes(path, bytes)?,
+            save_path: Some(path.to_path_buf()),
+            frame_camera: false,
+            files: HashMap::new(),
+        }),
+        FileKind::Gltf => {
+            let (scene, file) = scene_from_gltf(path, &bytes)?;
+            let key = path.parent().unwrap_or(Path::new("")).join(path.file_name().unwrap_or_default());
+            Ok(Opened {
+                scene,
+                save_path: Some(gltf_save_path(path)),
+                frame_camera: true,
+                files: HashMap::from([(key, file)]),
+            })
+        }
     }
 }
 
 /// Reads every mesh file of `scene` (failing on the first bad one) and sets
 /// up an editor of `size` in `depth` mode that picks by the real bounds.
 pub fn open_editor(scene: Scene, size: (u32, u32), depth: DepthMode) -> Result<(Editor, LoadedMeshes), DrawError> {
-    let loaded = LoadedMeshes::load(&scene)?;
-    let mut editor = Editor::new(scene, size.0 as f64, size.1 as f64);
+    let opened = Opened { scene, save_path: None, frame_camera: false, files: HashMap::new() };
+    open_editor_for(opened, size, depth)
+}
+
+/// [`open_editor`] for an opened file; a glTF file's scene starts with
+/// [`framing_camera`].
+pub fn open_editor_for(
+    opened: Opened,
+    size: (u32, u32),
+    depth: DepthMode,
+) -> Result<(Editor, LoadedMeshes), DrawError> {
+    let loaded = LoadedMeshes::load_with(&opened.scene, opened.files)?;
+    let camera = opened.frame_camera.then(|| framing_camera(&opened.scene, &loaded));
+    let mut editor = Editor::new(opened.scene, size.0 as f64, size.1 as f64);
+    if let Some(c) = camera {
+        editor.camera = c;
+    }
     editor.depth = depth;
     loaded.apply_bounds(&mut editor);
     Ok((editor, loaded))
+}
+
+/// How much farther than touching the camera stands: the sphere around the
+/// geometry's box spans about 80 % of the view height (as F frames).
+pub const FRAMING_FACTOR: f64 = 1.2;
+
+/// The world bounding box of every object's drawn triangles (`None` when
+/// nothing is drawn).
+pub fn drawn_bounds(scene: &Scene, loaded: &LoadedMeshes) -> Option<(Point3<f64>, Point3<f64>)> {
+    let worlds = scene.world_matrices();
+    let mut lo = Point3::from(Vector3::repeat(f64::INFINITY));
+    let mut hi = Point3::from(Vector3::repeat(f64::NEG_INFINITY));
+    for (o, world) in scene.objects().iter().zip(&worlds) {
+        let Some(data) = loaded.get(&o.mesh) else { continue };
+        for p in &data.positions {
+            let w = world.transform_point(&Point3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2])));
+            lo = lo.inf(&w);
+            hi = hi.sup(&w);
+        }
+    }
+    (lo.x <= hi.x && lo.iter().chain(hi.iter()).all(|v| v.is_finite())).then_some((lo, hi))
+}
+
+/// The starting camera of an opened glTF file: the default camera's
+/// direction and field of view, looking at the centre of the drawn
+/// geometry's box from where the sphere around the box fills at most the
+/// view height with a margin ([`FRAMING_FACTOR`]); near and far follow the
+/// distance. The default camera where nothing is drawn.
+pub fn framing_camera(scene: &Scene, loaded: &LoadedMeshes) -> Camera {
+    let default = Camera::default();
+    let Some((lo, hi)) = drawn_bounds(scene, loaded) else { return default };
+    let center = nalgebra::center(&lo, &hi);
+    let radius = 0.5 * (hi - lo).norm();
+    let radius = if radius > 1e-9 { radius } else { 0.5 };
+    let fov_y = match default.projection {
+        Projection::Perspective { fov_y, .. } => fov_y,
+        Projection::Orthographic { .. } => 50f64.to_radians(),
+    };
+    let distance = FRAMING_FACTOR * radius / (0.5 * fov_y).sin();
+    let dir = (default.eye - default.target).normalize();
+    Camera {
+        eye: center + dir * distance,
+        target: center,
+        up: default.up,
+        projection: Projection::Perspective { fov_y, near: distance / 1000.0, far: 100.0 * (distance + radius) },
+    }
 }

@@ -15,6 +15,9 @@ mod editing;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// glTF files opened as the scene, and `path#N` meshes.
+#[path = "cli/open_gltf.rs"]
+mod open_gltf;
 /// Replay scripts with independently computed expected transforms.
 #[path = "cli/replay.rs"]
 mod replay;

@@ -21,7 +21,7 @@ use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Renderer, WindowHandles};
 use crate::session::{self, Command};
-use crate::setup::{load_scene, open_editor, Options};
+use crate::setup::{open_editor_for, open_scene, Options};
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
 pub fn key_name(key: &PhysicalKey) -> Option<String> {
@@ -260,14 +260,16 @@ impl App {
 /// validation errors (0 without validation).
 pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
-    let scene = load_scene(options.scene.as_deref())?;
-    let (editor, loaded) = open_editor(scene, options.size, options.depth)?;
+    let opened = open_scene(options.scene.as_deref())?;
+    // Ctrl+S writes a scene file: beside an opened glTF, never over it.
+    let scene_path = opened.save_path.clone();
+    let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
         validation: options.validation,
         size: options.size,
-        scene_path: options.scene.clone(),
+        scene_path,
         editor,
         loaded,
         window: None,

@@ -57,12 +57,18 @@ enum Nav {
     Pan,
 }
 
+/// Half the side of the small box an empty object has for the gizmo and
+/// framing (it draws nothing and is never picked).
+pub const EMPTY_HALF_SIZE: f64 = 0.05;
+
 /// Local bounds of a mesh: exact for primitives, a unit cube for glTF until
-/// [`Editor::set_local_bounds`] is told the real ones.
+/// [`Editor::set_local_bounds`] is told the real ones, a small box for an
+/// empty object.
 fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     let (lo, hi) = match mesh {
         MeshRef::Primitive(p) => p.bounds(),
         MeshRef::Gltf { .. } => Primitive::Cube.bounds(),
+        MeshRef::Empty => ([-EMPTY_HALF_SIZE; 3], [EMPTY_HALF_SIZE; 3]),
     };
     (Point3::from(lo), Point3::from(hi))
 }

@@ -260,3 +260,26 @@ fn camera_controls_and_keys() {
     assert!(e.view().is_none() && e.overlay().is_empty());
     click(&mut e, Point2::new(10.0, 10.0), Modifiers::NONE);
 }
+
+#[test]
+fn an_empty_object_is_never_picked_but_can_be_selected_focused_and_duplicated() {
+    let scene = Scene::from_json(
+        r#"{"camera":{"eye":[0,0,10],"target":[0,0,0]},"objects":[{"name":"e","mesh":null,"position":[1,0,0]}]}"#,
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    let mut e = Editor::new(scene, 400.0, 300.0);
+    let at = screen_of(&e, Point3::new(1.0, 0.0, 0.0));
+    click(&mut e, at, Modifiers::NONE);
+    assert!(e.selection().is_empty(), "nothing drawn, nothing picked");
+    e.set_selection(&[0]);
+    assert!(!e.overlay().is_empty(), "the gizmo shows on a selected empty");
+    assert!(e.focus());
+    assert!((e.camera.target - Point3::new(1.0, 0.0, 0.0)).norm() < 1e-9);
+    e.handle(&Event::Modifiers(Modifiers { shift: true, ..Modifiers::NONE }));
+    e.handle(&Event::KeyDown { key: "D".into() });
+    e.handle(&Event::KeyUp { key: "D".into() });
+    e.handle(&Event::Modifiers(Modifiers::NONE));
+    assert_eq!(e.scene().len(), 2);
+    assert_eq!(e.scene().objects()[1].mesh, MeshRef::Empty);
+}

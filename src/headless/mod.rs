@@ -15,7 +15,7 @@ use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, RenderError, Renderer};
 use crate::scene::{camera_to_file, Scene};
 use crate::session::{self, Command};
-use crate::setup::{load_scene, open_editor, Options};
+use crate::setup::{open_editor_for, open_scene, Options};
 pub use script::{Script, Step, TraceLine, TraceObject};
 
 /// What a headless run writes, besides the options it opens with.
@@ -43,13 +43,13 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
 /// session code as the window; the outputs are written only after the final
 /// frame rendered, each atomically. Returns the number of validation errors.
 pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
-    let scene = load_scene(options.scene.as_deref())?;
+    let opened = open_scene(options.scene.as_deref())?;
     let script = match &outputs.replay {
-        Some(path) => Some(read_script(path, &scene)?),
+        Some(path) => Some(read_script(path, &opened.scene)?),
         None => None,
     };
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
-    let (mut editor, loaded) = open_editor(scene, size, options.depth)?;
+    let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }

@@ -47,12 +47,20 @@ fn default_color() -> [f64; 3] {
     [0.8, 0.8, 0.8]
 }
 
+/// A string or `null`; with `deserialize_with` the field stays required.
+fn nullable_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
+}
+
 /// One entry of `objects`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObjectFile {
     pub name: String,
-    pub mesh: String,
+    /// A primitive, a glTF path (`path#N` for one of its meshes), or
+    /// `null` for an empty object. Required, though it may be null.
+    #[serde(deserialize_with = "nullable_string")]
+    pub mesh: Option<String>,
     #[serde(default)]
     pub parent: Option<String>,
     #[serde(default)]

@@ -46,18 +46,135 @@ const MAX_INDICES: usize = 3 * MAX_VERTICES;
 /// Loads the triangles of a glTF 2.0 file as one mesh (see the module docs).
 /// Errors read `<path>: <problem>` on one line.
 pub fn load_gltf(path: &Path) -> Result<MeshData, GltfError> {
-    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
-        _ => GltfError::Read { path: path.to_path_buf(), source },
-    })?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
-    mesh_from_bytes(&bytes, base, glb_name)
-        .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })
+    GltfFile::read(path)?.merged()
 }
 
-/// Parses glTF bytes; relative buffer URIs resolve against `base`.
-fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
+/// A parsed glTF file with its buffers in memory: read once, then asked for
+/// the merged mesh, single meshes or the node tree.
+#[derive(Debug)]
+pub struct GltfFile {
+    path: PathBuf,
+    document: Document,
+    buffers: Vec<Vec<u8>>,
+}
+
+/// One node of the opened scene, as [`GltfFile::nodes`] lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GltfNode {
+    /// The node's index in the file.
+    pub index: usize,
+    /// The node's `name`, else its mesh's `name`.
+    pub name: Option<String>,
+    /// The mesh index, when the node has one.
+    pub mesh: Option<usize>,
+    /// Position in the list of the parent node (always earlier).
+    pub parent: Option<usize>,
+    /// The local transform as glTF gives it (column-major `matrix`, or the
+    /// product of translation, rotation and scale).
+    pub matrix: Matrix4<f64>,
+    /// Whether the node gave a `matrix` rather than translation, rotation,
+    /// scale.
+    pub has_matrix: bool,
+    pub translation: [f64; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+}
+
+impl GltfFile {
+    /// Reads and validates the file and its buffers.
+    pub fn read(path: &Path) -> Result<GltfFile, GltfError> {
+        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
+            _ => GltfError::Read { path: path.to_path_buf(), source },
+        })?;
+        GltfFile::from_bytes(path, &bytes)
+    }
+
+    /// Parses the content `bytes` of the file at `path` (buffer files are
+    /// read beside it).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<GltfFile, GltfError> {
+        let base = path.parent().unwrap_or(Path::new("."));
+        let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+        let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
+            .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
+        Ok(GltfFile { path: path.to_path_buf(), document, buffers })
+    }
+
+    fn invalid(&self, problem: String) -> GltfError {
+        GltfError::Invalid { path: self.path.clone(), problem: one_line(&problem) }
+    }
+
+    /// All triangles of the default scene in one mesh, in world space.
+    pub fn merged(&self) -> Result<MeshData, GltfError> {
+        merged_mesh(&self.document, &self.buffers).map_err(|m| self.invalid(m))
+    }
+
+    /// How many meshes the file has.
+    pub fn mesh_count(&self) -> usize {
+        self.document.meshes().len()
+    }
+
+    /// The triangles of mesh `n` alone, in the mesh's own space (no node
+    /// transform). A mesh of only points or lines gives an empty mesh.
+    pub fn mesh(&self, n: usize) -> Result<MeshData, GltfError> {
+        let mesh = self.document.meshes().nth(n).ok_or_else(|| {
+            self.invalid(format!("no mesh {n} (the file has {} meshes)", self.document.meshes().len()))
+        })?;
+        let mut out = MeshData::default();
+        for primitive in mesh.primitives() {
+            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers)
+                .map_err(|e| self.invalid(format!("mesh {n}, primitive {}: {e}", primitive.index())))?;
+        }
+        Ok(out)
+    }
+
+    /// Every node reachable from the opened scene (`scene`, else scene 0),
+    /// depth first: the scene's roots in order, each followed by its
+    /// children in order. A file without scenes has no nodes.
+    pub fn nodes(&self) -> Result<Vec<GltfNode>, GltfError> {
+        let Some(scene) = self.document.default_scene().or_else(|| self.document.scenes().next()) else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<GltfNode> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<(gltf::Node<'_>, Option<usize>)> = scene.nodes().map(|n| (n, None)).collect();
+        stack.reverse();
+        while let Some((node, parent)) = stack.pop() {
+            if !seen.insert(node.index()) {
+                return Err(self.invalid(format!(
+                    "node {} appears twice in the scene (the node hierarchy must be a tree)",
+                    node.index()
+                )));
+            }
+            let transform = node.transform();
+            let columns = transform.clone().matrix();
+            let matrix = Matrix4::from_fn(|r, c| f64::from(columns[c][r]));
+            let has_matrix = matches!(transform, gltf::scene::Transform::Matrix { .. });
+            let (t, r, s) = transform.decomposed();
+            let name = node.name().or_else(|| node.mesh().and_then(|m| m.name())).map(str::to_string);
+            let here = out.len();
+            out.push(GltfNode {
+                index: node.index(),
+                name,
+                mesh: node.mesh().map(|m| m.index()),
+                parent,
+                matrix,
+                has_matrix,
+                translation: t.map(f64::from),
+                rotation: r.map(f64::from),
+                scale: s.map(f64::from),
+            });
+            let children: Vec<_> = node.children().collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, Some(here))));
+        }
+        Ok(out)
+    }
+}
+
+/// Parses glTF bytes into the document and its buffers; relative buffer
+/// URIs resolve against `base`.
+fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Document, Vec<Vec<u8>>), String> {
     let bytes = check_glb_header(bytes, glb_name)?;
     let gltf::Gltf { document, blob } = parse(bytes)?;
     let version = &document.as_json().asset.version;
@@ -65,10 +182,22 @@ fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData
         return Err(format!("unsupported glTF version \"{version}\" (only 2.x is supported)"));
     }
     let buffers = load_buffers(&document, blob.as_deref(), base)?;
+    Ok((document, buffers))
+}
+
+/// Parses glTF bytes into the merged mesh of the default scene.
+#[cfg(test)]
+fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
+    let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
+    merged_mesh(&document, &buffers)
+}
+
+/// Every triangle of the default scene, baked into world space.
+fn merged_mesh(document: &Document, buffers: &[Vec<u8>]) -> Result<MeshData, String> {
     let mut out = MeshData::default();
-    for (mesh, world) in mesh_instances(&document)? {
+    for (mesh, world) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
-            append_primitive(&mut out, &primitive, &world, &buffers)
+            append_primitive(&mut out, &primitive, &world, buffers)
                 .map_err(|e| format!("mesh {}, primitive {}: {e}", mesh.index(), primitive.index()))?;
         }
     }

@@ -9,6 +9,7 @@
 pub mod file;
 pub mod gltf;
 pub mod hierarchy;
+pub mod open;
 pub mod primitives;
 
 use std::collections::{HashMap, HashSet};
@@ -47,6 +48,12 @@ pub enum SceneError {
     UnknownParent { name: String, parent: String },
     #[error("object \"{0}\": parent chain forms a cycle")]
     Cycle(String),
+    /// A glTF file opened as the scene that cannot be read or has a bad node.
+    #[error(transparent)]
+    Gltf(#[from] gltf::GltfError),
+    /// A file that is neither a scene file nor glTF.
+    #[error("{}", open::ACCEPTED_FORMATS)]
+    Unrecognized,
     /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
     #[error("object \"{name}\": {problem}")]
     Object { name: String, problem: String },
@@ -63,22 +70,103 @@ impl SceneError {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MeshRef {
     Primitive(Primitive),
-    /// A glTF file; `source` as written in the scene, `path` resolved
-    /// against the scene file's folder.
+    /// A glTF file; `source` as written in the scene (with its `#N`),
+    /// `path` the file resolved against the scene file's folder. `mesh`
+    /// `None`: every mesh of the file's default scene merged into one;
+    /// `Some(n)`: mesh `n` alone, in its own space.
     Gltf {
         source: String,
         path: PathBuf,
+        mesh: Option<usize>,
     },
+    /// No geometry (`"mesh": null`): draws nothing, has no triangles.
+    Empty,
 }
 
 impl MeshRef {
-    /// The string written in a scene file.
-    pub fn source(&self) -> &str {
+    /// The string written in a scene file (`None` for an empty object).
+    pub fn source(&self) -> Option<&str> {
         match self {
-            MeshRef::Primitive(p) => p.name(),
-            MeshRef::Gltf { source, .. } => source,
+            MeshRef::Primitive(p) => Some(p.name()),
+            MeshRef::Gltf { source, .. } => Some(source),
+            MeshRef::Empty => None,
         }
     }
+
+    /// Reads a scene file's `mesh` string: a primitive's name, a glTF path,
+    /// or `path#N` for mesh N of a glTF file; paths resolve against `base`.
+    pub fn parse(text: &str, base: &Path) -> Result<MeshRef, String> {
+        if let Some(p) = Primitive::from_name(text) {
+            return Ok(MeshRef::Primitive(p));
+        }
+        let (file, mesh) = match text.rsplit_once('#') {
+            Some((file, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => {
+                let n = n.parse::<usize>().map_err(|_| format!("mesh \"{text}\": mesh index {n} is too large"))?;
+                (file, Some(n))
+            }
+            _ => (text, None),
+        };
+        let lower = file.to_ascii_lowercase();
+        if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
+            return Err(format!(
+                "mesh \"{text}\" is neither a primitive (cube, sphere, cylinder, cone, torus, plane) nor a .gltf/.glb file (optionally with #N for its mesh N)"
+            ));
+        }
+        Ok(MeshRef::Gltf { source: text.to_string(), path: base.join(file), mesh })
+    }
+
+    /// The `mesh` string naming the same mesh from a scene file in `dir`:
+    /// a glTF path is rewritten relative to `dir` unless it already names
+    /// the same file from there.
+    fn source_from(&self, dir: &Path) -> Option<String> {
+        let MeshRef::Gltf { source, path, mesh } = self else { return self.source().map(str::to_string) };
+        let file = match mesh {
+            Some(_) => source.rsplit_once('#').map_or(source.as_str(), |(f, _)| f),
+            None => source.as_str(),
+        };
+        let target = absolute_clean(path);
+        if absolute_clean(&dir.join(file)) == target {
+            return Some(source.clone());
+        }
+        let rel = relative_path(&absolute_clean(dir), &target).to_string_lossy().into_owned();
+        Some(match mesh {
+            Some(n) => format!("{rel}#{n}"),
+            None => rel,
+        })
+    }
+}
+
+/// `p` made absolute (against the working folder) with `.` and `..`
+/// resolved by name (symbolic links are not followed).
+fn absolute_clean(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path from folder `dir` to `target`, both absolute and clean.
+fn relative_path(dir: &Path, target: &Path) -> PathBuf {
+    let d: Vec<_> = dir.components().collect();
+    let t: Vec<_> = target.components().collect();
+    let common = d.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c);
+    }
+    out
 }
 
 /// One object of the scene. Its parent is held by the scene's
@@ -200,6 +288,15 @@ impl Scene {
         Scene::from_json(&text, base).map_err(|e| e.in_file(path))
     }
 
+    /// [`Scene::load`] of a file already read: `bytes` is its content.
+    pub fn load_bytes(path: &Path, bytes: Vec<u8>) -> Result<Scene, SceneError> {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            SceneError::Read(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())).in_file(path)
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Scene::from_json(&text, base).map_err(|e| e.in_file(path))
+    }
+
     /// Parses and validates scene JSON; glTF paths resolve against `base`.
     pub fn from_json(text: &str, base: &Path) -> Result<Scene, SceneError> {
         let file: SceneFile = serde_json::from_str(text)?;
@@ -243,18 +340,9 @@ impl Scene {
             if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
                 return Err(err("color components must be in [0, 1]"));
             }
-            let mesh = match Primitive::from_name(&o.mesh) {
-                Some(p) => MeshRef::Primitive(p),
-                None => {
-                    let lower = o.mesh.to_ascii_lowercase();
-                    if !(lower.ends_with(".gltf") || lower.ends_with(".glb")) {
-                        return Err(err(&format!(
-                            "mesh \"{}\" is neither a primitive (cube, sphere, cylinder, cone, torus, plane) nor a .gltf/.glb file",
-                            o.mesh
-                        )));
-                    }
-                    MeshRef::Gltf { source: o.mesh.clone(), path: base.join(&o.mesh) }
-                }
+            let mesh = match &o.mesh {
+                Some(text) => MeshRef::parse(text, base).map_err(|m| err(&m))?,
+                None => MeshRef::Empty,
             };
             parents.push(parent);
             objects.push(Object {
@@ -453,8 +541,13 @@ impl Scene {
         self.hierarchy.parent(i)
     }
 
-    /// The scene as its file form.
+    /// The scene as its file form (mesh paths as they were read).
     pub fn to_file(&self) -> SceneFile {
+        self.file_form(None)
+    }
+
+    /// The scene as a file in folder `dir` (`None`: mesh paths as read).
+    fn file_form(&self, dir: Option<&Path>) -> SceneFile {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
             objects: self
@@ -465,7 +558,10 @@ impl Scene {
                     let q = o.transform.rotation.quaternion();
                     ObjectFile {
                         name: o.name.clone(),
-                        mesh: o.mesh.source().to_string(),
+                        mesh: match dir {
+                            Some(dir) => o.mesh.source_from(dir),
+                            None => o.mesh.source().map(str::to_string),
+                        },
                         parent: self.parent(i).map(|p| self.objects[p].name.clone()),
                         position: o.transform.position.into(),
                         rotation: [q.i, q.j, q.k, q.w],
@@ -482,9 +578,12 @@ impl Scene {
         serde_json::to_string_pretty(&self.to_file()).expect("scene serialises") + "\n"
     }
 
-    /// Writes the scene to `path` atomically (temporary file + rename).
+    /// Writes the scene to `path` atomically (temporary file + rename),
+    /// with glTF paths rewritten to name the same files from its folder.
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
-        Ok(write_atomic(path, self.to_json().as_bytes())?)
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let json = serde_json::to_string_pretty(&self.file_form(Some(dir))).expect("scene serialises") + "\n";
+        Ok(write_atomic(path, json.as_bytes())?)
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -631,5 +730,54 @@ mod tests {
         Scene::demo().save(&path).unwrap();
         assert!(Scene::load(&path).is_ok());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
+
+#[cfg(test)]
+mod mesh_ref_tests {
+    use super::*;
+
+    #[test]
+    fn hash_n_names_one_mesh_and_null_is_an_empty_object() {
+        let s = Scene::from_json(
+            r#"{"objects":[{"name":"a","mesh":"m/x.glb#3"},{"name":"b","mesh":null},{"name":"c","mesh":"x.gltf"}]}"#,
+            Path::new("base"),
+        )
+        .unwrap();
+        assert_eq!(
+            s.objects()[0].mesh,
+            MeshRef::Gltf { source: "m/x.glb#3".into(), path: PathBuf::from("base/m/x.glb"), mesh: Some(3) }
+        );
+        assert_eq!(s.objects()[1].mesh, MeshRef::Empty);
+        assert!(matches!(s.objects()[2].mesh, MeshRef::Gltf { mesh: None, .. }));
+        let json = s.to_json();
+        assert!(json.contains(r#""mesh": "m/x.glb#3""#) && json.contains(r#""mesh": null"#), "{json}");
+        assert_eq!(Scene::from_json(&json, Path::new("base")).unwrap(), s);
+        // `mesh` stays a required field; a `#` that is not a mesh index is refused.
+        for bad in [r#"{"objects":[{"name":"a"}]}"#, r#"{"objects":[{"name":"a","mesh":"x.glb#one"}]}"#] {
+            assert!(Scene::from_json(bad, Path::new(".")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn saving_elsewhere_rewrites_gltf_paths_to_name_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let models = dir.path().join("models");
+        let scene = Scene::from_json(
+            r#"{"objects":[{"name":"a","mesh":"x.glb#1"},{"name":"b","mesh":"y.gltf"},{"name":"c","mesh":null}]}"#,
+            &models,
+        )
+        .unwrap();
+        let out = dir.path().join("out/s.json");
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        scene.save(&out).unwrap();
+        let again = Scene::load(&out).unwrap();
+        let sources: Vec<_> = again.objects().iter().map(|o| o.mesh.source().map(str::to_string)).collect();
+        assert_eq!(sources, [Some("../models/x.glb#1".to_string()), Some("../models/y.gltf".to_string()), None]);
+        // Saved beside the meshes, the paths are kept as written.
+        let beside = models.join("s.json");
+        std::fs::create_dir_all(&models).unwrap();
+        scene.save(&beside).unwrap();
+        assert_eq!(Scene::load(&beside).unwrap().objects()[0].mesh.source(), Some("x.glb#1"));
     }
 }

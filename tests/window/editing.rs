@@ -185,3 +185,52 @@ fn box_select_in_the_window_outlines_what_the_box_covered() {
     assert!(left > 200, "the left cube is outlined ({left} outline pixels)");
     assert_eq!(right, 0, "the right cube is not");
 }
+
+/// Ctrl+S on an opened glTF file writes `STEM.scene.json` beside it and
+/// leaves the glTF untouched; the saved scene names the file's mesh.
+#[test]
+fn ctrl_s_on_an_opened_gltf_writes_a_scene_file_beside_it() {
+    let x = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("tri.gltf");
+    // One triangle (data URI) under an unnamed empty root.
+    let text = r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],
+        "nodes":[{"children":[1]},{"name":"tri","mesh":0,"translation":[0,1,0]}],
+        "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+        "bufferViews":[{"buffer":0,"byteLength":36}],
+        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#;
+    std::fs::write(&gltf, text).unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(&gltf)
+        .args(["--validation", "--size", "320x240"])
+        .current_dir(dir.path())
+        .env("DISPLAY", &x.display)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
+    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    x.run("xdotool", &["key", "ctrl+s"]);
+    wait_for("the save", || std::fs::read_to_string(&log).unwrap().contains("saved").then_some(()));
+    x.run("xdotool", &["key", "ctrl+q"]);
+    let status = wait_for("exit", || child.try_wait().unwrap());
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+
+    assert_eq!(std::fs::read_to_string(&gltf).unwrap(), text, "the glTF is never overwritten");
+    let saved = viewport::scene::Scene::load(&dir.path().join("tri.scene.json")).unwrap();
+    let names: Vec<&str> = saved.objects().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["node", "tri"]);
+    assert_eq!(saved.objects()[1].mesh.source(), Some("tri.gltf#0"));
+    assert_eq!(saved.parent(1), Some(0));
+    // Nothing else was written beside it (the save is atomic).
+    let mut files: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files, ["stderr.log", "tri.gltf", "tri.scene.json"]);
+}

@@ -1,0 +1,188 @@
+//! Opening a file given on the command line: a scene file, or a glTF file
+//! whose node tree becomes the scene (`shared/spec/assets.md`, "Opening a
+//! glTF file").
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
+
+use super::gltf::{GltfError, GltfFile, GltfNode};
+use super::{copy_name, MeshRef, Object, Scene, SceneError};
+use crate::math::Transform;
+
+/// What a file given to the viewport holds, told by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A scene file (JSON without an `asset` field).
+    Scene,
+    /// glTF 2.0: a GLB (magic `glTF`) or JSON with an `asset` field.
+    Gltf,
+}
+
+/// The one line for a file that is neither format.
+pub const ACCEPTED_FORMATS: &str =
+    "neither a scene file (JSON) nor a glTF 2.0 file (.gltf JSON with an \"asset\" field, or .glb binary)";
+
+/// Only the `asset` field of a JSON object; other fields are skipped.
+#[derive(serde::Deserialize)]
+struct AssetProbe {
+    #[serde(default)]
+    asset: Option<serde::de::IgnoredAny>,
+}
+
+/// Reads `path` and tells a scene file from a glTF file by its content
+/// (the bytes come back, so that the file is read once). JSON that does
+/// not parse counts as a scene file, so that its error says where it breaks.
+pub fn read_file_kind(path: &Path) -> Result<(FileKind, Vec<u8>), SceneError> {
+    let bytes = std::fs::read(path).map_err(|e| SceneError::Read(e).in_file(path))?;
+    match file_kind(&bytes) {
+        Some(kind) => Ok((kind, bytes)),
+        None => Err(SceneError::Unrecognized.in_file(path)),
+    }
+}
+
+/// What a file's bytes hold; `None` for neither format.
+pub fn file_kind(bytes: &[u8]) -> Option<FileKind> {
+    if bytes.starts_with(b"glTF") {
+        return Some(FileKind::Gltf);
+    }
+    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    match serde_json::from_slice::<AssetProbe>(text) {
+        Ok(AssetProbe { asset: Some(_) }) => Some(FileKind::Gltf),
+        _ => Some(FileKind::Scene),
+    }
+}
+
+/// The scene the glTF file at `path` (whose content is `bytes`) opens as,
+/// and the parsed file (to load its meshes from without reading it again).
+pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), SceneError> {
+    let file = GltfFile::from_bytes(path, bytes)?;
+    let nodes = file.nodes()?;
+    let invalid = |problem: String| SceneError::from(GltfError::Invalid { path: path.to_path_buf(), problem });
+    let base = path.parent().unwrap_or(Path::new(""));
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut scene = Scene::default();
+    let mut taken = std::collections::HashSet::new();
+    for node in &nodes {
+        let what = match &node.name {
+            Some(name) => format!("node {} (\"{name}\")", node.index),
+            None => format!("node {}", node.index),
+        };
+        let transform = node_transform(node).map_err(|p| invalid(format!("{what}: {p}")))?;
+        let wanted = node.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "node".to_string());
+        let name = if taken.contains(&wanted) { copy_name(&wanted, |c| taken.contains(c)) } else { wanted };
+        taken.insert(name.clone());
+        let mesh = match node.mesh {
+            Some(n) => MeshRef::Gltf { source: format!("{file_name}#{n}"), path: base.join(&file_name), mesh: Some(n) },
+            None => MeshRef::Empty,
+        };
+        scene
+            .push(Object { name, mesh, transform, color: [1.0, 1.0, 1.0] }, node.parent)
+            .map_err(|e| invalid(format!("{what}: {e}")))?;
+    }
+    Ok((scene, file))
+}
+
+/// How close a `matrix` must come to translation * rotation * scale.
+const TRS_TOLERANCE: f64 = 1e-5;
+
+/// A node's local transform; a `matrix` is decomposed and refused where it
+/// is not translation * rotation * scale within [`TRS_TOLERANCE`].
+pub fn node_transform(node: &GltfNode) -> Result<Transform, String> {
+    let t = if node.has_matrix {
+        decompose(&node.matrix)?
+    } else {
+        let [x, y, z, w] = node.rotation;
+        let q = Quaternion::new(w, x, y, z);
+        if q.norm().is_nan() || q.norm() <= 1e-9 {
+            return Err("rotation quaternion is zero".into());
+        }
+        Transform {
+            position: Vector3::from(node.translation),
+            rotation: UnitQuaternion::from_quaternion(q),
+            scale: Vector3::from(node.scale),
+        }
+    };
+    let all = t.position.iter().chain(t.scale.iter()).chain(t.rotation.coords.iter());
+    if !all.into_iter().all(|x| x.is_finite()) {
+        return Err("non-finite transform".into());
+    }
+    if t.scale.iter().any(|s| s.abs() < 1e-9) {
+        return Err("scale has a zero component".into());
+    }
+    Ok(t)
+}
+
+/// Splits a column-major node matrix into translation, rotation, scale.
+pub fn decompose(m: &Matrix4<f64>) -> Result<Transform, String> {
+    let not_trs = || "its matrix is not a translation, rotation and scale (it shears or projects)".to_string();
+    if !m.iter().all(|x| x.is_finite()) {
+        return Err("non-finite matrix".into());
+    }
+    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let mut scale = Vector3::new(linear.column(0).norm(), linear.column(1).norm(), linear.column(2).norm());
+    if scale.iter().any(|s| *s < 1e-12) {
+        return Err("its matrix has a zero scale".into());
+    }
+    // A mirror goes into the x scale, so that what is left is a rotation.
+    if linear.determinant() < 0.0 {
+        scale.x = -scale.x;
+    }
+    let r =
+        Matrix3::from_columns(&[linear.column(0) / scale.x, linear.column(1) / scale.y, linear.column(2) / scale.z]);
+    let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
+    let t = Transform { position: m.fixed_view::<3, 1>(0, 3).into_owned(), rotation, scale };
+    let size = m.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+    if (t.matrix() - m).amax() > TRS_TOLERANCE * size {
+        return Err(not_trs());
+    }
+    Ok(t)
+}
+
+/// Where Ctrl+S saves a scene opened from the glTF file `path`:
+/// `STEM.scene.json` beside it.
+pub fn gltf_save_path(path: &Path) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
+    path.with_file_name(format!("{stem}.scene.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trs_matrices_decompose_and_sheared_ones_do_not() {
+        let t = Transform {
+            position: Vector3::new(1.0, -2.0, 3.0),
+            rotation: UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1),
+            scale: Vector3::new(2.0, 0.5, -3.0),
+        };
+        let back = decompose(&t.matrix()).unwrap();
+        assert!((back.matrix() - t.matrix()).amax() < 1e-12);
+        let mut sheared = t.matrix();
+        sheared[(0, 1)] += 0.1;
+        assert!(decompose(&sheared).unwrap_err().contains("not a translation, rotation and scale"));
+        let mut projective = Matrix4::identity();
+        projective[(3, 2)] = -1.0;
+        assert!(decompose(&projective).is_err());
+    }
+
+    #[test]
+    fn the_first_bytes_tell_the_format() {
+        assert_eq!(file_kind(b"glTF\x02\0\0\0"), Some(FileKind::Gltf));
+        assert_eq!(file_kind(br#" {"objects": [], "asset": {"version": "2.0"}}"#), Some(FileKind::Gltf));
+        assert_eq!(file_kind(br#"{"objects": []}"#), Some(FileKind::Scene));
+        assert_eq!(file_kind(br#"{"objects": [ broken"#), Some(FileKind::Scene));
+        assert_eq!(file_kind(b"[1, 2]"), None);
+        assert_eq!(file_kind(b"\x89PNG"), None);
+        assert_eq!(file_kind(b""), None);
+    }
+
+    #[test]
+    fn the_save_path_is_beside_the_gltf() {
+        assert_eq!(gltf_save_path(Path::new("a/Fox.glb")), PathBuf::from("a/Fox.scene.json"));
+    }
+}
