@@ -87,7 +87,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
 }
 
 /// How close a `matrix` must come to translation * rotation * scale.
-const TRS_TOLERANCE: f64 = 1e-5;
+pub const TRS_TOLERANCE: f64 = 1e-5;
 
 /// A node's local transform; a `matrix` is decomposed and refused where it
 /// is not translation * rotation * scale within [`TRS_TOLERANCE`].
