@@ -327,9 +327,12 @@ const REAL_ASSETS: [&str; 11] = [
 
 #[test]
 fn the_shared_real_assets_open_with_no_validation_errors() {
-    let root = Path::new("/work/shared/real-assets");
+    // `shared/` lies beside the clone in CI (which sets CI=true and must
+    // never pass by skipping); a user's checkout may not have it.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets");
     if !root.is_dir() {
-        eprintln!("skipped: {} is not here", root.display());
+        assert!(std::env::var_os("CI").is_none(), "CI must have {} beside the clone", root.display());
+        eprintln!("not run: {} is not beside this checkout", root.display());
         return;
     }
     let dir = tempfile::tempdir().unwrap();
