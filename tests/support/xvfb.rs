@@ -105,3 +105,54 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+/// The real binary in a window on an Xvfb, started in `dir` (where F12 and
+/// its log go) on `file` with `--validation` at `size`, shown and focused.
+pub struct WindowApp {
+    pub child: std::process::Child,
+    /// The X window id.
+    pub wid: String,
+    /// The program's stderr, captured to a file.
+    pub log: std::path::PathBuf,
+}
+
+impl WindowApp {
+    /// Starts the viewport and waits for its first presented frame.
+    pub fn start(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str) -> WindowApp {
+        let log = dir.join("stderr.log");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
+            .arg(file)
+            .args(["--validation", "--size", size])
+            .current_dir(dir)
+            .env("DISPLAY", &x.display)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+        wait_for("the first frame", || {
+            (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(())
+        });
+        x.run("xdotool", &["windowfocus", "--sync", &wid]);
+        WindowApp { child, wid, log }
+    }
+
+    /// What the program printed so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap()
+    }
+
+    /// Waits until the program has printed `text`.
+    pub fn wait_for_output(&self, what: &str, text: &str) {
+        wait_for(what, || self.stderr().contains(text).then_some(()));
+    }
+
+    /// Ctrl+Q; the program must exit with status 0 and report 0 validation errors.
+    pub fn quit_cleanly(mut self, x: &Xvfb) {
+        x.run("xdotool", &["key", "ctrl+q"]);
+        let status = wait_for("exit", || self.child.try_wait().unwrap());
+        let stderr = self.stderr();
+        assert!(status.success(), "{stderr}");
+        assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+    }
+}

@@ -4,8 +4,7 @@
 //! screen shows the gizmo.
 
 use crate::support::image::read_png;
-use crate::support::xvfb::{wait_for, Xvfb};
-use std::process::{Command, Stdio};
+use crate::support::xvfb::{WindowApp, Xvfb};
 use std::time::Duration;
 
 #[test]
@@ -20,19 +19,8 @@ fn click_select_drag_axis_and_save() {
              "objects": [ { "name": "box", "mesh": "cube", "position": [-1, 1, 0], "color": [0.8, 0.5, 0.2] } ] }"#,
     )
     .unwrap();
-    let log = dir.path().join("stderr.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&scene)
-        .args(["--validation", "--size", "400x400"])
-        .current_dir(dir.path())
-        .env("DISPLAY", &x.display)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
-    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
-    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    let app = WindowApp::start(&x, dir.path(), &scene, "400x400");
+    let wid = app.wid.clone();
     let geometry = x.run("xdotool", &["getwindowgeometry", &wid]);
     assert!(geometry.contains("400x400"), "{geometry}");
 
@@ -63,17 +51,13 @@ fn click_select_drag_axis_and_save() {
 
     // F12 writes the presented frame into the working directory.
     x.run("xdotool", &["key", "F12"]);
-    wait_for("the F12 screenshot", || std::fs::read_to_string(&log).unwrap().contains("wrote").then_some(()));
+    app.wait_for_output("the F12 screenshot", "wrote");
     let captured = read_png(&dir.path().join("viewport-screenshot-1.png"));
     assert_eq!((captured.width, captured.height), (400, 400));
 
     x.run("xdotool", &["key", "ctrl+s"]);
-    wait_for("the save", || std::fs::read_to_string(&log).unwrap().contains("saved").then_some(()));
-    x.run("xdotool", &["key", "ctrl+q"]);
-    let status = wait_for("exit", || child.try_wait().unwrap());
-    let stderr = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "{stderr}");
-    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+    app.wait_for_output("the save", "saved");
+    app.quit_cleanly(&x);
 
     let saved = viewport::scene::Scene::load(&scene).unwrap();
     let p = saved.objects()[0].transform.position;
@@ -113,19 +97,8 @@ fn box_select_in_the_window_outlines_what_the_box_covered() {
                           { "name": "right", "mesh": "cube", "position": [2, 0, 0], "color": [0.2, 0.8, 0.3] } ] }"#,
     )
     .unwrap();
-    let log = dir.path().join("stderr.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&scene)
-        .args(["--validation", "--size", "400x400"])
-        .current_dir(dir.path())
-        .env("DISPLAY", &x.display)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
-    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
-    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    let app = WindowApp::start(&x, dir.path(), &scene, "400x400");
+    let wid = app.wid.clone();
     let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
     let mv = |p: (f64, f64)| {
         x.run("xdotool", &["mousemove", "--window", &wid, &format!("{}", p.0 as i32), &format!("{}", p.1 as i32)]);
@@ -147,13 +120,9 @@ fn box_select_in_the_window_outlines_what_the_box_covered() {
     x.run("xdotool", &["mouseup", "1"]);
     std::thread::sleep(Duration::from_millis(300));
     x.run("xdotool", &["key", "F12"]);
-    wait_for("the F12 screenshot", || std::fs::read_to_string(&log).unwrap().contains("wrote").then_some(()));
+    app.wait_for_output("the F12 screenshot", "wrote");
     let img = read_png(&dir.path().join("viewport-screenshot-1.png"));
-    x.run("xdotool", &["key", "ctrl+q"]);
-    let status = wait_for("exit", || child.try_wait().unwrap());
-    let stderr = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "{stderr}");
-    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+    app.quit_cleanly(&x);
 
     // The rectangle's top border (y = 1.5 m, 140 px) left of the cube, lighter
     // than the background there.
@@ -201,26 +170,10 @@ fn ctrl_s_on_an_opened_gltf_writes_a_scene_file_beside_it() {
         "bufferViews":[{"buffer":0,"byteLength":36}],
         "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#;
     std::fs::write(&gltf, text).unwrap();
-    let log = dir.path().join("stderr.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(&gltf)
-        .args(["--validation", "--size", "320x240"])
-        .current_dir(dir.path())
-        .env("DISPLAY", &x.display)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
-    wait_for("the first frame", || (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(()));
-    x.run("xdotool", &["windowfocus", "--sync", &wid]);
+    let app = WindowApp::start(&x, dir.path(), &gltf, "320x240");
     x.run("xdotool", &["key", "ctrl+s"]);
-    wait_for("the save", || std::fs::read_to_string(&log).unwrap().contains("saved").then_some(()));
-    x.run("xdotool", &["key", "ctrl+q"]);
-    let status = wait_for("exit", || child.try_wait().unwrap());
-    let stderr = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "{stderr}");
-    assert!(stderr.contains(", 0 validation errors"), "{stderr}");
+    app.wait_for_output("the save", "saved");
+    app.quit_cleanly(&x);
 
     assert_eq!(std::fs::read_to_string(&gltf).unwrap(), text, "the glTF is never overwritten");
     let saved = viewport::scene::Scene::load(&dir.path().join("tri.scene.json")).unwrap();
