@@ -6,7 +6,7 @@ use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{command_pool_with_buffer, Destroy, Gpu, GrowBuffer, Guard};
 
 /// One frame in flight: a command pool and buffer, a fence signalled when
 /// the GPU finished the frame, the semaphore for the swapchain acquire, and
@@ -38,19 +38,7 @@ impl Frame {
         );
         // SAFETY: plain object creation; the guard or `destroy` destroys them.
         unsafe {
-            f.pool = d
-                .create_command_pool(
-                    &vk::CommandPoolCreateInfo::default()
-                        .queue_family_index(ctx.queue_family)
-                        .flags(vk::CommandPoolCreateFlags::TRANSIENT),
-                    None,
-                )
-                .vk("vkCreateCommandPool")?;
-            f.cmd = d
-                .allocate_command_buffers(
-                    &vk::CommandBufferAllocateInfo::default().command_pool(f.pool).command_buffer_count(1),
-                )
-                .vk("vkAllocateCommandBuffers")?[0];
+            f.cmd = command_pool_with_buffer(ctx, &mut f.pool)?;
             f.done = d
                 .create_fence(&vk::FenceCreateInfo::default().flags(vk::FenceCreateFlags::SIGNALED), None)
                 .vk("vkCreateFence")?;

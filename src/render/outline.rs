@@ -16,7 +16,7 @@ use gpu_allocator::MemoryLocation;
 
 use super::error::{RenderError, VkContext};
 use super::pipeline::{self, spirv, IdAttachment, Pipeline, PipelineDesc};
-use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{nearest_clamp_sampler, per_frame_sets, Destroy, Gpu, GrowBuffer, Guard};
 
 /// Outline of selected objects: orange (linear RGB, opaque).
 pub const SELECTED_OUTLINE: [f32; 4] = [0.9, 0.2, 0.0, 1.0];
@@ -73,31 +73,11 @@ impl OutlinePass {
             vk::DescriptorPoolSize { ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER, descriptor_count: frames as u32 },
             vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: frames as u32 },
         ];
-        // Integer texels are only fetched (texelFetch), never filtered.
-        let sampler = vk::SamplerCreateInfo::default()
-            .mag_filter(vk::Filter::NEAREST)
-            .min_filter(vk::Filter::NEAREST)
-            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
         // SAFETY: plain object creation; the guard or the owner destroys them.
         unsafe {
-            o.set_layout = d
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
-                .vk("vkCreateDescriptorSetLayout")?;
-            o.pool = d
-                .create_descriptor_pool(
-                    &vk::DescriptorPoolCreateInfo::default().max_sets(frames as u32).pool_sizes(&sizes),
-                    None,
-                )
-                .vk("vkCreateDescriptorPool")?;
-            let layouts = vec![o.set_layout; frames];
-            o.sets = d
-                .allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(o.pool).set_layouts(&layouts),
-                )
-                .vk("vkAllocateDescriptorSets")?;
-            o.sampler = d.create_sampler(&sampler, None).vk("vkCreateSampler")?;
+            let parts = &mut *o;
+            parts.sets = per_frame_sets(d, &bindings, &sizes, frames, &mut parts.set_layout, &mut parts.pool)?;
+            o.sampler = d.create_sampler(&nearest_clamp_sampler(), None).vk("vkCreateSampler")?;
         }
         o.tables = (0..frames)
             .map(|_| GrowBuffer::new(vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::CpuToGpu, "highlights"))

@@ -23,7 +23,7 @@ use nalgebra::Matrix4;
 use super::error::{RenderError, VkContext};
 use super::mesh::GpuMesh;
 use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
-use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{nearest_clamp_sampler, per_frame_sets, Destroy, Gpu, GrowBuffer, Guard};
 use crate::gizmo::{MeshKind, OverlayInstance};
 use crate::math::{DepthMode, View};
 
@@ -147,30 +147,11 @@ impl Descriptors {
             ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
             descriptor_count: frames as u32,
         }];
-        let sampler = vk::SamplerCreateInfo::default()
-            .mag_filter(vk::Filter::NEAREST)
-            .min_filter(vk::Filter::NEAREST)
-            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE);
         // SAFETY: plain object creation; the guard or the owner destroys them.
         unsafe {
-            s.layout = d
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
-                .vk("vkCreateDescriptorSetLayout")?;
-            s.pool = d
-                .create_descriptor_pool(
-                    &vk::DescriptorPoolCreateInfo::default().max_sets(frames as u32).pool_sizes(&sizes),
-                    None,
-                )
-                .vk("vkCreateDescriptorPool")?;
-            let layouts = vec![s.layout; frames];
-            s.sets = d
-                .allocate_descriptor_sets(
-                    &vk::DescriptorSetAllocateInfo::default().descriptor_pool(s.pool).set_layouts(&layouts),
-                )
-                .vk("vkAllocateDescriptorSets")?;
-            s.sampler = d.create_sampler(&sampler, None).vk("vkCreateSampler")?;
+            let parts = &mut *s;
+            parts.sets = per_frame_sets(d, &bindings, &sizes, frames, &mut parts.layout, &mut parts.pool)?;
+            s.sampler = d.create_sampler(&nearest_clamp_sampler(), None).vk("vkCreateSampler")?;
         }
         Ok(s.finish())
     }

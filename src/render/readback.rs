@@ -14,7 +14,7 @@ use gpu_allocator::MemoryLocation;
 use super::barrier::{self, Transition};
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{command_pool_with_buffer, Destroy, Gpu, GrowBuffer, Guard};
 use super::target::{Depths, Offscreen};
 
 /// A copy region of one aspect: `width` x `height` texels from (`x`, `y`),
@@ -149,19 +149,7 @@ impl Probe {
         );
         // SAFETY: plain object creation; the guard or `destroy` destroys them.
         unsafe {
-            p.pool = d
-                .create_command_pool(
-                    &vk::CommandPoolCreateInfo::default()
-                        .queue_family_index(ctx.queue_family)
-                        .flags(vk::CommandPoolCreateFlags::TRANSIENT),
-                    None,
-                )
-                .vk("vkCreateCommandPool")?;
-            p.cmd = d
-                .allocate_command_buffers(
-                    &vk::CommandBufferAllocateInfo::default().command_pool(p.pool).command_buffer_count(1),
-                )
-                .vk("vkAllocateCommandBuffers")?[0];
+            p.cmd = command_pool_with_buffer(ctx, &mut p.pool)?;
             p.fence = d.create_fence(&vk::FenceCreateInfo::default(), None).vk("vkCreateFence")?;
         }
         Ok(p.finish())

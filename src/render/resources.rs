@@ -354,24 +354,84 @@ impl Destroy for OneShot {
     }
 }
 
+/// Creates a transient command pool on the queue family and allocates one
+/// primary command buffer from it. The pool is written to `pool` as soon as
+/// it exists, so the caller's guard destroys it if the allocation fails.
+///
+/// # Safety
+/// `pool` must be null or owned by the caller's guard, which destroys it.
+pub(crate) unsafe fn command_pool_with_buffer(
+    ctx: &Context,
+    pool: &mut vk::CommandPool,
+) -> Result<vk::CommandBuffer, RenderError> {
+    let d = ctx.device();
+    let info = vk::CommandPoolCreateInfo::default()
+        .queue_family_index(ctx.queue_family)
+        .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+    // SAFETY: plain object creation; the caller's guard owns the pool.
+    unsafe {
+        *pool = d.create_command_pool(&info, None).vk("vkCreateCommandPool")?;
+        Ok(d.allocate_command_buffers(
+            &vk::CommandBufferAllocateInfo::default().command_pool(*pool).command_buffer_count(1),
+        )
+        .vk("vkAllocateCommandBuffers")?[0])
+    }
+}
+
+/// A descriptor-set layout of `bindings`, a pool sized by `sizes` for
+/// `frames` sets, and one set per frame in flight. Each handle is written
+/// out as soon as it exists, so the caller's guard destroys what was made.
+///
+/// # Safety
+/// `layout` and `pool` must be null or owned by the caller's guard.
+pub(crate) unsafe fn per_frame_sets(
+    d: &ash::Device,
+    bindings: &[vk::DescriptorSetLayoutBinding<'_>],
+    sizes: &[vk::DescriptorPoolSize],
+    frames: usize,
+    layout: &mut vk::DescriptorSetLayout,
+    pool: &mut vk::DescriptorPool,
+) -> Result<Vec<vk::DescriptorSet>, RenderError> {
+    // SAFETY: plain object creation; the caller's guard owns the results.
+    unsafe {
+        *layout = d
+            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings), None)
+            .vk("vkCreateDescriptorSetLayout")?;
+        *pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default().max_sets(frames as u32).pool_sizes(sizes),
+                None,
+            )
+            .vk("vkCreateDescriptorPool")?;
+        let layouts = vec![*layout; frames];
+        d.allocate_descriptor_sets(
+            &vk::DescriptorSetAllocateInfo::default().descriptor_pool(*pool).set_layouts(&layouts),
+        )
+        .vk("vkAllocateDescriptorSets")
+    }
+}
+
+/// A sampler that reads texels as they are: nearest, clamped to the edge
+/// (depth and object-id images are fetched, never filtered).
+pub(crate) fn nearest_clamp_sampler() -> vk::SamplerCreateInfo<'static> {
+    vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::NEAREST)
+        .min_filter(vk::Filter::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+}
+
 /// Records, submits and waits for a one-off command buffer (uploads).
 pub(crate) fn one_shot(ctx: &Context, record: impl FnOnce(vk::CommandBuffer)) -> Result<(), RenderError> {
     let d = ctx.device();
     // Destroyed by the guard on every path, after the fence wait.
     let mut o = Guard::new(&ctx.gpu, OneShot { pool: vk::CommandPool::null(), fence: vk::Fence::null() });
-    let pool_info = vk::CommandPoolCreateInfo::default()
-        .queue_family_index(ctx.queue_family)
-        .flags(vk::CommandPoolCreateFlags::TRANSIENT);
     // SAFETY: objects created here are used only here and destroyed by the
     // guard once the submit was waited for (or never happened).
     unsafe {
-        o.pool = d.create_command_pool(&pool_info, None).vk("vkCreateCommandPool")?;
         o.fence = d.create_fence(&vk::FenceCreateInfo::default(), None).vk("vkCreateFence")?;
-        let cb = d
-            .allocate_command_buffers(
-                &vk::CommandBufferAllocateInfo::default().command_pool(o.pool).command_buffer_count(1),
-            )
-            .vk("vkAllocateCommandBuffers")?[0];
+        let cb = command_pool_with_buffer(ctx, &mut o.pool)?;
         d.begin_command_buffer(
             cb,
             &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
