@@ -106,6 +106,29 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     }
 }
 
+/// Focuses `wid` and presses `key` until `done` gives a value: a key sent
+/// while a loaded server is still settling the window's focus can be lost
+/// (seen once in CI), so a press that shows no effect within 10 s is sent
+/// again. Only for keys whose repeat is harmless or visible in `done`.
+pub fn press_until<T>(x: &Xvfb, wid: &str, key: &str, what: &str, mut done: impl FnMut() -> Option<T>) -> T {
+    let start = std::time::Instant::now();
+    loop {
+        // Not asserted: the window may be gone by a repeat (the program quit
+        // just after the last look); `done` then says so at once.
+        for args in [&["windowfocus", "--sync", wid][..], &["key", key]] {
+            let _ = Command::new("xdotool").args(args).env("DISPLAY", &x.display).output();
+        }
+        let sent = std::time::Instant::now();
+        while sent.elapsed() < Duration::from_secs(10) {
+            if let Some(v) = done() {
+                return v;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what} after {key}");
+    }
+}
+
 /// The real binary in a window on an Xvfb, started in `dir` (where F12 and
 /// its log go) on `file` with `--validation` at `size`, shown and focused.
 pub struct WindowApp {
@@ -149,8 +172,7 @@ impl WindowApp {
 
     /// Ctrl+Q; the program must exit with status 0 and report 0 validation errors.
     pub fn quit_cleanly(mut self, x: &Xvfb) {
-        x.run("xdotool", &["key", "ctrl+q"]);
-        let status = wait_for("exit", || self.child.try_wait().unwrap());
+        let status = press_until(x, &self.wid, "ctrl+q", "exit", || self.child.try_wait().unwrap());
         let stderr = self.stderr();
         assert!(status.success(), "{stderr}");
         assert!(stderr.contains(", 0 validation errors"), "{stderr}");

@@ -3,7 +3,7 @@
 //! quits on Ctrl+Q, and reports 0 validation errors.
 
 use crate::support::image::read_png;
-use crate::support::xvfb::{wait_for, Xvfb};
+use crate::support::xvfb::{press_until, wait_for, Xvfb};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -31,9 +31,9 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     wait_for("a first frame", || (frames_in(&title(&x))? >= 1).then_some(()));
     assert!(title(&x).contains("depth reversed"), "{}", title(&x));
 
-    x.run("xdotool", &["windowfocus", "--sync", &wid]);
-    x.run("xdotool", &["key", "F2"]);
-    wait_for("the depth toggle", || title(&x).contains("depth standard").then_some(()));
+    // F2 toggles: press_until repeats it only when the title has shown no
+    // change for 10 s.
+    press_until(&x, &wid, "F2", "the depth toggle", || title(&x).contains("depth standard").then_some(()));
 
     // Resize, shrink to 1x1 (the smallest X allows), and grow again.
     for (w, h) in [("640", "400"), ("1", "1"), ("900", "560")] {
@@ -45,8 +45,7 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     let frames_before_quit = frames_in(&title(&x)).unwrap();
     assert!(frames_before_quit >= 3, "{}", title(&x));
 
-    x.run("xdotool", &["key", "ctrl+q"]);
-    let status = wait_for("exit", || child.try_wait().unwrap());
+    let status = press_until(&x, &wid, "ctrl+q", "exit", || child.try_wait().unwrap());
     let stderr = std::fs::read_to_string(&log).unwrap();
     assert!(status.success(), "exit {status}: {stderr}");
     assert!(stderr.contains(", 0 validation errors"), "{stderr}");
