@@ -101,13 +101,33 @@ impl GltfFile {
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
     }
 
+    fn warn_dataless(&self, at: &str, buffer: usize) {
+        log::warn!(
+            "{}: {at}: left out: its data is in buffer {buffer}, which has nothing to read (no URI, or a remote one)",
+            self.path.display()
+        );
+    }
+
     fn invalid(&self, problem: String) -> GltfError {
         GltfError::Invalid { path: self.path.clone(), problem: one_line(&problem) }
     }
 
     /// All triangles of the default scene in one mesh, in world space.
+    /// Without triangles (a file of empties, lights or points) the mesh is
+    /// empty: a warning, and the objects using it draw nothing.
     pub fn merged(&self) -> Result<MeshData, GltfError> {
-        merged_mesh(&self.document, &self.buffers).map_err(|m| self.invalid(m))
+        let mut dataless = Vec::new();
+        let mesh = merged_mesh(&self.document, &self.buffers, &mut dataless).map_err(|m| self.invalid(m))?;
+        for (at, b) in dataless {
+            self.warn_dataless(&at, b);
+        }
+        if mesh.indices.is_empty() {
+            log::warn!(
+                "{}: no triangles to draw; objects using the whole file as their mesh draw nothing",
+                self.path.display()
+            );
+        }
+        Ok(mesh)
     }
 
     /// How many meshes the file has.
@@ -123,8 +143,13 @@ impl GltfFile {
         })?;
         let mut out = MeshData::default();
         for primitive in mesh.primitives() {
+            let at = || format!("mesh {n}, primitive {}", primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, &self.buffers) {
+                self.warn_dataless(&at(), b);
+                continue;
+            }
             append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers)
-                .map_err(|e| self.invalid(format!("mesh {n}, primitive {}: {e}", primitive.index())))?;
+                .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
         }
         Ok(out)
     }
@@ -189,22 +214,47 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
 #[cfg(test)]
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
     let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
-    merged_mesh(&document, &buffers)
+    merged_mesh(&document, &buffers, &mut Vec::new())
 }
 
-/// Every triangle of the default scene, baked into world space.
-fn merged_mesh(document: &Document, buffers: &[Vec<u8>]) -> Result<MeshData, String> {
+/// Every triangle of the default scene, baked into world space (none at all
+/// is not an error).
+fn merged_mesh(
+    document: &Document,
+    buffers: &[Vec<u8>],
+    dataless: &mut Vec<(String, usize)>,
+) -> Result<MeshData, String> {
     let mut out = MeshData::default();
     for (mesh, world) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
-            append_primitive(&mut out, &primitive, &world, buffers)
-                .map_err(|e| format!("mesh {}, primitive {}: {e}", mesh.index(), primitive.index()))?;
+            let at = format!("mesh {}, primitive {}", mesh.index(), primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, buffers) {
+                dataless.push((at, b));
+                continue;
+            }
+            append_primitive(&mut out, &primitive, &world, buffers).map_err(|e| format!("{at}: {e}"))?;
         }
     }
-    if out.indices.is_empty() {
-        return Err("no triangles to draw (the scene has no triangle meshes)".into());
-    }
     Ok(out)
+}
+
+/// A buffer with nothing to read (see [`load_buffers`]) that `primitive`'s
+/// attributes or indices have data in. Such a primitive is left out with a
+/// warning: the validator accepts the file, and nothing else in it is wrong.
+fn dataless_buffer(primitive: &gltf::Primitive<'_>, buffers: &[Vec<u8>]) -> Option<usize> {
+    let accessors = primitive.attributes().map(|(_, a)| a).chain(primitive.indices());
+    let mut views = Vec::new();
+    for a in accessors {
+        views.extend(a.view());
+        if let Some(sparse) = a.sparse() {
+            views.push(sparse.indices().view());
+            views.push(sparse.values().view());
+        }
+    }
+    views
+        .iter()
+        .find(|v| v.length() > 0 && buffers.get(v.buffer().index()).is_some_and(Vec::is_empty))
+        .map(|v| v.buffer().index())
 }
 
 /// Rejects malformed GLB headers up front (the `gltf` crate would underflow
@@ -234,12 +284,11 @@ fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
 }
 
 /// Parses and validates the document. Validation is what makes the `gltf`
-/// crate's accessors (which unwrap indices and enums) safe to call; the one
-/// rule let through is the `min`/`max` that POSITION accessors must carry,
-/// which exporters often leave out and this loader does not use.
+/// crate's accessors (which unwrap indices and enums) safe to call; what
+/// it lets through, and the JSON shapes it repairs, are in `gltf_lenient`.
 fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
-    use gltf::json::validation::{Checked, Error, Validate};
-    let parsed = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| match e {
+    use gltf::json::validation::{Checked, Error};
+    let parsed = super::gltf_lenient::from_slice_without_validation(bytes).map_err(|e| match e {
         gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
         other => format!("not a glTF file: {other}"),
     })?;
@@ -257,14 +306,7 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
             }
         }
     }
-    let mut errors = Vec::new();
-    root.validate(root, gltf::json::Path::new, &mut |path, error| {
-        let path = path();
-        let bounds = path.as_str().ends_with(".min") || path.as_str().ends_with(".max");
-        if !(bounds && matches!(error, Error::Missing)) {
-            errors.push(format!("{path}: {error}"));
-        }
-    });
+    let errors = super::gltf_lenient::validate(root);
     match errors.as_slice() {
         [] => Ok(parsed),
         [first, ..] if errors.len() == 1 => Err(format!("invalid glTF: {first}")),
@@ -278,21 +320,39 @@ fn one_line(message: &str) -> String {
 }
 
 /// The bytes of every buffer, in document order.
+///
+/// A buffer whose file is missing or shorter than declared is an error at
+/// once (`assets.md`). A buffer with nothing to read (a GLB placeholder
+/// without a URI beyond the first, a `.gltf` buffer without a URI, or a
+/// remote URL) is left empty: legal when nothing uses it, and any view that
+/// does use it fails when read, naming the buffer.
 fn load_buffers(document: &Document, blob: Option<&[u8]>, base: &Path) -> Result<Vec<Vec<u8>>, String> {
     let mut out = Vec::new();
     for buffer in document.buffers() {
         let i = buffer.index();
         let data = match buffer.source() {
-            gltf::buffer::Source::Bin => {
-                blob.ok_or_else(|| format!("buffer {i} refers to a GLB binary chunk the file does not have"))?.to_vec()
-            }
+            // Only the first buffer may be the GLB binary chunk.
+            gltf::buffer::Source::Bin => match blob {
+                Some(blob) if i == 0 => blob.to_vec(),
+                _ => {
+                    out.push(Vec::new());
+                    continue;
+                }
+            },
             gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
-                gltf::buffer::Data::from_source(buffer.source(), None)
-                    .map_err(|e| format!("buffer {i}: bad data URI: {e}"))?
-                    .0
+                let bad = |e: String| format!("buffer {i}: bad data URI: {e}");
+                match uri.split_once(',') {
+                    // The crate decodes base64 payloads.
+                    Some((header, _)) if header.ends_with(";base64") => {
+                        gltf::buffer::Data::from_source(buffer.source(), None).map_err(|e| bad(e.to_string()))?.0
+                    }
+                    Some((_, text)) => percent_decode_bytes(text).ok_or_else(|| bad("a malformed % escape".into()))?,
+                    None => return Err(bad("no comma".into())),
+                }
             }
             gltf::buffer::Source::Uri(uri) if uri.contains(':') => {
-                return Err(format!("buffer {i}: unsupported URI \"{}\"", shorten(uri)));
+                out.push(Vec::new());
+                continue;
             }
             gltf::buffer::Source::Uri(uri) => {
                 let name = percent_decode(uri).ok_or_else(|| format!("buffer {i}: bad URI \"{}\"", shorten(uri)))?;
@@ -320,6 +380,12 @@ fn shorten(s: &str) -> String {
 
 /// Decodes `%XX` escapes of a relative URI; `None` where malformed.
 fn percent_decode(s: &str) -> Option<String> {
+    String::from_utf8(percent_decode_bytes(s)?).ok()
+}
+
+/// The bytes `%XX` escapes stand for, others as they are; `None` where an
+/// escape is malformed.
+fn percent_decode_bytes(s: &str) -> Option<Vec<u8>> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -336,7 +402,7 @@ fn percent_decode(s: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    Some(out)
 }
 
 /// Every mesh to draw with its world matrix.
@@ -604,6 +670,9 @@ fn read_accessor<T: Copy + Default>(
 /// The bytes of a buffer view.
 fn view_bytes<'b>(view: &gltf::buffer::View<'_>, buffers: &'b [Vec<u8>]) -> Result<&'b [u8], String> {
     let buffer = view.buffer().index();
+    if buffers.get(buffer).is_some_and(Vec::is_empty) && view.length() > 0 {
+        return Err(format!("buffer view {} uses buffer {buffer}, which has no data to read", view.index()));
+    }
     view.offset()
         .checked_add(view.length())
         .and_then(|end| buffers.get(buffer)?.get(view.offset()..end))

@@ -9,6 +9,7 @@
 pub mod changes;
 pub mod file;
 pub mod gltf;
+mod gltf_lenient;
 pub mod hierarchy;
 pub mod open;
 pub mod primitives;
