@@ -581,16 +581,39 @@ fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
     }
 }
 
-/// A `VEC3` float attribute; every value must be finite.
+/// A `VEC3` attribute as floats; every value must be finite. Besides 32-bit
+/// floats, the integer forms `KHR_mesh_quantization` allows are read: bytes
+/// and shorts, signed or not, normalised (to [-1, 1] or [0, 1] by the
+/// glTF rule `max(c / MAX, -1)`) or taken as they are.
 fn read_vec3(accessor: &Accessor<'_>, buffers: &[Vec<u8>], what: &str) -> Result<Vec<[f32; 3]>, String> {
     let i = accessor.index();
-    if accessor.dimensions() != Dimensions::Vec3 || accessor.data_type() != DataType::F32 {
-        return Err(format!("accessor {i}: {what} must be VEC3 of 32-bit floats"));
+    if accessor.dimensions() != Dimensions::Vec3 {
+        return Err(format!("accessor {i}: {what} must be VEC3"));
     }
-    let values = read_accessor(accessor, buffers, 12, |b| {
-        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-        [f(0), f(4), f(8)]
-    })?;
+    let normalized = accessor.normalized();
+    let scale = |max: f32| if normalized { 1.0 / max } else { 1.0 };
+    let values = match accessor.data_type() {
+        DataType::F32 => read_accessor(accessor, buffers, 12, |b| {
+            let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+            [f(0), f(4), f(8)]
+        })?,
+        DataType::I8 => read_accessor(accessor, buffers, 3, |b| {
+            [b[0], b[1], b[2]]
+                .map(|c| (f32::from(c as i8) * scale(127.0)).max(if normalized { -1.0 } else { f32::MIN }))
+        })?,
+        DataType::U8 => {
+            read_accessor(accessor, buffers, 3, |b| [b[0], b[1], b[2]].map(|c| f32::from(c) * scale(255.0)))?
+        }
+        DataType::I16 => read_accessor(accessor, buffers, 6, |b| {
+            let c = |k: usize| f32::from(i16::from_le_bytes([b[k], b[k + 1]])) * scale(32767.0);
+            [c(0), c(2), c(4)].map(|x| x.max(if normalized { -1.0 } else { f32::MIN }))
+        })?,
+        DataType::U16 => read_accessor(accessor, buffers, 6, |b| {
+            let c = |k: usize| f32::from(u16::from_le_bytes([b[k], b[k + 1]])) * scale(65535.0);
+            [c(0), c(2), c(4)]
+        })?,
+        DataType::U32 => return Err(format!("accessor {i}: {what} cannot be 32-bit integers")),
+    };
     if values.iter().flatten().any(|x| !x.is_finite()) {
         return Err(format!("accessor {i}: {what} has a non-finite value"));
     }

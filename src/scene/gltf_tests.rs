@@ -547,3 +547,47 @@ fn b64(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[test]
+fn quantized_positions_and_normals_are_read() {
+    // Normalised shorts: 32767 -> 1, -32768 -> -1 (clamped), 16384 -> 16384/32767.
+    let shorts: [[i16; 3]; 3] = [[0, 0, 0], [32767, 0, -32768], [0, 16384, 0]];
+    let mut doc = Doc::default();
+    let mut bytes = Vec::new();
+    for v in shorts {
+        bytes.extend(v.iter().flat_map(|c| c.to_le_bytes()));
+        bytes.extend([0, 0]); // each element padded to 4-byte alignment
+    }
+    let view = doc.view(&bytes);
+    doc.views[view] = doc.views[view].replace('}', r#","byteStride":8}"#);
+    let p = doc
+        .accessor(format!(r#"{{"bufferView":{view},"componentType":5122,"normalized":true,"count":3,"type":"VEC3"}}"#));
+    // Plain unsigned bytes, taken as they are.
+    let ubytes = doc.view(&[1, 2, 3, 0, 4, 5, 6, 0, 7, 8, 9, 0]);
+    doc.views[ubytes] = doc.views[ubytes].replace('}', r#","byteStride":4}"#);
+    let q = doc.accessor(format!(r#"{{"bufferView":{ubytes},"componentType":5121,"count":3,"type":"VEC3"}}"#));
+    let required = |json: String, ext: &str| {
+        json.replacen('{', &format!(r#"{{"extensionsUsed":["{ext}"],"extensionsRequired":["{ext}"],"#), 1)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.gltf");
+    let bin = dir.path().join("q.bin");
+    std::fs::write(&bin, &doc.bin).unwrap();
+    let write = |attributes: String, ext: &str| {
+        let json = doc.json(ONE_MESH, &mesh(&attributes, ""), Some("q.bin"));
+        std::fs::write(&path, required(json, ext)).unwrap();
+        load_gltf(&path)
+    };
+    let m = write(format!(r#""POSITION":{p}"#), "KHR_mesh_quantization").unwrap();
+    let expected = [[0.0, 0.0, 0.0], [1.0, 0.0, -1.0], [0.0, 16384.0 / 32767.0, 0.0]];
+    for (got, want) in m.positions.iter().zip(expected) {
+        for k in 0..3 {
+            assert!((got[k] - want[k]).abs() < 1e-6, "{got:?} vs {want:?}");
+        }
+    }
+    let m = write(format!(r#""POSITION":{q}"#), "KHR_mesh_quantization").unwrap();
+    assert_eq!(&m.positions[..3], &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]);
+    // A geometry extension we cannot read is refused by name.
+    let err = write(format!(r#""POSITION":{q}"#), "KHR_draco_mesh_compression").unwrap_err().to_string();
+    assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
+}
