@@ -25,7 +25,14 @@ fn tetra(centre: [f32; 3], half: f32) -> Vec<[f32; 3]> {
 /// Writes `NAME.gltf` and `NAME.bin` into `dir`: one tetrahedron mesh per
 /// entry of `meshes` (name, centre, half size), with `nodes` and `scenes`
 /// as given (JSON) and `extra` top-level fields.
-fn write_gltf(dir: &Path, name: &str, meshes: &[(&str, [f32; 3], f32)], nodes: Value, scenes: Value, extra: Value) {
+pub(crate) fn write_gltf(
+    dir: &Path,
+    name: &str,
+    meshes: &[(&str, [f32; 3], f32)],
+    nodes: Value,
+    scenes: Value,
+    extra: Value,
+) {
     let mut bin: Vec<u8> = Vec::new();
     let (mut views, mut accessors, mut mesh_json) = (vec![], vec![], vec![]);
     for (i, (mesh_name, centre, half)) in meshes.iter().enumerate() {
