@@ -140,3 +140,46 @@ fn importing_twice_names_the_second_copy_apart() {
     let names: Vec<&str> = r["objects"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["wall", "crate", "crate.001", "lid", "crate.002", "lid.001"]);
 }
+
+/// A selected empty shows its axis cross (`assets.md`); unselected, nothing.
+/// The empty is turned -45 degrees about Z, so its X arm points right and
+/// down on screen, away from every translate handle (which follow the
+/// world axes and lie right, up and in the up-right quadrant).
+#[test]
+fn a_selected_empty_is_drawn_as_an_axis_cross() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let scene = ortho_scene(json!([
+        { "name": "marker", "mesh": null, "rotation": [0, 0, -(0.3826834323650898_f64), 0.9238795325112867] }
+    ]));
+    let shot = |select: &[&str]| {
+        let script = json!({ "size": [400, 400], "select": select, "events": [{ "frame": 1 }] });
+        let out = run_raw(&scene, &script, dir.path());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // run_raw writes no screenshot: take one from the saved scene.
+        let png = dir.path().join("shot.png");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
+            .arg(dir.path().join("scene.json"))
+            .args(["--headless", "--validation", "--size", "400x400", "--replay"])
+            .arg(dir.path().join("script.json"))
+            .arg("--screenshot")
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        crate::support::image::read_png(&png)
+    };
+    // 25 px along the X arm from the centre (200, 200): right and down.
+    let (x, y) = ((200.0 + 25.0 * s) as u32, (200.0 + 25.0 * s) as u32);
+    let selected = shot(&["marker"]);
+    let p = selected.pixel(x, y);
+    assert!(p[0] > 150 && p[0] > p[1] + 60 && p[0] > p[2] + 60, "the X arm is red at ({x}, {y}): {p:?}");
+    // The Y arm, right and up.
+    let (x, y) = ((200.0 + 25.0 * s) as u32, (200.0 - 25.0 * s) as u32);
+    let p = selected.pixel(x, y);
+    assert!(p[1] > 120 && p[1] > p[0] + 40 && p[1] > p[2] + 40, "the Y arm is green at ({x}, {y}): {p:?}");
+    let unselected = shot(&[]);
+    let (x, y) = ((200.0 + 25.0 * s) as u32, (200.0 + 25.0 * s) as u32);
+    let p = unselected.pixel(x, y);
+    assert!(!(p[0] > p[1] + 60 && p[0] > p[2] + 60), "nothing red without the selection: {p:?}");
+}
