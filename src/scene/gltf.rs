@@ -148,7 +148,7 @@ impl GltfFile {
                 self.warn_dataless(&at(), b);
                 continue;
             }
-            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers)
+            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, mesh.weights().unwrap_or(&[]))
                 .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
         }
         Ok(out)
@@ -232,7 +232,8 @@ fn merged_mesh(
                 dataless.push((at, b));
                 continue;
             }
-            append_primitive(&mut out, &primitive, &world, buffers).map_err(|e| format!("{at}: {e}"))?;
+            append_primitive(&mut out, &primitive, &world, buffers, mesh.weights().unwrap_or(&[]))
+                .map_err(|e| format!("{at}: {e}"))?;
         }
     }
     Ok(out)
@@ -443,14 +444,15 @@ fn append_primitive(
     primitive: &gltf::Primitive<'_>,
     world: &Matrix4<f64>,
     buffers: &[Vec<u8>],
+    weights: &[f32],
 ) -> Result<(), String> {
     if matches!(primitive.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip) {
         return Ok(());
     }
     // A primitive without positions draws nothing (the specification says to skip it).
     let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
-    let positions = read_vec3(&position_accessor, buffers, "POSITION")?;
-    let normals = match primitive.get(&Semantic::Normals) {
+    let mut positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let mut normals = match primitive.get(&Semantic::Normals) {
         Some(a) => {
             let normals = read_vec3(&a, buffers, "NORMAL")?;
             if normals.len() != positions.len() {
@@ -465,6 +467,7 @@ fn append_primitive(
         }
         None => None,
     };
+    morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
     let vertex_indices = match primitive.indices() {
         Some(a) => {
             let indices = read_indices(&a, buffers)?;
@@ -533,6 +536,58 @@ fn append_primitive(
                 out.indices.extend([first, first + 1, first + 2]);
             }
         }
+    }
+    Ok(())
+}
+
+/// Applies the morph targets at `weights` (the mesh's default `weights`,
+/// `assets.md`; a missing weight is 0): each target's POSITION and NORMAL
+/// displacements, scaled by its weight, are added; normals are
+/// renormalised. Targets must have one value per vertex.
+fn morph(
+    primitive: &gltf::Primitive<'_>,
+    weights: &[f32],
+    buffers: &[Vec<u8>],
+    positions: &mut [[f32; 3]],
+    mut normals: Option<&mut Vec<[f32; 3]>>,
+) -> Result<(), String> {
+    let mut moved_normals = false;
+    for (k, target) in primitive.morph_targets().enumerate() {
+        let w = weights.get(k).copied().unwrap_or(0.0);
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        let add = |accessor: Option<Accessor<'_>>, what: &str, into: &mut [[f32; 3]]| -> Result<bool, String> {
+            let Some(a) = accessor else { return Ok(false) };
+            let d = read_vec3(&a, buffers, what)?;
+            if d.len() != into.len() {
+                return Err(format!(
+                    "accessor {}: morph target {k} has {} values for {} vertices",
+                    a.index(),
+                    d.len(),
+                    into.len()
+                ));
+            }
+            for (v, d) in into.iter_mut().zip(&d) {
+                for c in 0..3 {
+                    v[c] += w * d[c];
+                }
+            }
+            Ok(true)
+        };
+        add(target.positions(), "morph POSITION", positions)?;
+        if let Some(n) = normals.as_deref_mut() {
+            moved_normals |= add(target.normals(), "morph NORMAL", n)?;
+        }
+    }
+    if let (true, Some(n)) = (moved_normals, normals) {
+        for v in n.iter_mut() {
+            let u = unit_or(Vector3::from(v.map(f64::from)), Vector3::y());
+            *v = [u.x as f32, u.y as f32, u.z as f32];
+        }
+    }
+    if positions.iter().flatten().any(|x| !x.is_finite()) {
+        return Err("morphed positions are not finite".into());
     }
     Ok(())
 }

@@ -591,3 +591,34 @@ fn quantized_positions_and_normals_are_read() {
     let err = write(format!(r#""POSITION":{q}"#), "KHR_draco_mesh_compression").unwrap_err().to_string();
     assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
 }
+
+#[test]
+fn morph_targets_apply_at_the_meshs_default_weights() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let n = doc.vec3(&[[0.0, 0.0, 1.0]; 3]);
+    // Target 0 lifts the third vertex by 2 in y and tips its normal to +x;
+    // target 1 would move everything far away, at weight 0 (its default).
+    let d0 = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 2.0, 0.0]]);
+    let dn = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, -1.0]]);
+    let d1 = doc.vec3(&[[100.0, 0.0, 0.0]; 3]);
+    let targets = format!(r#","targets":[{{"POSITION":{d0},"NORMAL":{dn}}},{{"POSITION":{d1}}}]"#);
+    let meshes = |weights: &str| {
+        format!(r#"[{{"primitives":[{{"attributes":{{"POSITION":{p},"NORMAL":{n}}}{targets}}}]{weights}}}]"#)
+    };
+    let m = load_doc(&doc, ONE_MESH, &meshes(r#","weights":[0.5]"#)).unwrap();
+    assert_eq!(m.positions, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]);
+    // (0, 0, 1) + 0.5 * (1, 0, -1) = (0.5, 0, 0.5), renormalised.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(m.normals[2].iter().zip([h, 0.0, h]).all(|(a, b)| (a - b).abs() < 1e-6), "{:?}", m.normals[2]);
+    assert_eq!(m.normals[0], [0.0, 0.0, 1.0]);
+    // Without weights the targets do nothing.
+    let rest = load_doc(&doc, ONE_MESH, &meshes("")).unwrap();
+    assert_eq!(rest.positions, TRIANGLE.to_vec());
+    // A target with the wrong count is an error, not a panic.
+    let short = doc.vec3(&[[0.0, 1.0, 0.0]; 2]);
+    let bad = format!(
+        r#"[{{"primitives":[{{"attributes":{{"POSITION":{p}}},"targets":[{{"POSITION":{short}}}]}}],"weights":[1]}}]"#
+    );
+    assert!(load_doc(&doc, ONE_MESH, &bad).unwrap_err().contains("morph target 0 has 2 values for 3 vertices"));
+}
