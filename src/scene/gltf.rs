@@ -98,6 +98,14 @@ impl GltfFile {
         let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
         let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
             .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
+        let lines = document
+            .meshes()
+            .flat_map(|m| m.primitives())
+            .filter(|p| matches!(p.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip))
+            .count();
+        if lines > 0 {
+            log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
+        }
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
     }
 

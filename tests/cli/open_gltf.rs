@@ -313,3 +313,27 @@ fn hash_n_in_a_scene_file_draws_that_mesh_alone_in_mesh_space() {
     assert!((mean_x(&red) - 80.0).abs() < 3.0, "red centre {}", mean_x(&red));
     assert!((mean_x(&green) - 280.0).abs() < 3.0, "green centre {}", mean_x(&green));
 }
+
+/// Points and lines are left out with one warning naming the file.
+#[test]
+fn point_and_line_primitives_are_left_out_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    write_gltf(
+        dir.path(),
+        "lines",
+        &[("", [0.0, 0.0, 0.0], 0.5), ("", [2.0, 0.0, 0.0], 0.5)],
+        json!([{ "mesh": 0 }, { "mesh": 1 }]),
+        json!([{ "nodes": [0, 1] }]),
+        json!({}),
+    );
+    let path = dir.path().join("lines.gltf");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["meshes"][1]["primitives"][0]["mode"] = json!(1);
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let out = viewport_cli(&[path.to_str().unwrap(), "--headless", "--validation", "--size", "64x64"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("left out")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("lines.gltf") && warnings[0].contains("1 point or line primitive(s)"), "{stderr}");
+}
