@@ -8,8 +8,11 @@
 //! winding flipped where the transform mirrors. Primitives without normals
 //! get flat normals (as the glTF specification asks), primitives without
 //! indices get generated ones, strips and fans become triangle lists, and
-//! points and lines are skipped. Materials, textures, skins and morph targets
-//! are ignored.
+//! points and lines are skipped. Alongside the triangles, each mesh's
+//! [`Surface`] carries the texture coordinates its materials read, `COLOR_0`
+//! and the index range of every primitive with its material
+//! ([`super::material`] reads the materials and images). Skins and morph
+//! targets are ignored.
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
@@ -25,6 +28,7 @@ use gltf::mesh::{Mode, Semantic};
 use gltf::{Accessor, Document};
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
+use super::material::{read_looks, Looks, Part, Surface};
 use super::MeshData;
 
 /// Why a glTF file could not be loaded. Each reads `<path>: <problem>`.
@@ -107,7 +111,19 @@ impl GltfFile {
 
     /// All triangles of the default scene in one mesh, in world space.
     pub fn merged(&self) -> Result<MeshData, GltfError> {
+        Ok(self.merged_with_surface()?.0)
+    }
+
+    /// [`GltfFile::merged`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn merged_with_surface(&self) -> Result<(MeshData, Surface), GltfError> {
         merged_mesh(&self.document, &self.buffers).map_err(|m| self.invalid(m))
+    }
+
+    /// The file's materials and decoded base-colour images, with a warning
+    /// per image that could not be read.
+    pub fn looks(&self) -> Looks {
+        read_looks(&self.document, &self.buffers, self.path.parent().unwrap_or(Path::new("")), &self.path)
     }
 
     /// How many meshes the file has.
@@ -118,10 +134,16 @@ impl GltfFile {
     /// The triangles of mesh `n` alone, in the mesh's own space (no node
     /// transform). A mesh of only points or lines gives an empty mesh.
     pub fn mesh(&self, n: usize) -> Result<MeshData, GltfError> {
+        Ok(self.mesh_with_surface(n)?.0)
+    }
+
+    /// [`GltfFile::mesh`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn mesh_with_surface(&self, n: usize) -> Result<(MeshData, Surface), GltfError> {
         let mesh = self.document.meshes().nth(n).ok_or_else(|| {
             self.invalid(format!("no mesh {n} (the file has {} meshes)", self.document.meshes().len()))
         })?;
-        let mut out = MeshData::default();
+        let mut out = (MeshData::default(), Surface::default());
         for primitive in mesh.primitives() {
             append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers)
                 .map_err(|e| self.invalid(format!("mesh {n}, primitive {}: {e}", primitive.index())))?;
@@ -189,19 +211,19 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
 #[cfg(test)]
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
     let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
-    merged_mesh(&document, &buffers)
+    Ok(merged_mesh(&document, &buffers)?.0)
 }
 
 /// Every triangle of the default scene, baked into world space.
-fn merged_mesh(document: &Document, buffers: &[Vec<u8>]) -> Result<MeshData, String> {
-    let mut out = MeshData::default();
+fn merged_mesh(document: &Document, buffers: &[Vec<u8>]) -> Result<(MeshData, Surface), String> {
+    let mut out = (MeshData::default(), Surface::default());
     for (mesh, world) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
             append_primitive(&mut out, &primitive, &world, buffers)
                 .map_err(|e| format!("mesh {}, primitive {}: {e}", mesh.index(), primitive.index()))?;
         }
     }
-    if out.indices.is_empty() {
+    if out.0.indices.is_empty() {
         return Err("no triangles to draw (the scene has no triangle meshes)".into());
     }
     Ok(out)
@@ -319,7 +341,7 @@ fn shorten(s: &str) -> String {
 }
 
 /// Decodes `%XX` escapes of a relative URI; `None` where malformed.
-fn percent_decode(s: &str) -> Option<String> {
+pub(super) fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -371,9 +393,12 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
     Ok(out)
 }
 
-/// Appends one primitive, transformed by `world`; skips non-triangle ones.
+/// Appends one primitive, transformed by `world`, to the mesh and its
+/// surface (UVs of the set the material's base-colour texture reads,
+/// `COLOR_0`, one part with the primitive's material); skips non-triangle
+/// ones.
 fn append_primitive(
-    out: &mut MeshData,
+    (out, surface): &mut (MeshData, Surface),
     primitive: &gltf::Primitive<'_>,
     world: &Matrix4<f64>,
     buffers: &[Vec<u8>],
@@ -384,20 +409,40 @@ fn append_primitive(
     // A primitive without positions draws nothing (the specification says to skip it).
     let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
     let positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let same_count = |a: &Accessor<'_>, n: usize, what: &str| {
+        if n == positions.len() {
+            Ok(())
+        } else {
+            Err(format!("accessor {}: {what} has {n} values for {} positions", a.index(), positions.len()))
+        }
+    };
     let normals = match primitive.get(&Semantic::Normals) {
         Some(a) => {
             let normals = read_vec3(&a, buffers, "NORMAL")?;
-            if normals.len() != positions.len() {
-                return Err(format!(
-                    "accessor {}: NORMAL has {} values for {} positions",
-                    a.index(),
-                    normals.len(),
-                    positions.len()
-                ));
-            }
+            same_count(&a, normals.len(), "NORMAL")?;
             Some(normals)
         }
         None => None,
+    };
+    let material = primitive.material();
+    let uv_set = material.pbr_metallic_roughness().base_color_texture().map(|t| t.tex_coord());
+    let uvs = match uv_set.and_then(|set| primitive.get(&Semantic::TexCoords(set)).map(|a| (set, a))) {
+        Some((set, a)) => {
+            let what = format!("TEXCOORD_{set}");
+            let uvs = read_floats(&a, buffers, &what, &[Dimensions::Vec2])?;
+            same_count(&a, uvs.len(), &what)?;
+            uvs.into_iter().map(|c| [c[0], c[1]]).collect()
+        }
+        None => vec![[0.0; 2]; positions.len()],
+    };
+    let colors = match primitive.get(&Semantic::Colors(0)) {
+        Some(a) => {
+            let rgba = read_floats(&a, buffers, "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4])?;
+            same_count(&a, rgba.len(), "COLOR_0")?;
+            let opaque = a.dimensions() == Dimensions::Vec3;
+            rgba.into_iter().map(|c| if opaque { [c[0], c[1], c[2], 1.0] } else { c }).collect()
+        }
+        None => vec![[1.0; 4]; positions.len()],
     };
     let vertex_indices = match primitive.indices() {
         Some(a) => {
@@ -434,6 +479,7 @@ fn append_primitive(
     let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
 
     let base = out.positions.len();
+    let first_index = out.indices.len();
     match normals {
         Some(normals) => {
             reserve(out, positions.len(), triangles.len())?;
@@ -450,6 +496,8 @@ fn append_primitive(
                 let local = Vector3::from(n.map(f64::from));
                 to_f32(&unit_or(cofactor * local, unit_or(local, Vector3::y())))
             }));
+            surface.uvs.extend_from_slice(&uvs);
+            surface.colors.extend_from_slice(&colors);
             // `base + i` fits in u32: `reserve` capped the vertex total.
             out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
         }
@@ -463,12 +511,66 @@ fn append_primitive(
                     out.positions.push(to_f32(&p));
                     out.normals.push(n);
                 }
+                for &i in t {
+                    surface.uvs.push(uvs[i as usize]);
+                    surface.colors.push(colors[i as usize]);
+                }
                 let first = (base + 3 * k) as u32;
                 out.indices.extend([first, first + 1, first + 2]);
             }
         }
     }
+    surface.push_part(Part {
+        first: first_index as u32,
+        count: (out.indices.len() - first_index) as u32,
+        material: material.index(),
+    });
     Ok(())
+}
+
+/// A float attribute of one of the `dimensions` (at most 4 components;
+/// missing ones are 0): 32-bit floats, which must be finite, or normalized
+/// unsigned bytes or shorts.
+fn read_floats(
+    accessor: &Accessor<'_>,
+    buffers: &[Vec<u8>],
+    what: &str,
+    dimensions: &[Dimensions],
+) -> Result<Vec<[f32; 4]>, String> {
+    let i = accessor.index();
+    let dims = accessor.dimensions();
+    if !dimensions.contains(&dims) {
+        return Err(format!("accessor {i}: {what} has the wrong type {dims:?}"));
+    }
+    let n = dims.multiplicity().min(4);
+    let values = match (accessor.data_type(), accessor.normalized()) {
+        (DataType::F32, _) => read_accessor(accessor, buffers, 4 * n, |b| {
+            std::array::from_fn(|k| {
+                if k < n {
+                    f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])
+                } else {
+                    0.0
+                }
+            })
+        })?,
+        (DataType::U8, true) => read_accessor(accessor, buffers, n, |b| {
+            std::array::from_fn(|k| if k < n { f32::from(b[k]) / 255.0 } else { 0.0 })
+        })?,
+        (DataType::U16, true) => read_accessor(accessor, buffers, 2 * n, |b| {
+            std::array::from_fn(|k| {
+                if k < n {
+                    f32::from(u16::from_le_bytes([b[2 * k], b[2 * k + 1]])) / 65535.0
+                } else {
+                    0.0
+                }
+            })
+        })?,
+        _ => return Err(format!("accessor {i}: {what} must be floats or normalized unsigned bytes or shorts")),
+    };
+    if values.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(format!("accessor {i}: {what} has a non-finite value"));
+    }
+    Ok(values)
 }
 
 /// Checks the size limits before `vertices` vertices and `triangles`

@@ -10,6 +10,7 @@ pub mod changes;
 pub mod file;
 pub mod gltf;
 pub mod hierarchy;
+pub mod material;
 pub mod open;
 pub mod primitives;
 
