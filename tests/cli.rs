@@ -15,6 +15,9 @@ mod editing;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// Images that cannot be used: a warning, and the colour factor.
+#[path = "cli/materials.rs"]
+mod materials;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;
