@@ -19,7 +19,7 @@ use crate::render::{
     DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
-use crate::scene::material::{ImageData, Looks, Material, Surface, TextureRef};
+use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
 use crate::scene::{MeshData, MeshRef, Scene};
 
 /// Error while preparing a scene for drawing.
@@ -188,12 +188,16 @@ impl LoadedMeshes {
     }
 
     /// Hands the editor every mesh the scene uses (shared, not copied):
-    /// it picks, snaps and places the gizmo by their triangles and bounds.
+    /// it picks, snaps and places the gizmo by their triangles and bounds,
+    /// with the holes `MASK` materials cut.
     pub fn apply_bounds(&self, editor: &mut Editor) {
         for (mesh, &slot) in &self.slots {
             let data = &self.data[slot];
             let (lo, hi) = data.bounds();
             editor.set_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
+            if let Some(cut) = Cutout::new(&self.surfaces[slot], &self.materials, &self.images) {
+                editor.set_mesh_cutout(mesh, Arc::new(cut));
+            }
         }
     }
 }

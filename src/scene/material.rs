@@ -152,6 +152,103 @@ impl Surface {
     }
 }
 
+/// A `MASK` part of a mesh as picking sees it: which triangles, and what
+/// decides their alpha.
+#[derive(Clone, Debug)]
+pub struct MaskPart {
+    /// Triangles `first..first + count` (triangle `n` is indices `3n..3n+3`).
+    pub first: u32,
+    pub count: u32,
+    pub factor_alpha: f32,
+    pub cutoff: f32,
+    pub texture: Option<(Arc<ImageData>, SamplerDesc)>,
+}
+
+/// The holes `MASK` materials cut into a mesh, for picking: a point of a
+/// masked triangle is solid where base colour alpha x texture alpha x
+/// vertex alpha reaches the cutoff, as the fragment shader decides. The
+/// texture is read at the nearest texel (exactly what NEAREST samplers
+/// draw; filtered ones can differ by a texel at a hole's edge).
+#[derive(Clone, Debug)]
+pub struct Cutout {
+    /// Per vertex of the mesh.
+    pub uvs: Vec<[f32; 2]>,
+    pub alphas: Vec<f32>,
+    /// Sorted by `first`, not overlapping.
+    pub parts: Vec<MaskPart>,
+}
+
+impl Cutout {
+    /// The cutout of a mesh whose `surface` parts index `materials`
+    /// (textures index `images`); `None` when no part is masked.
+    pub fn new(surface: &Surface, materials: &[Material], images: &[Arc<ImageData>]) -> Option<Cutout> {
+        let mut parts = Vec::new();
+        for p in &surface.parts {
+            let Some(m) = p.material.and_then(|m| materials.get(m)) else { continue };
+            let AlphaMode::Mask(cutoff) = m.alpha else { continue };
+            let texture = m.texture.and_then(|t| Some((Arc::clone(images.get(t.image)?), t.sampler)));
+            parts.push(MaskPart {
+                first: p.first / 3,
+                count: p.count / 3,
+                factor_alpha: m.base_color[3],
+                cutoff,
+                texture,
+            });
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        parts.sort_by_key(|p| p.first);
+        Some(Cutout { uvs: surface.uvs.clone(), alphas: surface.colors.iter().map(|c| c[3]).collect(), parts })
+    }
+
+    /// Whether the point of triangle `triangle` (of `indices`) with
+    /// barycentric `weights` is solid.
+    pub fn keeps(&self, indices: &[u32], triangle: u32, weights: [f64; 3]) -> bool {
+        let at = self.parts.partition_point(|p| p.first + p.count <= triangle);
+        let Some(part) = self.parts.get(at).filter(|p| p.first <= triangle) else { return true };
+        let Some(corners) = indices.get(3 * triangle as usize..3 * triangle as usize + 3) else { return true };
+        let (mut uv, mut alpha) = ([0.0f64; 2], 0.0f64);
+        for (&v, w) in corners.iter().zip(weights) {
+            let v = v as usize;
+            let (Some(t), Some(a)) = (self.uvs.get(v), self.alphas.get(v)) else { return true };
+            uv[0] += w * f64::from(t[0]);
+            uv[1] += w * f64::from(t[1]);
+            alpha += w * f64::from(*a);
+        }
+        alpha *= f64::from(part.factor_alpha);
+        if let Some((image, sampler)) = &part.texture {
+            alpha *= f64::from(texel_alpha(image, sampler, uv)) / 255.0;
+        }
+        alpha >= f64::from(part.cutoff)
+    }
+}
+
+/// The alpha of the texel nearest `uv`, wrapped as the sampler wraps.
+fn texel_alpha(image: &ImageData, sampler: &SamplerDesc, uv: [f64; 2]) -> u8 {
+    let wrap = |c: f64, size: u32, mode: Wrap| -> usize {
+        let n = i64::from(size);
+        let i = (c * size as f64).floor();
+        let i = if i.is_finite() { i.clamp(-1e15, 1e15) as i64 } else { 0 };
+        let i = match mode {
+            Wrap::ClampToEdge => i.clamp(0, n - 1),
+            Wrap::Repeat => i.rem_euclid(n),
+            Wrap::MirroredRepeat => {
+                let m = i.rem_euclid(2 * n);
+                if m < n {
+                    m
+                } else {
+                    2 * n - 1 - m
+                }
+            }
+        };
+        i as usize
+    };
+    let x = wrap(uv[0], image.width, sampler.wrap_u);
+    let y = wrap(uv[1], image.height, sampler.wrap_v);
+    image.rgba.get((y * image.width as usize + x) * 4 + 3).copied().unwrap_or(255)
+}
+
 /// The materials and base-colour images of one glTF file.
 #[derive(Clone, Debug, Default)]
 pub struct Looks {
@@ -367,6 +464,32 @@ mod tests {
             s.parts,
             vec![Part { first: 0, count: 9, material: Some(1) }, Part { first: 9, count: 3, material: None }]
         );
+    }
+
+    #[test]
+    fn cutouts_read_the_nearest_texel_times_the_factor_and_vertex_alpha() {
+        // A 2 x 1 image: left texel opaque, right one alpha 100.
+        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
+        let mask = Material {
+            alpha: AlphaMode::Mask(0.5),
+            texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default() }),
+            ..Material::default()
+        };
+        let surface = Surface {
+            uvs: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+            colors: vec![[1.0; 4]; 6],
+            parts: vec![Part { first: 0, count: 3, material: None }, Part { first: 3, count: 3, material: Some(0) }],
+        };
+        let indices = [0, 1, 2, 3, 4, 5];
+        let cut = Cutout::new(&surface, &[mask], &[image]).unwrap();
+        // u = 0.1 reads the left texel, u = 0.9 the right one.
+        assert!(cut.keeps(&indices, 1, [0.9, 0.1, 0.0]));
+        assert!(!cut.keeps(&indices, 1, [0.1, 0.9, 0.0]));
+        // The unmasked triangle is solid everywhere.
+        assert!(cut.keeps(&indices, 0, [0.1, 0.9, 0.0]));
+        // Repeat wraps u = 1.1 onto the left texel.
+        assert_eq!(texel_alpha(&cut.parts[0].texture.as_ref().unwrap().0, &SamplerDesc::default(), [1.1, 0.0]), 255);
+        assert!(Cutout::new(&surface, &[Material::default()], &[]).is_none());
     }
 
     #[test]

@@ -2,16 +2,18 @@
 //! colour textures (sRGB, the texture's `texCoord` set, NEAREST sampling)
 //! from side files, data URIs and GLB buffer views; factor x COLOR_0; unlit
 //! and lit; MASK cutting colour, id and depth; BLEND over opaque geometry
-//! without depth writes. Each test writes its own glTF; expected pixels are
+//! without depth writes; CPU picking goes through MASK holes as the id
+//! buffer does. Each test writes its own glTF; expected pixels are
 //! computed here from the texels and factors written, with the sRGB curve
 //! and the lighting formula restated. Validation is on and must stay silent.
 
 use crate::support::gpu::{assert_no_validation_errors, project, renderer};
 use crate::support::textured::{close, lit, quadrants, to_linear, to_srgb, unlit, Doc, Image, ImageAt, Quad};
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Point2, Point3, Vector3};
 use serde_json::json;
 use std::path::Path;
 use viewport::draw::SceneMeshes;
+use viewport::editor::Editor;
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{FrameDesc, RgbaImage};
 use viewport::setup::{open_editor_for, open_scene};
@@ -37,6 +39,8 @@ struct Shot {
     color: RgbaImage,
     ids: Vec<u32>,
     depth: Vec<f32>,
+    /// The editor over the same file, looking through [`camera`].
+    editor: Editor,
 }
 
 impl Shot {
@@ -57,20 +61,27 @@ impl Shot {
         let (x, y) = self.at(p);
         self.depth[(y * W + x) as usize]
     }
+    /// The object CPU picking finds under the centre of that pixel.
+    fn picked(&self, p: [f64; 3]) -> Option<usize> {
+        let (x, y) = self.at(p);
+        self.editor.surface_at(Point2::new(f64::from(x) + 0.5, f64::from(y) + 0.5), |_| true).map(|(i, _)| i)
+    }
 }
 
 /// Opens `path` as the viewport does, draws one frame without the grid and
 /// checks the validation layer stayed silent.
 fn shoot(path: &Path) -> Shot {
     let opened = open_scene(Some(path)).expect("the glTF opens");
-    let (editor, loaded) = open_editor_for(opened, (W, H), DepthMode::Reversed).expect("its meshes load");
+    let (mut editor, loaded) = open_editor_for(opened, (W, H), DepthMode::Reversed).expect("its meshes load");
+    editor.camera = camera();
     assert!(loaded.warnings().is_empty(), "{:?}", loaded.warnings());
     let mut r = renderer(W, H);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).expect("upload");
     let (mut frame, _) = meshes.frame(editor.scene(), camera(), DepthMode::Reversed, &[], (W, H));
     frame.grid = false;
     r.draw(&frame).expect("draw");
-    let shot = Shot { color: r.read_color().unwrap(), ids: r.read_ids().unwrap(), depth: r.read_depth().unwrap() };
+    let shot =
+        Shot { color: r.read_color().unwrap(), ids: r.read_ids().unwrap(), depth: r.read_depth().unwrap(), editor };
     assert_no_validation_errors(&r);
     shot
 }
@@ -158,7 +169,7 @@ fn factor_vertex_colour_and_texture_multiply_in_a_glb() {
 }
 
 #[test]
-fn mask_cuts_texels_below_the_cutoff_out_of_colour_ids_and_depth() {
+fn mask_cuts_texels_below_the_cutoff_out_of_colour_ids_depth_and_picking() {
     let dir = tempfile::tempdir().unwrap();
     // Alphas: 140 and 255 stay (>= 0.5), 100 and 40 are cut.
     let mut texels = TEXELS;
@@ -183,10 +194,12 @@ fn mask_cuts_texels_below_the_cutoff_out_of_colour_ids_and_depth() {
             assert!(close(got, [texel[0], texel[1], texel[2]], 1), "kept quadrant {i}: {got:?}");
             assert_eq!(shot.id(*centre), 1, "kept quadrant {i}");
             assert_ne!(shot.depth(*centre), clear, "kept quadrant {i}");
+            assert_eq!(shot.picked(*centre), Some(0), "a click on kept quadrant {i}");
         } else {
             assert!(close(got, background, 1), "cut quadrant {i} shows {got:?}, not the background");
             assert_eq!(shot.id(*centre), 0, "cut quadrant {i} wrote its id");
             assert_eq!(shot.depth(*centre), clear, "cut quadrant {i} wrote depth");
+            assert_eq!(shot.picked(*centre), None, "a click on cut quadrant {i} picked the quad");
         }
     }
 }
