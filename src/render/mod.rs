@@ -11,7 +11,9 @@
 //!   which engines can also record into their own frames (see its module
 //!   docs for the embedding contract).
 //! - `frame.rs` (per-frame command buffer, fence, semaphore, instance
-//!   buffer), `mesh.rs` (meshes on the GPU), `readback.rs` (colour copies
+//!   buffer), `mesh.rs` (meshes on the GPU, with their parts by material),
+//!   `material.rs` (one descriptor set per material, samplers, textures),
+//!   `texture.rs` (sRGB textures with mip levels made by blits), `readback.rs` (colour copies
 //!   and region read-backs of ids and depth), `target.rs` (off-screen
 //!   image, swapchain, depth and ID images).
 //! - `barrier.rs`: the table of image layout transitions.
