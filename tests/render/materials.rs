@@ -47,6 +47,7 @@ impl Shot {
     /// Pixel at the projection of world point (x, y, z).
     fn at(&self, p: [f64; 3]) -> (u32, u32) {
         let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], p[2]));
+        assert!(x >= 0.0 && y >= 0.0 && x < f64::from(W) && y < f64::from(H), "{p:?} is off the image");
         (x as u32, y as u32)
     }
     fn color(&self, p: [f64; 3]) -> [u8; 4] {
@@ -228,4 +229,73 @@ fn blend_mixes_a_half_transparent_quad_over_an_opaque_one_without_writing_depth(
     assert_eq!(shot.id(wall_only), 2);
     let (behind, wall) = (shot.depth(centre), shot.depth(wall_only));
     assert!((behind - wall).abs() < 1e-6, "the blended quad wrote depth: {behind} vs the wall's {wall}");
+}
+
+#[test]
+fn wrap_modes_repeat_mirror_and_clamp_as_the_sampler_says() {
+    let dir = tempfile::tempdir().unwrap();
+    // UVs run 0..2 across each quad (half size 0.6, centres at x = -1.4, 0, 1.4):
+    // the quad's quarter nearest (0, 0) shows the whole image, the others
+    // show what the wrap mode makes of 1..2.
+    let sampler = |wrap: u32| json!({"magFilter": 9728, "minFilter": 9728, "wrapS": wrap, "wrapT": wrap});
+    let doc = Doc {
+        quads: [-1.4, 0.0, 1.4]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| Quad { uv_scale: 2.0, ..Quad::new([x, 0.0, 0.0], 0.6, Some(i)) })
+            .collect(),
+        materials: (0..3).map(|i| unlit([1.0; 4], Some((i, 0)))).collect(),
+        textures: (0..3).map(|i| json!({"source": 0, "sampler": i})).collect(),
+        samplers: vec![sampler(10497), sampler(33648), sampler(33071)],
+        images: vec![Image { bytes: Some(quadrants(4, TEXELS)), at: ImageAt::File("q.png".into()) }],
+    };
+    let shot = shoot(&doc.write(dir.path(), "wrap.gltf"));
+    // A point of the quad at x0 with UV (u, v): u = (x - x0 + 0.6) / 0.6,
+    // v = (0.6 - y) / 0.6.
+    let at = |x0: f64, u: f64, v: f64| [x0 - 0.6 + 0.6 * u, 0.6 - 0.6 * v, 0.0];
+    // (u, v) -> the texel quadrant each mode reads.
+    let cases: [(f64, f64, [usize; 3]); 4] = [
+        (0.25, 0.25, [0, 0, 0]),
+        // u = 1.25: repeat reads 0.25 (left), mirror 0.75 (right), clamp the right edge.
+        (1.25, 0.25, [0, 1, 1]),
+        (1.25, 1.25, [0, 3, 3]),
+        // u = 1.75: repeat 0.75 (right), mirror 0.25 (left), clamp the right edge.
+        (1.75, 0.25, [1, 0, 1]),
+    ];
+    for (u, v, quadrant) in cases {
+        for (mode, x0) in [-1.4, 0.0, 1.4].into_iter().enumerate() {
+            let texel = TEXELS[quadrant[mode]];
+            let got = shot.color(at(x0, u, v));
+            assert!(
+                close(got, [texel[0], texel[1], texel[2]], 1),
+                "mode {mode} at uv ({u}, {v}): got {got:?}, want quadrant {}",
+                quadrant[mode]
+            );
+        }
+    }
+}
+
+#[test]
+fn minified_textures_read_the_mip_levels_made_on_upload() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 256 x 256 checkerboard of single black and white texels on a quad
+    // about 10 pixels wide: trilinear filtering reads a small level, where
+    // blits (in linear light) averaged the squares to 0.5; without mip
+    // levels each pixel blends the few top-level texels around its centre
+    // in sRGB-decoded light unevenly (162 on lavapipe, this test's mutant).
+    let rgba: Vec<u8> =
+        (0..256 * 256).flat_map(|i| if (i % 256 + i / 256) % 2 == 0 { [0, 0, 0, 255] } else { [255; 4] }).collect();
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 0.15, Some(0))],
+        materials: vec![unlit([1.0; 4], Some((0, 0)))],
+        textures: vec![json!({"source": 0, "sampler": 0})],
+        samplers: vec![json!({"magFilter": 9729, "minFilter": 9987})],
+        images: vec![Image { bytes: Some(crate::support::textured::png_rgba(256, 256, &rgba)), at: ImageAt::DataUri }],
+    };
+    let shot = shoot(&doc.write(dir.path(), "mips.gltf"));
+    let grey = to_srgb(0.5);
+    for p in [[0.0, 0.0, 0.0], [-0.08, 0.08, 0.0], [0.08, -0.08, 0.0]] {
+        let got = shot.color(p);
+        assert!(close(got, [grey; 3], 6), "at {p:?}: got {got:?}, want about {grey}");
+    }
 }

@@ -36,11 +36,13 @@ pub struct Quad {
     /// Which `TEXCOORD_n` carries the real UVs; lower sets get (0.9, 0.9)
     /// everywhere (one texel), so reading the wrong set shows.
     pub uv_set: u32,
+    /// The UVs run from 0 to this across the quad (1: the image once).
+    pub uv_scale: f32,
 }
 
 impl Quad {
     pub fn new(translation: [f32; 3], half: f32, material: Option<usize>) -> Quad {
-        Quad { translation, half, material, color: None, uv_set: 0 }
+        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0 }
     }
 }
 
@@ -79,7 +81,8 @@ impl Doc {
                                   "min": [-h, -h, 0.0], "max": [h, h, 0.0]}));
             let mut attributes = json!({"POSITION": accessors.len() - 1});
             for set in 0..=q.uv_set {
-                let uvs: [f32; 8] = if set == q.uv_set { [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0] } else { [0.9; 8] };
+                let k = q.uv_scale;
+                let uvs: [f32; 8] = if set == q.uv_set { [0.0, 0.0, k, 0.0, k, k, 0.0, k] } else { [0.9; 8] };
                 let v = view(&mut bin, &floats(&uvs));
                 accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC2"}));
                 attributes[format!("TEXCOORD_{set}")] = json!(accessors.len() - 1);
