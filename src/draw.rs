@@ -187,6 +187,18 @@ impl LoadedMeshes {
         self.data.is_empty()
     }
 
+    /// Hands the editor the meshes it does not know yet (an import's),
+    /// with their `MASK` holes, without touching the objects it has
+    /// ([`Editor::add_mesh`]).
+    pub fn hand_new_to(&self, editor: &mut Editor) {
+        for (mesh, &slot) in &self.slots {
+            let data = &self.data[slot];
+            let (lo, hi) = data.bounds();
+            let cut = Cutout::new(&self.surfaces[slot], &self.materials, &self.images).map(Arc::new);
+            editor.add_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data), cut);
+        }
+    }
+
     /// Hands the editor every mesh the scene uses (shared, not copied):
     /// it picks, snaps and places the gizmo by their triangles and bounds,
     /// with the holes `MASK` materials cut.
@@ -236,6 +248,19 @@ impl SceneMeshes {
     /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once, with
     /// their images (as textures) and materials.
     pub fn upload_loaded(renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<SceneMeshes, DrawError> {
+        let mut meshes = SceneMeshes::default();
+        meshes.add_loaded(renderer, loaded)?;
+        Ok(meshes)
+    }
+
+    /// Uploads the meshes of `loaded` not already here (an import's), each
+    /// once, with the images and materials of `loaded` when one is new.
+    pub fn add_loaded(&mut self, renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<(), DrawError> {
+        let new: Vec<(&MeshRef, usize)> =
+            loaded.slots.iter().filter(|(mesh, _)| !self.entries.contains_key(*mesh)).map(|(m, &s)| (m, s)).collect();
+        if new.is_empty() {
+            return Ok(());
+        }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
         let mut materials = Vec::with_capacity(loaded.materials.len());
         for m in &loaded.materials {
@@ -247,23 +272,29 @@ impl SceneMeshes {
             };
             materials.push(renderer.add_material(&desc)?);
         }
-        let mut gpu = Vec::with_capacity(loaded.data.len());
-        for (data, surface) in loaded.data.iter().zip(&loaded.surfaces) {
-            let (lo, hi) = data.bounds();
-            let parts: Vec<MeshPart> = surface
-                .parts
-                .iter()
-                .map(|p| MeshPart {
-                    first: p.first,
-                    count: p.count,
-                    material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
-                })
-                .collect();
-            let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
-            gpu.push(Entry { id, min: to_point(lo), max: to_point(hi) });
+        let mut uploaded: HashMap<usize, Entry> = HashMap::new();
+        for (mesh, slot) in new {
+            let entry = match uploaded.get(&slot) {
+                Some(e) => *e,
+                None => {
+                    let (data, surface) = (&loaded.data[slot], &loaded.surfaces[slot]);
+                    let (lo, hi) = data.bounds();
+                    let parts: Vec<MeshPart> = surface
+                        .parts
+                        .iter()
+                        .map(|p| MeshPart {
+                            first: p.first,
+                            count: p.count,
+                            material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
+                        })
+                        .collect();
+                    let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
+                }
+            };
+            self.entries.insert(mesh.clone(), entry);
         }
-        let entries = loaded.slots.iter().map(|(mesh, &slot)| (mesh.clone(), gpu[slot])).collect();
-        Ok(SceneMeshes { entries })
+        Ok(())
     }
 
     pub fn get(&self, mesh: &MeshRef) -> Option<MeshId> {

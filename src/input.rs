@@ -85,6 +85,10 @@ pub enum Event {
     },
     /// The modifier keys now held.
     Modifiers(Modifiers),
+    /// A file dropped on the window (or a script's `import`): imported.
+    Drop {
+        path: std::path::PathBuf,
+    },
 }
 
 /// Whether `name` is the name of a winit `KeyCode` as scripts and the window

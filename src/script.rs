@@ -72,6 +72,8 @@ struct EventFile {
     key_up: Option<String>,
     scroll: Option<f64>,
     frame: Option<u32>,
+    /// A glTF file to import (relative to the script file), as if dropped.
+    import: Option<String>,
     mods: Option<Vec<String>>,
 }
 
@@ -147,6 +149,12 @@ impl EventFile {
             }
             steps.push(Step::Input(Event::Scroll { delta: d }, mods));
         }
+        if let Some(p) = &self.import {
+            if p.is_empty() {
+                return Err("import needs a file path".into());
+            }
+            steps.push(Step::Input(Event::Drop { path: p.into() }, mods));
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -155,7 +163,7 @@ impl EventFile {
         }
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
-            0 => Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, frame".into()),
+            0 => Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, frame, import".into()),
             _ => Err("has more than one action; give one per event".into()),
         }
     }

@@ -15,6 +15,9 @@ mod editing;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// Importing a glTF file into an open scene (a script's `import`).
+#[path = "cli/import.rs"]
+mod import;
 /// Images that cannot be used: a warning, and the colour factor.
 #[path = "cli/materials.rs"]
 mod materials;

@@ -416,6 +416,8 @@ impl Editor {
                 }
                 false
             }
+            // The program reads the file and calls `import` (see `session`).
+            Event::Drop { .. } => false,
         }
     }
 

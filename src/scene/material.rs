@@ -319,7 +319,11 @@ fn material(m: &gltf::Material<'_>) -> Material {
     let pbr = m.pbr_metallic_roughness();
     let texture = pbr
         .base_color_texture()
-        .map(|info| TextureRef { image: info.texture().source().index(), sampler: sampler(&info.texture().sampler()) });
+        // A texture without a source (allowed where an extension supplies
+        // the image, e.g. KHR_texture_basisu) draws the factor alone.
+        .and_then(|info| {
+            Some(TextureRef { image: info.texture().source()?.index(), sampler: sampler(&info.texture().sampler()) })
+        });
     let alpha = match m.alpha_mode() {
         gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
         gltf::material::AlphaMode::Mask => AlphaMode::Mask(m.alpha_cutoff().unwrap_or(0.5)),
