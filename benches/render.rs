@@ -3,16 +3,30 @@
 //! region read-backs of ids and depth after a frame (one texel under the
 //! cursor, and a 64x64 block).
 //!
+//! Materials: the CPU time to record a frame of 1000 textured objects
+//! against 1000 untextured ones (same mesh), and of 1000 textured objects
+//! spread over 16 materials; the time to open the flight helmet of
+//! `../shared/real-assets` (read, decode its images, upload) to its first
+//! headless frame, when that folder is there.
+//!
 //! Runs on whatever device the Vulkan loader picks; `make bench` forces
 //! lavapipe. Validation is off here: it would dominate the timings.
 
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use serde_json::json;
 use viewport::draw::SceneMeshes;
 use viewport::math::DepthMode;
-use viewport::render::{ContextDesc, Renderer};
+use viewport::render::{ContextDesc, FrameDesc, Renderer};
 use viewport::scene::Scene;
+use viewport::setup::{open_editor_for, open_scene};
+
+#[allow(dead_code)]
+#[path = "../tests/support/textured.rs"]
+mod textured;
+use textured::{lit, quadrants, Doc, Image, ImageAt, Quad};
 
 fn frame(c: &mut Criterion) {
     let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
@@ -49,5 +63,92 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame);
+/// A scene of 1000 objects in a 10 x 10 x 10 block, object `i` using mesh
+/// `i % meshes` of `file` (`file#N`).
+fn block_scene(dir: &Path, file: &str, meshes: usize) -> Scene {
+    let objects: Vec<_> = (0..1000)
+        .map(|i| {
+            let p = [(i % 10) as f64 * 1.5 - 7.0, (i / 10 % 10) as f64 * 1.5 - 7.0, -((i / 100) as f64) * 1.5];
+            json!({"name": format!("o{i}"), "mesh": format!("{file}#{}", i % meshes), "position": p})
+        })
+        .collect();
+    let scene = json!({"camera": {"eye": [0, 0, 20], "target": [0, 0, -7]}, "objects": objects});
+    Scene::from_json(&scene.to_string(), dir).unwrap()
+}
+
+/// `meshes` quads, each with its own material; textured ones each with
+/// their own 256 x 256 image (trilinear, repeating).
+fn quads_file(dir: &Path, name: &str, meshes: usize, textured: bool) {
+    let colors = [[200, 30, 40, 255], [20, 180, 60, 255], [30, 60, 220, 255], [240, 220, 20, 255]];
+    let doc = Doc {
+        quads: (0..meshes).map(|m| Quad::new([0.0; 3], 0.6, Some(m))).collect(),
+        materials: (0..meshes).map(|m| lit([1.0; 4], textured.then_some((m, 0)))).collect(),
+        textures: if textured { (0..meshes).map(|m| json!({"source": m})).collect() } else { vec![] },
+        images: if textured {
+            (0..meshes).map(|_| Image { bytes: Some(quadrants(256, colors)), at: ImageAt::DataUri }).collect()
+        } else {
+            vec![]
+        },
+        ..Doc::default()
+    };
+    doc.write(dir, name);
+}
+
+fn materials(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    quads_file(dir.path(), "plain.gltf", 1, false);
+    quads_file(dir.path(), "textured.gltf", 1, true);
+    quads_file(dir.path(), "textured16.gltf", 16, true);
+    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
+    let device = renderer.device_info().to_string();
+    let mut group = c.benchmark_group(format!("materials [{device}]"));
+    group.sample_size(30).measurement_time(Duration::from_secs(5));
+    for (label, file, meshes) in [
+        ("1000 untextured objects: CPU time to record a frame", "plain.gltf", 1),
+        ("1000 textured objects, 1 material: CPU time to record a frame", "textured.gltf", 1),
+        ("1000 textured objects, 16 materials: CPU time to record a frame", "textured16.gltf", 16),
+    ] {
+        let scene = block_scene(dir.path(), file, meshes);
+        let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
+        let (desc, _): (FrameDesc, _) =
+            meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
+        assert_eq!(desc.objects.len(), 1000);
+        group.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    total += renderer.draw(&desc).unwrap().record_time;
+                }
+                renderer.wait_idle().unwrap();
+                total
+            })
+        });
+    }
+    drop(renderer);
+
+    let helmet = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets/FlightHelmet/FlightHelmet.gltf");
+    if helmet.exists() {
+        group.sample_size(10).measurement_time(Duration::from_secs(15));
+        group.bench_function("FlightHelmet.gltf: read + decode images (CPU, before the GPU)", |b| {
+            b.iter(|| {
+                let opened = open_scene(Some(&helmet)).unwrap();
+                open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap()
+            })
+        });
+        group.bench_function("FlightHelmet.gltf: open to first headless frame (renderer included)", |b| {
+            b.iter(|| {
+                let opened = open_scene(Some(&helmet)).unwrap();
+                let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).unwrap();
+                let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+                let (desc, _) = meshes.editor_frame(&editor);
+                r.draw(&desc).unwrap();
+                r.read_color().unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame, materials);
 criterion_main!(benches);

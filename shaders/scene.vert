@@ -1,7 +1,7 @@
 #version 450
-// Scene objects, drawn instanced: one draw per mesh, one instance per object.
-// Positions are transformed by a model-view matrix computed on the CPU in f64,
-// so objects far from the origin keep their precision.
+// Scene objects, drawn instanced: one draw per mesh part, one instance per
+// object. Positions are transformed by a model-view matrix computed on the
+// CPU in f64, so objects far from the origin keep their precision.
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
@@ -13,25 +13,32 @@ layout(location = 5) in vec4 in_model_view_3;
 layout(location = 6) in vec4 in_normal_0;
 layout(location = 7) in vec4 in_normal_1;
 layout(location = 8) in vec4 in_normal_2;
-layout(location = 9) in vec4 in_color; // rgb, a unused
+layout(location = 9) in vec4 in_color; // the object's colour (rgb), a = 1
 layout(location = 10) in uint in_id;   // object id for the ID target
+
+layout(location = 11) in vec2 in_uv;          // the base-colour texture's UV set
+layout(location = 12) in vec4 in_vertex_color; // COLOR_0 (linear), white if absent
 
 layout(push_constant) uniform Push {
     mat4 projection;
     vec4 light_dir_view; // xyz: direction towards the light, in view space
+    vec4 base_color;     // the material's factor (linear RGBA)
+    vec4 params;         // x: alpha cutoff, y: unlit (1) or lit (0)
 } pc;
 
 layout(location = 0) out vec3 v_normal;
 layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
+layout(location = 4) out vec2 v_uv;
 
 void main() {
     mat4 model_view = mat4(in_model_view_0, in_model_view_1, in_model_view_2, in_model_view_3);
     vec4 view_position = model_view * vec4(in_position, 1.0);
     v_view_position = view_position.xyz;
     v_normal = mat3(in_normal_0.xyz, in_normal_1.xyz, in_normal_2.xyz) * in_normal;
-    v_color = in_color;
+    v_color = in_color * in_vertex_color;
+    v_uv = in_uv;
     v_id = in_id;
     gl_Position = pc.projection * view_position;
 }

@@ -15,8 +15,11 @@ use nalgebra::Point3;
 use crate::editor::{Editor, FrameProbe};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, View};
-use crate::render::{DrawObject, FrameDesc, Highlight, MeshId, RenderError, Renderer};
+use crate::render::{
+    DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
+};
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
+use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
 use crate::scene::{MeshData, MeshRef, Scene};
 
 /// Error while preparing a scene for drawing.
@@ -42,11 +45,21 @@ pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
 
 /// The CPU meshes of one scene: each distinct mesh loaded once (a glTF mesh
 /// once per resolved path and mesh index, however the scene spells it;
-/// each glTF file parsed once). Empty objects, and glTF meshes without
-/// triangles, have no entry: they draw nothing and cannot be picked.
+/// each glTF file parsed once), with its [`Surface`] (UVs, vertex colours,
+/// parts by material), and the materials and decoded base-colour images of
+/// every glTF file used (each file's read once). Empty objects, and glTF
+/// meshes without triangles, have no entry: they draw nothing and cannot
+/// be picked.
 #[derive(Debug, Default)]
 pub struct LoadedMeshes {
     data: Vec<Arc<MeshData>>,
+    /// Parallel to `data`; part materials index `materials`.
+    surfaces: Vec<Surface>,
+    /// Texture references index `images`.
+    materials: Vec<Material>,
+    images: Vec<Arc<ImageData>>,
+    /// One line per image that could not be read (already logged).
+    warnings: Vec<String>,
     slots: HashMap<MeshRef, usize>,
 }
 
@@ -62,6 +75,8 @@ impl LoadedMeshes {
     pub fn load_with(scene: &Scene, mut files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
         let mut loaded = LoadedMeshes::default();
         let mut by_key: HashMap<(PathBuf, Option<usize>), Option<usize>> = HashMap::new();
+        // Per glTF file: where its materials start in `loaded.materials`.
+        let mut first_material: HashMap<PathBuf, usize> = HashMap::new();
         let mut done: HashSet<&MeshRef> = HashSet::new();
         for o in scene.objects() {
             if !done.insert(&o.mesh) {
@@ -75,16 +90,31 @@ impl LoadedMeshes {
                             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                             std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),
                         };
-                        let data = match mesh {
-                            None => file.merged()?,
-                            Some(n) => file.mesh(*n)?,
+                        let (data, mut surface) = match mesh {
+                            None => file.merged_with_surface()?,
+                            Some(n) => file.mesh_with_surface(*n)?,
                         };
-                        let slot = (!data.indices.is_empty()).then(|| loaded.push(data));
+                        let first = match first_material.get(path) {
+                            Some(&first) => first,
+                            None => {
+                                let first = loaded.add_looks(file.looks());
+                                first_material.insert(path.clone(), first);
+                                first
+                            }
+                        };
+                        for part in &mut surface.parts {
+                            part.material = part.material.map(|m| first + m);
+                        }
+                        let slot = (!data.indices.is_empty()).then(|| loaded.push(data, surface));
                         by_key.insert((path.clone(), *mesh), slot);
                         slot
                     }
                 },
-                MeshRef::Primitive(_) => Some(loaded.push(load_mesh(&o.mesh)?)),
+                MeshRef::Primitive(_) => {
+                    let data = load_mesh(&o.mesh)?;
+                    let surface = Surface::plain(data.positions.len(), data.indices.len());
+                    Some(loaded.push(data, surface))
+                }
                 MeshRef::Empty => None,
             };
             if let Some(slot) = slot {
@@ -94,9 +124,53 @@ impl LoadedMeshes {
         Ok(loaded)
     }
 
-    fn push(&mut self, data: MeshData) -> usize {
+    fn push(&mut self, data: MeshData, surface: Surface) -> usize {
         self.data.push(Arc::new(data));
+        self.surfaces.push(surface);
         self.data.len() - 1
+    }
+
+    /// Adds a file's materials and images (logging a warning per image
+    /// that could not be read); returns the index of its first material.
+    fn add_looks(&mut self, looks: Looks) -> usize {
+        for w in &looks.warnings {
+            log::warn!("{w}");
+        }
+        self.warnings.extend(looks.warnings);
+        let mut image_slots = Vec::with_capacity(looks.images.len());
+        for image in looks.images {
+            image_slots.push(image.map(|i| {
+                self.images.push(i);
+                self.images.len() - 1
+            }));
+        }
+        let first = self.materials.len();
+        for mut m in looks.materials {
+            m.texture = m.texture.and_then(|t| Some(TextureRef { image: image_slots[t.image]?, ..t }));
+            self.materials.push(m);
+        }
+        first
+    }
+
+    /// The surface (UVs, colours, parts) of the mesh `mesh` refers to.
+    pub fn surface(&self, mesh: &MeshRef) -> Option<&Surface> {
+        self.slots.get(mesh).and_then(|&slot| self.surfaces.get(slot))
+    }
+
+    /// Every glTF material of the scene (part materials index this).
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// The decoded base-colour images (material textures index this).
+    pub fn images(&self) -> &[Arc<ImageData>] {
+        &self.images
+    }
+
+    /// The images that could not be read, one line each (they were logged
+    /// as warnings when loaded).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The mesh data `mesh` refers to, when the scene uses it.
@@ -114,22 +188,28 @@ impl LoadedMeshes {
     }
 
     /// Hands the editor the meshes it does not know yet (an import's),
-    /// without touching the objects it has ([`Editor::add_mesh`]).
+    /// with their `MASK` holes, without touching the objects it has
+    /// ([`Editor::add_mesh`]).
     pub fn hand_new_to(&self, editor: &mut Editor) {
         for (mesh, &slot) in &self.slots {
             let data = &self.data[slot];
             let (lo, hi) = data.bounds();
-            editor.add_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
+            let cut = Cutout::new(&self.surfaces[slot], &self.materials, &self.images).map(Arc::new);
+            editor.add_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data), cut);
         }
     }
 
     /// Hands the editor every mesh the scene uses (shared, not copied):
-    /// it picks, snaps and places the gizmo by their triangles and bounds.
+    /// it picks, snaps and places the gizmo by their triangles and bounds,
+    /// with the holes `MASK` materials cut.
     pub fn apply_bounds(&self, editor: &mut Editor) {
         for (mesh, &slot) in &self.slots {
             let data = &self.data[slot];
             let (lo, hi) = data.bounds();
             editor.set_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
+            if let Some(cut) = Cutout::new(&self.surfaces[slot], &self.materials, &self.images) {
+                editor.set_mesh_cutout(mesh, Arc::new(cut));
+            }
         }
     }
 }
@@ -165,31 +245,51 @@ impl SceneMeshes {
         SceneMeshes::upload_loaded(renderer, &LoadedMeshes::load(scene)?)
     }
 
-    /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once.
+    /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once, with
+    /// their images (as textures) and materials.
     pub fn upload_loaded(renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<SceneMeshes, DrawError> {
-        let mut gpu = Vec::with_capacity(loaded.data.len());
-        for data in &loaded.data {
-            let (lo, hi) = data.bounds();
-            gpu.push(Entry { id: renderer.add_mesh(data)?, min: to_point(lo), max: to_point(hi) });
-        }
-        let entries = loaded.slots.iter().map(|(mesh, &slot)| (mesh.clone(), gpu[slot])).collect();
-        Ok(SceneMeshes { entries })
+        let mut meshes = SceneMeshes::default();
+        meshes.add_loaded(renderer, loaded)?;
+        Ok(meshes)
     }
 
-    /// Uploads the meshes of `loaded` not already here (an import's).
+    /// Uploads the meshes of `loaded` not already here (an import's), each
+    /// once, with the images and materials of `loaded` when one is new.
     pub fn add_loaded(&mut self, renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<(), DrawError> {
+        let new: Vec<(&MeshRef, usize)> =
+            loaded.slots.iter().filter(|(mesh, _)| !self.entries.contains_key(*mesh)).map(|(m, &s)| (m, s)).collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
+        let mut materials = Vec::with_capacity(loaded.materials.len());
+        for m in &loaded.materials {
+            let desc = MaterialDesc {
+                base_color: m.base_color,
+                texture: m.texture.map(|t| (textures[t.image], t.sampler)),
+                alpha: m.alpha,
+                unlit: m.unlit,
+            };
+            materials.push(renderer.add_material(&desc)?);
+        }
         let mut uploaded: HashMap<usize, Entry> = HashMap::new();
-        for (mesh, &slot) in &loaded.slots {
-            if self.entries.contains_key(mesh) {
-                continue;
-            }
+        for (mesh, slot) in new {
             let entry = match uploaded.get(&slot) {
                 Some(e) => *e,
                 None => {
-                    let data = &loaded.data[slot];
+                    let (data, surface) = (&loaded.data[slot], &loaded.surfaces[slot]);
                     let (lo, hi) = data.bounds();
-                    let e = Entry { id: renderer.add_mesh(data)?, min: to_point(lo), max: to_point(hi) };
-                    *uploaded.entry(slot).or_insert(e)
+                    let parts: Vec<MeshPart> = surface
+                        .parts
+                        .iter()
+                        .map(|p| MeshPart {
+                            first: p.first,
+                            count: p.count,
+                            material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
+                        })
+                        .collect();
+                    let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }
             };
             self.entries.insert(mesh.clone(), entry);

@@ -18,6 +18,9 @@ mod gltf;
 /// Importing a glTF file into an open scene (a script's `import`).
 #[path = "cli/import.rs"]
 mod import;
+/// Images that cannot be used: a warning, and the colour factor.
+#[path = "cli/materials.rs"]
+mod materials;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;

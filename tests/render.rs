@@ -19,6 +19,9 @@ mod headless;
 /// The object-ID target against CPU picking; region read-backs.
 #[path = "render/id_buffer.rs"]
 mod id_buffer;
+/// glTF materials: textures, factors, vertex colours, MASK and BLEND.
+#[path = "render/materials.rs"]
+mod materials;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;

@@ -10,6 +10,7 @@ use nalgebra::{Point2, Point3};
 use super::Editor;
 use crate::mesh::MeshData;
 use crate::picking::MeshBvh;
+use crate::scene::material::Cutout;
 use crate::scene::MeshRef;
 
 /// A mesh as picking sees it: its triangles, and the BVH over them, built
@@ -17,12 +18,23 @@ use crate::scene::MeshRef;
 #[derive(Debug)]
 pub struct PickMesh {
     pub data: Arc<MeshData>,
+    /// Holes cut by `MASK` materials, if any.
+    pub cutout: Option<Arc<Cutout>>,
     bvh: OnceLock<MeshBvh>,
 }
 
 impl PickMesh {
     pub fn new(data: Arc<MeshData>) -> PickMesh {
-        PickMesh { data, bvh: OnceLock::new() }
+        PickMesh { data, cutout: None, bvh: OnceLock::new() }
+    }
+
+    /// The nearest hit in `[0, t_max]` of a ray in the mesh's space on its
+    /// solid surface (holes cut by `MASK` materials let the ray through).
+    pub fn ray(&self, origin: &Point3<f64>, dir: &nalgebra::Vector3<f64>, t_max: f64) -> Option<f64> {
+        match &self.cutout {
+            None => self.bvh().ray(origin, dir, t_max),
+            Some(cut) => self.bvh().ray_where(origin, dir, t_max, |n, w| cut.keeps(&self.data.indices, n, w)),
+        }
     }
 
     /// The triangle BVH (built now if it was not yet).
@@ -45,12 +57,29 @@ impl Editor {
         }
     }
 
+    /// The holes `MASK` materials cut into a mesh handed over with
+    /// [`Editor::set_mesh`]: clicks, box selection by rays and surface
+    /// snapping go through them, as the drawn id buffer does.
+    pub fn set_mesh_cutout(&mut self, mesh: &MeshRef, cutout: Arc<Cutout>) {
+        let Some(data) = self.meshes.get(mesh).map(|m| Arc::clone(&m.data)) else { return };
+        self.meshes.insert(mesh.clone(), Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
+        self.link_object_meshes();
+    }
+
     /// Like [`Editor::set_mesh`] for a mesh no object uses yet (one about to
-    /// be imported): nothing else is touched, so the cost does not grow with
-    /// the scene. A mesh already known is left as it is.
-    pub fn add_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
+    /// be imported), with the holes its `MASK` materials cut: nothing else
+    /// is touched, so the cost does not grow with the scene. A mesh already
+    /// known is left as it is.
+    pub fn add_mesh(
+        &mut self,
+        mesh: MeshRef,
+        min: Point3<f64>,
+        max: Point3<f64>,
+        data: Arc<MeshData>,
+        cutout: Option<Arc<Cutout>>,
+    ) {
         if !self.meshes.contains_key(&mesh) {
-            self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
+            self.meshes.insert(mesh.clone(), Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
             self.known_bounds.insert(mesh, (min, max));
         }
     }
@@ -94,7 +123,7 @@ impl Editor {
             let inv = self.scene.world_inverse(id)?;
             let origin = inv.transform_point(&ray.origin);
             let dir = inv.transform_vector(&ray.dir.into_inner());
-            mesh.bvh().ray(&origin, &dir, t_best)
+            mesh.ray(&origin, &dir, t_best)
         })?;
         Some((hit.id, ray.at(hit.t)))
     }

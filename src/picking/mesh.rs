@@ -31,6 +31,9 @@ pub struct MeshBvh {
     bvh: Bvh2,
     /// Triangles in BVH leaf order (`bvh.primitive_indices` applied).
     tris: Vec<[Point3<f64>; 3]>,
+    /// Per entry of `tris`: the triangle's index in the mesh (its first
+    /// index is `3 * n`).
+    numbers: Vec<u32>,
 }
 
 impl std::fmt::Debug for MeshBvh {
@@ -44,10 +47,14 @@ impl MeshBvh {
     /// non-finite vertices are skipped).
     pub fn build(mesh: &MeshData) -> MeshBvh {
         let vertex = |i: u32| mesh.positions.get(i as usize).copied().filter(|v| v.iter().all(|c| c.is_finite()));
-        let tris: Vec<[[f32; 3]; 3]> =
-            mesh.indices.chunks_exact(3).filter_map(|t| Some([vertex(t[0])?, vertex(t[1])?, vertex(t[2])?])).collect();
+        let (numbers, tris): (Vec<u32>, Vec<[[f32; 3]; 3]>) = mesh
+            .indices
+            .chunks_exact(3)
+            .enumerate()
+            .filter_map(|(n, t)| Some((n as u32, [vertex(t[0])?, vertex(t[1])?, vertex(t[2])?])))
+            .unzip();
         if tris.is_empty() {
-            return MeshBvh { bvh: Bvh2::default(), tris: Vec::new() };
+            return MeshBvh { bvh: Bvh2::default(), tris: Vec::new(), numbers: Vec::new() };
         }
         let obvhs_tris: Vec<Triangle> = tris
             .iter()
@@ -65,7 +72,8 @@ impl MeshBvh {
         }
         let to_f64 = |v: [f32; 3]| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64);
         let tris = bvh.primitive_indices.iter().map(|&i| tris[i as usize].map(to_f64)).collect();
-        MeshBvh { bvh, tris }
+        let numbers = bvh.primitive_indices.iter().map(|&i| numbers[i as usize]).collect();
+        MeshBvh { bvh, tris, numbers }
     }
 
     pub fn triangle_count(&self) -> usize {
@@ -80,6 +88,20 @@ impl MeshBvh {
     /// camera is); the boxes were padded at build time by far more than
     /// that rounding, and every hit is the exact f64 triangle test.
     pub fn ray(&self, origin: &Point3<f64>, dir: &Vector3<f64>, t_max: f64) -> Option<f64> {
+        self.ray_where(origin, dir, t_max, |_, _| true)
+    }
+
+    /// [`MeshBvh::ray`] counting only the hits `keep` accepts: it is given
+    /// the triangle's index in the mesh and the hit's barycentric weights
+    /// of the triangle's three vertices (alpha-masked surfaces cut holes
+    /// this way).
+    pub fn ray_where(
+        &self,
+        origin: &Point3<f64>,
+        dir: &Vector3<f64>,
+        t_max: f64,
+        keep: impl Fn(u32, [f64; 3]) -> bool,
+    ) -> Option<f64> {
         if self.bvh.nodes.is_empty() || !origin.iter().chain(dir.iter()).all(|v| v.is_finite()) {
             return None;
         }
@@ -99,10 +121,11 @@ impl MeshBvh {
         let mut hit = RayHit::none();
         let mut visit = |node: &Bvh2Node, ray: &mut BvhRay, _hit: &mut RayHit| {
             let first = node.first_index as usize;
-            for tri in &self.tris[first..first + node.prim_count as usize] {
-                if let Some(t) = ray_triangle(origin, dir, tri) {
+            let range = first..first + node.prim_count as usize;
+            for (tri, &number) in self.tris[range.clone()].iter().zip(&self.numbers[range]) {
+                if let Some((t, weights)) = ray_triangle_weights(origin, dir, tri) {
                     // A hit exactly at `t_max` counts (the caller breaks the tie).
-                    if t < best || (!found && t == best) {
+                    if (t < best || (!found && t == best)) && keep(number, weights) {
                         best = t;
                         found = true;
                         ray.tmax = f32_after(t);
@@ -147,6 +170,16 @@ impl MeshBvh {
 /// Watertight ray-triangle intersection in f64: the hit `t >= 0` of
 /// `origin + t dir` with the triangle (either face), if any.
 pub fn ray_triangle(origin: &Point3<f64>, dir: &Vector3<f64>, tri: &[Point3<f64>; 3]) -> Option<f64> {
+    ray_triangle_weights(origin, dir, tri).map(|(t, _)| t)
+}
+
+/// [`ray_triangle`] with the hit's barycentric weights of the triangle's
+/// three vertices (non-negative, summing to 1).
+pub fn ray_triangle_weights(
+    origin: &Point3<f64>,
+    dir: &Vector3<f64>,
+    tri: &[Point3<f64>; 3],
+) -> Option<(f64, [f64; 3])> {
     // Axis along which the ray runs most, and the other two in a
     // right-handed order (swapped when the ray runs backwards along it).
     let kz = dir.iamax();
@@ -175,7 +208,7 @@ pub fn ray_triangle(origin: &Point3<f64>, dir: &Vector3<f64>, tri: &[Point3<f64>
     }
     let t_scaled = u * sz * a[kz] + v * sz * b[kz] + w * sz * c[kz];
     let t = t_scaled / det;
-    (t >= 0.0 && t.is_finite()).then_some(t)
+    (t >= 0.0 && t.is_finite()).then_some((t, [u / det, v / det, w / det]))
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use crate::math::{Obb, Ray};
 pub use viewport_gizmo::picking::*;
 
 pub mod mesh;
-pub use mesh::{ray_triangle, MeshBvh};
+pub use mesh::{ray_triangle, ray_triangle_weights, MeshBvh};
 
 /// The nearest object hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -62,6 +62,13 @@ pub enum RenderError {
     /// A mesh without vertices or indices.
     #[error("cannot upload an empty mesh")]
     EmptyMesh,
+    /// A mesh whose vertex attributes or parts do not fit its vertices and
+    /// indices, or name an unknown material.
+    #[error("bad mesh: {0}")]
+    BadMesh(String),
+    /// A material names a texture that was not added.
+    #[error("unknown texture {0}")]
+    UnknownTexture(u32),
     /// A size that must be non-zero was zero.
     #[error("{what} size must be non-zero, got {width}x{height}")]
     ZeroSize { what: &'static str, width: u32, height: u32 },

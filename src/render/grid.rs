@@ -60,6 +60,7 @@ impl GridPass {
             depth_write: false,
             blend: true,
             ids: IdAttachment::Untouched,
+            frag_constants: &[],
         }
         .build(gpu, color_format, depth_format)?;
         Ok(GridPass { pipeline })

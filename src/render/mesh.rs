@@ -1,11 +1,14 @@
-//! Meshes on the GPU: vertex and index buffers of one [`MeshData`].
+//! Meshes on the GPU: vertex and index buffers of one [`MeshData`], and for
+//! scene meshes a second vertex buffer of texture coordinates and vertex
+//! colours with the index ranges to draw per material.
 
 use ash::vk;
 
 use super::context::Context;
 use super::error::RenderError;
-use super::pipeline::Vertex;
+use super::pipeline::{SurfaceVertex, Vertex};
 use super::resources::{upload_buffer, Buffer, Destroy, Gpu, Guard};
+use super::{MaterialId, MeshPart};
 use crate::mesh::MeshData;
 
 /// A mesh's vertex and index buffers.
@@ -13,6 +16,19 @@ pub(crate) struct GpuMesh {
     pub vertices: Option<Buffer>,
     pub indices: Option<Buffer>,
     pub index_count: u32,
+    /// Per vertex: UV and colour ([`SurfaceVertex`]); scene meshes only.
+    pub surface: Option<Buffer>,
+    /// Index ranges by material (scene meshes).
+    pub parts: Vec<MeshPart>,
+}
+
+/// What a scene mesh has besides positions and normals: per vertex a UV
+/// and a linear RGBA colour, and its parts. `None` in [`GpuMesh::upload`]:
+/// UV 0, white, one part with the default material.
+pub(crate) struct SurfaceData<'a> {
+    pub uvs: &'a [[f32; 2]],
+    pub colors: &'a [[f32; 4]],
+    pub parts: &'a [MeshPart],
 }
 
 fn vertices(mesh: &MeshData) -> Result<Vec<Vertex>, RenderError> {
@@ -24,13 +40,48 @@ fn vertices(mesh: &MeshData) -> Result<Vec<Vertex>, RenderError> {
 
 impl GpuMesh {
     fn empty(index_count: usize) -> GpuMesh {
-        GpuMesh { vertices: None, indices: None, index_count: index_count as u32 }
+        GpuMesh { vertices: None, indices: None, index_count: index_count as u32, surface: None, parts: Vec::new() }
     }
 
-    /// Uploads a mesh through a staging buffer into device-local memory.
-    pub fn upload(ctx: &Context, mesh: &MeshData) -> Result<GpuMesh, RenderError> {
+    /// Uploads a scene mesh through a staging buffer into device-local
+    /// memory. Parts must lie within the indices and name materials below
+    /// `materials`.
+    pub fn upload(
+        ctx: &Context,
+        mesh: &MeshData,
+        surface: Option<SurfaceData<'_>>,
+        materials: usize,
+    ) -> Result<GpuMesh, RenderError> {
         let v = vertices(mesh)?;
+        let n = mesh.positions.len();
+        let whole = [MeshPart { first: 0, count: mesh.indices.len() as u32, material: MaterialId::DEFAULT }];
+        let (surface_vertices, parts) = match surface {
+            None => (vec![SurfaceVertex { uv: [0.0; 2], color: [1.0; 4] }; n], &whole[..]),
+            Some(s) => {
+                if s.uvs.len() != n || s.colors.len() != n {
+                    return Err(RenderError::BadMesh(format!(
+                        "{} UVs and {} colours for {n} vertices",
+                        s.uvs.len(),
+                        s.colors.len()
+                    )));
+                }
+                let sv = s.uvs.iter().zip(s.colors).map(|(&uv, &color)| SurfaceVertex { uv, color }).collect();
+                (sv, s.parts)
+            }
+        };
+        for p in parts {
+            let end = u64::from(p.first) + u64::from(p.count);
+            if end > mesh.indices.len() as u64 || p.count % 3 != 0 {
+                return Err(RenderError::BadMesh(format!("part {}..{end} of {} indices", p.first, mesh.indices.len())));
+            }
+            if p.material.0 as usize >= materials {
+                return Err(RenderError::BadMesh(format!("unknown material {}", p.material.0)));
+            }
+        }
         let mut m = Guard::new(&ctx.gpu, GpuMesh::empty(mesh.indices.len()));
+        m.parts = parts.iter().copied().filter(|p| p.count > 0).collect();
+        let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
+        m.surface = Some(upload_buffer(ctx, bytemuck::cast_slice(&surface_vertices), usage, "mesh surface")?);
         let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
         m.vertices = Some(upload_buffer(ctx, bytemuck::cast_slice(&v), usage, "mesh vertices")?);
         let usage = vk::BufferUsageFlags::INDEX_BUFFER;
@@ -73,9 +124,26 @@ impl GpuMesh {
     }
 }
 
+impl GpuMesh {
+    /// Binds a scene mesh: vertices at binding 0, `instances` at 1, the
+    /// surface at 2, and the indices. False (nothing bound) for a mesh
+    /// without buffers.
+    ///
+    /// # Safety
+    /// `cmd` is recording with the scene pipeline bound; the buffers are
+    /// alive until the GPU is done.
+    pub unsafe fn bind_scene(&self, device: &ash::Device, cmd: vk::CommandBuffer, instances: vk::Buffer) -> bool {
+        let (Some(v), Some(i), Some(s)) = (&self.vertices, &self.indices, &self.surface) else { return false };
+        device.cmd_bind_vertex_buffers(cmd, 0, &[v.raw, instances, s.raw], &[0, 0, 0]);
+        device.cmd_bind_index_buffer(cmd, i.raw, 0, vk::IndexType::UINT32);
+        true
+    }
+}
+
 impl Destroy for GpuMesh {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
         self.vertices.destroy(gpu);
         self.indices.destroy(gpu);
+        self.surface.destroy(gpu);
     }
 }

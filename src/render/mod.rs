@@ -11,7 +11,9 @@
 //!   which engines can also record into their own frames (see its module
 //!   docs for the embedding contract).
 //! - `frame.rs` (per-frame command buffer, fence, semaphore, instance
-//!   buffer), `mesh.rs` (meshes on the GPU), `readback.rs` (colour copies
+//!   buffer), `mesh.rs` (meshes on the GPU, with their parts by material),
+//!   `material.rs` (one descriptor set per material, samplers, textures),
+//!   `texture.rs` (sRGB textures with mip levels made by blits), `readback.rs` (colour copies
 //!   and region read-backs of ids and depth), `target.rs` (off-screen
 //!   image, swapchain, depth and ID images).
 //! - `barrier.rs`: the table of image layout transitions.
@@ -67,6 +69,7 @@ mod context;
 mod error;
 mod frame;
 mod grid;
+mod material;
 mod mesh;
 mod outline;
 mod overlay;
@@ -77,6 +80,7 @@ mod renderer;
 mod resources;
 mod scene;
 mod target;
+mod texture;
 
 use std::time::Duration;
 
@@ -93,6 +97,7 @@ pub use {ash, gpu_allocator};
 
 use crate::gizmo::OverlayInstance;
 use crate::math::{Camera, DepthMode};
+use crate::scene::material::{AlphaMode, SamplerDesc};
 
 /// Number of frames the CPU may record ahead of the GPU.
 pub const FRAMES_IN_FLIGHT: usize = 2;
@@ -100,6 +105,46 @@ pub const FRAMES_IN_FLIGHT: usize = 2;
 /// Handle of a mesh uploaded with [`Renderer::add_mesh`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MeshId(pub u32);
+
+/// Handle of a texture uploaded with [`Renderer::add_texture`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextureId(pub u32);
+
+/// Handle of a material added with [`Renderer::add_material`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MaterialId(pub u32);
+
+impl MaterialId {
+    /// White, opaque, lit, untextured: every renderer has it.
+    pub const DEFAULT: MaterialId = MaterialId(0);
+}
+
+/// A material to add with [`Renderer::add_material`]: the fragment's colour
+/// is `base_color` x the texture x the vertex colour x the object's colour,
+/// lit unless `unlit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaterialDesc {
+    /// Linear RGBA.
+    pub base_color: [f32; 4],
+    /// A texture (sRGB) and how to sample it.
+    pub texture: Option<(TextureId, SamplerDesc)>,
+    pub alpha: AlphaMode,
+    pub unlit: bool,
+}
+
+impl Default for MaterialDesc {
+    fn default() -> MaterialDesc {
+        MaterialDesc { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
+    }
+}
+
+/// A range of a mesh's indices drawn with one material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshPart {
+    pub first: u32,
+    pub count: u32,
+    pub material: MaterialId,
+}
 
 /// How a scene object is marked as selected: an outline drawn around its
 /// visible pixels (its own colour is left untouched).

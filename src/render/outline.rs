@@ -96,6 +96,7 @@ impl OutlinePass {
             depth_write: false,
             blend: false,
             ids: IdAttachment::Absent,
+            frag_constants: &[],
         }
         .build(gpu, color_format, vk::Format::UNDEFINED)?;
         Ok(o.finish())

@@ -303,6 +303,7 @@ impl OverlayRenderer {
             depth_write: true,
             blend: true,
             ids: IdAttachment::Absent,
+            frag_constants: &[],
         };
         parts.faded = desc_for(spirv::OVERLAY_FRAG, &set_layouts).build(&gpu, desc.color_format, desc.depth_format)?;
         parts.plain = desc_for(spirv::OVERLAY_PLAIN_FRAG, &[]).build(&gpu, desc.color_format, desc.depth_format)?;

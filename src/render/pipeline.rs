@@ -43,6 +43,16 @@ pub(crate) struct Vertex {
     pub normal: [f32; 3],
 }
 
+/// Per-vertex surface data of a scene mesh (24 bytes, no padding): the
+/// texture coordinates its material reads and the vertex colour.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct SurfaceVertex {
+    pub uv: [f32; 2],
+    /// Linear RGBA.
+    pub color: [f32; 4],
+}
+
 /// A column-major f32 copy of an f64 matrix, as GLSL `mat4` expects it.
 pub(crate) fn to_f32_cols(m: &nalgebra::Matrix4<f64>) -> [[f32; 4]; 4] {
     std::array::from_fn(|c| std::array::from_fn(|r| m[(r, c)] as f32))
@@ -144,6 +154,9 @@ pub(crate) struct PipelineDesc<'a> {
     pub blend: bool,
     /// The scene pass's second colour attachment, the object-ID target.
     pub ids: IdAttachment,
+    /// Specialization constants of the fragment shader: value `i` for
+    /// `constant_id = i` (32-bit each).
+    pub frag_constants: &'a [u32],
 }
 
 /// Whether a pipeline is used in the scene pass's rendering scope, which
@@ -187,9 +200,19 @@ impl PipelineDesc<'_> {
         }
         .vk("vkCreatePipelineLayout")?;
         let (vert, frag) = (modules.vert, modules.frag);
+        let entries: Vec<vk::SpecializationMapEntry> = (0..self.frag_constants.len() as u32)
+            .map(|i| vk::SpecializationMapEntry { constant_id: i, offset: 4 * i, size: 4 })
+            .collect();
+        let specialization =
+            vk::SpecializationInfo::default().map_entries(&entries).data(bytemuck::cast_slice(self.frag_constants));
+        let mut frag_stage =
+            vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(frag).name(ENTRY);
+        if !self.frag_constants.is_empty() {
+            frag_stage = frag_stage.specialization_info(&specialization);
+        }
         let stages = [
             vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::VERTEX).module(vert).name(ENTRY),
-            vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(frag).name(ENTRY),
+            frag_stage,
         ];
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(self.bindings)

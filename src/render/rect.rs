@@ -42,6 +42,7 @@ impl RectPass {
             depth_write: false,
             blend: true,
             ids: IdAttachment::Absent,
+            frag_constants: &[],
         }
         .build(gpu, color_format, vk::Format::UNDEFINED)?;
         Ok(RectPass { pipeline })

@@ -12,7 +12,8 @@ use super::context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowH
 use super::error::{RenderError, VkContext};
 use super::frame::Frame;
 use super::grid::{GridInputs, GridPass};
-use super::mesh::GpuMesh;
+use super::material::{Materials, Pass};
+use super::mesh::{GpuMesh, SurfaceData};
 use super::outline::OutlinePass;
 use super::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer};
 use super::pipeline::set_full_viewport;
@@ -21,8 +22,11 @@ use super::rect::RectPass;
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{SceneBatches, SceneInputs, ScenePass};
 use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
-use super::{FrameDesc, FrameStats, MeshId, Region, RgbaImage, FRAMES_IN_FLIGHT};
+use super::{
+    FrameDesc, FrameStats, MaterialDesc, MaterialId, MeshId, MeshPart, Region, RgbaImage, TextureId, FRAMES_IN_FLIGHT,
+};
 use crate::mesh::MeshData;
+use crate::scene::material::ImageData;
 
 enum Target {
     Offscreen(Offscreen),
@@ -47,6 +51,11 @@ struct Parts {
     outline: OutlinePass,
     rect: RectPass,
     meshes: Vec<GpuMesh>,
+    /// Per mesh: whether a part is blended (its instances are sorted).
+    blended: Vec<bool>,
+    /// Textures, samplers and materials (destroyed after the meshes and
+    /// the scene pass that use them).
+    materials: Materials,
     target: Target,
     /// When a screenshot of a window frame is asked for, the copy lands here.
     capture: GrowBuffer,
@@ -65,6 +74,7 @@ impl Destroy for Parts {
         self.outline.destroy(gpu);
         self.grid.destroy(gpu);
         self.scene.destroy(gpu);
+        self.materials.destroy(gpu);
         self.frames.destroy(gpu);
     }
 }
@@ -185,12 +195,16 @@ impl Renderer {
                 outline: OutlinePass::default(),
                 rect: RectPass::default(),
                 meshes: Vec::new(),
+                blended: Vec::new(),
+                materials: Materials::default(),
                 target,
                 capture: GrowBuffer::new(vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "capture"),
                 probe: Mutex::new(Probe::new(&ctx)?),
             },
         );
-        parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT)?;
+        // SAFETY: the materials are empty and owned by the `parts` guard.
+        unsafe { parts.materials.init(&ctx)? };
+        parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT, parts.materials.layout)?;
         parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT)?;
         parts.outline = OutlinePass::new(gpu, color_format, FRAMES_IN_FLIGHT)?;
         parts.rect = RectPass::new(gpu, color_format)?;
@@ -234,10 +248,41 @@ impl Renderer {
         (e.width, e.height)
     }
 
-    /// Uploads a mesh (through a staging buffer into device-local memory).
+    /// Uploads a mesh (through a staging buffer into device-local memory),
+    /// drawn with the default material: the object's colour, lit.
     pub fn add_mesh(&mut self, mesh: &MeshData) -> Result<MeshId, RenderError> {
-        self.parts.meshes.push(GpuMesh::upload(&self.ctx, mesh)?);
+        self.push_mesh(mesh, None)
+    }
+
+    /// Uploads a mesh with, per vertex, texture coordinates and a linear
+    /// RGBA colour, drawn in `parts` (index ranges with their materials).
+    pub fn add_mesh_with(
+        &mut self,
+        mesh: &MeshData,
+        uvs: &[[f32; 2]],
+        colors: &[[f32; 4]],
+        parts: &[MeshPart],
+    ) -> Result<MeshId, RenderError> {
+        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, parts }))
+    }
+
+    fn push_mesh(&mut self, mesh: &MeshData, surface: Option<SurfaceData<'_>>) -> Result<MeshId, RenderError> {
+        let materials = &self.parts.materials;
+        let gpu = GpuMesh::upload(&self.ctx, mesh, surface, materials.len())?;
+        let blended = gpu.parts.iter().any(|p| materials.get(p.material).is_some_and(|m| m.pass == Pass::Blend));
+        self.parts.meshes.push(gpu);
+        self.parts.blended.push(blended);
         Ok(MeshId(self.parts.meshes.len() as u32 - 1))
+    }
+
+    /// Uploads an sRGB RGBA8 image as a texture with its mip levels.
+    pub fn add_texture(&mut self, image: &ImageData) -> Result<TextureId, RenderError> {
+        self.parts.materials.add_texture(&self.ctx, image)
+    }
+
+    /// Adds a material (its texture, if any, added before).
+    pub fn add_material(&mut self, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
+        self.parts.materials.add(&self.ctx, desc)
     }
 
     /// Resizes the target. For a window this only marks the swapchain for
@@ -365,7 +410,7 @@ impl Renderer {
         let view = desc.camera.view_matrix();
         let projection = desc.camera.projection_matrix(aspect, desc.depth);
 
-        let batches = SceneBatches::new(&view, &desc.objects, parts.meshes.len());
+        let batches = SceneBatches::new(&view, &desc.objects, &parts.blended);
         let bytes: &[u8] = bytemuck::cast_slice(&batches.instances);
         let frame = &mut parts.frames[fi];
         // SAFETY: the frame's fence was waited for, so the GPU no longer
@@ -424,6 +469,7 @@ impl Renderer {
                 depth: desc.depth,
                 batches: &batches,
                 meshes: &parts.meshes,
+                materials: &parts.materials,
                 instance_buffer,
             };
             (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene);

@@ -1,4 +1,6 @@
-//! The scene pass: every [`DrawObject`], lit, one instanced draw per mesh.
+//! The scene pass: every [`DrawObject`], one instanced draw per mesh part
+//! (grouped by material: opaque, then alpha-masked, then blended back to
+//! front without depth writes).
 //! The same draw writes the object's id into the object-ID target (colour
 //! attachment 1), so the ids follow exactly the depth-tested visible surface.
 //!
@@ -11,10 +13,13 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Matrix4, Vector4};
 
 use super::error::RenderError;
+use super::material::{MaterialPush, Materials, Pass};
 use super::mesh::GpuMesh;
-use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
-use super::resources::{Destroy, Gpu};
-use super::{DrawObject, Highlight};
+use super::pipeline::{
+    self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc, SurfaceVertex,
+};
+use super::resources::{Destroy, Gpu, Guard};
+use super::{DrawObject, Highlight, MaterialId, MeshPart};
 use crate::math::DepthMode;
 
 /// Per-instance data of a scene object (144 bytes, no padding).
@@ -35,11 +40,22 @@ struct ScenePush {
     light_dir_view: [f32; 4],
 }
 
+/// One instanced draw's objects: `count` instances of `mesh` from `first`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Run {
+    pub mesh: usize,
+    pub first: u32,
+    pub count: u32,
+    /// View-space z of the farthest instance's origin (for ordering blended
+    /// draws back to front; 0 for meshes without blended parts).
+    pub far: f32,
+}
+
 /// The scene's instances grouped by mesh, ready to upload.
 pub(crate) struct SceneBatches {
     pub instances: Vec<SceneInstance>,
-    /// (mesh index, first instance, instance count), one per draw.
-    pub runs: Vec<(usize, u32, u32)>,
+    /// One per mesh drawn.
+    pub runs: Vec<Run>,
     /// [`Highlight::code`] per object id (index = id), for the outline pass;
     /// empty when nothing is highlighted.
     pub highlights: Vec<u32>,
@@ -48,16 +64,25 @@ pub(crate) struct SceneBatches {
 impl SceneBatches {
     /// Groups `objects` by mesh (objects naming an unknown mesh are skipped)
     /// and computes their view-space instance data and the per-id highlight
-    /// table (in the same single pass over the objects).
-    pub fn new(view: &Matrix4<f64>, objects: &[DrawObject], mesh_count: usize) -> SceneBatches {
+    /// table (in the same single pass over the objects). `blended[m]` says
+    /// whether mesh `m` has blended parts: its instances are sorted back to
+    /// front (farthest origin first), so that they blend in order.
+    pub fn new(view: &Matrix4<f64>, objects: &[DrawObject], blended: &[bool]) -> SceneBatches {
+        let mesh_count = blended.len();
         let mut order: Vec<&DrawObject> = objects.iter().filter(|o| (o.mesh.0 as usize) < mesh_count).collect();
         order.sort_by_key(|o| o.mesh);
-        let mut runs: Vec<(usize, u32, u32)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
         for (i, o) in order.iter().enumerate() {
             match runs.last_mut() {
-                Some(run) if run.0 == o.mesh.0 as usize => run.2 += 1,
-                _ => runs.push((o.mesh.0 as usize, i as u32, 1)),
+                Some(run) if run.mesh == o.mesh.0 as usize => run.count += 1,
+                _ => runs.push(Run { mesh: o.mesh.0 as usize, first: i as u32, count: 1, far: 0.0 }),
             }
+        }
+        let depth = |o: &DrawObject| (view * o.world)[(2, 3)];
+        for run in runs.iter_mut().filter(|r| blended[r.mesh]) {
+            let range = run.first as usize..(run.first + run.count) as usize;
+            order[range.clone()].sort_by(|a, b| depth(a).total_cmp(&depth(b)));
+            run.far = depth(order[range.start]) as f32;
         }
         let mut highlights = Vec::new();
         let instances = order
@@ -87,6 +112,55 @@ impl SceneBatches {
     }
 }
 
+/// One draw of the scene pass: a part of a mesh for a run of instances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Draw {
+    pub pass: Pass,
+    pub material: MaterialId,
+    pub mesh: usize,
+    /// First index and index count of the part.
+    pub indices: (u32, u32),
+    /// First instance and instance count of the run.
+    pub instances: (u32, u32),
+    far: f32,
+}
+
+/// The draws of a frame in recording order: opaque, then masked, each
+/// grouped by material (one descriptor-set bind per material) and mesh;
+/// then blended ones, farthest run first, parts in the mesh's order.
+/// `parts(m)` gives mesh `m`'s parts, `pass(id)` a material's pass. The
+/// work grows with runs times parts, not with objects.
+pub(crate) fn plan<'a>(
+    runs: &[Run],
+    parts: impl Fn(usize) -> &'a [MeshPart],
+    pass: impl Fn(MaterialId) -> Pass,
+) -> Vec<Draw> {
+    let mut draws: Vec<Draw> = Vec::new();
+    for run in runs {
+        for p in parts(run.mesh) {
+            draws.push(Draw {
+                pass: pass(p.material),
+                material: p.material,
+                mesh: run.mesh,
+                indices: (p.first, p.count),
+                instances: (run.first, run.count),
+                far: run.far,
+            });
+        }
+    }
+    // Stable: blended parts of one mesh keep their order.
+    draws.sort_by(|a, b| {
+        a.pass.cmp(&b.pass).then_with(|| {
+            if a.pass == Pass::Blend {
+                a.far.total_cmp(&b.far).then(a.mesh.cmp(&b.mesh))
+            } else {
+                a.material.cmp(&b.material).then(a.mesh.cmp(&b.mesh))
+            }
+        })
+    });
+    draws
+}
+
 /// What the scene pass draws in one frame.
 pub(crate) struct SceneInputs<'a> {
     pub view: Matrix4<f64>,
@@ -94,18 +168,30 @@ pub(crate) struct SceneInputs<'a> {
     pub depth: DepthMode,
     pub batches: &'a SceneBatches,
     pub meshes: &'a [GpuMesh],
+    pub materials: &'a Materials,
     /// Holds `batches.instances` from offset 0.
     pub instance_buffer: vk::Buffer,
 }
 
-/// The scene pipeline: per-vertex position + normal, per-instance data.
+/// The scene pipelines, one per [`Pass`] (the fragment shader specialised
+/// by alpha mode): per-vertex position + normal, per-instance data, per-vertex
+/// UV + colour; the material's texture in set 0.
 #[derive(Default)]
 pub(crate) struct ScenePass {
-    pipeline: Pipeline,
+    /// Indexed by `Pass as usize`.
+    pipelines: [Pipeline; 3],
 }
 
+/// Offset of the material's push constants, after [`ScenePush`].
+const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
+
 impl ScenePass {
-    pub fn new(gpu: &Gpu, color_format: vk::Format, depth_format: vk::Format) -> Result<ScenePass, RenderError> {
+    pub fn new(
+        gpu: &Gpu,
+        color_format: vk::Format,
+        depth_format: vk::Format,
+        material_layout: vk::DescriptorSetLayout,
+    ) -> Result<ScenePass, RenderError> {
         // 4 model-view columns, 3 normal-matrix columns, 1 colour: eight
         // vec4s, then the id as an integer attribute (exact for any u32).
         let (bindings, mut attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
@@ -115,56 +201,109 @@ impl ScenePass {
             format: vk::Format::R32_UINT,
             offset: std::mem::offset_of!(SceneInstance, id) as u32,
         });
-        let pipeline = PipelineDesc {
-            name: "scene",
-            vert: spirv::SCENE_VERT,
-            frag: spirv::SCENE_FRAG,
-            bindings: &bindings,
-            attributes: &attributes,
-            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-            push_size: std::mem::size_of::<ScenePush>() as u32,
-            set_layouts: &[],
-            depth_test: true,
-            depth_write: true,
-            blend: false,
-            ids: IdAttachment::Written,
+        let mut bindings = bindings.to_vec();
+        bindings.push(vk::VertexInputBindingDescription {
+            binding: 2,
+            stride: std::mem::size_of::<SurfaceVertex>() as u32,
+            input_rate: vk::VertexInputRate::VERTEX,
+        });
+        attributes.push(vk::VertexInputAttributeDescription {
+            location: 11,
+            binding: 2,
+            format: vk::Format::R32G32_SFLOAT,
+            offset: std::mem::offset_of!(SurfaceVertex, uv) as u32,
+        });
+        attributes.push(vk::VertexInputAttributeDescription {
+            location: 12,
+            binding: 2,
+            format: vk::Format::R32G32B32A32_SFLOAT,
+            offset: std::mem::offset_of!(SurfaceVertex, color) as u32,
+        });
+        let set_layouts = [material_layout];
+        let mut pass = Guard::new(gpu, ScenePass::default());
+        for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
+            pass.pipelines[i] = PipelineDesc {
+                name: "scene",
+                vert: spirv::SCENE_VERT,
+                frag: spirv::SCENE_FRAG,
+                bindings: &bindings,
+                attributes: &attributes,
+                topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+                push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
+                set_layouts: &set_layouts,
+                depth_test: true,
+                depth_write: kind != Pass::Blend,
+                blend: kind == Pass::Blend,
+                ids: IdAttachment::Written,
+                frag_constants: &[i as u32],
+            }
+            .build(gpu, color_format, depth_format)?;
         }
-        .build(gpu, color_format, depth_format)?;
-        Ok(ScenePass { pipeline })
+        Ok(pass.finish())
     }
 
     /// Records the draws; returns (draw calls, instances).
     ///
     /// # Safety
     /// `cmd` is recording inside a rendering scope with attachments of the
-    /// pass's formats, viewport and scissor set; every buffer in `inputs`
-    /// stays alive until the GPU finished the command buffer.
+    /// pass's formats, viewport and scissor set; every buffer, set and
+    /// texture in `inputs` stays alive until the GPU finished the command
+    /// buffer.
     pub unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, inputs: &SceneInputs) -> (u32, u32) {
         if inputs.batches.instances.is_empty() {
             return (0, 0);
         }
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
-        d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
         let light_world = Vector4::new(0.35, 0.8, 0.5, 0.0);
         let light_view = (inputs.view * light_world).xyz().normalize();
         let push = ScenePush {
             projection: to_f32_cols(&inputs.projection),
             light_dir_view: [light_view.x as f32, light_view.y as f32, light_view.z as f32, 0.0],
         };
-        pipeline::push(d, cmd, self.pipeline.layout, &push);
-        let (mut draws, mut instances) = (0, 0);
-        for &(mesh, first, count) in &inputs.batches.runs {
-            inputs.meshes[mesh].draw_instanced(d, cmd, inputs.instance_buffer, 0, first, count);
-            draws += 1;
-            instances += count;
+        let materials = inputs.materials;
+        let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
+        let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
+        let (mut pass, mut material, mut mesh) = (None, None, None);
+        let (mut calls, mut instances) = (0, 0);
+        for draw in &draws {
+            let Some(m) = materials.get(draw.material) else { continue };
+            let pipeline = &self.pipelines[draw.pass as usize];
+            if pass != Some(draw.pass) {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
+                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
+                pipeline::push(d, cmd, pipeline.layout, &push);
+                pass = Some(draw.pass);
+                material = None;
+            }
+            if material != Some(draw.material) {
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
+                d.cmd_push_constants(
+                    cmd,
+                    pipeline.layout,
+                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                    MATERIAL_PUSH_OFFSET,
+                    bytemuck::bytes_of(&m.push),
+                );
+                material = Some(draw.material);
+            }
+            if mesh != Some(draw.mesh) {
+                if !inputs.meshes[draw.mesh].bind_scene(d, cmd, inputs.instance_buffer) {
+                    continue;
+                }
+                mesh = Some(draw.mesh);
+            }
+            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, draw.instances.0);
+            calls += 1;
+            instances += draw.instances.1;
         }
-        (draws, instances)
+        (calls, instances)
     }
 }
 
 impl Destroy for ScenePass {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
-        self.pipeline.destroy(gpu);
+        for p in &mut self.pipelines {
+            p.destroy(gpu);
+        }
     }
 }
 
@@ -185,12 +324,63 @@ mod tests {
             object(1, 5, Highlight::Active),
             object(7, 2, Highlight::Selected), // unknown mesh: skipped
         ];
-        let b = SceneBatches::new(&Matrix4::identity(), &objects, 2);
-        assert_eq!(b.runs, vec![(0, 0, 1), (1, 1, 2)]);
+        let b = SceneBatches::new(&Matrix4::identity(), &objects, &[false, false]);
+        let runs: Vec<(usize, u32, u32)> = b.runs.iter().map(|r| (r.mesh, r.first, r.count)).collect();
+        assert_eq!(runs, vec![(0, 0, 1), (1, 1, 2)]);
         let ids: Vec<u32> = b.instances.iter().map(|i| i.id[0]).collect();
         assert_eq!(ids, vec![1, 3, 5]);
         assert_eq!(b.highlights, vec![0, 0, 0, 1, 0, 2]);
-        let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], 2);
+        let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], &[false, false]);
         assert!(none.highlights.is_empty());
+    }
+
+    #[test]
+    fn blended_meshes_sort_their_instances_back_to_front() {
+        let at = |id: u32, z: f64| DrawObject {
+            world: Matrix4::new_translation(&nalgebra::Vector3::new(0.0, 0.0, z)),
+            ..object(0, id, Highlight::None)
+        };
+        // The camera looks down -z: the most negative z is the farthest.
+        let objects = [at(1, -2.0), at(2, -9.0), at(3, -5.0)];
+        let ids = |b: &SceneBatches| b.instances.iter().map(|i| i.id[0]).collect::<Vec<_>>();
+        let blended = SceneBatches::new(&Matrix4::identity(), &objects, &[true]);
+        assert_eq!(ids(&blended), vec![2, 3, 1]);
+        assert_eq!(blended.runs[0].far, -9.0);
+        let opaque = SceneBatches::new(&Matrix4::identity(), &objects, &[false]);
+        assert_eq!(ids(&opaque), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn draws_group_by_pass_and_material_and_blend_last_far_first() {
+        let part = |first: u32, material: u32| MeshPart { first, count: 3, material: MaterialId(material) };
+        let parts = [
+            vec![part(0, 2), part(3, 1)], // mesh 0: material 2 (blend), 1 (opaque)
+            vec![part(0, 1)],             // mesh 1: material 1
+            vec![part(0, 2), part(3, 3)], // mesh 2: blend, then mask
+        ];
+        let pass = |m: MaterialId| match m.0 {
+            2 => Pass::Blend,
+            3 => Pass::Mask,
+            _ => Pass::Opaque,
+        };
+        let runs = [
+            Run { mesh: 0, first: 0, count: 10, far: -3.0 },
+            Run { mesh: 1, first: 10, count: 1000, far: 0.0 },
+            Run { mesh: 2, first: 1010, count: 2, far: -7.0 },
+        ];
+        let draws = plan(&runs, |m| &parts[m], pass);
+        let order: Vec<(Pass, u32, usize)> = draws.iter().map(|d| (d.pass, d.material.0, d.mesh)).collect();
+        assert_eq!(
+            order,
+            vec![
+                (Pass::Opaque, 1, 0),
+                (Pass::Opaque, 1, 1),
+                (Pass::Mask, 3, 2),
+                (Pass::Blend, 2, 2),
+                (Pass::Blend, 2, 0)
+            ]
+        );
+        // A thousand objects of one mesh are one draw.
+        assert_eq!(draws[1].instances, (10, 1000));
     }
 }

@@ -8,8 +8,11 @@
 //! winding flipped where the transform mirrors. Primitives without normals
 //! get flat normals (as the glTF specification asks), primitives without
 //! indices get generated ones, strips and fans become triangle lists, and
-//! points and lines are skipped. Materials, textures, skins and morph targets
-//! are ignored.
+//! points and lines are skipped. Alongside the triangles, each mesh's
+//! [`Surface`] carries the texture coordinates its materials read, `COLOR_0`
+//! and the index range of every primitive with its material
+//! ([`super::material`] reads the materials and images). Skins and morph
+//! targets are ignored.
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
@@ -25,6 +28,7 @@ use gltf::mesh::{Mode, Semantic};
 use gltf::{Accessor, Document};
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
+use super::material::{read_looks, Looks, Part, Surface};
 use super::MeshData;
 
 /// Why a glTF file could not be loaded. Each reads `<path>: <problem>`.
@@ -124,18 +128,30 @@ impl GltfFile {
     /// Without triangles (a file of empties, lights or points) the mesh is
     /// empty: a warning, and the objects using it draw nothing.
     pub fn merged(&self) -> Result<MeshData, GltfError> {
+        Ok(self.merged_with_surface()?.0)
+    }
+
+    /// [`GltfFile::merged`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn merged_with_surface(&self) -> Result<(MeshData, Surface), GltfError> {
         let mut dataless = Vec::new();
         let mesh = merged_mesh(&self.document, &self.buffers, &mut dataless).map_err(|m| self.invalid(m))?;
         for (at, b) in dataless {
             self.warn_dataless(&at, b);
         }
-        if mesh.indices.is_empty() {
+        if mesh.0.indices.is_empty() {
             log::warn!(
                 "{}: no triangles to draw; objects using the whole file as their mesh draw nothing",
                 self.path.display()
             );
         }
         Ok(mesh)
+    }
+
+    /// The file's materials and decoded base-colour images, with a warning
+    /// per image that could not be read.
+    pub fn looks(&self) -> Looks {
+        read_looks(&self.document, &self.buffers, self.path.parent().unwrap_or(Path::new("")), &self.path)
     }
 
     /// How many meshes the file has.
@@ -146,10 +162,16 @@ impl GltfFile {
     /// The triangles of mesh `n` alone, in the mesh's own space (no node
     /// transform). A mesh of only points or lines gives an empty mesh.
     pub fn mesh(&self, n: usize) -> Result<MeshData, GltfError> {
+        Ok(self.mesh_with_surface(n)?.0)
+    }
+
+    /// [`GltfFile::mesh`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn mesh_with_surface(&self, n: usize) -> Result<(MeshData, Surface), GltfError> {
         let mesh = self.document.meshes().nth(n).ok_or_else(|| {
             self.invalid(format!("no mesh {n} (the file has {} meshes)", self.document.meshes().len()))
         })?;
-        let mut out = MeshData::default();
+        let mut out = (MeshData::default(), Surface::default());
         for primitive in mesh.primitives() {
             let at = || format!("mesh {n}, primitive {}", primitive.index());
             if let Some(b) = dataless_buffer(&primitive, &self.buffers) {
@@ -222,17 +244,17 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
 #[cfg(test)]
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
     let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
-    merged_mesh(&document, &buffers, &mut Vec::new())
+    Ok(merged_mesh(&document, &buffers, &mut Vec::new())?.0)
 }
 
-/// Every triangle of the default scene, baked into world space (none at all
-/// is not an error).
+/// Every triangle of the default scene, baked into world space, with its
+/// surface (none at all is not an error).
 fn merged_mesh(
     document: &Document,
     buffers: &[Vec<u8>],
     dataless: &mut Vec<(String, usize)>,
-) -> Result<MeshData, String> {
-    let mut out = MeshData::default();
+) -> Result<(MeshData, Surface), String> {
+    let mut out = (MeshData::default(), Surface::default());
     for (mesh, world) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
             let at = format!("mesh {}, primitive {}", mesh.index(), primitive.index());
@@ -388,7 +410,7 @@ fn shorten(s: &str) -> String {
 }
 
 /// Decodes `%XX` escapes of a relative URI; `None` where malformed.
-fn percent_decode(s: &str) -> Option<String> {
+pub(super) fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(percent_decode_bytes(s)?).ok()
 }
 
@@ -446,9 +468,12 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
     Ok(out)
 }
 
-/// Appends one primitive, transformed by `world`; skips non-triangle ones.
+/// Appends one primitive, transformed by `world`, to the mesh and its
+/// surface (UVs of the set the material's base-colour texture reads,
+/// `COLOR_0`, one part with the primitive's material); skips non-triangle
+/// ones.
 fn append_primitive(
-    out: &mut MeshData,
+    (out, surface): &mut (MeshData, Surface),
     primitive: &gltf::Primitive<'_>,
     world: &Matrix4<f64>,
     buffers: &[Vec<u8>],
@@ -460,22 +485,50 @@ fn append_primitive(
     // A primitive without positions draws nothing (the specification says to skip it).
     let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
     let mut positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let count = positions.len();
+    let same_count = |a: &Accessor<'_>, n: usize, what: &str| {
+        if n == count {
+            Ok(())
+        } else {
+            Err(format!("accessor {}: {what} has {n} values for {count} positions", a.index()))
+        }
+    };
     let mut normals = match primitive.get(&Semantic::Normals) {
         Some(a) => {
             let normals = read_vec3(&a, buffers, "NORMAL")?;
-            if normals.len() != positions.len() {
-                return Err(format!(
-                    "accessor {}: NORMAL has {} values for {} positions",
-                    a.index(),
-                    normals.len(),
-                    positions.len()
-                ));
-            }
+            same_count(&a, normals.len(), "NORMAL")?;
             Some(normals)
         }
         None => None,
     };
     morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
+    let material = primitive.material();
+    let uv_set = material.pbr_metallic_roughness().base_color_texture().map(|t| t.tex_coord());
+    // What only changes the look is never an error: a TEXCOORD or COLOR_0
+    // that cannot be read is a warning, and the defaults are drawn.
+    let attribute = |semantic: Semantic, what: &str, dimensions: &[Dimensions]| -> Option<Vec<[f32; 4]>> {
+        let a = primitive.get(&semantic)?;
+        match read_floats(&a, buffers, what, dimensions).and_then(|v| same_count(&a, v.len(), what).map(|()| v)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                log::warn!("{e}; drawn without it");
+                None
+            }
+        }
+    };
+    let uvs = match uv_set
+        .and_then(|set| attribute(Semantic::TexCoords(set), &format!("TEXCOORD_{set}"), &[Dimensions::Vec2]))
+    {
+        Some(uvs) => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
+        None => vec![[0.0; 2]; positions.len()],
+    };
+    let colors = match attribute(Semantic::Colors(0), "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4]) {
+        Some(rgba) => {
+            let opaque = primitive.get(&Semantic::Colors(0)).is_some_and(|a| a.dimensions() == Dimensions::Vec3);
+            rgba.into_iter().map(|c| if opaque { [c[0], c[1], c[2], 1.0] } else { c }).collect()
+        }
+        None => vec![[1.0; 4]; positions.len()],
+    };
     let vertex_indices = match primitive.indices() {
         Some(a) => {
             let indices = read_indices(&a, buffers)?;
@@ -511,6 +564,7 @@ fn append_primitive(
     let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
 
     let base = out.positions.len();
+    let first_index = out.indices.len();
     match normals {
         Some(normals) => {
             reserve(out, positions.len(), triangles.len())?;
@@ -527,6 +581,8 @@ fn append_primitive(
                 let local = Vector3::from(n.map(f64::from));
                 to_f32(&unit_or(cofactor * local, unit_or(local, Vector3::y())))
             }));
+            surface.uvs.extend_from_slice(&uvs);
+            surface.colors.extend_from_slice(&colors);
             // `base + i` fits in u32: `reserve` capped the vertex total.
             out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
         }
@@ -540,11 +596,20 @@ fn append_primitive(
                     out.positions.push(to_f32(&p));
                     out.normals.push(n);
                 }
+                for &i in t {
+                    surface.uvs.push(uvs[i as usize]);
+                    surface.colors.push(colors[i as usize]);
+                }
                 let first = (base + 3 * k) as u32;
                 out.indices.extend([first, first + 1, first + 2]);
             }
         }
     }
+    surface.push_part(Part {
+        first: first_index as u32,
+        count: (out.indices.len() - first_index) as u32,
+        material: material.index(),
+    });
     Ok(())
 }
 
@@ -600,6 +665,67 @@ fn morph(
     Ok(())
 }
 
+/// A float attribute of one of the `dimensions` (at most 4 components;
+/// missing ones are 0): 32-bit floats, which must be finite, or the integer
+/// forms `KHR_mesh_quantization` allows (bytes and shorts, signed or not,
+/// normalised by the glTF rule `max(c / MAX, -1)` or taken as they are).
+fn read_floats(
+    accessor: &Accessor<'_>,
+    buffers: &[Vec<u8>],
+    what: &str,
+    dimensions: &[Dimensions],
+) -> Result<Vec<[f32; 4]>, String> {
+    let i = accessor.index();
+    let dims = accessor.dimensions();
+    if !dimensions.contains(&dims) {
+        return Err(format!("accessor {i}: {what} has the wrong type {dims:?}"));
+    }
+    let n = dims.multiplicity().min(4);
+    let normalized = accessor.normalized();
+    let scale = |max: f32| if normalized { 1.0 / max } else { 1.0 };
+    let floor = if normalized { -1.0 } else { f32::MIN };
+    let values = match accessor.data_type() {
+        DataType::F32 => read_accessor(accessor, buffers, 4 * n, |b| {
+            std::array::from_fn(|k| {
+                if k < n {
+                    f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])
+                } else {
+                    0.0
+                }
+            })
+        })?,
+        DataType::U8 => read_accessor(accessor, buffers, n, |b| {
+            std::array::from_fn(|k| if k < n { f32::from(b[k]) * scale(255.0) } else { 0.0 })
+        })?,
+        DataType::I8 => read_accessor(accessor, buffers, n, |b| {
+            std::array::from_fn(|k| if k < n { (f32::from(b[k] as i8) * scale(127.0)).max(floor) } else { 0.0 })
+        })?,
+        DataType::U16 => read_accessor(accessor, buffers, 2 * n, |b| {
+            std::array::from_fn(|k| {
+                if k < n {
+                    f32::from(u16::from_le_bytes([b[2 * k], b[2 * k + 1]])) * scale(65535.0)
+                } else {
+                    0.0
+                }
+            })
+        })?,
+        DataType::I16 => read_accessor(accessor, buffers, 2 * n, |b| {
+            std::array::from_fn(|k| {
+                if k < n {
+                    (f32::from(i16::from_le_bytes([b[2 * k], b[2 * k + 1]])) * scale(32767.0)).max(floor)
+                } else {
+                    0.0
+                }
+            })
+        })?,
+        DataType::U32 => return Err(format!("accessor {i}: {what} cannot be 32-bit integers")),
+    };
+    if values.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(format!("accessor {i}: {what} has a non-finite value"));
+    }
+    Ok(values)
+}
+
 /// Checks the size limits before `vertices` vertices and `triangles`
 /// triangles are appended.
 fn reserve(out: &mut MeshData, vertices: usize, triangles: usize) -> Result<(), String> {
@@ -644,43 +770,13 @@ fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
     }
 }
 
-/// A `VEC3` attribute as floats; every value must be finite. Besides 32-bit
-/// floats, the integer forms `KHR_mesh_quantization` allows are read: bytes
-/// and shorts, signed or not, normalised (to [-1, 1] or [0, 1] by the
-/// glTF rule `max(c / MAX, -1)`) or taken as they are.
+/// A `VEC3` attribute as floats ([`read_floats`]: 32-bit floats or the
+/// quantized forms).
 fn read_vec3(accessor: &Accessor<'_>, buffers: &[Vec<u8>], what: &str) -> Result<Vec<[f32; 3]>, String> {
-    let i = accessor.index();
     if accessor.dimensions() != Dimensions::Vec3 {
-        return Err(format!("accessor {i}: {what} must be VEC3"));
+        return Err(format!("accessor {}: {what} must be VEC3", accessor.index()));
     }
-    let normalized = accessor.normalized();
-    let scale = |max: f32| if normalized { 1.0 / max } else { 1.0 };
-    let values = match accessor.data_type() {
-        DataType::F32 => read_accessor(accessor, buffers, 12, |b| {
-            let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-            [f(0), f(4), f(8)]
-        })?,
-        DataType::I8 => read_accessor(accessor, buffers, 3, |b| {
-            [b[0], b[1], b[2]]
-                .map(|c| (f32::from(c as i8) * scale(127.0)).max(if normalized { -1.0 } else { f32::MIN }))
-        })?,
-        DataType::U8 => {
-            read_accessor(accessor, buffers, 3, |b| [b[0], b[1], b[2]].map(|c| f32::from(c) * scale(255.0)))?
-        }
-        DataType::I16 => read_accessor(accessor, buffers, 6, |b| {
-            let c = |k: usize| f32::from(i16::from_le_bytes([b[k], b[k + 1]])) * scale(32767.0);
-            [c(0), c(2), c(4)].map(|x| x.max(if normalized { -1.0 } else { f32::MIN }))
-        })?,
-        DataType::U16 => read_accessor(accessor, buffers, 6, |b| {
-            let c = |k: usize| f32::from(u16::from_le_bytes([b[k], b[k + 1]])) * scale(65535.0);
-            [c(0), c(2), c(4)]
-        })?,
-        DataType::U32 => return Err(format!("accessor {i}: {what} cannot be 32-bit integers")),
-    };
-    if values.iter().flatten().any(|x| !x.is_finite()) {
-        return Err(format!("accessor {i}: {what} has a non-finite value"));
-    }
-    Ok(values)
+    Ok(read_floats(accessor, buffers, what, &[Dimensions::Vec3])?.into_iter().map(|v| [v[0], v[1], v[2]]).collect())
 }
 
 /// A `SCALAR` unsigned-integer index accessor, widened to u32.

@@ -11,6 +11,7 @@ pub mod file;
 pub mod gltf;
 mod gltf_lenient;
 pub mod hierarchy;
+pub mod material;
 pub mod open;
 pub mod primitives;
 

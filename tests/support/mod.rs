@@ -8,4 +8,5 @@ pub mod gpu;
 pub mod image;
 pub mod replay;
 pub mod scenario;
+pub mod textured;
 pub mod xvfb;

@@ -1,0 +1,504 @@
+//! What a glTF file says about how its triangles look: materials (base
+//! colour factor and texture, alpha mode, unlit), samplers and the decoded
+//! base-colour images, plus the per-vertex data that goes with them
+//! ([`Surface`]: the texture's UV set and `COLOR_0`).
+//!
+//! Plain data, no GPU: `draw` uploads it, `render` draws it. Only what the
+//! viewport draws is read: base-colour images are decoded (PNG and JPEG, in
+//! parallel threads), other images (normal, occlusion, ...) are not even
+//! opened. An image that is missing, unreadable or of another format is a
+//! warning, never an error: its materials draw with their factor alone.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// How a material's alpha is used (glTF `alphaMode`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha ignored, drawn opaque.
+    Opaque,
+    /// Fragments with alpha below the cutoff are cut away (no colour, depth
+    /// or id); the rest is opaque.
+    Mask(f32),
+    /// Blended over what is behind, after the opaque geometry, without
+    /// depth writes.
+    Blend,
+}
+
+/// A texture filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    Nearest,
+    Linear,
+}
+
+/// What texture coordinates outside 0..1 read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wrap {
+    Repeat,
+    MirroredRepeat,
+    ClampToEdge,
+}
+
+/// A glTF sampler: filters and wrap modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SamplerDesc {
+    pub mag: Filter,
+    pub min: Filter,
+    /// Between mip levels; `None` reads the top level only.
+    pub mipmap: Option<Filter>,
+    pub wrap_u: Wrap,
+    pub wrap_v: Wrap,
+}
+
+impl Default for SamplerDesc {
+    /// What a texture without a sampler (or a sampler without filters) gets:
+    /// trilinear, repeating.
+    fn default() -> SamplerDesc {
+        SamplerDesc {
+            mag: Filter::Linear,
+            min: Filter::Linear,
+            mipmap: Some(Filter::Linear),
+            wrap_u: Wrap::Repeat,
+            wrap_v: Wrap::Repeat,
+        }
+    }
+}
+
+/// A base-colour texture: which image, read how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextureRef {
+    /// Index of the image (in the file's image list while a file is read,
+    /// in [`crate::draw::LoadedMeshes`]'s list once loaded).
+    pub image: usize,
+    pub sampler: SamplerDesc,
+}
+
+/// How a primitive looks: base colour factor x texture x vertex colour x
+/// the object's colour, lit unless `unlit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Linear RGBA.
+    pub base_color: [f32; 4],
+    pub texture: Option<TextureRef>,
+    pub alpha: AlphaMode,
+    /// `KHR_materials_unlit`: the colour as it is, without lighting.
+    pub unlit: bool,
+}
+
+impl Default for Material {
+    /// White, opaque, lit, untextured: what primitives, scene-file objects
+    /// and glTF primitives without a material draw with.
+    fn default() -> Material {
+        Material { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
+    }
+}
+
+/// A decoded image: RGBA8, sRGB-encoded, rows top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageData {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
+
+/// A range of a mesh's indices drawn with one material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// First index (into `MeshData::indices`) and number of indices.
+    pub first: u32,
+    pub count: u32,
+    /// Index of the material (in the file's material list while a file is
+    /// read, in [`crate::draw::LoadedMeshes`]'s list once loaded); `None`:
+    /// the default material.
+    pub material: Option<usize>,
+}
+
+/// What a mesh has beyond its triangles: per vertex (parallel to
+/// `MeshData::positions`) the texture coordinates its material reads and
+/// the vertex colour, and its index ranges by material.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Surface {
+    pub uvs: Vec<[f32; 2]>,
+    /// Linear RGBA (`COLOR_0`, white where absent).
+    pub colors: Vec<[f32; 4]>,
+    pub parts: Vec<Part>,
+}
+
+impl Surface {
+    /// The surface of a mesh with `vertices` vertices and `indices` indices
+    /// and no material data: UV 0, white, one part with the default material.
+    pub fn plain(vertices: usize, indices: usize) -> Surface {
+        Surface {
+            uvs: vec![[0.0; 2]; vertices],
+            colors: vec![[1.0; 4]; vertices],
+            parts: vec![Part { first: 0, count: indices as u32, material: None }],
+        }
+    }
+
+    /// Adds a part, merged into the last one when it continues it with the
+    /// same material.
+    pub fn push_part(&mut self, part: Part) {
+        if part.count == 0 {
+            return;
+        }
+        match self.parts.last_mut() {
+            Some(last) if last.material == part.material && last.first + last.count == part.first => {
+                last.count += part.count
+            }
+            _ => self.parts.push(part),
+        }
+    }
+}
+
+/// A `MASK` part of a mesh as picking sees it: which triangles, and what
+/// decides their alpha.
+#[derive(Clone, Debug)]
+pub struct MaskPart {
+    /// Triangles `first..first + count` (triangle `n` is indices `3n..3n+3`).
+    pub first: u32,
+    pub count: u32,
+    pub factor_alpha: f32,
+    pub cutoff: f32,
+    pub texture: Option<(Arc<ImageData>, SamplerDesc)>,
+}
+
+/// The holes `MASK` materials cut into a mesh, for picking: a point of a
+/// masked triangle is solid where base colour alpha x texture alpha x
+/// vertex alpha reaches the cutoff, as the fragment shader decides. The
+/// texture is read at the nearest texel (exactly what NEAREST samplers
+/// draw; filtered ones can differ by a texel at a hole's edge).
+#[derive(Clone, Debug)]
+pub struct Cutout {
+    /// Per vertex of the mesh.
+    pub uvs: Vec<[f32; 2]>,
+    pub alphas: Vec<f32>,
+    /// Sorted by `first`, not overlapping.
+    pub parts: Vec<MaskPart>,
+}
+
+impl Cutout {
+    /// The cutout of a mesh whose `surface` parts index `materials`
+    /// (textures index `images`); `None` when no part is masked.
+    pub fn new(surface: &Surface, materials: &[Material], images: &[Arc<ImageData>]) -> Option<Cutout> {
+        let mut parts = Vec::new();
+        for p in &surface.parts {
+            let Some(m) = p.material.and_then(|m| materials.get(m)) else { continue };
+            let AlphaMode::Mask(cutoff) = m.alpha else { continue };
+            let texture = m.texture.and_then(|t| Some((Arc::clone(images.get(t.image)?), t.sampler)));
+            parts.push(MaskPart {
+                first: p.first / 3,
+                count: p.count / 3,
+                factor_alpha: m.base_color[3],
+                cutoff,
+                texture,
+            });
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        parts.sort_by_key(|p| p.first);
+        Some(Cutout { uvs: surface.uvs.clone(), alphas: surface.colors.iter().map(|c| c[3]).collect(), parts })
+    }
+
+    /// Whether the point of triangle `triangle` (of `indices`) with
+    /// barycentric `weights` is solid.
+    pub fn keeps(&self, indices: &[u32], triangle: u32, weights: [f64; 3]) -> bool {
+        let at = self.parts.partition_point(|p| p.first + p.count <= triangle);
+        let Some(part) = self.parts.get(at).filter(|p| p.first <= triangle) else { return true };
+        let Some(corners) = indices.get(3 * triangle as usize..3 * triangle as usize + 3) else { return true };
+        let (mut uv, mut alpha) = ([0.0f64; 2], 0.0f64);
+        for (&v, w) in corners.iter().zip(weights) {
+            let v = v as usize;
+            let (Some(t), Some(a)) = (self.uvs.get(v), self.alphas.get(v)) else { return true };
+            uv[0] += w * f64::from(t[0]);
+            uv[1] += w * f64::from(t[1]);
+            alpha += w * f64::from(*a);
+        }
+        alpha *= f64::from(part.factor_alpha);
+        if let Some((image, sampler)) = &part.texture {
+            alpha *= f64::from(texel_alpha(image, sampler, uv)) / 255.0;
+        }
+        alpha >= f64::from(part.cutoff)
+    }
+}
+
+/// The alpha of the texel nearest `uv`, wrapped as the sampler wraps.
+fn texel_alpha(image: &ImageData, sampler: &SamplerDesc, uv: [f64; 2]) -> u8 {
+    let wrap = |c: f64, size: u32, mode: Wrap| -> usize {
+        let n = i64::from(size);
+        let i = (c * size as f64).floor();
+        let i = if i.is_finite() { i.clamp(-1e15, 1e15) as i64 } else { 0 };
+        let i = match mode {
+            Wrap::ClampToEdge => i.clamp(0, n - 1),
+            Wrap::Repeat => i.rem_euclid(n),
+            Wrap::MirroredRepeat => {
+                let m = i.rem_euclid(2 * n);
+                if m < n {
+                    m
+                } else {
+                    2 * n - 1 - m
+                }
+            }
+        };
+        i as usize
+    };
+    let x = wrap(uv[0], image.width, sampler.wrap_u);
+    let y = wrap(uv[1], image.height, sampler.wrap_v);
+    image.rgba.get((y * image.width as usize + x) * 4 + 3).copied().unwrap_or(255)
+}
+
+/// The materials and base-colour images of one glTF file.
+#[derive(Clone, Debug, Default)]
+pub struct Looks {
+    /// In the file's order; texture references index `images`.
+    pub materials: Vec<Material>,
+    /// Per glTF image: the decoded image, `None` where it is not used as a
+    /// base colour or could not be read (then a warning says why).
+    pub images: Vec<Option<Arc<ImageData>>>,
+    /// One line per image that could not be read, naming it.
+    pub warnings: Vec<String>,
+}
+
+/// Largest image side accepted (the Vulkan minimum guarantee for 2-D
+/// images is 4096; every desktop driver and lavapipe give 16384).
+pub const MAX_IMAGE_SIDE: u32 = 16384;
+
+/// Reads the materials of `document` and decodes the images their base
+/// colour textures use (in parallel). `buffers` are the file's buffers,
+/// `base` the folder side files are read from; `file` names the glTF in
+/// warnings.
+pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, file: &Path) -> Looks {
+    let materials: Vec<Material> = document.materials().map(|m| material(&m)).collect();
+    let mut used = vec![false; document.images().len()];
+    for m in &materials {
+        if let Some(t) = m.texture {
+            used[t.image] = true;
+        }
+    }
+    let images: Vec<gltf::Image<'_>> = document.images().collect();
+    let wanted: Vec<usize> = (0..images.len()).filter(|&i| used[i]).collect();
+    let decoded = parallel_map(&wanted, |&i| decode_image(&images[i], buffers, base));
+    let mut out = Looks { materials, images: vec![None; images.len()], warnings: Vec::new() };
+    for (&i, result) in wanted.iter().zip(decoded) {
+        match result {
+            Ok(image) => out.images[i] = Some(Arc::new(image)),
+            Err(problem) => out.warnings.push(format!(
+                "{}: {}: {problem}; its materials draw with their colour factor alone",
+                file.display(),
+                image_name(&images[i])
+            )),
+        }
+    }
+    // A material whose image failed draws with its factor alone.
+    for m in &mut out.materials {
+        if m.texture.is_some_and(|t| out.images[t.image].is_none()) {
+            m.texture = None;
+        }
+    }
+    out
+}
+
+/// How warnings name an image: its index, its `name` and its URI (not a
+/// data URI's contents).
+fn image_name(image: &gltf::Image<'_>) -> String {
+    let mut s = format!("image {}", image.index());
+    if let Some(name) = image.name() {
+        s.push_str(&format!(" \"{name}\""));
+    }
+    if let gltf::image::Source::Uri { uri, .. } = image.source() {
+        if !uri.starts_with("data:") {
+            s.push_str(&format!(" ({uri})"));
+        }
+    }
+    s
+}
+
+fn material(m: &gltf::Material<'_>) -> Material {
+    let pbr = m.pbr_metallic_roughness();
+    let texture = pbr
+        .base_color_texture()
+        // A texture without a source (allowed where an extension supplies
+        // the image, e.g. KHR_texture_basisu) draws the factor alone.
+        .and_then(|info| {
+            Some(TextureRef { image: info.texture().source()?.index(), sampler: sampler(&info.texture().sampler()) })
+        });
+    let alpha = match m.alpha_mode() {
+        gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+        gltf::material::AlphaMode::Mask => AlphaMode::Mask(m.alpha_cutoff().unwrap_or(0.5)),
+        gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+    };
+    let base_color = pbr.base_color_factor().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 });
+    Material { base_color, texture, alpha, unlit: m.unlit() }
+}
+
+fn sampler(s: &gltf::texture::Sampler<'_>) -> SamplerDesc {
+    use gltf::texture::{MagFilter, MinFilter, WrappingMode};
+    let default = SamplerDesc::default();
+    let mag = match s.mag_filter() {
+        Some(MagFilter::Nearest) => Filter::Nearest,
+        Some(MagFilter::Linear) => Filter::Linear,
+        None => default.mag,
+    };
+    let (min, mipmap) = match s.min_filter() {
+        Some(MinFilter::Nearest) => (Filter::Nearest, None),
+        Some(MinFilter::Linear) => (Filter::Linear, None),
+        Some(MinFilter::NearestMipmapNearest) => (Filter::Nearest, Some(Filter::Nearest)),
+        Some(MinFilter::LinearMipmapNearest) => (Filter::Linear, Some(Filter::Nearest)),
+        Some(MinFilter::NearestMipmapLinear) => (Filter::Nearest, Some(Filter::Linear)),
+        Some(MinFilter::LinearMipmapLinear) => (Filter::Linear, Some(Filter::Linear)),
+        None => (default.min, default.mipmap),
+    };
+    let wrap = |w: WrappingMode| match w {
+        WrappingMode::ClampToEdge => Wrap::ClampToEdge,
+        WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
+        WrappingMode::Repeat => Wrap::Repeat,
+    };
+    SamplerDesc { mag, min, mipmap, wrap_u: wrap(s.wrap_s()), wrap_v: wrap(s.wrap_t()) }
+}
+
+/// Runs `f` on every item on up to as many threads as there are cores;
+/// results in item order.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        // A worker only panics if `f` does; pass that on.
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The encoded bytes of an image and decodes them.
+fn decode_image(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<ImageData, String> {
+    let bytes = image_bytes(image, buffers, base)?;
+    decode(&bytes)
+}
+
+fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<Vec<u8>, String> {
+    match image.source() {
+        gltf::image::Source::View { view, .. } => {
+            let buffer = view.buffer().index();
+            view.offset()
+                .checked_add(view.length())
+                .and_then(|end| buffers.get(buffer)?.get(view.offset()..end))
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| format!("buffer view {} runs past the end of buffer {buffer}", view.index()))
+        }
+        gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
+            gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), None)
+                .map(|d| d.0)
+                .map_err(|e| format!("bad data URI: {e}"))
+        }
+        gltf::image::Source::Uri { uri, .. } if uri.contains(':') => Err("unsupported URI (not a file)".into()),
+        gltf::image::Source::Uri { uri, .. } => {
+            let name = super::gltf::percent_decode(uri).ok_or("bad URI")?;
+            std::fs::read(base.join(&name)).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => "missing file".to_string(),
+                _ => format!("cannot read: {e}"),
+            })
+        }
+    }
+}
+
+/// Decodes PNG or JPEG bytes (told by their first bytes) into RGBA8.
+pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
+    let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        image::ImageFormat::Png
+    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        image::ImageFormat::Jpeg
+    } else if bytes.starts_with(b"\xabKTX 20\xbb") {
+        return Err("KTX2 images are not supported (PNG and JPEG are)".into());
+    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        return Err("WebP images are not supported (PNG and JPEG are)".into());
+    } else {
+        return Err("not a PNG or JPEG image".into());
+    };
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    reader.limits(limits);
+    let decoded = reader.decode().map_err(|e| format!("cannot decode: {e}"))?.into_rgba8();
+    let (width, height) = decoded.dimensions();
+    if width == 0 || height == 0 {
+        return Err("empty image".into());
+    }
+    Ok(ImageData { width, height, rgba: decoded.into_raw() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_formats_are_named() {
+        assert!(decode(b"\xabKTX 20\xbb\r\n\x1a\n rest").unwrap_err().contains("KTX2"));
+        assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("WebP"));
+        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG or JPEG"));
+        assert!(decode(b"\x89PNG\r\n\x1a\n truncated").unwrap_err().contains("cannot decode"));
+    }
+
+    #[test]
+    fn parts_merge_when_they_continue_with_the_same_material() {
+        let mut s = Surface::default();
+        s.push_part(Part { first: 0, count: 3, material: Some(1) });
+        s.push_part(Part { first: 3, count: 6, material: Some(1) });
+        s.push_part(Part { first: 9, count: 3, material: None });
+        s.push_part(Part { first: 12, count: 0, material: Some(2) });
+        assert_eq!(
+            s.parts,
+            vec![Part { first: 0, count: 9, material: Some(1) }, Part { first: 9, count: 3, material: None }]
+        );
+    }
+
+    #[test]
+    fn cutouts_read_the_nearest_texel_times_the_factor_and_vertex_alpha() {
+        // A 2 x 1 image: left texel opaque, right one alpha 100.
+        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
+        let mask = Material {
+            alpha: AlphaMode::Mask(0.5),
+            texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default() }),
+            ..Material::default()
+        };
+        let surface = Surface {
+            uvs: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+            colors: vec![[1.0; 4]; 6],
+            parts: vec![Part { first: 0, count: 3, material: None }, Part { first: 3, count: 3, material: Some(0) }],
+        };
+        let indices = [0, 1, 2, 3, 4, 5];
+        let cut = Cutout::new(&surface, &[mask], &[image]).unwrap();
+        // u = 0.1 reads the left texel, u = 0.9 the right one.
+        assert!(cut.keeps(&indices, 1, [0.9, 0.1, 0.0]));
+        assert!(!cut.keeps(&indices, 1, [0.1, 0.9, 0.0]));
+        // The unmasked triangle is solid everywhere.
+        assert!(cut.keeps(&indices, 0, [0.1, 0.9, 0.0]));
+        // Repeat wraps u = 1.1 onto the left texel.
+        assert_eq!(texel_alpha(&cut.parts[0].texture.as_ref().unwrap().0, &SamplerDesc::default(), [1.1, 0.0]), 255);
+        assert!(Cutout::new(&surface, &[Material::default()], &[]).is_none());
+    }
+
+    #[test]
+    fn parallel_map_keeps_the_order() {
+        let items: Vec<u32> = (0..100).collect();
+        assert_eq!(parallel_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+}
