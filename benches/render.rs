@@ -150,5 +150,42 @@ fn materials(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, materials);
+/// Every model of `../shared/real-assets` (when it is there): open to the
+/// first headless frame read back, a fresh renderer each time (as a user
+/// running `viewport FILE --headless --screenshot` pays it).
+fn real_assets(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets");
+    let Ok(entries) = std::fs::read_dir(&root) else { return };
+    let mut files: Vec<_> = entries
+        .flatten()
+        .flat_map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                std::fs::read_dir(&p).into_iter().flatten().flatten().map(|e| e.path()).collect()
+            } else {
+                vec![p]
+            }
+        })
+        .filter(|p| p.extension().is_some_and(|x| x == "gltf" || x == "glb"))
+        .collect();
+    files.sort();
+    let mut group = c.benchmark_group("open a real model to its first headless frame, 1280x720");
+    group.sample_size(10).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_millis(500));
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let opened = open_scene(Some(&file)).unwrap();
+                let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).unwrap();
+                let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+                r.draw(&meshes.editor_frame(&editor).0).unwrap();
+                r.read_color().unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame, materials, real_assets);
 criterion_main!(benches);
