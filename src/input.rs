@@ -85,6 +85,11 @@ pub enum Event {
     },
     /// The modifier keys now held.
     Modifiers(Modifiers),
+    /// Characters typed (the window's text input, a script's `text`): they
+    /// go to the focused UI field, if any.
+    Text {
+        text: String,
+    },
 }
 
 /// Whether `name` is the name of a winit `KeyCode` as scripts and the window

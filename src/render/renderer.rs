@@ -21,6 +21,7 @@ use super::rect::RectPass;
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{SceneBatches, SceneInputs, ScenePass};
 use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
+use super::ui::UiPass;
 use super::{FrameDesc, FrameStats, MeshId, Region, RgbaImage, FRAMES_IN_FLIGHT};
 use crate::mesh::MeshData;
 
@@ -74,6 +75,8 @@ impl Destroy for Parts {
 pub struct Renderer {
     parts: Parts,
     overlay: OverlayRenderer,
+    /// egui's pass; drops (destroying its objects) after `parts` and before `ctx`.
+    ui: UiPass,
     frame_index: usize,
     /// Requested window size (physical pixels), used when the surface leaves it to us.
     window_extent: vk::Extent2D,
@@ -200,10 +203,12 @@ impl Renderer {
         }
         let overlay_desc = OverlayDesc { color_format, depth_format: DEPTH_FORMAT, frames_in_flight: FRAMES_IN_FLIGHT };
         let overlay = OverlayRenderer::on(Gpu::clone(gpu), &overlay_desc)?;
+        let ui = UiPass::new(&ctx, color_format)?;
         let parts = parts.finish();
         Ok(Renderer {
             parts,
             overlay,
+            ui,
             frame_index: 0,
             window_extent,
             capture_next: false,
@@ -298,6 +303,11 @@ impl Renderer {
             }
         }
 
+        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.set_textures.is_empty()) {
+            // A texture that changes may still be read by the other frame in flight.
+            self.ctx.wait_idle()?;
+            self.ui.set_textures(&self.ctx, ui)?;
+        }
         let started = Instant::now();
         let mut stats = self.record(fi, image_index as usize, desc)?;
         stats.record_time = started.elapsed();
@@ -343,6 +353,10 @@ impl Renderer {
                 Err(e) => return Err(RenderError::from_vk("vkQueuePresentKHR", e)),
             }
         }
+        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.free_textures.is_empty()) {
+            self.ctx.wait_idle()?;
+            self.ui.free_textures(ui)?;
+        }
         stats.presented = true;
         self.frames_drawn += 1;
         self.frame_index = (fi + 1) % FRAMES_IN_FLIGHT;
@@ -353,7 +367,7 @@ impl Renderer {
     /// scene depth, the selection outline, the overlay against its own
     /// depth, the selection rectangle, then the hand-over.
     fn record(&mut self, fi: usize, image_index: usize, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
-        let Renderer { parts, overlay, ctx, capture_next, .. } = self;
+        let Renderer { parts, overlay, ui, ctx, capture_next, .. } = self;
         let (color_image, color_view, depths, extent) = match &parts.target {
             Target::Offscreen(o) => (o.color.raw, o.color.view, o.depths.as_ref(), o.extent()),
             Target::Window(s) => {
@@ -480,6 +494,13 @@ impl Renderer {
             if let Some(rect) = desc.selection_rect {
                 begin_screen_pass(d, cmd, extent, color_view);
                 parts.rect.record(d, cmd, rect);
+                d.cmd_end_rendering(cmd);
+            }
+
+            // The UI, over everything.
+            if let Some(draw) = desc.ui.as_ref().filter(|u| !u.primitives.is_empty()) {
+                begin_screen_pass(d, cmd, extent, color_view);
+                ui.record(cmd, extent, draw)?;
                 d.cmd_end_rendering(cmd);
             }
 
