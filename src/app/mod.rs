@@ -119,12 +119,13 @@ impl App {
         self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         // The UI scale u is the window's scale factor; the panel starts shown.
-        let ui = if self.show_ui {
+        let mut ui = if self.show_ui {
             Ui::new(window.scale_factor(), size.width as f64, size.height as f64, true)
         } else {
             Ui::off(size.width as f64, size.height as f64)
         };
         ui.scale_gizmo(&mut self.editor);
+        ui.settle(&mut self.editor);
         self.ui = Some(ui);
         self.renderer = Some(renderer);
         window.request_redraw();

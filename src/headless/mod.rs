@@ -66,6 +66,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         Ui::off(size.0 as f64, size.1 as f64)
     };
     ui.scale_gizmo(&mut editor);
+    ui.settle(&mut editor);
 
     let mut renderer = Renderer::headless(&ContextDesc { validation: options.validation }, size.0, size.1)?;
     eprintln!("viewport: using {}", renderer.device_info());

@@ -169,8 +169,16 @@ pub fn status_text(editor: &Editor, frame_ms: f64) -> String {
             Delta::Scale(s) => format!("Scale: {:.4}  {:.4}  {:.4}", s[0], s[1], s[2]),
         };
     }
-    if editor.gizmo.is_dragging() {
-        return "D: 0.0000 m  0.0000 m  0.0000 m  (0.0000 m)".into();
+    if let Some(h) = editor.gizmo.active() {
+        // Grabbed, not moved yet.
+        let name = h.name();
+        return if name.starts_with("rotate") {
+            "Rot: 0.00\u{b0}".into()
+        } else if name.starts_with("scale") {
+            "Scale: 1.0000  1.0000  1.0000".into()
+        } else {
+            "D: 0.0000 m  0.0000 m  0.0000 m  (0.0000 m)".into()
+        };
     }
     format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
 }
@@ -235,6 +243,17 @@ impl Ui {
         (!self.off).then_some(&self.trace)
     }
 
+    /// Runs the first passes, so that the layout is settled (fonts
+    /// measured, areas sized) before the first event: a control is where
+    /// the first trace line says it is.
+    pub fn settle(&mut self, editor: &mut Editor) {
+        if !self.off {
+            for _ in 0..3 {
+                self.run(editor, false);
+            }
+        }
+    }
+
     /// egui's clock (seconds).
     pub fn time(&self) -> f64 {
         self.time
@@ -254,7 +273,13 @@ impl Ui {
         let on_bar = p.y < TOOLBAR_HEIGHT as f64 * u || p.y >= h - STATUS_HEIGHT as f64 * u;
         let on_panel = self.panel && p.x >= w - PANEL_WIDTH as f64 * u && p.y >= PANEL_TOP as f64 * u;
         let inside = p.x >= 0.0 && p.y >= 0.0 && p.x < w && p.y < h;
-        inside && (on_bar || on_panel || self.ctx.is_pointer_over_egui())
+        // Popups and other areas above the background (not tooltips, which take no input).
+        let pos = Pos2::new((p.x / u) as f32, (p.y / u) as f32);
+        let on_area = self
+            .ctx
+            .layer_id_at(pos)
+            .is_some_and(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip));
+        inside && (on_bar || on_panel || on_area)
     }
 
     /// Handles one event: routes it to the UI, the view widget or the
@@ -271,6 +296,8 @@ impl Ui {
         }
         let u = self.scale;
         let mut to_editor = false;
+        // Escape in a field: the edit is abandoned.
+        let mut abandon = false;
         let mut redraw = true;
         if mods != self.mods {
             self.mods = mods;
@@ -354,6 +381,7 @@ impl Ui {
             Event::KeyDown { key } | Event::KeyUp { key } => {
                 let pressed = matches!(event, Event::KeyDown { .. });
                 if self.ctx.egui_wants_keyboard_input() {
+                    abandon = pressed && key == "Escape";
                     if let Some(k) = egui_key(key) {
                         self.events.push(egui::Event::Key {
                             key: k,
@@ -380,7 +408,12 @@ impl Ui {
             }
         }
         let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Command::None };
-        self.run(editor);
+        self.run(editor, false);
+        if abandon {
+            // egui's number field applies the text it kept in the pass after
+            // it lost focus, Escape or not: run that pass now and drop what it asks.
+            self.run(editor, true);
+        }
         if redraw && command == Command::None {
             command = Command::Redraw;
         }
@@ -399,7 +432,8 @@ impl Ui {
     }
 
     /// Runs one egui pass over the queued events and applies what the UI asks.
-    pub fn run(&mut self, editor: &mut Editor) {
+    /// `discard`: drop the field edits the pass asks for.
+    pub fn run(&mut self, editor: &mut Editor, discard: bool) {
         let u = self.scale;
         let (w, h) = self.size;
         let mut raw = egui::RawInput {
@@ -426,6 +460,9 @@ impl Ui {
         self.free_textures.extend(out.textures_delta.free.drain());
         self.shapes = std::mem::take(&mut out.shapes);
         self.trace = trace;
+        if discard {
+            actions.retain(|a| !matches!(a, Action::Transform(..) | Action::Snap(_)));
+        }
         self.apply(editor, actions);
     }
 
@@ -475,7 +512,7 @@ impl Ui {
         if self.off {
             return UiDraw::default();
         }
-        self.run(editor);
+        self.run(editor, false);
         let u = self.scale as f32;
         let primitives = self.ctx.tessellate(self.shapes.clone(), u);
         UiDraw {
