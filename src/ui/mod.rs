@@ -35,6 +35,8 @@ pub const STATUS_HEIGHT: f32 = 22.0;
 /// The side panel's top edge, width, in points.
 pub const PANEL_TOP: f32 = 210.0;
 pub const PANEL_WIDTH: f32 = 280.0;
+/// Below this viewport size (points) the UI is not drawn at all.
+pub const MIN_SIZE: Vec2 = Vec2::new(160.0, 100.0);
 /// The key that shows / hides the side panel.
 pub const PANEL_KEY: &str = "N";
 
@@ -539,6 +541,11 @@ fn build(
     actions: &mut Vec<Action>,
     trace: &mut UiTrace,
 ) {
+    let screen = ui.ctx().content_rect();
+    if screen.width() < MIN_SIZE.x || screen.height() < MIN_SIZE.y {
+        // Too small to lay anything out (egui insists on positive sizes).
+        return;
+    }
     let cfg = editor.gizmo.config;
     let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
         ui.horizontal_centered(|ui| {
@@ -625,7 +632,6 @@ fn build(
     trace.rects.insert("status".into(), px_rect(line.response.rect, u));
     trace.status = status.to_string();
 
-    let screen = ui.ctx().content_rect();
     if panel {
         side_panel(ui.ctx(), editor, u, screen, actions, trace);
     }
@@ -648,14 +654,14 @@ fn side_panel(
     trace.rects.insert("panel".into(), px_rect(rect, u));
     egui::Area::new(egui::Id::new("side panel")).fixed_pos(rect.min).order(egui::Order::Middle).show(ctx, |ui| {
         egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
-            let inner = rect.shrink2(Vec2::new(8.0, 2.0));
-            ui.set_min_size(inner.size());
-            ui.set_max_size(inner.size());
+            let inner = rect.shrink2(Vec2::new(8.0, 2.0)).size().max(Vec2::ZERO);
+            ui.set_min_size(inner);
+            ui.set_max_size(inner);
             ui.strong("Outliner");
             let scene = editor.scene();
             let active = editor.active();
             let shift = ui.input(|i| i.modifiers.shift);
-            egui::ScrollArea::vertical().max_height((inner.height() * 0.5).max(40.0)).show(ui, |ui| {
+            egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0)).show(ui, |ui| {
                 let mut stack: Vec<(usize, usize)> =
                     scene.hierarchy().roots().map(|r| (r, 0usize)).collect::<Vec<_>>().into_iter().rev().collect();
                 while let Some((i, depth)) = stack.pop() {

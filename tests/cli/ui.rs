@@ -304,3 +304,12 @@ fn ui_scale_2_doubles_the_toolbar_the_widget_and_the_gizmo_hover_distance() {
     let r = run_at(1.0, json!(click([1600.0 - 160.0, 240.0 - 112.0])));
     assert!(dot(direction(&r.trace[2]["camera"]), [0.0, 0.0, 1.0]) > 1.0 - 1e-9, "u = 1: no ball there");
 }
+
+#[test]
+fn ui_tiny_viewports_run_without_a_panic() {
+    for size in [[1, 1], [50, 30], [161, 101], [300, 120]] {
+        let events = json!([{ "mouse_move": [0.5, 0.5] }, { "mouse_down": "left" }, { "mouse_up": "left" },
+                            { "key_down": "N" }, { "text": "1" }, { "frame": 1 }]);
+        run_ui(&one_box(), &json!({ "size": size, "ui": { "panel": true }, "events": events }));
+    }
+}
