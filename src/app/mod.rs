@@ -83,6 +83,8 @@ struct App {
     ui: Option<Ui>,
     /// `--no-ui` not given.
     show_ui: bool,
+    /// When the UI asked to be drawn again (tooltips, animations).
+    ui_redraw_at: Option<Instant>,
     /// When the window opened (the UI's clock).
     opened: Instant,
     /// The scene's meshes, read before the window opens.
@@ -142,7 +144,7 @@ impl App {
             cfg.mode.name(),
             cfg.space.name(),
             cfg.pivot.name(),
-            if self.modifiers.ctrl { "on" } else { "off" },
+            if self.modifiers.ctrl || self.editor.snap_on { "on" } else { "off" },
             self.editor.depth.name(),
             self.frame_time.as_secs_f64() * 1e3,
             self.frames
@@ -163,6 +165,7 @@ impl App {
             ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
             ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
             frame.ui = Some(ui.draw(&mut self.editor));
+            self.ui_redraw_at = ui.repaint_after().map(|d| started + d.max(Duration::from_millis(5)));
         }
         let stats = renderer.draw(&frame)?;
         if stats.presented {
@@ -204,6 +207,19 @@ impl App {
 }
 
 impl ApplicationHandler for App {
+    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        // Wake for the UI's next wish (a tooltip after its delay), else sleep until input.
+        match self.ui_redraw_at {
+            Some(at) if at <= Instant::now() => {
+                self.ui_redraw_at = None;
+                self.request_redraw();
+                el.set_control_flow(ControlFlow::Wait);
+            }
+            Some(at) => el.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => el.set_control_flow(ControlFlow::Wait),
+        }
+    }
+
     fn resumed(&mut self, el: &ActiveEventLoop) {
         if self.window.is_none() {
             if let Err(e) = self.create(el) {
@@ -319,6 +335,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         scene_path,
         editor,
         ui: None,
+        ui_redraw_at: None,
         show_ui: options.ui,
         opened: Instant::now(),
         loaded,

@@ -111,6 +111,8 @@ pub struct Ui {
     pub frame_ms: f64,
     /// Switched off (`--no-ui`): draws nothing and passes every event on.
     off: bool,
+    /// How soon egui asked to be run again (a tooltip's delay, an animation).
+    repaint_after: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Ui {
@@ -213,6 +215,7 @@ impl Ui {
             field_edit: None,
             frame_ms: 0.0,
             off: false,
+            repaint_after: None,
         };
         ui.trace.panel = panel;
         ui
@@ -254,6 +257,12 @@ impl Ui {
                 self.run(editor, false);
             }
         }
+    }
+
+    /// How soon the UI wants to be drawn again without new input (the
+    /// window schedules a redraw for tooltips and animations).
+    pub fn repaint_after(&self) -> Option<std::time::Duration> {
+        self.repaint_after.filter(|_| !self.off)
     }
 
     /// egui's clock (seconds).
@@ -330,7 +339,8 @@ impl Ui {
                     Some(Owner::Editor) => to_editor = true,
                     None => {
                         if self.over_ui(p) || widget::contains(self.size.0, u, p) {
-                            redraw = editor.unhover();
+                            // The UI shows what the pointer is over; the gizmo lets go of its hover.
+                            editor.unhover();
                         } else {
                             to_editor = true;
                         }
@@ -461,6 +471,11 @@ impl Ui {
         }
         self.free_textures.extend(out.textures_delta.free.drain());
         self.shapes = std::mem::take(&mut out.shapes);
+        self.repaint_after = out
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map(|v| v.repaint_delay)
+            .filter(|d| *d < std::time::Duration::from_secs(60));
         self.trace = trace;
         if discard {
             actions.retain(|a| !matches!(a, Action::Transform(..) | Action::Snap(_)));
