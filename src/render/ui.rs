@@ -6,7 +6,8 @@
 //! The crate owns its pipeline, font texture and per-frame vertex buffers
 //! (memory from plain `vkAllocateMemory`, not our gpu-allocator, so the
 //! project's allocator version is not tied to the crate's) and destroys them
-//! when [`UiPass`] drops: that drop is the one destroy site, and the
+//! when [`UiPass`] drops (its upload command pool has one destroy site of
+//! its own, `UploadPool`'s drop); the
 //! [`Renderer`](super::Renderer) drops the pass while the device is idle and
 //! before the context.
 
@@ -51,13 +52,29 @@ fn ui_error(e: egui_ash_renderer::RendererError) -> RenderError {
     }
 }
 
+/// The command pool texture uploads use; destroys it when dropped (its one
+/// destroy site), null or not.
+struct UploadPool {
+    device: ash::Device,
+    raw: vk::CommandPool,
+}
+
+impl Drop for UploadPool {
+    fn drop(&mut self) {
+        if self.raw != vk::CommandPool::null() {
+            // SAFETY: the UI pass drops only once the device is idle (or
+            // before anything was recorded from the pool).
+            unsafe { self.device.destroy_command_pool(self.raw, None) };
+        }
+    }
+}
+
 /// The egui renderer and the command pool its texture uploads use.
 pub(crate) struct UiPass {
     renderer: egui_ash_renderer::Renderer<egui_ash_renderer::allocator::DefaultAllocator>,
-    /// Texture uploads record into buffers from this pool (the crate
-    /// allocates, submits, waits and frees them itself).
-    pool: vk::CommandPool,
-    device: ash::Device,
+    /// The crate allocates, submits, waits for and frees its one-shot
+    /// upload buffers from this pool itself.
+    pool: UploadPool,
 }
 
 impl UiPass {
@@ -74,40 +91,22 @@ impl UiPass {
             enable_depth_write: false,
             srgb_framebuffer: srgb,
         };
-        let mut pool = vk::CommandPool::null();
-        // SAFETY: `pool` is null; it is destroyed below if the renderer fails, else by Drop.
-        let cmd = unsafe { command_pool_with_buffer(ctx, &mut pool) };
         let device = ctx.device().clone();
-        let destroy_pool = |pool| {
-            // SAFETY: nothing was recorded from the pool.
-            unsafe { device.destroy_command_pool(pool, None) }
-        };
-        let cmd = match cmd {
-            Ok(c) => c,
-            Err(e) => {
-                if pool != vk::CommandPool::null() {
-                    destroy_pool(pool);
-                }
-                return Err(e);
-            }
-        };
-        // The crate allocates its own one-shot buffers; ours is not needed.
+        let mut pool = UploadPool { device: device.clone(), raw: vk::CommandPool::null() };
+        // SAFETY: the pool is null and owned by `pool`, which destroys it on every path.
+        let cmd = unsafe { command_pool_with_buffer(ctx, &mut pool.raw)? };
+        // The crate allocates its own buffers; this one is not needed.
         // SAFETY: the buffer was never used.
-        unsafe { device.free_command_buffers(pool, &[cmd]) };
+        unsafe { device.free_command_buffers(pool.raw, &[cmd]) };
         let renderer = egui_ash_renderer::Renderer::with_default_allocator(
             &ctx.roots.instance,
             ctx.physical,
-            device.clone(),
+            device,
             mode,
             options,
-        );
-        match renderer {
-            Ok(renderer) => Ok(UiPass { renderer, pool, device }),
-            Err(e) => {
-                destroy_pool(pool);
-                Err(ui_error(e))
-            }
-        }
+        )
+        .map_err(ui_error)?;
+        Ok(UiPass { renderer, pool })
     }
 
     /// Applies the texture changes of `draw` (before recording). The crate
@@ -115,7 +114,7 @@ impl UiPass {
     /// flight still reads a texture that changes.
     pub fn set_textures(&mut self, ctx: &Context, draw: &UiDraw) -> Result<(), RenderError> {
         for (id, delta) in &draw.set_textures {
-            self.renderer.set_texture(ctx.queue, self.pool, *id, delta).map_err(ui_error)?;
+            self.renderer.set_texture(ctx.queue, self.pool.raw, *id, delta).map_err(ui_error)?;
         }
         Ok(())
     }
@@ -140,13 +139,5 @@ impl UiPass {
         draw: &UiDraw,
     ) -> Result<(), RenderError> {
         self.renderer.cmd_draw(cmd, extent, draw.pixels_per_point.max(1e-3), &draw.primitives).map_err(ui_error)
-    }
-}
-
-impl Drop for UiPass {
-    fn drop(&mut self) {
-        // SAFETY: the renderer drops this pass only once the device is idle;
-        // the crate's renderer (a field) destroys its own objects after this.
-        unsafe { self.device.destroy_command_pool(self.pool, None) };
     }
 }
