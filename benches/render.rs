@@ -70,6 +70,9 @@ fn ui(c: &mut Criterion) {
     group
         .bench_function("ui: build + tessellate (toolbar, status, panel, widget)", |b| b.iter(|| ui.draw(&mut editor)));
     // Recording with and without the UI pass: the difference is the UI's share.
+    // A fresh UI: the one above handed its font texture to no renderer.
+    let mut ui = Ui::new(1.0, w as f64, h as f64, true);
+    ui.settle(&mut editor);
     for with_ui in [false, true] {
         let name =
             if with_ui { "demo + UI: CPU time to record a frame" } else { "demo, no UI: CPU time to record a frame" };

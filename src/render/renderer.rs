@@ -269,6 +269,15 @@ impl Renderer {
     /// Draws one frame. For a window it also presents; for an off-screen
     /// target the result can be read with [`Renderer::read_color`].
     pub fn draw(&mut self, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
+        // The UI's texture changes first, even for a frame that is not drawn
+        // (a minimised window): egui hands each change over only once. A
+        // texture that changes or goes may still be read by a frame in
+        // flight, hence the wait (rare: the font atlas).
+        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.set_textures.is_empty() || !u.free_textures.is_empty()) {
+            self.ctx.wait_idle()?;
+            self.ui.set_textures(&self.ctx, ui)?;
+            self.ui.free_textures(ui)?;
+        }
         let fi = self.frame_index;
         self.parts.frames[fi].wait(&self.ctx)?;
 
@@ -303,11 +312,6 @@ impl Renderer {
             }
         }
 
-        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.set_textures.is_empty()) {
-            // A texture that changes may still be read by the other frame in flight.
-            self.ctx.wait_idle()?;
-            self.ui.set_textures(&self.ctx, ui)?;
-        }
         let started = Instant::now();
         let mut stats = self.record(fi, image_index as usize, desc)?;
         stats.record_time = started.elapsed();
@@ -352,10 +356,6 @@ impl Renderer {
                 }
                 Err(e) => return Err(RenderError::from_vk("vkQueuePresentKHR", e)),
             }
-        }
-        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.free_textures.is_empty()) {
-            self.ctx.wait_idle()?;
-            self.ui.free_textures(ui)?;
         }
         stats.presented = true;
         self.frames_drawn += 1;
