@@ -773,3 +773,6 @@ fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
