@@ -7,7 +7,7 @@ APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationla
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: run test core deps build bench bench-scenes screenshots lint clean
+.PHONY: run test check-assets core deps build bench bench-scenes screenshots lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -43,6 +43,13 @@ core:
 test: deps core
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --example embed_overlay -- target/embed_overlay.png
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) RUST_BACKTRACE=1 $(CARGO) test --workspace --all-targets --no-fail-fast
+
+# Files made elsewhere (../shared beside the clone, as in CI): every real
+# glTF model opened with validation, saved and screenshotted (PNGs under
+# target/tmp/assets-check/), and every file of the Khronos validator's test
+# suite opened directly and as a scene's mesh. Fails if a folder is missing.
+check-assets: deps
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) test --test assets
 
 bench: deps
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench

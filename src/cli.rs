@@ -34,6 +34,7 @@ Window controls:
   F2                    toggle reversed / standard depth
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
+  Drop a .gltf/.glb     import it under the cursor (one undo step)
   Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]

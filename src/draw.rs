@@ -113,6 +113,16 @@ impl LoadedMeshes {
         self.data.is_empty()
     }
 
+    /// Hands the editor the meshes it does not know yet (an import's),
+    /// without touching the objects it has ([`Editor::add_mesh`]).
+    pub fn hand_new_to(&self, editor: &mut Editor) {
+        for (mesh, &slot) in &self.slots {
+            let data = &self.data[slot];
+            let (lo, hi) = data.bounds();
+            editor.add_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
+        }
+    }
+
     /// Hands the editor every mesh the scene uses (shared, not copied):
     /// it picks, snaps and places the gizmo by their triangles and bounds.
     pub fn apply_bounds(&self, editor: &mut Editor) {
@@ -164,6 +174,27 @@ impl SceneMeshes {
         }
         let entries = loaded.slots.iter().map(|(mesh, &slot)| (mesh.clone(), gpu[slot])).collect();
         Ok(SceneMeshes { entries })
+    }
+
+    /// Uploads the meshes of `loaded` not already here (an import's).
+    pub fn add_loaded(&mut self, renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<(), DrawError> {
+        let mut uploaded: HashMap<usize, Entry> = HashMap::new();
+        for (mesh, &slot) in &loaded.slots {
+            if self.entries.contains_key(mesh) {
+                continue;
+            }
+            let entry = match uploaded.get(&slot) {
+                Some(e) => *e,
+                None => {
+                    let data = &loaded.data[slot];
+                    let (lo, hi) = data.bounds();
+                    let e = Entry { id: renderer.add_mesh(data)?, min: to_point(lo), max: to_point(hi) };
+                    *uploaded.entry(slot).or_insert(e)
+                }
+            };
+            self.entries.insert(mesh.clone(), entry);
+        }
+        Ok(())
     }
 
     pub fn get(&self, mesh: &MeshRef) -> Option<MeshId> {

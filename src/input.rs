@@ -90,6 +90,10 @@ pub enum Event {
     Text {
         text: String,
     },
+    /// A file dropped on the window (or a script's `import`): imported.
+    Drop {
+        path: std::path::PathBuf,
+    },
 }
 
 /// Whether `name` is the name of a winit `KeyCode` as scripts and the window

@@ -84,6 +84,8 @@ struct EventFile {
     /// Characters typed into the focused UI field.
     text: Option<String>,
     frame: Option<u32>,
+    /// A glTF file to import (relative to the script file), as if dropped.
+    import: Option<String>,
     mods: Option<Vec<String>>,
 }
 
@@ -166,6 +168,12 @@ impl EventFile {
         if let Some(t) = &self.text {
             steps.push(Step::Input(Event::Text { text: t.clone() }, mods));
         }
+        if let Some(p) = &self.import {
+            if p.is_empty() {
+                return Err("import needs a file path".into());
+            }
+            steps.push(Step::Input(Event::Drop { path: p.into() }, mods));
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -174,7 +182,10 @@ impl EventFile {
         }
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
-            0 => Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame".into()),
+            0 => {
+                Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import"
+                    .into())
+            }
             _ => Err("has more than one action; give one per event".into()),
         }
     }

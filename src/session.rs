@@ -3,7 +3,7 @@
 //!
 //! The editor handles selection, camera and gizmo; this layer adds the keys
 //! that concern the program rather than the scene: the depth-mode toggle,
-//! saving, screenshots and quitting.
+//! saving, screenshots, importing a dropped file and quitting.
 
 use crate::editor::{Editor, FrameProbe};
 use crate::input::{Event, Modifiers};
@@ -14,7 +14,7 @@ pub const DEPTH_TOGGLE_KEY: &str = "F2";
 pub const SCREENSHOT_KEY: &str = "F12";
 
 /// What the program should do after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Nothing changed.
     None,
@@ -26,6 +26,10 @@ pub enum Command {
     Screenshot,
     /// Ctrl+Q.
     Quit,
+    /// Import this glTF file into the scene (a dropped file, a script's
+    /// `import`); the window or replay loads it and hands it to
+    /// [`Editor::import`](crate::editor::Editor::import).
+    Import(std::path::PathBuf),
 }
 
 /// Handles one event with the modifiers held during it. `frame` reads the
@@ -44,6 +48,9 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             "Q" if mods.ctrl => return Command::Quit,
             _ => {}
         }
+    }
+    if let Event::Drop { path } = event {
+        return Command::Import(path.clone());
     }
     if editor.handle_with_frame(event, mods, frame) {
         Command::Redraw

@@ -10,6 +10,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
+use crate::error::Error;
 use crate::math::{Camera, DepthMode, Projection};
 use crate::scene::gltf::GltfFile;
 use crate::scene::open::{gltf_save_path, read_file_kind, scene_from_gltf, FileKind};
@@ -103,6 +104,36 @@ pub fn open_editor_for(
     editor.depth = depth;
     loaded.apply_bounds(&mut editor);
     Ok((editor, loaded))
+}
+
+/// A glTF file read for importing: its nodes as a scene of their own and
+/// their meshes, ready for [`import_into`].
+#[derive(Debug)]
+pub struct ReadImport {
+    pub fragment: Scene,
+    pub loaded: LoadedMeshes,
+}
+
+/// Reads a glTF file to import (`assets.md`, "Importing into an open
+/// scene"). A file that cannot be read, or a scene file, is an error.
+pub fn read_import(path: &Path) -> Result<ReadImport, Error> {
+    let (kind, bytes) = read_file_kind(path)?;
+    if kind != FileKind::Gltf {
+        return Err(SceneError::NotGltf.in_file(path).into());
+    }
+    let (fragment, file) = scene_from_gltf(path, &bytes)?;
+    let key = path.parent().unwrap_or(Path::new("")).join(path.file_name().unwrap_or_default());
+    let loaded = LoadedMeshes::load_with(&fragment, HashMap::from([(key, file)]))?;
+    Ok(ReadImport { fragment, loaded })
+}
+
+/// Adds a read file's nodes to the editor's scene: the roots at the
+/// surface point under the cursor (the camera target over the background),
+/// one undo step ([`Editor::import`]). The caller uploads `read.loaded`.
+pub fn import_into(editor: &mut Editor, read: &ReadImport) {
+    read.loaded.hand_new_to(editor);
+    let at = editor.surface_at(editor.cursor(), |_| true).map_or(editor.camera.target, |(_, p)| p);
+    editor.import(&read.fragment, at);
 }
 
 /// How much farther than touching the camera stands: the sphere around the

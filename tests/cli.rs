@@ -15,6 +15,9 @@ mod editing;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// Importing a glTF file into an open scene (a script's `import`).
+#[path = "cli/import.rs"]
+mod import;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;

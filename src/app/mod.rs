@@ -21,7 +21,7 @@ use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Renderer, WindowHandles};
 use crate::session::{self, Command};
-use crate::setup::{open_editor_for, open_scene, Options};
+use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
 use crate::ui::Ui;
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
@@ -70,6 +70,7 @@ fn to_input(event: &WindowEvent) -> Option<Event> {
             }
         }
         WindowEvent::Resized(size) => Event::Resize { width: size.width as f64, height: size.height as f64 },
+        WindowEvent::DroppedFile(path) => Event::Drop { path: path.clone() },
         _ => return None,
     })
 }
@@ -189,6 +190,22 @@ impl App {
         }
     }
 
+    /// Imports a dropped glTF file. A file that cannot be read is one line
+    /// on stderr and changes nothing; only a GPU failure is an error.
+    fn import(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
+        match read_import(path) {
+            Ok(read) => {
+                import_into(&mut self.editor, &read);
+                meshes.add_loaded(renderer, &read.loaded)?;
+                eprintln!("viewport: imported {}", path.display());
+                self.request_redraw();
+            }
+            Err(e) => eprintln!("viewport: {e}"),
+        }
+        Ok(())
+    }
+
     fn screenshot(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
         let (mut frame, _) = meshes.editor_frame(&self.editor);
@@ -296,6 +313,11 @@ impl ApplicationHandler for App {
                 }
             }
             Command::Quit => el.exit(),
+            Command::Import(path) => {
+                if let Err(e) = self.import(&path) {
+                    self.fail(el, e);
+                }
+            }
         }
         if matches!(input, Event::Resize { .. }) {
             self.request_redraw();

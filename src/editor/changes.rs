@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 
+use nalgebra::{Point3, Vector3};
+
 use super::{mesh_bounds, Edit, Editor};
-use crate::scene::Detached;
+use crate::scene::{Detached, Scene};
 
 impl Editor {
     /// Re-applies (`forward`) or reverts an edit.
@@ -125,6 +127,31 @@ impl Editor {
         let selection_before = self.selection.clone();
         let selection_after: Vec<usize> = self.selection.iter().map(|i| copy_of[i]).collect();
         let edit = Edit::Add { items, selection_before, selection_after };
+        self.apply(&edit, true);
+        self.history.push(edit);
+        true
+    }
+
+    /// Adds the objects of `fragment` (an imported file's nodes) after the
+    /// scene's, as one undo step: names made unique, the roots moved
+    /// together so that the centre of their origins lies at `at`, and the
+    /// roots selected (`assets.md`, "Importing"). Their meshes must have
+    /// been handed over first ([`Editor::add_mesh`]). False for an empty
+    /// fragment or during a drag.
+    pub fn import(&mut self, fragment: &Scene, at: Point3<f64>) -> bool {
+        if self.gizmo.is_dragging() || fragment.is_empty() || !at.iter().all(|v| v.is_finite()) {
+            return false;
+        }
+        let mut items = self.scene.appended(fragment);
+        let roots: Vec<usize> = (0..items.len()).filter(|&k| items.parents[k].is_none()).collect();
+        let centre =
+            roots.iter().map(|&k| items.objects[k].transform.position).sum::<Vector3<f64>>() / roots.len() as f64;
+        let offset = at.coords - centre;
+        for &k in &roots {
+            items.objects[k].transform.position += offset;
+        }
+        let selection_after = roots.iter().map(|&k| items.indices[k]).collect();
+        let edit = Edit::Add { items, selection_before: self.selection.clone(), selection_after };
         self.apply(&edit, true);
         self.history.push(edit);
         true

@@ -308,11 +308,21 @@ impl Editor {
     }
 
     /// Gizmo draw data for this frame.
+    /// What the overlay pass draws: the gizmo, and an axis cross on each
+    /// selected empty (`assets.md`: empties have no geometry to show).
     pub fn overlay(&self) -> Vec<OverlayInstance> {
-        match self.view() {
-            Some(v) => self.gizmo.instances(&v, &self.targets()),
-            None => Vec::new(),
+        let Some(v) = self.view() else { return Vec::new() };
+        let mut out = self.gizmo.instances(&v, &self.targets());
+        for &i in &self.selection {
+            if self.scene.objects()[i].mesh == crate::scene::MeshRef::Empty {
+                let world = self.scene.world_matrix(i);
+                let origin = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
+                if let Some(wpp) = v.world_per_pixel(&origin) {
+                    out.extend(crate::gizmo::axis_cross(&world, wpp));
+                }
+            }
         }
+        out
     }
 
     pub fn hovered_handle(&self) -> Option<Handle> {
@@ -480,6 +490,8 @@ impl Editor {
                 }
                 false
             }
+            // The program reads the file and calls `import` (see `session`).
+            Event::Drop { .. } => false,
         }
     }
 

@@ -45,6 +45,16 @@ impl Editor {
         }
     }
 
+    /// Like [`Editor::set_mesh`] for a mesh no object uses yet (one about to
+    /// be imported): nothing else is touched, so the cost does not grow with
+    /// the scene. A mesh already known is left as it is.
+    pub fn add_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
+        if !self.meshes.contains_key(&mesh) {
+            self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
+            self.known_bounds.insert(mesh, (min, max));
+        }
+    }
+
     /// Makes sure every primitive the scene uses has its triangles here,
     /// and every object knows its mesh's entry.
     pub(super) fn add_primitive_meshes(&mut self) {

@@ -283,3 +283,27 @@ fn an_empty_object_is_never_picked_but_can_be_selected_focused_and_duplicated() 
     assert_eq!(e.scene().len(), 2);
     assert_eq!(e.scene().objects()[1].mesh, MeshRef::Empty);
 }
+
+/// Two cubes at exactly the same place: the box entry of the second can
+/// round past the first's exact hit on the shared face. The tie must still
+/// go to the lower id (as in the object-ID buffer, which keeps the first
+/// drawn), whatever order the tree visits them in.
+#[test]
+fn exactly_coincident_objects_pick_the_lower_id() {
+    for x in [-3.784841148574653, 0.0, 1.25, 7.5] {
+        let objects: Vec<String> = (0..6)
+            .map(|k| {
+                let mesh = if k == 0 || k == 5 { "cube" } else { "sphere" };
+                let pos = if k == 0 || k == 5 { format!("[{x}, 0, 0]") } else { format!("[{}, 4, -9]", 3 * k) };
+                format!(r#"{{ "name": "o{k}", "mesh": "{mesh}", "position": {pos} }}"#)
+            })
+            .collect();
+        let json = format!(
+            r#"{{ "camera": {{ "eye": [4, 5, 14], "target": [0, 0, 0] }}, "objects": [{}] }}"#,
+            objects.join(",")
+        );
+        let e = Editor::new(Scene::from_json(&json, std::path::Path::new(".")).unwrap(), 640.0, 480.0);
+        let c = screen_of(&e, Point3::new(x, 0.2, 0.5));
+        assert_eq!(e.surface_at(c, |_| true).map(|h| h.0), Some(0), "cube at x = {x}");
+    }
+}

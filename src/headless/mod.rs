@@ -5,6 +5,7 @@
 
 pub use crate::script;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::draw::{RenderProbe, SceneMeshes};
@@ -12,10 +13,10 @@ use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
-use crate::render::{ContextDesc, RenderError, Renderer};
+use crate::render::{ContextDesc, Renderer};
 use crate::scene::{camera_to_file, Scene};
 use crate::session::Command;
-use crate::setup::{open_editor_for, open_scene, Options};
+use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
 use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
 
@@ -36,7 +37,16 @@ pub struct Outputs {
 pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
     let text =
         std::fs::read_to_string(path).map_err(|source| Error::ReadScript { path: path.to_path_buf(), source })?;
-    Script::from_json(&text, scene).map_err(|source| Error::Script { path: path.to_path_buf(), source })
+    let mut script =
+        Script::from_json(&text, scene).map_err(|source| Error::Script { path: path.to_path_buf(), source })?;
+    // `import` paths are relative to the script file.
+    let dir = path.parent().unwrap_or(Path::new(""));
+    for step in &mut script.steps {
+        if let Step::Input(Event::Drop { path }, _) = step {
+            *path = dir.join(&*path);
+        }
+    }
+    Ok(script)
 }
 
 /// A headless run: everything is read and validated before the GPU is
@@ -49,6 +59,15 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         Some(path) => Some(read_script(path, &opened.scene)?),
         None => None,
     };
+    // Files the script imports are read now too, before the GPU.
+    let mut imports = HashMap::new();
+    for step in script.iter().flat_map(|s| &s.steps) {
+        if let Step::Input(Event::Drop { path }, _) = step {
+            if !imports.contains_key(path) {
+                imports.insert(path.clone(), read_import(path)?);
+            }
+        }
+    }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
     let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
     if let Some(s) = &script {
@@ -70,10 +89,11 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 
     let mut renderer = Renderer::headless(&ContextDesc { validation: options.validation }, size.0, size.1)?;
     eprintln!("viewport: using {}", renderer.device_info());
-    let meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
+    let mut meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
     let trace = match &script {
         Some(s) => {
-            replay(&mut editor, &mut ui, s, &mut Offscreen { probe: RenderProbe::new(&mut renderer), meshes: &meshes })?
+            let probe = RenderProbe::new(&mut renderer);
+            replay(&mut editor, &mut ui, s, &mut Offscreen { probe, meshes: &mut meshes, imports: &imports })?
         }
         None => Vec::new(),
     };
@@ -98,7 +118,9 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 /// The headless renderer as a replay target.
 struct Offscreen<'a> {
     probe: RenderProbe<'a>,
-    meshes: &'a SceneMeshes,
+    meshes: &'a mut SceneMeshes,
+    /// The script's imports, read before the run.
+    imports: &'a HashMap<PathBuf, ReadImport>,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -111,14 +133,24 @@ impl FrameProbe for Offscreen<'_> {
 }
 
 impl ReplayTarget for Offscreen<'_> {
-    type Error = RenderError;
-    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), RenderError> {
+    type Error = Error;
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
         let mut frame = self.meshes.editor_frame(editor).0;
         frame.ui = Some(ui.draw(editor));
-        self.probe.renderer.draw(&frame).map(|_| ())
+        self.probe.renderer.draw(&frame)?;
+        Ok(())
     }
-    fn take_error(&mut self) -> Option<RenderError> {
-        self.probe.failed.take()
+    fn take_error(&mut self) -> Option<Error> {
+        self.probe.failed.take().map(Error::from)
+    }
+    fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Error> {
+        let read = match self.imports.get(path) {
+            Some(read) => read,
+            None => &read_import(path)?,
+        };
+        import_into(editor, read);
+        self.meshes.add_loaded(self.probe.renderer, &read.loaded)?;
+        Ok(())
     }
 }
 
@@ -181,6 +213,8 @@ pub trait ReplayTarget: FrameProbe {
     fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
     /// The first read of the frame that failed since the last call.
     fn take_error(&mut self) -> Option<Self::Error>;
+    /// Imports a glTF file (a script's `import`) and readies its meshes.
+    fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Self::Error>;
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -206,6 +240,7 @@ pub fn replay<T: ReplayTarget>(
                     return Err(e);
                 }
                 match command {
+                    Command::Import(path) => target.import(editor, &path)?,
                     // Saving, screenshots and quitting are the window's business;
                     // a script's outputs are named on the command line.
                     Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}

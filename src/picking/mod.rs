@@ -374,7 +374,11 @@ impl SceneIndex {
                 let Some(t_box) = obb.intersect_ray(ray) else {
                     continue;
                 };
-                if best.is_some_and(|b| t_box > b.t) {
+                // The box's entry can round to just past a hit on a face
+                // that lies in the box's face (a duplicate exactly over its
+                // original): skip only boxes clearly beyond, so that ties
+                // still reach `exact` and the lower id wins either way.
+                if best.is_some_and(|b| t_box > (b.t + slack) * (1.0 + 1e-6)) {
                     continue;
                 }
                 let Some(t) = exact(id, t_box, best.map_or(f64::INFINITY, |b| b.t)) else {

@@ -42,6 +42,16 @@ pub fn copy_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
         .expect("a free name exists")
 }
 
+/// `name` where `taken` says it is free, else its first free [`copy_name`]
+/// (opening and importing a glTF file keep the nodes' own names where they can).
+pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    if taken(name) {
+        copy_name(name, taken)
+    } else {
+        name.to_string()
+    }
+}
+
 impl Scene {
     /// `ids` and all their descendants, ascending, each once (invalid ids
     /// are dropped).
@@ -174,6 +184,23 @@ impl Scene {
                     *p = Some(c);
                 }
             }
+        }
+        out
+    }
+
+    /// The objects of `other` (a whole scene, e.g. an imported glTF file's
+    /// nodes), to append with [`Scene::restore`]: same order and hierarchy,
+    /// names made unique against this scene ([`free_name`]).
+    pub fn appended(&self, other: &Scene) -> Detached {
+        let existing: HashSet<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
+        let mut new_names: HashSet<String> = HashSet::with_capacity(other.len());
+        let mut out = Detached::default();
+        for (k, o) in other.objects.iter().enumerate() {
+            let name = free_name(&o.name, |c| existing.contains(c) || new_names.contains(c));
+            new_names.insert(name.clone());
+            out.indices.push(self.len() + k);
+            out.objects.push(Object { name, ..o.clone() });
+            out.parents.push(other.hierarchy.parent(k).map(|p| self.len() + p));
         }
         out
     }

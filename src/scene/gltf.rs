@@ -98,7 +98,22 @@ impl GltfFile {
         let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
         let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
             .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
+        let lines = document
+            .meshes()
+            .flat_map(|m| m.primitives())
+            .filter(|p| matches!(p.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip))
+            .count();
+        if lines > 0 {
+            log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
+        }
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
+    }
+
+    fn warn_dataless(&self, at: &str, buffer: usize) {
+        log::warn!(
+            "{}: {at}: left out: its data is in buffer {buffer}, which has nothing to read (no URI, or a remote one)",
+            self.path.display()
+        );
     }
 
     fn invalid(&self, problem: String) -> GltfError {
@@ -106,8 +121,21 @@ impl GltfFile {
     }
 
     /// All triangles of the default scene in one mesh, in world space.
+    /// Without triangles (a file of empties, lights or points) the mesh is
+    /// empty: a warning, and the objects using it draw nothing.
     pub fn merged(&self) -> Result<MeshData, GltfError> {
-        merged_mesh(&self.document, &self.buffers).map_err(|m| self.invalid(m))
+        let mut dataless = Vec::new();
+        let mesh = merged_mesh(&self.document, &self.buffers, &mut dataless).map_err(|m| self.invalid(m))?;
+        for (at, b) in dataless {
+            self.warn_dataless(&at, b);
+        }
+        if mesh.indices.is_empty() {
+            log::warn!(
+                "{}: no triangles to draw; objects using the whole file as their mesh draw nothing",
+                self.path.display()
+            );
+        }
+        Ok(mesh)
     }
 
     /// How many meshes the file has.
@@ -123,8 +151,13 @@ impl GltfFile {
         })?;
         let mut out = MeshData::default();
         for primitive in mesh.primitives() {
-            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers)
-                .map_err(|e| self.invalid(format!("mesh {n}, primitive {}: {e}", primitive.index())))?;
+            let at = || format!("mesh {n}, primitive {}", primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, &self.buffers) {
+                self.warn_dataless(&at(), b);
+                continue;
+            }
+            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, mesh.weights().unwrap_or(&[]))
+                .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
         }
         Ok(out)
     }
@@ -189,22 +222,48 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
 #[cfg(test)]
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
     let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
-    merged_mesh(&document, &buffers)
+    merged_mesh(&document, &buffers, &mut Vec::new())
 }
 
-/// Every triangle of the default scene, baked into world space.
-fn merged_mesh(document: &Document, buffers: &[Vec<u8>]) -> Result<MeshData, String> {
+/// Every triangle of the default scene, baked into world space (none at all
+/// is not an error).
+fn merged_mesh(
+    document: &Document,
+    buffers: &[Vec<u8>],
+    dataless: &mut Vec<(String, usize)>,
+) -> Result<MeshData, String> {
     let mut out = MeshData::default();
     for (mesh, world) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
-            append_primitive(&mut out, &primitive, &world, buffers)
-                .map_err(|e| format!("mesh {}, primitive {}: {e}", mesh.index(), primitive.index()))?;
+            let at = format!("mesh {}, primitive {}", mesh.index(), primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, buffers) {
+                dataless.push((at, b));
+                continue;
+            }
+            append_primitive(&mut out, &primitive, &world, buffers, mesh.weights().unwrap_or(&[]))
+                .map_err(|e| format!("{at}: {e}"))?;
         }
     }
-    if out.indices.is_empty() {
-        return Err("no triangles to draw (the scene has no triangle meshes)".into());
-    }
     Ok(out)
+}
+
+/// A buffer with nothing to read (see [`load_buffers`]) that `primitive`'s
+/// attributes or indices have data in. Such a primitive is left out with a
+/// warning: the validator accepts the file, and nothing else in it is wrong.
+fn dataless_buffer(primitive: &gltf::Primitive<'_>, buffers: &[Vec<u8>]) -> Option<usize> {
+    let accessors = primitive.attributes().map(|(_, a)| a).chain(primitive.indices());
+    let mut views = Vec::new();
+    for a in accessors {
+        views.extend(a.view());
+        if let Some(sparse) = a.sparse() {
+            views.push(sparse.indices().view());
+            views.push(sparse.values().view());
+        }
+    }
+    views
+        .iter()
+        .find(|v| v.length() > 0 && buffers.get(v.buffer().index()).is_some_and(Vec::is_empty))
+        .map(|v| v.buffer().index())
 }
 
 /// Rejects malformed GLB headers up front (the `gltf` crate would underflow
@@ -234,12 +293,11 @@ fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
 }
 
 /// Parses and validates the document. Validation is what makes the `gltf`
-/// crate's accessors (which unwrap indices and enums) safe to call; the one
-/// rule let through is the `min`/`max` that POSITION accessors must carry,
-/// which exporters often leave out and this loader does not use.
+/// crate's accessors (which unwrap indices and enums) safe to call; what
+/// it lets through, and the JSON shapes it repairs, are in `gltf_lenient`.
 fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
-    use gltf::json::validation::{Checked, Error, Validate};
-    let parsed = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| match e {
+    use gltf::json::validation::{Checked, Error};
+    let parsed = super::gltf_lenient::from_slice_without_validation(bytes).map_err(|e| match e {
         gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
         other => format!("not a glTF file: {other}"),
     })?;
@@ -257,14 +315,7 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
             }
         }
     }
-    let mut errors = Vec::new();
-    root.validate(root, gltf::json::Path::new, &mut |path, error| {
-        let path = path();
-        let bounds = path.as_str().ends_with(".min") || path.as_str().ends_with(".max");
-        if !(bounds && matches!(error, Error::Missing)) {
-            errors.push(format!("{path}: {error}"));
-        }
-    });
+    let errors = super::gltf_lenient::validate(root);
     match errors.as_slice() {
         [] => Ok(parsed),
         [first, ..] if errors.len() == 1 => Err(format!("invalid glTF: {first}")),
@@ -278,21 +329,39 @@ fn one_line(message: &str) -> String {
 }
 
 /// The bytes of every buffer, in document order.
+///
+/// A buffer whose file is missing or shorter than declared is an error at
+/// once (`assets.md`). A buffer with nothing to read (a GLB placeholder
+/// without a URI beyond the first, a `.gltf` buffer without a URI, or a
+/// remote URL) is left empty: legal when nothing uses it, and any view that
+/// does use it fails when read, naming the buffer.
 fn load_buffers(document: &Document, blob: Option<&[u8]>, base: &Path) -> Result<Vec<Vec<u8>>, String> {
     let mut out = Vec::new();
     for buffer in document.buffers() {
         let i = buffer.index();
         let data = match buffer.source() {
-            gltf::buffer::Source::Bin => {
-                blob.ok_or_else(|| format!("buffer {i} refers to a GLB binary chunk the file does not have"))?.to_vec()
-            }
+            // Only the first buffer may be the GLB binary chunk.
+            gltf::buffer::Source::Bin => match blob {
+                Some(blob) if i == 0 => blob.to_vec(),
+                _ => {
+                    out.push(Vec::new());
+                    continue;
+                }
+            },
             gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
-                gltf::buffer::Data::from_source(buffer.source(), None)
-                    .map_err(|e| format!("buffer {i}: bad data URI: {e}"))?
-                    .0
+                let bad = |e: String| format!("buffer {i}: bad data URI: {e}");
+                match uri.split_once(',') {
+                    // The crate decodes base64 payloads.
+                    Some((header, _)) if header.ends_with(";base64") => {
+                        gltf::buffer::Data::from_source(buffer.source(), None).map_err(|e| bad(e.to_string()))?.0
+                    }
+                    Some((_, text)) => percent_decode_bytes(text).ok_or_else(|| bad("a malformed % escape".into()))?,
+                    None => return Err(bad("no comma".into())),
+                }
             }
             gltf::buffer::Source::Uri(uri) if uri.contains(':') => {
-                return Err(format!("buffer {i}: unsupported URI \"{}\"", shorten(uri)));
+                out.push(Vec::new());
+                continue;
             }
             gltf::buffer::Source::Uri(uri) => {
                 let name = percent_decode(uri).ok_or_else(|| format!("buffer {i}: bad URI \"{}\"", shorten(uri)))?;
@@ -320,6 +389,12 @@ fn shorten(s: &str) -> String {
 
 /// Decodes `%XX` escapes of a relative URI; `None` where malformed.
 fn percent_decode(s: &str) -> Option<String> {
+    String::from_utf8(percent_decode_bytes(s)?).ok()
+}
+
+/// The bytes `%XX` escapes stand for, others as they are; `None` where an
+/// escape is malformed.
+fn percent_decode_bytes(s: &str) -> Option<Vec<u8>> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -336,7 +411,7 @@ fn percent_decode(s: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    Some(out)
 }
 
 /// Every mesh to draw with its world matrix.
@@ -377,14 +452,15 @@ fn append_primitive(
     primitive: &gltf::Primitive<'_>,
     world: &Matrix4<f64>,
     buffers: &[Vec<u8>],
+    weights: &[f32],
 ) -> Result<(), String> {
     if matches!(primitive.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip) {
         return Ok(());
     }
     // A primitive without positions draws nothing (the specification says to skip it).
     let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
-    let positions = read_vec3(&position_accessor, buffers, "POSITION")?;
-    let normals = match primitive.get(&Semantic::Normals) {
+    let mut positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let mut normals = match primitive.get(&Semantic::Normals) {
         Some(a) => {
             let normals = read_vec3(&a, buffers, "NORMAL")?;
             if normals.len() != positions.len() {
@@ -399,6 +475,7 @@ fn append_primitive(
         }
         None => None,
     };
+    morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
     let vertex_indices = match primitive.indices() {
         Some(a) => {
             let indices = read_indices(&a, buffers)?;
@@ -471,6 +548,58 @@ fn append_primitive(
     Ok(())
 }
 
+/// Applies the morph targets at `weights` (the mesh's default `weights`,
+/// `assets.md`; a missing weight is 0): each target's POSITION and NORMAL
+/// displacements, scaled by its weight, are added; normals are
+/// renormalised. Targets must have one value per vertex.
+fn morph(
+    primitive: &gltf::Primitive<'_>,
+    weights: &[f32],
+    buffers: &[Vec<u8>],
+    positions: &mut [[f32; 3]],
+    mut normals: Option<&mut Vec<[f32; 3]>>,
+) -> Result<(), String> {
+    let mut moved_normals = false;
+    for (k, target) in primitive.morph_targets().enumerate() {
+        let w = weights.get(k).copied().unwrap_or(0.0);
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        let add = |accessor: Option<Accessor<'_>>, what: &str, into: &mut [[f32; 3]]| -> Result<bool, String> {
+            let Some(a) = accessor else { return Ok(false) };
+            let d = read_vec3(&a, buffers, what)?;
+            if d.len() != into.len() {
+                return Err(format!(
+                    "accessor {}: morph target {k} has {} values for {} vertices",
+                    a.index(),
+                    d.len(),
+                    into.len()
+                ));
+            }
+            for (v, d) in into.iter_mut().zip(&d) {
+                for c in 0..3 {
+                    v[c] += w * d[c];
+                }
+            }
+            Ok(true)
+        };
+        add(target.positions(), "morph POSITION", positions)?;
+        if let Some(n) = normals.as_deref_mut() {
+            moved_normals |= add(target.normals(), "morph NORMAL", n)?;
+        }
+    }
+    if let (true, Some(n)) = (moved_normals, normals) {
+        for v in n.iter_mut() {
+            let u = unit_or(Vector3::from(v.map(f64::from)), Vector3::y());
+            *v = [u.x as f32, u.y as f32, u.z as f32];
+        }
+    }
+    if positions.iter().flatten().any(|x| !x.is_finite()) {
+        return Err("morphed positions are not finite".into());
+    }
+    Ok(())
+}
+
 /// Checks the size limits before `vertices` vertices and `triangles`
 /// triangles are appended.
 fn reserve(out: &mut MeshData, vertices: usize, triangles: usize) -> Result<(), String> {
@@ -515,16 +644,39 @@ fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
     }
 }
 
-/// A `VEC3` float attribute; every value must be finite.
+/// A `VEC3` attribute as floats; every value must be finite. Besides 32-bit
+/// floats, the integer forms `KHR_mesh_quantization` allows are read: bytes
+/// and shorts, signed or not, normalised (to [-1, 1] or [0, 1] by the
+/// glTF rule `max(c / MAX, -1)`) or taken as they are.
 fn read_vec3(accessor: &Accessor<'_>, buffers: &[Vec<u8>], what: &str) -> Result<Vec<[f32; 3]>, String> {
     let i = accessor.index();
-    if accessor.dimensions() != Dimensions::Vec3 || accessor.data_type() != DataType::F32 {
-        return Err(format!("accessor {i}: {what} must be VEC3 of 32-bit floats"));
+    if accessor.dimensions() != Dimensions::Vec3 {
+        return Err(format!("accessor {i}: {what} must be VEC3"));
     }
-    let values = read_accessor(accessor, buffers, 12, |b| {
-        let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-        [f(0), f(4), f(8)]
-    })?;
+    let normalized = accessor.normalized();
+    let scale = |max: f32| if normalized { 1.0 / max } else { 1.0 };
+    let values = match accessor.data_type() {
+        DataType::F32 => read_accessor(accessor, buffers, 12, |b| {
+            let f = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+            [f(0), f(4), f(8)]
+        })?,
+        DataType::I8 => read_accessor(accessor, buffers, 3, |b| {
+            [b[0], b[1], b[2]]
+                .map(|c| (f32::from(c as i8) * scale(127.0)).max(if normalized { -1.0 } else { f32::MIN }))
+        })?,
+        DataType::U8 => {
+            read_accessor(accessor, buffers, 3, |b| [b[0], b[1], b[2]].map(|c| f32::from(c) * scale(255.0)))?
+        }
+        DataType::I16 => read_accessor(accessor, buffers, 6, |b| {
+            let c = |k: usize| f32::from(i16::from_le_bytes([b[k], b[k + 1]])) * scale(32767.0);
+            [c(0), c(2), c(4)].map(|x| x.max(if normalized { -1.0 } else { f32::MIN }))
+        })?,
+        DataType::U16 => read_accessor(accessor, buffers, 6, |b| {
+            let c = |k: usize| f32::from(u16::from_le_bytes([b[k], b[k + 1]])) * scale(65535.0);
+            [c(0), c(2), c(4)]
+        })?,
+        DataType::U32 => return Err(format!("accessor {i}: {what} cannot be 32-bit integers")),
+    };
     if values.iter().flatten().any(|x| !x.is_finite()) {
         return Err(format!("accessor {i}: {what} has a non-finite value"));
     }
@@ -604,6 +756,9 @@ fn read_accessor<T: Copy + Default>(
 /// The bytes of a buffer view.
 fn view_bytes<'b>(view: &gltf::buffer::View<'_>, buffers: &'b [Vec<u8>]) -> Result<&'b [u8], String> {
     let buffer = view.buffer().index();
+    if buffers.get(buffer).is_some_and(Vec::is_empty) && view.length() > 0 {
+        return Err(format!("buffer view {} uses buffer {buffer}, which has no data to read", view.index()));
+    }
     view.offset()
         .checked_add(view.length())
         .and_then(|end| buffers.get(buffer)?.get(view.offset()..end))

@@ -248,7 +248,7 @@ fn strips_and_fans_become_triangle_lists() {
 }
 
 #[test]
-fn points_and_lines_are_skipped_but_something_must_remain() {
+fn points_and_lines_are_skipped() {
     let mut doc = Doc::default();
     let p = doc.vec3(&TRIANGLE);
     let lines_and_triangles = format!(
@@ -256,8 +256,7 @@ fn points_and_lines_are_skipped_but_something_must_remain() {
     );
     assert_eq!(load_doc(&doc, ONE_MESH, &lines_and_triangles).unwrap().indices.len(), 3);
     let points = mesh(&format!(r#""POSITION":{p}"#), r#","mode":0"#);
-    let err = load_doc(&doc, ONE_MESH, &points).unwrap_err();
-    assert!(err.contains("no triangles"), "{err}");
+    assert_eq!(load_doc(&doc, ONE_MESH, &points).unwrap(), MeshData::default());
 }
 
 #[test]
@@ -324,9 +323,9 @@ fn corrupt_files_are_errors() {
     for (path, needle) in cases {
         assert_error(load_gltf(&path), &path, needle);
     }
-    // Nothing with triangles at all.
+    // Nothing with triangles at all is legal: an empty mesh.
     let path = write("empty-scene.gltf", br#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[]}]}"#);
-    assert_error(load_gltf(&path), &path, "no triangles");
+    assert_eq!(load_gltf(&path).unwrap(), MeshData::default());
 }
 
 #[test]
@@ -432,4 +431,194 @@ fn relative_buffer_uris_are_percent_decoded() {
     assert_eq!(percent_decode("a%2"), None);
     assert_eq!(percent_decode("a%zz"), None);
     assert_eq!(percent_decode("%FF"), None, "not UTF-8");
+}
+
+/// Writes `json` as `m.gltf` in a fresh directory and loads it.
+fn load_json(json: &str) -> Result<MeshData, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.gltf");
+    std::fs::write(&path, json).unwrap();
+    load_gltf(&path).map_err(|e| e.to_string())
+}
+
+#[test]
+fn legal_files_the_strict_crate_refuses_open() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let good = doc.json(ONE_MESH, &mesh(&format!(r#""POSITION":{p}"#), ""), None);
+    let bin_uri = |json: &str| {
+        json.replace(
+            r#""buffers":[{"byteLength":36}]"#,
+            &format!(
+                r#""buffers":[{{"byteLength":36,"uri":"data:application/octet-stream;base64,{}"}}]"#,
+                b64(&doc.bin)
+            ),
+        )
+    };
+    let triangle = load_json(&bin_uri(&good)).unwrap();
+    assert_eq!(triangle.indices.len(), 3);
+
+    // An accessor with neither buffer view nor sparse data reads as zeros:
+    // a primitive of three points at the origin is still a (degenerate) triangle.
+    let zeros = good.replace(r#""accessors":["#, r#""accessors":[{"componentType":5126,"count":3,"type":"VEC3"},"#);
+    let zeros = zeros.replace(r#""POSITION":0"#, r#""POSITION":0,"NORMAL":0"#);
+    let m = load_json(&bin_uri(&zeros)).unwrap();
+    assert!(m.positions.iter().flatten().all(|&x| x == 0.0), "{m:?}");
+
+    // A primitive without POSITION draws nothing.
+    let no_position = good.replace(&format!(r#""POSITION":{p}"#), &format!(r#""NORMAL":{p}"#));
+    assert_eq!(load_json(&bin_uri(&no_position)).unwrap(), MeshData::default());
+
+    // An unknown accessor type is fine on an accessor nothing reads, an
+    // error on one the mesh uses.
+    let unused = good.replace(r#""accessors":["#, r#""accessors":[{"componentType":5126,"count":1,"type":"VEC9"},"#);
+    let unused = unused.replace(&format!(r#""POSITION":{p}"#), &format!(r#""POSITION":{}"#, p + 1));
+    assert_eq!(load_json(&bin_uri(&unused)).unwrap(), triangle);
+    let used = good.replace(r#""type":"VEC3""#, r#""type":"VEC9""#);
+    assert!(load_json(&bin_uri(&used)).unwrap_err().contains("accessors[0].type"));
+
+    // A light of a type the crate does not know.
+    let light = good.replace(
+        r#""asset":{"version":"2.0"}"#,
+        r#""asset":{"version":"2.0"},"extensionsUsed":["KHR_lights_punctual"],"extensions":{"KHR_lights_punctual":{"lights":[{"type":"laser"}]}}"#,
+    );
+    assert_eq!(load_json(&bin_uri(&light)).unwrap(), triangle);
+
+    // Integers written as floats.
+    let floats = good.replace(r#""nodes":[0]"#, r#""nodes":[0.0]"#).replace(r#""mesh":0"#, r#""mesh":0.0"#);
+    assert_eq!(load_json(&bin_uri(&floats)).unwrap(), triangle);
+}
+
+#[test]
+fn buffers_with_nothing_to_read_only_matter_when_used() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let meshes = mesh(&format!(r#""POSITION":{p}"#), "");
+    // A second, URI-less buffer in a GLB is a placeholder: fine unused.
+    let json = doc.json(ONE_MESH, &meshes, None).replace(
+        r#""buffers":[{"byteLength":36}]"#,
+        r#""buffers":[{"byteLength":36},{"byteLength":1024},{"byteLength":8,"uri":"https://example.com/b.bin"}]"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.glb");
+    std::fs::write(&path, glb(json.as_bytes(), &doc.bin)).unwrap();
+    assert_eq!(load_gltf(&path).unwrap().indices.len(), 3);
+    // Used, the primitive is left out (a warning), not the file refused.
+    let used = json.replace(r#""buffer":0"#, r#""buffer":1"#);
+    std::fs::write(&path, glb(used.as_bytes(), &doc.bin)).unwrap();
+    assert_eq!(load_gltf(&path).unwrap(), MeshData::default());
+    let file = GltfFile::read(&path).unwrap();
+    assert_eq!(file.mesh(0).unwrap(), MeshData::default());
+    // A `.gltf` buffer without a URI likewise.
+    let gltf = doc.json(ONE_MESH, &meshes, None);
+    assert_eq!(load_json(&gltf).unwrap(), MeshData::default());
+}
+
+#[test]
+fn a_plain_text_data_uri_is_percent_decoded() {
+    // Four bytes: 0x00 0x00 0x80 0x3f = 1.0f32, spelled with % escapes.
+    let json = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":4,"uri":"data:application/gltf-buffer,%00%00%80%3f"}],
+        "bufferViews":[{"buffer":0,"byteLength":4}],"accessors":[{"bufferView":0,"componentType":5126,"count":1,"type":"SCALAR"}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.gltf");
+    std::fs::write(&path, json).unwrap();
+    let file = GltfFile::read(&path).unwrap();
+    assert_eq!(file.buffers[0], vec![0, 0, 0x80, 0x3f]);
+    assert_eq!(f32::from_le_bytes([0, 0, 0x80, 0x3f]), 1.0);
+    // A broken escape is an error naming the buffer.
+    std::fs::write(&path, json.replace("%3f", "%3")).unwrap();
+    assert!(GltfFile::read(&path).unwrap_err().to_string().contains("buffer 0: bad data URI"));
+}
+
+/// Standard base64 with padding (RFC 4648), written here so the test does
+/// not use the decoder it checks.
+fn b64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn quantized_positions_and_normals_are_read() {
+    // Normalised shorts: 32767 -> 1, -32768 -> -1 (clamped), 16384 -> 16384/32767.
+    let shorts: [[i16; 3]; 3] = [[0, 0, 0], [32767, 0, -32768], [0, 16384, 0]];
+    let mut doc = Doc::default();
+    let mut bytes = Vec::new();
+    for v in shorts {
+        bytes.extend(v.iter().flat_map(|c| c.to_le_bytes()));
+        bytes.extend([0, 0]); // each element padded to 4-byte alignment
+    }
+    let view = doc.view(&bytes);
+    doc.views[view] = doc.views[view].replace('}', r#","byteStride":8}"#);
+    let p = doc
+        .accessor(format!(r#"{{"bufferView":{view},"componentType":5122,"normalized":true,"count":3,"type":"VEC3"}}"#));
+    // Plain unsigned bytes, taken as they are.
+    let ubytes = doc.view(&[1, 2, 3, 0, 4, 5, 6, 0, 7, 8, 9, 0]);
+    doc.views[ubytes] = doc.views[ubytes].replace('}', r#","byteStride":4}"#);
+    let q = doc.accessor(format!(r#"{{"bufferView":{ubytes},"componentType":5121,"count":3,"type":"VEC3"}}"#));
+    let required = |json: String, ext: &str| {
+        json.replacen('{', &format!(r#"{{"extensionsUsed":["{ext}"],"extensionsRequired":["{ext}"],"#), 1)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.gltf");
+    let bin = dir.path().join("q.bin");
+    std::fs::write(&bin, &doc.bin).unwrap();
+    let write = |attributes: String, ext: &str| {
+        let json = doc.json(ONE_MESH, &mesh(&attributes, ""), Some("q.bin"));
+        std::fs::write(&path, required(json, ext)).unwrap();
+        load_gltf(&path)
+    };
+    let m = write(format!(r#""POSITION":{p}"#), "KHR_mesh_quantization").unwrap();
+    let expected = [[0.0, 0.0, 0.0], [1.0, 0.0, -1.0], [0.0, 16384.0 / 32767.0, 0.0]];
+    for (got, want) in m.positions.iter().zip(expected) {
+        for k in 0..3 {
+            assert!((got[k] - want[k]).abs() < 1e-6, "{got:?} vs {want:?}");
+        }
+    }
+    let m = write(format!(r#""POSITION":{q}"#), "KHR_mesh_quantization").unwrap();
+    assert_eq!(&m.positions[..3], &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]);
+    // A geometry extension we cannot read is refused by name.
+    let err = write(format!(r#""POSITION":{q}"#), "KHR_draco_mesh_compression").unwrap_err().to_string();
+    assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
+}
+
+#[test]
+fn morph_targets_apply_at_the_meshs_default_weights() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let n = doc.vec3(&[[0.0, 0.0, 1.0]; 3]);
+    // Target 0 lifts the third vertex by 2 in y and tips its normal to +x;
+    // target 1 would move everything far away, at weight 0 (its default).
+    let d0 = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 2.0, 0.0]]);
+    let dn = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, -1.0]]);
+    let d1 = doc.vec3(&[[100.0, 0.0, 0.0]; 3]);
+    let targets = format!(r#","targets":[{{"POSITION":{d0},"NORMAL":{dn}}},{{"POSITION":{d1}}}]"#);
+    let meshes = |weights: &str| {
+        format!(r#"[{{"primitives":[{{"attributes":{{"POSITION":{p},"NORMAL":{n}}}{targets}}}]{weights}}}]"#)
+    };
+    let m = load_doc(&doc, ONE_MESH, &meshes(r#","weights":[0.5]"#)).unwrap();
+    assert_eq!(m.positions, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]);
+    // (0, 0, 1) + 0.5 * (1, 0, -1) = (0.5, 0, 0.5), renormalised.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(m.normals[2].iter().zip([h, 0.0, h]).all(|(a, b)| (a - b).abs() < 1e-6), "{:?}", m.normals[2]);
+    assert_eq!(m.normals[0], [0.0, 0.0, 1.0]);
+    // Without weights the targets do nothing.
+    let rest = load_doc(&doc, ONE_MESH, &meshes("")).unwrap();
+    assert_eq!(rest.positions, TRIANGLE.to_vec());
+    // A target with the wrong count is an error, not a panic.
+    let short = doc.vec3(&[[0.0, 1.0, 0.0]; 2]);
+    let bad = format!(
+        r#"[{{"primitives":[{{"attributes":{{"POSITION":{p}}},"targets":[{{"POSITION":{short}}}]}}],"weights":[1]}}]"#
+    );
+    assert!(load_doc(&doc, ONE_MESH, &bad).unwrap_err().contains("morph target 0 has 2 values for 3 vertices"));
 }

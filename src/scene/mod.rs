@@ -9,6 +9,7 @@
 pub mod changes;
 pub mod file;
 pub mod gltf;
+mod gltf_lenient;
 pub mod hierarchy;
 pub mod open;
 pub mod primitives;
@@ -20,7 +21,7 @@ use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
 
 use crate::files::{write_atomic, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
-pub use changes::{copy_name, Detached};
+pub use changes::{copy_name, free_name, Detached};
 pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
@@ -56,6 +57,9 @@ pub enum SceneError {
     /// A file that is neither a scene file nor glTF.
     #[error("{}", open::ACCEPTED_FORMATS)]
     Unrecognized,
+    /// A scene file where only glTF will do (importing).
+    #[error("only glTF files (.gltf, .glb) can be imported; this is a scene file")]
+    NotGltf,
     /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
     #[error("object \"{name}\": {problem}")]
     Object { name: String, problem: String },

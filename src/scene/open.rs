@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use super::gltf::{GltfError, GltfFile, GltfNode};
-use super::{copy_name, MeshRef, Object, Scene, SceneError};
+use super::{free_name, MeshRef, Object, Scene, SceneError};
 use crate::math::Transform;
 
 /// What a file given to the viewport holds, told by its first bytes.
@@ -73,7 +73,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
         };
         let transform = node_transform(node).map_err(|p| invalid(format!("{what}: {p}")))?;
         let wanted = node.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "node".to_string());
-        let name = if taken.contains(&wanted) { copy_name(&wanted, |c| taken.contains(c)) } else { wanted };
+        let name = free_name(&wanted, |c| taken.contains(c));
         taken.insert(name.clone());
         let mesh = match node.mesh {
             Some(n) => MeshRef::Gltf { source: format!("{file_name}#{n}"), path: base.join(&file_name), mesh: Some(n) },

@@ -321,7 +321,7 @@ impl Ui {
                 }
                 to_editor = true;
             }
-            Event::Modifiers(_) => to_editor = true,
+            Event::Modifiers(_) | Event::Drop { .. } => to_editor = true,
             Event::CursorMoved { x, y } => {
                 let p = Point2::new(*x, *y);
                 let prev = self.cursor.replace(p);

@@ -360,3 +360,42 @@ fn local_space_ring_turns_about_the_rotated_axis() {
         }),
     );
 }
+
+/// The gizmo's shafts are drawn about 3 px thick at `size_px` 100 and
+/// twice that at 200 (`size_px` follows the UI scale): the red X shaft,
+/// horizontal in the front view, is counted down one pixel column.
+#[test]
+fn gizmo_shafts_are_about_three_pixels_thick() {
+    for (size_px, expected) in [(100.0, 3.0), (200.0, 6.0)] {
+        let dir = tempfile::tempdir().unwrap();
+        let scene =
+            crate::support::replay::ortho_scene(json!([{ "name": "box", "mesh": "cube", "scale": [0.2, 0.2, 0.2] }]));
+        let script = json!({ "size": [400, 400], "select": ["box"], "gizmo": { "size_px": size_px }, "events": [{ "frame": 1 }] });
+        std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
+        std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
+        let png = dir.path().join("shot.png");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
+            .arg(dir.path().join("scene.json"))
+            .args(["--headless", "--validation", "--replay"])
+            .arg(dir.path().join("script.json"))
+            .arg("--screenshot")
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let img = crate::support::image::read_png(&png);
+        // Half way along the shaft (which runs from x = 200 to 200 + 0.8 * size_px).
+        let x = (200.0 + 0.5 * 0.8 * size_px) as u32;
+        let red = (150..250).filter(|&y| {
+            let p = img.pixel(x, y);
+            p[0] > 120 && i32::from(p[0]) > i32::from(p[1]) + 50 && i32::from(p[0]) > i32::from(p[2]) + 50
+        });
+        let n = red.count() as f64;
+        // A band `expected` px wide centred on a pixel boundary covers that
+        // many pixel centres, or one more where its edges touch centres.
+        assert!(
+            n >= expected && n <= expected + 1.0,
+            "size_px {size_px}: {n} red pixels across the shaft, expected {expected}"
+        );
+    }
+}

@@ -232,8 +232,8 @@ fn axes_fade_then_hide_when_pointing_at_the_camera() {
     assert_eq!(f.visibility(Handle::TranslatePlane(Axis::Z)), 1.0);
     assert_eq!(f.visibility(Handle::TranslatePlane(Axis::X)), 0.0, "yz plane is edge-on");
     let inst = g.instances(&v, &t);
-    assert!(inst.iter().all(|i| i.handle != Handle::TranslateAxis(Axis::Z)));
-    assert!(inst.iter().all(|i| i.handle != Handle::TranslatePlane(Axis::X)));
+    assert!(inst.iter().all(|i| i.handle != Some(Handle::TranslateAxis(Axis::Z))));
+    assert!(inst.iter().all(|i| i.handle != Some(Handle::TranslatePlane(Axis::X))));
     // 8 degrees off: drawn faded.
     let a = 8f64.to_radians();
     let t = [Target::root(Transform {
@@ -245,7 +245,7 @@ fn axes_fade_then_hide_when_pointing_at_the_camera() {
     let vis = f.visibility(Handle::TranslateAxis(Axis::Z));
     assert!(vis > 0.0 && vis < 1.0, "{vis}");
     let inst = g.instances(&v, &t);
-    let z = inst.iter().find(|i| i.handle == Handle::TranslateAxis(Axis::Z)).unwrap();
+    let z = inst.iter().find(|i| i.handle == Some(Handle::TranslateAxis(Axis::Z))).unwrap();
     assert_eq!(z.state, HandleState::Faded);
     assert!(z.color[3] < 1.0);
 }
@@ -262,13 +262,15 @@ fn overlay_instances_and_states() {
     let m = screen(&v, Point3::new(0.5 * f.len, 0.0, 0.0));
     assert_eq!(g.hover(&v, &t, m), Some(Handle::TranslateAxis(Axis::X)));
     let inst = g.instances(&v, &t);
-    let shaft = inst.iter().find(|i| i.handle == Handle::TranslateAxis(Axis::X) && i.mesh == MeshKind::Shaft).unwrap();
+    let shaft =
+        inst.iter().find(|i| i.handle == Some(Handle::TranslateAxis(Axis::X)) && i.mesh == MeshKind::Shaft).unwrap();
     assert_eq!(shaft.state, HandleState::Hovered);
     // The canonical shaft's top maps to 0.8 L along x; the cone's apex to the tip.
     assert!(
         (shaft.model.transform_point(&Point3::new(0.0, 1.0, 0.0)) - Point3::new(0.8 * f.len, 0.0, 0.0)).norm() < 1e-12
     );
-    let cone = inst.iter().find(|i| i.handle == Handle::TranslateAxis(Axis::X) && i.mesh == MeshKind::Cone).unwrap();
+    let cone =
+        inst.iter().find(|i| i.handle == Some(Handle::TranslateAxis(Axis::X)) && i.mesh == MeshKind::Cone).unwrap();
     assert!((cone.model.transform_point(&Point3::new(0.0, 1.0, 0.0)) - Point3::new(f.len, 0.0, 0.0)).norm() < 1e-12);
     assert!(inst.iter().any(|i| i.mesh == MeshKind::PlaneQuad) && inst.iter().any(|i| i.mesh == MeshKind::Disc));
     assert!(g.begin(&v, &t, m));

@@ -35,7 +35,9 @@ pub struct HandleGeometry {
     /// Radius of the free-rotate trackball (the sphere inside the rings).
     /// Not in the spec; it fills the axis rings.
     pub trackball_radius: f64,
-    /// Drawing only (not in the spec): radius of an axis shaft.
+    /// Drawing only (not in the spec): radius of an axis shaft; 0.015 L
+    /// draws a shaft about 3 px thick at the pivot for `size_px` 100, and
+    /// it scales with `size_px` (so with the UI scale).
     pub shaft_radius: f64,
     /// Drawing only (not in the spec): a translate arrow's shaft ends here
     /// and its cone runs from here to [`HandleGeometry::axis_len`].
@@ -47,7 +49,8 @@ pub struct HandleGeometry {
     /// stops where the cube starts.
     pub cube_size: f64,
     /// Drawing only (not in the spec): tube radius of a ring, relative to the
-    /// ring's own radius (so the rings' thickness grows with their size).
+    /// ring's own radius (so the rings' thickness grows with their size):
+    /// an axis ring (radius `L`) is about 2.5 px thick for `size_px` 100.
     pub ring_tube: f64,
     /// Dragging only (not in the spec): a scale drag grabbed closer than this
     /// to the pivot measures its factor from this distance instead, so the
@@ -64,11 +67,11 @@ pub const GEOMETRY: HandleGeometry = HandleGeometry {
     ring_radius: 1.0,
     view_ring_radius: 1.2,
     trackball_radius: 1.0,
-    shaft_radius: 0.012,
+    shaft_radius: 0.015,
     arrow_shaft_len: 0.8,
     cone_radius: 0.06,
     cube_size: 0.1,
-    ring_tube: 0.015,
+    ring_tube: 0.0125,
     scale_lever: 0.05,
 };
 

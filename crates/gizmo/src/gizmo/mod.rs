@@ -59,7 +59,7 @@ use nalgebra::Point2;
 pub use drag::{AxisImage, Delta, DragState, DragUpdate};
 pub use geometry::{HandleGeometry, GEOMETRY};
 pub use layout::GizmoFrame;
-pub use overlay::{mesh, HandleState, MeshKind, OverlayInstance};
+pub use overlay::{axis_cross, mesh, HandleState, MeshKind, OverlayInstance};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Pivot, Snap, Space, Target};
 
 use crate::math::{Transform, View};

@@ -70,8 +70,9 @@ pub struct OverlayInstance {
     pub color: [f32; 4],
     /// The handle's interaction state (the colour already reflects it).
     pub state: HandleState,
-    /// The handle this piece belongs to.
-    pub handle: Handle,
+    /// The handle this piece belongs to; `None` for a marker that is not a
+    /// handle (the axis cross of a selected empty, [`axis_cross`]).
+    pub handle: Option<Handle>,
 }
 
 const AXIS_COLORS: [[f32; 3]; 3] = [[0.90, 0.20, 0.22], [0.35, 0.80, 0.15], [0.20, 0.42, 0.95]];
@@ -95,6 +96,38 @@ fn color_of(handle: Handle) -> [f32; 3] {
         Some(a) => AXIS_COLORS[a.index()],
         None => VIEW_COLOR,
     }
+}
+
+/// Arm length of an empty's axis cross, in pixels.
+pub const AXIS_CROSS_PX: f64 = 40.0;
+/// Radius of its arms, in pixels.
+pub const AXIS_CROSS_RADIUS_PX: f64 = 1.0;
+
+/// The axis cross that marks a selected empty (an object without geometry):
+/// three shafts from the origin of `world` along its X, Y and Z axes (scale
+/// taken out), [`AXIS_CROSS_PX`] long on screen, in the axis colours.
+/// `world_per_pixel` is the view's size of a pixel at that origin. Not
+/// handles: nothing picks them.
+pub fn axis_cross(world: &Matrix4<f64>, world_per_pixel: f64) -> Vec<OverlayInstance> {
+    let origin = nalgebra::Point3::from(world.fixed_view::<3, 1>(0, 3).into_owned());
+    let (len, r) = (AXIS_CROSS_PX * world_per_pixel, AXIS_CROSS_RADIUS_PX * world_per_pixel);
+    let mut out = Vec::with_capacity(3);
+    for (k, rgb) in AXIS_COLORS.iter().enumerate() {
+        let column: Vector3<f64> = world.fixed_view::<3, 1>(0, k).into_owned();
+        // A zero or non-finite column (zero scale) falls back to the world axis.
+        let dir = nalgebra::Unit::try_new(column, 1e-12)
+            .filter(|d| d.iter().all(|v| v.is_finite()))
+            .unwrap_or_else(|| nalgebra::Unit::new_unchecked(Vector3::ith(k, 1.0)));
+        let (x, z) = orthonormal_basis(&dir);
+        out.push(OverlayInstance {
+            mesh: MeshKind::Shaft,
+            model: basis(&origin, x * r, dir.into_inner() * len, z * r),
+            color: [rgb[0], rgb[1], rgb[2], 1.0],
+            state: HandleState::Normal,
+            handle: None,
+        });
+    }
+    out
 }
 
 /// Instances for `handles` in `frame`, given the hovered and active handle.
@@ -135,7 +168,7 @@ pub fn instances(
             _ => 1.0,
         };
         let color = [rgb[0], rgb[1], rgb[2], base_alpha * vis as f32];
-        let mut push = |mesh, model| out.push(OverlayInstance { mesh, model, color, state, handle: h });
+        let mut push = |mesh, model| out.push(OverlayInstance { mesh, model, color, state, handle: Some(h) });
         let axis_frame = |a: Axis| {
             let y = frame.axes[a.index()];
             let n = nalgebra::Unit::new_normalize(y);
@@ -235,18 +268,19 @@ mod tests {
         for a in Axis::ALL {
             let tip = p + axes[a.index()] * l;
             // Translate arrow: the cone's apex is the pick segment's end.
-            let cone = all.iter().find(|i| i.handle == Handle::TranslateAxis(a) && i.mesh == MeshKind::Cone).unwrap();
+            let cone =
+                all.iter().find(|i| i.handle == Some(Handle::TranslateAxis(a)) && i.mesh == MeshKind::Cone).unwrap();
             assert!(near(cone.model.transform_point(&Point3::new(0.0, 1.0, 0.0)), tip));
             let PickShape::Segment(seg) = frame.shape(Handle::TranslateAxis(a)) else { panic!() };
             assert!(near(seg.a, p) && near(seg.b, tip));
             // Scale axis: the cube's outer face ends at L.
-            let cube = all.iter().find(|i| i.handle == Handle::ScaleAxis(a) && i.mesh == MeshKind::Cube).unwrap();
+            let cube = all.iter().find(|i| i.handle == Some(Handle::ScaleAxis(a)) && i.mesh == MeshKind::Cube).unwrap();
             assert!(near(cube.model.transform_point(&Point3::new(0.0, 0.5, 0.0)), tip));
             // Plane squares: [0.2 L, 0.4 L] along both axes, drawn and picked.
             for h in [Handle::TranslatePlane(a), Handle::ScalePlane(a)] {
                 let (i, j) = a.plane_axes();
                 let (u, v) = (axes[i.index()], axes[j.index()]);
-                let quad = all.iter().find(|x| x.handle == h).unwrap();
+                let quad = all.iter().find(|x| x.handle == Some(h)).unwrap();
                 let PickShape::Quad { center, a: qa, b: qb } = frame.shape(h) else { panic!() };
                 for (x, y) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
                     let (fx, fy) = (if x < 0.0 { 0.2 } else { 0.4 }, if y < 0.0 { 0.2 } else { 0.4 });
@@ -256,7 +290,7 @@ mod tests {
                 }
             }
             // Axis rings: radius L around the axis.
-            let ring = all.iter().find(|i| i.handle == Handle::RotateAxis(a)).unwrap();
+            let ring = all.iter().find(|i| i.handle == Some(Handle::RotateAxis(a))).unwrap();
             let r = ring.model.transform_point(&Point3::new(1.0, 0.0, 0.0)) - p;
             assert!((r.norm() - l).abs() < 1e-12 * l && r.dot(&axes[a.index()]).abs() < 1e-12 * l);
             let PickShape::Ring(c) = frame.shape(Handle::RotateAxis(a)) else { panic!() };
@@ -264,7 +298,7 @@ mod tests {
         }
         // The discs (0.12 L) and the view ring (1.2 L).
         for (h, radius) in [(Handle::TranslateView, 0.12), (Handle::ScaleUniform, 0.12), (Handle::RotateView, 1.2)] {
-            let inst = all.iter().find(|i| i.handle == h).unwrap();
+            let inst = all.iter().find(|i| i.handle == Some(h)).unwrap();
             let r = inst.model.transform_point(&Point3::new(1.0, 0.0, 0.0)) - p;
             assert!((r.norm() - radius * l).abs() < 1e-12 * l, "{h:?}");
             let (PickShape::Disc(c) | PickShape::Ring(c)) = frame.shape(h) else { panic!() };
@@ -297,5 +331,45 @@ mod tests {
                 assert!(m.normals.iter().all(|n| (n[2] - 1.0).abs() < 1e-6));
             }
         }
+    }
+
+    #[test]
+    fn an_axis_cross_has_arms_of_constant_screen_length_along_the_local_axes() {
+        let front =
+            Camera { eye: Point3::new(1.5, 0.25, 8.0), target: Point3::new(1.5, 0.25, -2.0), ..Camera::default() };
+        let mut exact = 0;
+        for (camera, q) in [
+            (Camera::default(), UnitQuaternion::from_euler_angles(0.4, 0.2, -0.9)),
+            (front, UnitQuaternion::identity()),
+        ] {
+            let view = View::new(camera, 800.0, 600.0, DepthMode::Reversed).unwrap();
+            for scale in [Vector3::new(1.0, 1.0, 1.0), Vector3::new(0.01, 3.0, 250.0), Vector3::new(0.0, 1.0, 1.0)] {
+                let origin = Point3::new(1.5, 0.25, -2.0);
+                let world = Matrix4::new_translation(&origin.coords)
+                    * q.to_homogeneous()
+                    * Matrix4::new_nonuniform_scaling(&scale);
+                let cross = axis_cross(&world, view.world_per_pixel(&origin).unwrap());
+                assert_eq!(cross.len(), 3);
+                let o = view.world_to_screen(&origin).unwrap();
+                for (k, inst) in cross.iter().enumerate() {
+                    assert_eq!((inst.mesh, inst.handle), (MeshKind::Shaft, None));
+                    let tip = inst.model.transform_point(&Point3::new(0.0, 1.0, 0.0));
+                    let base = inst.model.transform_point(&Point3::origin());
+                    assert!((base - origin).norm() < 1e-12);
+                    // Along the object's axis k (the world axis where its scale is zero).
+                    let axis = if scale[k] == 0.0 { Vector3::ith(k, 1.0) } else { q * Vector3::ith(k, 1.0) };
+                    assert!((tip - origin).normalize().dot(&axis) > 1.0 - 1e-12, "arm {k}");
+                    // 40 px long where the arm lies in the screen plane; never longer.
+                    let len = (view.world_to_screen(&tip).unwrap() - o).norm();
+                    let facing = 1.0 - axis.dot(&(origin - view.camera().eye).normalize()).powi(2);
+                    assert!(len <= AXIS_CROSS_PX * 1.01, "{len}");
+                    if facing > 0.99 {
+                        assert!((len - AXIS_CROSS_PX).abs() < 1.0, "{len}");
+                        exact += 1;
+                    }
+                }
+            }
+        }
+        assert!(exact >= 4, "the front view checks the X and Y arms exactly");
     }
 }

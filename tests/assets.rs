@@ -1,0 +1,216 @@
+//! Files made elsewhere, opened by the real binary: every glTF model in
+//! `../shared/real-assets` and every file of the Khronos glTF-Validator's
+//! test suite in `../shared/gltf-validator-suite` (`assets.md`).
+//!
+//! Those folders lie beside the clone in CI and are not part of the project,
+//! so this is not in `make test` (`test = false` in Cargo.toml): `.ci/run`
+//! runs it after the suite as `make check-assets`, and it fails when a folder
+//! is missing rather than passing without having looked. The screenshots and
+//! saved scenes of the real models stay under
+//! `target/tmp/assets-check/` for a person to look at.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use support::image::read_png;
+
+/// Geometry extensions the viewport cannot read; a file that needs one may
+/// be refused, and the message must name it (`assets.md`).
+const UNREADABLE: [&str; 3] = ["KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization"];
+
+/// A shared folder beside the clone; its absence fails the test.
+fn shared(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join(name);
+    assert!(dir.is_dir(), "{} is missing: CI keeps ../shared beside the clone", dir.display());
+    dir
+}
+
+/// Every `.gltf` / `.glb` file under `dir`, sorted.
+fn gltf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs the binary headless in `dir`; a run past 60 s is killed and
+/// reported as a hang (`None`).
+fn run(dir: &Path, args: &[&str]) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// The stderr lines other than the adapter line every GPU run prints.
+fn message_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("viewport: using "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs `check` on every item with two workers (the machine has two cores)
+/// and gathers the problems it reports.
+fn in_parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let problems = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let found = check(item);
+                problems.lock().unwrap().extend(found);
+            });
+        }
+    });
+    let mut problems = problems.into_inner().unwrap();
+    problems.sort();
+    problems
+}
+
+#[test]
+fn every_real_model_opens_with_validation_saves_and_renders() {
+    let root = shared("real-assets");
+    let files = gltf_files(&root);
+    assert!(files.len() >= 13, "expected the 13 real models, found {}", files.len());
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("assets-check");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let problems = in_parallel(&files, |file| {
+        let rel = file.strip_prefix(&root).unwrap().to_string_lossy().replace('/', "_");
+        let shot = out_dir.join(format!("{rel}.png"));
+        let saved = out_dir.join(format!("{rel}.scene.json"));
+        let (shot_s, saved_s) = (shot.to_str().unwrap(), saved.to_str().unwrap());
+        let f = file.to_str().unwrap();
+        let args =
+            [f, "--headless", "--validation", "--size", "480x360", "--screenshot", shot_s, "--save-scene", saved_s];
+        let Some(out) = run(&out_dir, &args) else { return vec![format!("{rel}: hangs")] };
+        if !out.status.success() {
+            return vec![format!("{rel}: exit {:?}: {:?}", out.status.code(), message_lines(&out))];
+        }
+        let mut problems = Vec::new();
+        // Framed and drawn: a good share of the picture is not background.
+        let img = read_png(&shot);
+        let background = img.pixel(0, 0);
+        let drawn = (0..img.height)
+            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
+            .count();
+        let share = drawn as f64 / f64::from(img.width * img.height);
+        if share < 0.02 {
+            problems.push(format!("{rel}: the model covers only {:.1} % of the screenshot", share * 100.0));
+        }
+        // The saved scene opens again, with the same objects.
+        let scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+        let objects = scene["objects"].as_array().map_or(0, Vec::len);
+        if objects == 0 {
+            problems.push(format!("{rel}: the saved scene has no objects"));
+        }
+        let again = out_dir.join(format!("{rel}.again.json"));
+        match run(&out_dir, &[saved_s, "--headless", "--size", "64x64", "--save-scene", again.to_str().unwrap()]) {
+            Some(o) if o.status.success() => {
+                let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&again).unwrap()).unwrap();
+                if v["objects"].as_array().map_or(0, Vec::len) != objects {
+                    problems.push(format!("{rel}: the saved scene reopens with other objects"));
+                }
+            }
+            other => problems.push(format!("{rel}: the saved scene does not reopen: {other:?}")),
+        }
+        problems
+    });
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// What the validator found: `issues.numErrors` of `FILE.report.json`.
+fn validator_errors(file: &Path) -> u64 {
+    let report = PathBuf::from(format!("{}.report.json", file.display()));
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("{}: {e}", report.display()));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["issues"]["numErrors"].as_u64().unwrap_or_else(|| panic!("{}: no issues.numErrors", report.display()))
+}
+
+/// One run on a validator file (directly or through a scene file) against
+/// the rules of `assets.md`: no hang, crash or panic; exit 0 with both
+/// outputs, or exit 2 with one line and nothing written; a file the
+/// validator passes opens unless the line names an unreadable extension.
+fn check_validator_run(name: &str, how: &str, dir: &Path, input: &str, valid: bool) -> Vec<String> {
+    let (shot, saved) = (dir.join("o.png"), dir.join("o.json"));
+    let args =
+        [input, "--headless", "--validation", "--size", "64x64", "--screenshot", "o.png", "--save-scene", "o.json"];
+    let Some(out) = run(dir, &args) else { return vec![format!("{name} ({how}): hangs")] };
+    let lines = message_lines(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let written = shot.exists() || saved.exists();
+    let _ = (std::fs::remove_file(&shot), std::fs::remove_file(&saved));
+    if stderr.contains("panicked") {
+        return vec![format!("{name} ({how}): panics: {stderr}")];
+    }
+    match out.status.code() {
+        Some(0) if !written => vec![format!("{name} ({how}): exit 0 but no screenshot or scene written")],
+        Some(0) => Vec::new(),
+        Some(2) => {
+            let mut problems = Vec::new();
+            if lines.len() != 1 || !lines[0].starts_with("viewport: ") {
+                problems.push(format!("{name} ({how}): exit 2 without exactly one error line: {lines:?}"));
+            }
+            if written {
+                problems.push(format!("{name} ({how}): exit 2 but an output was written"));
+            }
+            if valid && !lines.iter().any(|l| UNREADABLE.iter().any(|x| l.contains(x))) {
+                problems.push(format!("{name} ({how}): valid by the validator but refused: {lines:?}"));
+            }
+            problems
+        }
+        code => vec![format!("{name} ({how}): exit {code:?} (a crash?): {lines:?}")],
+    }
+}
+
+#[test]
+fn every_validator_suite_file_opens_or_is_refused_in_one_line() {
+    let root = shared("gltf-validator-suite");
+    let files = gltf_files(&root);
+    assert!(files.len() >= 372, "expected the validator's 372 files, found {}", files.len());
+    let valid = files.iter().filter(|f| validator_errors(f) == 0).count();
+    assert!(valid >= 129, "expected 129 files without errors, found {valid}");
+    let problems = in_parallel(&files, |file| {
+        let name = file.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+        let valid = validator_errors(file) == 0;
+        let dir = tempfile::tempdir().unwrap();
+        let mut problems = check_validator_run(&name, "opened", dir.path(), file.to_str().unwrap(), valid);
+        // The same file as the mesh of a scene file (its meshes merged).
+        let scene = serde_json::json!({"objects": [{"name": "model", "mesh": file.to_str().unwrap()}]});
+        std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
+        problems.extend(check_validator_run(&name, "as a mesh", dir.path(), "scene.json", valid));
+        problems
+    });
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
