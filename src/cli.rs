@@ -35,6 +35,8 @@ Window controls:
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Drop a .gltf/.glb     import it under the cursor (one undo step)
+  N                     show / hide the side panel (outliner, transform fields)
+  Toolbar, view widget  gizmo settings (tooltips name the keys); click a ball for that side's view
   Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]
