@@ -258,6 +258,13 @@ impl ApplicationHandler for App {
                 self.update_title();
                 return;
             }
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.set_scale(*scale_factor, &mut self.editor);
+                }
+                self.request_redraw();
+                return;
+            }
             WindowEvent::RedrawRequested => {
                 if let Err(e) = self.redraw() {
                     self.fail(el, e);

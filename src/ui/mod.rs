@@ -243,6 +243,19 @@ impl Ui {
         editor.gizmo.config.hit_px *= self.scale;
     }
 
+    /// A new UI scale `u` (the window moved to a screen with another scale
+    /// factor): the UI and the gizmo's `size_px` and `hit_px` follow.
+    pub fn set_scale(&mut self, u: f64, editor: &mut Editor) {
+        if self.off || !(u.is_finite() && u > 0.0) || u == self.scale {
+            return;
+        }
+        let ratio = u / self.scale;
+        editor.gizmo.config.size_px *= ratio;
+        editor.gizmo.config.hit_px *= ratio;
+        self.scale = u;
+        self.settle(editor);
+    }
+
     /// What the last pass laid out (`None` when switched off).
     pub fn trace(&self) -> Option<&UiTrace> {
         (!self.off).then_some(&self.trace)

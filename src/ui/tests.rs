@@ -71,3 +71,18 @@ fn status_text_names_the_drag_or_the_counts() {
     let (editor, _) = setup(false);
     assert_eq!(status_text(&editor, 1.5), "0 selected | 6 objects | 1.50 ms");
 }
+
+#[test]
+fn a_new_scale_factor_rescales_the_ui_and_the_gizmo() {
+    let (mut editor, mut ui) = setup(false);
+    let bar = |ui: &Ui| {
+        let r = ui.trace().unwrap().rects["toolbar"];
+        r[3] - r[1]
+    };
+    let (h1, size1, hit1) = (bar(&ui), editor.gizmo.config.size_px, editor.gizmo.config.hit_px);
+    ui.set_scale(2.0, &mut editor);
+    assert!((bar(&ui) - 2.0 * h1).abs() < 1e-6);
+    assert_eq!((editor.gizmo.config.size_px, editor.gizmo.config.hit_px), (2.0 * size1, 2.0 * hit1));
+    ui.set_scale(1.0, &mut editor);
+    assert_eq!((editor.gizmo.config.size_px, editor.gizmo.config.hit_px), (size1, hit1));
+}
