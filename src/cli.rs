@@ -35,6 +35,8 @@ Window controls:
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Drop a .gltf/.glb     import it under the cursor (one undo step)
+  N                     show / hide the side panel (outliner, transform fields)
+  Toolbar, view widget  gizmo settings (tooltips name the keys); click a ball for that side's view
   Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]
@@ -66,6 +68,11 @@ pub struct Cli {
     /// Enable the Khronos validation layer; exit non-zero if it reported an error.
     #[arg(long)]
     pub validation: bool,
+    /// Show the 3D view alone: no toolbar, status line, side panel or view
+    /// widget, and every event reaches the editor (for tests and captures of
+    /// the 3D view).
+    #[arg(long)]
+    pub no_ui: bool,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -114,7 +121,13 @@ fn has_display() -> bool {
 
 /// Opens the window, or runs headless; returns the validation error count.
 fn run(cli: &Cli) -> Result<u32, Error> {
-    let options = Options { scene: cli.scene.clone(), size: cli.size, depth: cli.depth, validation: cli.validation };
+    let options = Options {
+        scene: cli.scene.clone(),
+        size: cli.size,
+        depth: cli.depth,
+        validation: cli.validation,
+        ui: !cli.no_ui,
+    };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),
         trace: cli.trace.clone(),

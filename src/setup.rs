@@ -26,11 +26,13 @@ pub struct Options {
     pub depth: DepthMode,
     /// Enable the Khronos validation layer.
     pub validation: bool,
+    /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
+    pub ui: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false }
+        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, ui: true }
     }
 }
 

@@ -376,7 +376,7 @@ fn gizmo_shafts_are_about_three_pixels_thick() {
         let png = dir.path().join("shot.png");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
             .arg(dir.path().join("scene.json"))
-            .args(["--headless", "--validation", "--replay"])
+            .args(["--headless", "--no-ui", "--validation", "--replay"])
             .arg(dir.path().join("script.json"))
             .arg("--screenshot")
             .arg(&png)
