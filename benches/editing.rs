@@ -1,8 +1,9 @@
 //! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
 //! duplicate and delete of 10,000 selected objects, and the undo of each, in
 //! scenes of 20k and 160k cubes. Scale: one drag step, undo + redo of a
-//! drag, load and save, at 1k, 160k and 1M cubes (`Scene::cube_grid`, the
-//! scenes `make bench-scenes` writes), with the peak resident memory.
+//! drag, the CPU side of a frame, load and save, at 1k, 160k and 1M cubes
+//! (`Scene::cube_grid`, the scenes `make bench-scenes` writes), with the
+//! peak resident memory.
 //!
 //! Run with `cargo bench --bench editing`. Each measured step starts from
 //! the same state: the inverse step runs untimed in between.
@@ -12,9 +13,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
+use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, Projection};
+use viewport::render::{ContextDesc, Renderer};
 use viewport::scene::Scene;
 
 fn grid(n: usize) -> Scene {
@@ -65,6 +68,8 @@ fn peak_rss_mb() -> Option<f64> {
 /// moved object), undo + redo of a finished drag, and loading (parse,
 /// validate, hierarchy, pick index) and saving the scene file.
 fn scale(c: &mut Criterion) {
+    // A renderer only to own the cube mesh the frame descriptions name.
+    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 64, 64).expect("headless renderer");
     let dir = std::env::temp_dir().join(format!("viewport-scale-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (n, label) in [(1_000usize, "1k"), (160_000, "160k"), (1_000_000, "1M")] {
@@ -78,6 +83,15 @@ fn scale(c: &mut Criterion) {
             up: Vector3::y(),
             projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
         };
+        // The CPU side of a frame with nothing moving: world matrices,
+        // frustum culling and the draw list (`SceneMeshes::editor_frame`).
+        let meshes = SceneMeshes::upload(&mut renderer, e.scene()).unwrap();
+        let (desc, stats) = meshes.editor_frame(&e);
+        eprintln!("{label}: a frame keeps {} objects and culls {}", stats.drawn, stats.culled);
+        black_box(desc);
+        c.bench_function(&format!("scale/{label}/frame_build_nothing_moving"), |b| {
+            b.iter(|| black_box(meshes.editor_frame(&e)))
+        });
         e.set_selection(&[0]);
         let view = e.view().unwrap();
         let frame = e.gizmo.frame(&view, &e.targets()).unwrap();
@@ -85,6 +99,9 @@ fn scale(c: &mut Criterion) {
         e.handle(&Event::CursorMoved { x: grab.x, y: grab.y });
         e.handle(&Event::MouseDown { button: MouseButton::Left });
         assert!(e.active_handle().is_some(), "the X arrow is grabbed");
+        // One step outside the timing, so the drag has moved something to
+        // undo even when a filter skips the drag bench.
+        e.handle(&Event::CursorMoved { x: grab.x + 30.0, y: grab.y });
         let mut k = 0u64;
         c.bench_function(&format!("scale/{label}/drag_step"), |b| {
             b.iter(|| {

@@ -10,11 +10,11 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use nalgebra::Point3;
+use nalgebra::{Matrix4, Point3};
 
 use crate::editor::{Editor, FrameProbe};
 use crate::math::geom::Obb;
-use crate::math::{Camera, DepthMode, View};
+use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
     DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
 };
@@ -320,47 +320,110 @@ impl SceneMeshes {
     ) -> (FrameDesc, CullStats) {
         let worlds = scene.world_matrices();
         let frustum = View::new(camera, width as f64, height as f64, depth).ok().map(|v| v.frustum());
-        let mut stats = CullStats::default();
         let mut frame = FrameDesc::new(camera, depth);
-        for (i, o) in scene.objects().iter().enumerate() {
-            let Some(e) = self.entries.get(&o.mesh) else { continue };
-            if let Some(f) = &frustum {
-                // A degenerate (zero-scale) object has no box and is drawn.
-                let visible = Obb::from_local_aabb(&e.min, &e.max, &worlds[i]).is_none_or(|b| {
-                    let (lo, hi) = b.aabb();
-                    f.intersects_aabb(&lo, &hi)
-                });
-                if !visible {
-                    stats.culled += 1;
-                    continue;
-                }
-            }
-            stats.drawn += 1;
-            frame.objects.push(DrawObject {
-                mesh: e.id,
-                world: worlds[i],
-                color: o.color,
-                id: i as u32 + 1,
-                highlight: if selected.last() == Some(&i) {
-                    Highlight::Active
-                } else if selected.contains(&i) {
-                    Highlight::Selected
-                } else {
-                    Highlight::None
-                },
-            });
+        let mut stats = CullStats::default();
+        let highlight = Highlighter::new(selected);
+        for (i, world) in worlds.iter().enumerate() {
+            self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight);
         }
         (frame, stats)
     }
 
+    /// Object `i` into `frame` if it draws a mesh and its box meets the
+    /// frustum (a degenerate, zero-scale object has no box and is drawn).
+    #[allow(clippy::too_many_arguments)]
+    fn push_object(
+        &self,
+        frame: &mut FrameDesc,
+        stats: &mut CullStats,
+        scene: &Scene,
+        i: usize,
+        world: &Matrix4<f64>,
+        frustum: Option<&Frustum>,
+        highlight: &Highlighter,
+    ) {
+        let o = &scene.objects()[i];
+        let Some(e) = self.entries.get(&o.mesh) else { return };
+        if let Some(f) = frustum {
+            let visible = Obb::from_local_aabb(&e.min, &e.max, world).is_none_or(|b| {
+                let (lo, hi) = b.aabb();
+                f.intersects_aabb(&lo, &hi)
+            });
+            if !visible {
+                stats.culled += 1;
+                return;
+            }
+        }
+        stats.drawn += 1;
+        frame.objects.push(DrawObject {
+            mesh: e.id,
+            world: *world,
+            color: o.color,
+            id: i as u32 + 1,
+            highlight: highlight.of(i),
+        });
+    }
+
     /// The frame for an editor's current state, gizmo overlay included.
+    /// Culling walks the editor's pick tree, so only objects near the view
+    /// are looked at (their world matrices computed, their boxes tested):
+    /// the cost follows what is in view, not the scene. `stats.culled`
+    /// counts only the objects the walk looked at and dropped.
     pub fn editor_frame(&self, editor: &Editor) -> (FrameDesc, CullStats) {
         let (w, h) = editor.size();
-        let (mut frame, stats) =
-            self.frame(editor.scene(), editor.camera, editor.depth, editor.selection(), (w as u32, h as u32));
+        let scene = editor.scene();
+        let Ok(view) = View::new(editor.camera, w, h, editor.depth) else {
+            // No usable view: everything, as `frame` draws it.
+            let (mut frame, stats) =
+                self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32));
+            frame.overlay = editor.overlay();
+            frame.selection_rect = editor.selection_rect();
+            return (frame, stats);
+        };
+        let frustum = view.frustum();
+        let mut ids = Vec::new();
+        editor.visit_in_frustum(&frustum, |i| ids.push(i));
+        // Scene order, as `frame` draws: the first drawn of two coincident
+        // objects keeps its id in the id buffer.
+        ids.sort_unstable();
+        let mut frame = FrameDesc::new(editor.camera, editor.depth);
+        let mut stats = CullStats::default();
+        let highlight = Highlighter::new(editor.selection());
+        for i in ids {
+            let world = scene.world_matrix(i);
+            self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight);
+        }
         frame.overlay = editor.overlay();
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
+    }
+}
+
+/// How each object is highlighted: the last selected is active, the other
+/// selected ones selected. A large selection is looked up in a set.
+struct Highlighter<'a> {
+    selected: &'a [usize],
+    set: Option<HashSet<usize>>,
+}
+
+impl<'a> Highlighter<'a> {
+    fn new(selected: &'a [usize]) -> Highlighter<'a> {
+        let set = (selected.len() > 16).then(|| selected.iter().copied().collect());
+        Highlighter { selected, set }
+    }
+
+    fn of(&self, i: usize) -> Highlight {
+        let selected = match &self.set {
+            Some(s) => s.contains(&i),
+            None => self.selected.contains(&i),
+        };
+        if self.selected.last() == Some(&i) {
+            Highlight::Active
+        } else if selected {
+            Highlight::Selected
+        } else {
+            Highlight::None
+        }
     }
 }
 

@@ -7,6 +7,10 @@
 
 mod support;
 
+/// Frames culled through the editor's pick tree keep what a scan of every
+/// object keeps.
+#[path = "render/culling.rs"]
+mod culling;
 /// Orbit and zoom about the surface point read back from the depth buffer.
 #[path = "render/depth_probe.rs"]
 mod depth_probe;

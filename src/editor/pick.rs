@@ -84,6 +84,14 @@ impl Editor {
         }
     }
 
+    /// Calls `f` with every object whose pick box may be in `frustum` (see
+    /// [`SceneIndex::visit_in_frustum`](crate::picking::SceneIndex::visit_in_frustum)):
+    /// frames are culled through the tree the editor keeps up to date, so
+    /// their cost follows what is in view.
+    pub fn visit_in_frustum(&self, frustum: &crate::math::Frustum, f: impl FnMut(usize)) {
+        self.index.visit_in_frustum(frustum, f);
+    }
+
     /// Makes sure every primitive the scene uses has its triangles here,
     /// and every object knows its mesh's entry.
     pub(super) fn add_primitive_meshes(&mut self) {
