@@ -66,6 +66,10 @@ pub struct Cli {
     /// Enable the Khronos validation layer; exit non-zero if it reported an error.
     #[arg(long)]
     pub validation: bool,
+    /// MSAA samples per pixel: 1 (off), 2, 4 or 8; the device's highest
+    /// supported count not above it is used.
+    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_samples)]
+    pub samples: u32,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -76,6 +80,13 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         return Err(format!("size must be between 1x1 and 16384x16384, got {w}x{h}"));
     }
     Ok((w, h))
+}
+
+fn parse_samples(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("samples must be 1, 2, 4 or 8, got \"{s}\"")),
+    }
 }
 
 fn parse_depth(s: &str) -> Result<DepthMode, String> {
@@ -114,7 +125,13 @@ fn has_display() -> bool {
 
 /// Opens the window, or runs headless; returns the validation error count.
 fn run(cli: &Cli) -> Result<u32, Error> {
-    let options = Options { scene: cli.scene.clone(), size: cli.size, depth: cli.depth, validation: cli.validation };
+    let options = Options {
+        scene: cli.scene.clone(),
+        size: cli.size,
+        depth: cli.depth,
+        validation: cli.validation,
+        samples: cli.samples,
+    };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),
         trace: cli.trace.clone(),
