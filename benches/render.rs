@@ -1,4 +1,5 @@
 //! Headless frame time of the demo scene at 1280x720 (draw, wait, read back),
+//! single-sampled and with 4x MSAA,
 //! the CPU time to record one frame's command buffer, and the latency of
 //! region read-backs of ids and depth after a frame (one texel under the
 //! cursor, and a 64x64 block).
@@ -29,7 +30,8 @@ mod textured;
 use textured::{lit, quadrants, Doc, Image, ImageAt, Quad};
 
 fn frame(c: &mut Criterion) {
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).expect("headless renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
     let (desc, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
@@ -43,6 +45,21 @@ fn frame(c: &mut Criterion) {
             renderer.read_color().unwrap()
         })
     });
+    {
+        // The same frame with 4x MSAA (the CLI's default): the ids and depth
+        // pass, the multisampled colour pass, the resolve.
+        let desc4 = ContextDesc { validation: false, samples: 4 };
+        let mut msaa = Renderer::headless(&desc4, 1280, 720).expect("headless MSAA renderer");
+        let samples = msaa.device_info().samples;
+        let meshes = SceneMeshes::upload(&mut msaa, &scene).unwrap();
+        let (desc, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
+        group.bench_function(format!("demo 1280x720 MSAA {samples}x: draw + wait + read back"), |b| {
+            b.iter(|| {
+                msaa.draw(&desc).unwrap();
+                msaa.read_color().unwrap()
+            })
+        });
+    }
     group.bench_function("demo: CPU time to record a frame", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
@@ -99,7 +116,8 @@ fn materials(c: &mut Criterion) {
     quads_file(dir.path(), "plain.gltf", 1, false);
     quads_file(dir.path(), "textured.gltf", 1, true);
     quads_file(dir.path(), "textured16.gltf", 16, true);
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).expect("headless renderer");
     let device = renderer.device_info().to_string();
     let mut group = c.benchmark_group(format!("materials [{device}]"));
     group.sample_size(30).measurement_time(Duration::from_secs(5));
@@ -139,7 +157,7 @@ fn materials(c: &mut Criterion) {
             b.iter(|| {
                 let opened = open_scene(Some(&helmet)).unwrap();
                 let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
-                let mut r = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).unwrap();
                 let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
                 let (desc, _) = meshes.editor_frame(&editor);
                 r.draw(&desc).unwrap();
