@@ -436,3 +436,26 @@ impl Drop for Context {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_the_highest_supported_count_not_above_the_request() {
+        let s = |bits: &[u32]| {
+            bits.iter().fold(vk::SampleCountFlags::empty(), |a, &b| a | vk::SampleCountFlags::from_raw(b))
+        };
+        let lavapipe = s(&[1, 4]);
+        assert_eq!(choose_samples(4, lavapipe), 4);
+        assert_eq!(choose_samples(8, lavapipe), 4);
+        assert_eq!(choose_samples(2, lavapipe), 1);
+        assert_eq!(choose_samples(1, lavapipe), 1);
+        assert_eq!(choose_samples(0, lavapipe), 1);
+        let gpu = s(&[1, 2, 4, 8]);
+        assert_eq!(choose_samples(8, gpu), 8);
+        assert_eq!(choose_samples(2, gpu), 2);
+        // A request between powers of two rounds down.
+        assert_eq!(choose_samples(6, gpu), 4);
+    }
+}

@@ -83,8 +83,9 @@ fn msaa_samples_other_than_1_2_4_8_are_one_line_and_status_2_and_write_nothing()
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("out.png");
     for bad in ["3", "0", "x", "16", "-4", ""] {
-        let out =
-            viewport_cli(&["--headless", "--size", "32x24", "--screenshot", png.to_str().unwrap(), "--samples", bad]);
+        // `--samples=-4`: as a separate word, `-4` would read as a flag.
+        let arg = format!("--samples={bad}");
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--screenshot", png.to_str().unwrap(), &arg]);
         assert_bad_input(&out, "samples must be 1, 2, 4 or 8");
         assert!(!png.exists(), "--samples {bad:?} wrote the screenshot");
     }
