@@ -184,6 +184,17 @@ pub(crate) fn copies_to_host() -> vk::MemoryBarrier2<'static> {
         .dst_access_mask(Access::HOST_READ)
 }
 
+/// Orders a rendering scope's colour attachment loads and writes after the
+/// previous scope's writes and resolves into the same image (ordering
+/// within a scope does not reach across scopes).
+pub(crate) fn color_after_color() -> vk::MemoryBarrier2<'static> {
+    vk::MemoryBarrier2::default()
+        .src_stage_mask(Stage::COLOR_ATTACHMENT_OUTPUT)
+        .src_access_mask(Access::COLOR_ATTACHMENT_WRITE)
+        .dst_stage_mask(Stage::COLOR_ATTACHMENT_OUTPUT)
+        .dst_access_mask(Access::COLOR_ATTACHMENT_READ | Access::COLOR_ATTACHMENT_WRITE)
+}
+
 /// Orders a copy into a buffer after the previous frame's copy into it.
 pub(crate) fn copy_after_copy() -> vk::MemoryBarrier2<'static> {
     vk::MemoryBarrier2::default()

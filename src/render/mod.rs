@@ -86,7 +86,11 @@
 //! single-sample colour image. Everything after (the selection rectangle,
 //! the hand-over, read-backs, screenshots) sees that image, as without MSAA.
 //! The multisampled colour and depth become attachments at the start of
-//! each frame (`MsColorToAttachment`, `MsDepthToAttachment`).
+//! each frame (`MsColorToAttachment`, `MsDepthToAttachment`). With or
+//! without MSAA, a rendering scope that loads the colour another scope
+//! wrote (outline, overlay, rectangle) is preceded by a colour-after-colour
+//! memory barrier (`barrier::color_after_color`): ordering inside a scope
+//! does not reach across scopes.
 
 mod barrier;
 mod context;

@@ -548,12 +548,13 @@ impl Renderer {
                 d.cmd_end_rendering(cmd);
             }
 
-            // Scene depth and ids become readable by the later passes.
+            // Scene depth and ids become readable by the later passes, and
+            // the colour loadable by the next scope.
             barrier::record(
                 d,
                 cmd,
                 &[(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)],
-                &[],
+                &[barrier::color_after_color()],
             );
 
             // Selection outline, from the ids, under the gizmo.
@@ -565,6 +566,9 @@ impl Renderer {
 
             // Overlay pass: its own cleared depth; the scene depth is sampled.
             if !desc.overlay.is_empty() {
+                if outline {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
                 begin_rendering(
                     d,
                     cmd,
@@ -593,6 +597,9 @@ impl Renderer {
 
             // Box-selection rectangle, over everything.
             if let Some(rect) = desc.selection_rect {
+                if outline || !desc.overlay.is_empty() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
                 let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
                 begin_screen_pass(d, cmd, extent, color);
                 parts.rect.record(d, cmd, rect);
