@@ -248,7 +248,8 @@ impl FrameDesc {
 pub struct FrameStats {
     /// False when nothing was drawn (minimised window, swapchain recreated).
     pub presented: bool,
-    /// Draws of the scene and grid.
+    /// Draws of the scene and grid (with MSAA those of the multisampled
+    /// colour pass; the single-sample ids + depth pass repeats the scene's).
     pub draw_calls: u32,
     pub instances: u32,
     /// Draws of the overlay pass: at most one per gizmo mesh kind.
