@@ -60,6 +60,9 @@ screenshots: build
 	  n=$$(basename $$s .json); \
 	  VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- --headless --replay $$s --screenshot docs/$$n.png || exit 1; \
 	done
+	# A real model made elsewhere (../shared beside the clone), opened as is.
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- ../shared/real-assets/FlightHelmet/FlightHelmet.gltf \
+	  --headless --size 800x600 --screenshot docs/flight-helmet.png
 
 # The scale benchmarks' scenes as files (1k, 160k and 1M cubes), for
 # trying them in the viewport: `viewport target/cubes-160k.json`.

@@ -9,6 +9,9 @@
 //! spread over 16 materials; the time to open the flight helmet of
 //! `../shared/real-assets` (read, decode its images, upload) to its first
 //! headless frame, when that folder is there.
+//! The UI (egui): the CPU cost per frame of building and tessellating the
+//! toolbar, status line, side panel and view widget, and of recording a
+//! frame with the UI pass (goal: UI build + tessellate + record <= 0.5 ms).
 //!
 //! Runs on whatever device the Vulkan loader picks; `make bench` forces
 //! lavapipe. Validation is off here: it would dominate the timings.
@@ -19,10 +22,12 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use viewport::draw::SceneMeshes;
+use viewport::editor::Editor;
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, FrameDesc, Renderer};
 use viewport::scene::Scene;
 use viewport::setup::{open_editor_for, open_scene};
+use viewport::ui::Ui;
 
 #[allow(dead_code)]
 #[path = "../tests/support/textured.rs"]
@@ -168,5 +173,82 @@ fn materials(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, materials);
+/// Every model of `../shared/real-assets` (when it is there): open to the
+/// first headless frame read back, a fresh renderer each time (as a user
+/// running `viewport FILE --headless --screenshot` pays it).
+fn real_assets(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets");
+    let Ok(entries) = std::fs::read_dir(&root) else { return };
+    let mut files: Vec<_> = entries
+        .flatten()
+        .flat_map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                std::fs::read_dir(&p).into_iter().flatten().flatten().map(|e| e.path()).collect()
+            } else {
+                vec![p]
+            }
+        })
+        .filter(|p| p.extension().is_some_and(|x| x == "gltf" || x == "glb"))
+        .collect();
+    files.sort();
+    let mut group = c.benchmark_group("open a real model to its first headless frame, 1280x720");
+    group.sample_size(10).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_millis(500));
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let opened = open_scene(Some(&file)).unwrap();
+                let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).unwrap();
+                let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+                r.draw(&meshes.editor_frame(&editor).0).unwrap();
+                r.read_color().unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+fn ui(c: &mut Criterion) {
+    let (w, h) = (1280u32, 720u32);
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, w, h).expect("headless renderer");
+    let scene = Scene::demo();
+    let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
+    let mut editor = Editor::new(scene, w as f64, h as f64);
+    editor.set_selection(&[0]);
+    let mut ui = Ui::new(1.0, w as f64, h as f64, true);
+    ui.settle(&mut editor);
+    let device = renderer.device_info().to_string();
+    let mut group = c.benchmark_group(format!("ui [{device}]"));
+    group.sample_size(50).measurement_time(Duration::from_secs(4));
+    group
+        .bench_function("ui: build + tessellate (toolbar, status, panel, widget)", |b| b.iter(|| ui.draw(&mut editor)));
+    // Recording with and without the UI pass: the difference is the UI's share.
+    // A fresh UI: the one above handed its font texture to no renderer.
+    let mut ui = Ui::new(1.0, w as f64, h as f64, true);
+    ui.settle(&mut editor);
+    for with_ui in [false, true] {
+        let name =
+            if with_ui { "demo + UI: CPU time to record a frame" } else { "demo, no UI: CPU time to record a frame" };
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut desc = meshes.editor_frame(&editor).0;
+                    if with_ui {
+                        desc.ui = Some(ui.draw(&mut editor));
+                    }
+                    total += renderer.draw(&desc).unwrap().record_time;
+                }
+                renderer.wait_idle().unwrap();
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame, materials, ui, real_assets);
 criterion_main!(benches);

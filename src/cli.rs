@@ -35,6 +35,8 @@ Window controls:
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Drop a .gltf/.glb     import it under the cursor (one undo step)
+  N                     show / hide the side panel (outliner, transform fields)
+  Toolbar, view widget  gizmo settings (tooltips name the keys); click a ball for that side's view
   Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]
@@ -70,6 +72,11 @@ pub struct Cli {
     /// supported count not above it is used.
     #[arg(long, value_name = "N", default_value = "4", value_parser = parse_samples)]
     pub samples: u32,
+    /// Show the 3D view alone: no toolbar, status line, side panel or view
+    /// widget, and every event reaches the editor (for tests and captures of
+    /// the 3D view).
+    #[arg(long)]
+    pub no_ui: bool,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -131,6 +138,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         depth: cli.depth,
         validation: cli.validation,
         samples: cli.samples,
+        ui: !cli.no_ui,
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),

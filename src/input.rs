@@ -85,6 +85,11 @@ pub enum Event {
     },
     /// The modifier keys now held.
     Modifiers(Modifiers),
+    /// Characters typed (the window's text input, a script's `text`): they
+    /// go to the focused UI field, if any.
+    Text {
+        text: String,
+    },
     /// A file dropped on the window (or a script's `import`): imported.
     Drop {
         path: std::path::PathBuf,

@@ -33,5 +33,6 @@ pub mod scene;
 pub mod script;
 pub mod session;
 pub mod setup;
+pub mod ui;
 
 pub use error::Error;

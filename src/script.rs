@@ -37,6 +37,9 @@ struct ScriptFile {
     camera: Option<CameraFile>,
     select: Option<Vec<String>>,
     gizmo: Option<GizmoFile>,
+    /// The UI scale `u` (`editing.md`); 1 when absent.
+    ui_scale: Option<f64>,
+    ui: Option<UiFile>,
     /// Decoded one by one, so that a message can name the event.
     events: Vec<serde_json::Value>,
 }
@@ -50,6 +53,13 @@ struct GizmoFile {
     hit_px: Option<f64>,
     snap: Option<SnapFile>,
     pivot: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UiFile {
+    /// Show the side panel (hidden in headless runs by default).
+    panel: Option<bool>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -71,6 +81,8 @@ struct EventFile {
     key_down: Option<String>,
     key_up: Option<String>,
     scroll: Option<f64>,
+    /// Characters typed into the focused UI field.
+    text: Option<String>,
     frame: Option<u32>,
     /// A glTF file to import (relative to the script file), as if dropped.
     import: Option<String>,
@@ -95,6 +107,10 @@ pub struct Script {
     /// Indices into the scene's objects.
     pub select: Option<Vec<usize>>,
     pub gizmo: GizmoConfig,
+    /// The UI scale `u` (1 unless the script sets `ui_scale`).
+    pub ui_scale: f64,
+    /// Whether the side panel starts shown (`"ui": {"panel": true}`).
+    pub panel: bool,
     pub steps: Vec<Step>,
 }
 
@@ -149,6 +165,9 @@ impl EventFile {
             }
             steps.push(Step::Input(Event::Scroll { delta: d }, mods));
         }
+        if let Some(t) = &self.text {
+            steps.push(Step::Input(Event::Text { text: t.clone() }, mods));
+        }
         if let Some(p) = &self.import {
             if p.is_empty() {
                 return Err("import needs a file path".into());
@@ -163,7 +182,10 @@ impl EventFile {
         }
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
-            0 => Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, frame, import".into()),
+            0 => {
+                Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import"
+                    .into())
+            }
             _ => Err("has more than one action; give one per event".into()),
         }
     }
@@ -212,7 +234,13 @@ impl Script {
                     .map_err(|problem| ScriptError::Event { index, problem })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Script { size, depth, camera, select, gizmo, steps })
+        let ui_scale = match file.ui_scale {
+            None => 1.0,
+            Some(v) if v.is_finite() && (0.25..=8.0).contains(&v) => v,
+            Some(v) => return Err(ScriptError::Setting(format!("ui_scale must be between 0.25 and 8, got {v}"))),
+        };
+        let panel = file.ui.as_ref().and_then(|u| u.panel).unwrap_or(false);
+        Ok(Script { size, depth, camera, select, gizmo, ui_scale, panel, steps })
     }
 }
 
@@ -279,6 +307,9 @@ pub struct TraceLine {
     pub count: usize,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
+    /// What the UI laid out after the event (status text, controls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<crate::ui::UiTrace>,
 }
 
 #[cfg(test)]
@@ -332,6 +363,11 @@ mod tests {
             (r#"{"depth":"deep","events":[]}"#, "deep"),
             (r#"{"camera":{"eye":[0,0,0],"target":[0,0,0]},"events":[]}"#, "coincide"),
             (r#"{"events":[{"frame":1,"mods":["ctrl"]}]}"#, "frame takes no mods"),
+            (r#"{"ui_scale":0,"events":[]}"#, "ui_scale"),
+            (r#"{"ui":{"panel":1},"events":[]}"#, "invalid type"),
+            (r#"{"ui":{"side":true},"events":[]}"#, "unknown field `side`"),
+            (r#"{"events":[{"text":5}]}"#, "event 0: invalid type"),
+            (r#"{"events":[{"text":"1","key_down":"A"}]}"#, "more than one action"),
             (r#"{"events":"#, "EOF"),
         ];
         for (text, needle) in cases {

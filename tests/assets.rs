@@ -111,8 +111,18 @@ fn every_real_model_opens_with_validation_saves_and_renders() {
         let saved = out_dir.join(format!("{rel}.scene.json"));
         let (shot_s, saved_s) = (shot.to_str().unwrap(), saved.to_str().unwrap());
         let f = file.to_str().unwrap();
-        let args =
-            [f, "--headless", "--validation", "--size", "480x360", "--screenshot", shot_s, "--save-scene", saved_s];
+        let args = [
+            f,
+            "--headless",
+            "--no-ui",
+            "--validation",
+            "--size",
+            "480x360",
+            "--screenshot",
+            shot_s,
+            "--save-scene",
+            saved_s,
+        ];
         let Some(out) = run(&out_dir, &args) else { return vec![format!("{rel}: hangs")] };
         if !out.status.success() {
             return vec![format!("{rel}: exit {:?}: {:?}", out.status.code(), message_lines(&out))];

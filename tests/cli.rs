@@ -27,3 +27,6 @@ mod open_gltf;
 /// Replay scripts with independently computed expected transforms.
 #[path = "cli/replay.rs"]
 mod replay;
+/// The UI drawn in the viewport: toolbar, status line, panel, view widget.
+#[path = "cli/ui.rs"]
+mod ui;

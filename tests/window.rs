@@ -11,6 +11,9 @@ mod editing;
 /// Start, present, resize, depth toggle, quit and close.
 #[path = "window/lifecycle.rs"]
 mod lifecycle;
+/// The UI: a toolbar button clicked with xdotool.
+#[path = "window/ui.rs"]
+mod ui;
 /// The swapchain through a minimise, in-process.
 #[path = "window/zero_size.rs"]
 mod zero_size;

@@ -15,13 +15,14 @@ use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::draw::{LoadedMeshes, RenderProbe, SceneMeshes};
-use crate::editor::{Editor, NoFrame};
+use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Renderer, WindowHandles};
 use crate::session::{self, Command};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
+use crate::ui::Ui;
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
 pub fn key_name(key: &PhysicalKey) -> Option<String> {
@@ -81,6 +82,14 @@ struct App {
     size: (u32, u32),
     scene_path: Option<PathBuf>,
     editor: Editor,
+    /// The toolbar, status line, side panel and view widget (made with the window).
+    ui: Option<Ui>,
+    /// `--no-ui` not given.
+    show_ui: bool,
+    /// When the UI asked to be drawn again (tooltips, animations).
+    ui_redraw_at: Option<Instant>,
+    /// When the window opened (the UI's clock).
+    opened: Instant,
     /// The scene's meshes, read before the window opens.
     loaded: LoadedMeshes,
     window: Option<Window>,
@@ -118,6 +127,15 @@ impl App {
         eprintln!("viewport: using {}", renderer.device_info());
         self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
+        // The UI scale u is the window's scale factor; the panel starts shown.
+        let mut ui = if self.show_ui {
+            Ui::new(window.scale_factor(), size.width as f64, size.height as f64, true)
+        } else {
+            Ui::off(size.width as f64, size.height as f64)
+        };
+        ui.scale_gizmo(&mut self.editor);
+        ui.settle(&mut self.editor);
+        self.ui = Some(ui);
         self.renderer = Some(renderer);
         window.request_redraw();
         self.window = Some(window);
@@ -133,7 +151,7 @@ impl App {
             cfg.mode.name(),
             cfg.space.name(),
             cfg.pivot.name(),
-            if self.modifiers.ctrl { "on" } else { "off" },
+            if self.modifiers.ctrl || self.editor.snap_on { "on" } else { "off" },
             self.editor.depth.name(),
             self.frame_time.as_secs_f64() * 1e3,
             self.frames
@@ -149,7 +167,13 @@ impl App {
         self.editor.advance(dt);
         // Keep drawing while the view moves by itself.
         self.last_redraw = self.editor.is_animating().then_some(started);
-        let (frame, _) = meshes.editor_frame(&self.editor);
+        let (mut frame, _) = meshes.editor_frame(&self.editor);
+        if let Some(ui) = self.ui.as_mut() {
+            ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
+            ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
+            frame.ui = Some(ui.draw(&mut self.editor));
+            self.ui_redraw_at = ui.repaint_after().map(|d| started + d.max(Duration::from_millis(5)));
+        }
         let stats = renderer.draw(&frame)?;
         if stats.presented {
             self.frames += 1;
@@ -190,7 +214,10 @@ impl App {
 
     fn screenshot(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
-        let (frame, _) = meshes.editor_frame(&self.editor);
+        let (mut frame, _) = meshes.editor_frame(&self.editor);
+        if let Some(ui) = self.ui.as_mut() {
+            frame.ui = Some(ui.draw(&mut self.editor));
+        }
         let image = renderer.capture(&frame)?;
         self.screenshots += 1;
         let path = PathBuf::from(format!("viewport-screenshot-{}.png", self.screenshots));
@@ -203,6 +230,19 @@ impl App {
 }
 
 impl ApplicationHandler for App {
+    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        // Wake for the UI's next wish (a tooltip after its delay), else sleep until input.
+        match self.ui_redraw_at {
+            Some(at) if at <= Instant::now() => {
+                self.ui_redraw_at = None;
+                self.request_redraw();
+                el.set_control_flow(ControlFlow::Wait);
+            }
+            Some(at) => el.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => el.set_control_flow(ControlFlow::Wait),
+        }
+    }
+
     fn resumed(&mut self, el: &ActiveEventLoop) {
         if self.window.is_none() {
             if let Err(e) = self.create(el) {
@@ -218,12 +258,17 @@ impl ApplicationHandler for App {
             WindowEvent::ModifiersChanged(m) => {
                 self.modifiers = modifiers(m.state());
                 // Snapping follows Ctrl at once, even mid-drag.
-                if session::handle(&mut self.editor, &Event::Modifiers(self.modifiers), self.modifiers, &mut NoFrame)
-                    != Command::None
-                {
+                if self.handle(&Event::Modifiers(self.modifiers), &mut NoFrame) != Command::None {
                     self.request_redraw();
                 }
                 self.update_title();
+                return;
+            }
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.set_scale(*scale_factor, &mut self.editor);
+                }
+                self.request_redraw();
                 return;
             }
             WindowEvent::RedrawRequested => {
@@ -241,19 +286,36 @@ impl ApplicationHandler for App {
             }
             _ => {}
         }
+        // Typed characters (printable ones) also go to a focused UI field.
+        let text = match &event {
+            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
+                event.text.as_ref().map(|t| t.chars().filter(|c| !c.is_control()).collect::<String>())
+            }
+            _ => None,
+        }
+        .filter(|t| !t.is_empty());
         let Some(input) = to_input(&event) else { return };
-        let command = match self.renderer.as_mut() {
-            Some(renderer) => {
-                let mut probe = RenderProbe::new(renderer);
-                let command = session::handle(&mut self.editor, &input, self.modifiers, &mut probe);
+        let mut renderer = self.renderer.take();
+        let command = match renderer.as_mut() {
+            Some(r) => {
+                let mut probe = RenderProbe::new(r);
+                let mut command = self.handle(&input, &mut probe);
+                if let Some(text) = text {
+                    let typed = self.handle(&Event::Text { text }, &mut probe);
+                    if command == Command::None {
+                        command = typed;
+                    }
+                }
                 // A failed read of the frame (e.g. a lost device) is fatal, not "no surface".
                 if let Some(e) = probe.failed {
+                    self.renderer = renderer;
                     return self.fail(el, e);
                 }
                 command
             }
-            None => session::handle(&mut self.editor, &input, self.modifiers, &mut NoFrame),
+            None => self.handle(&input, &mut NoFrame),
         };
+        self.renderer = renderer;
         match command {
             Command::None => {}
             Command::Redraw => self.request_redraw(),
@@ -277,6 +339,14 @@ impl ApplicationHandler for App {
 }
 
 impl App {
+    /// One event through the UI (which passes what it does not use to the editor).
+    fn handle(&mut self, event: &Event, frame: &mut dyn FrameProbe) -> Command {
+        match self.ui.as_mut() {
+            Some(ui) => ui.handle(&mut self.editor, event, self.modifiers, frame),
+            None => session::handle(&mut self.editor, event, self.modifiers, frame),
+        }
+    }
+
     fn request_redraw(&self) {
         if let Some(w) = &self.window {
             w.request_redraw();
@@ -300,6 +370,10 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         size: options.size,
         scene_path,
         editor,
+        ui: None,
+        ui_redraw_at: None,
+        show_ui: options.ui,
+        opened: Instant::now(),
         loaded,
         window: None,
         renderer: None,

@@ -95,6 +95,8 @@ pub struct Editor {
     pub depth: DepthMode,
     size: (f64, f64),
     pub gizmo: Gizmo,
+    /// Snapping switched on (the toolbar): drags snap as if Ctrl were held.
+    pub snap_on: bool,
     cursor: Point2<f64>,
     mods: Modifiers,
     nav: Option<Nav>,
@@ -153,6 +155,7 @@ impl Editor {
             depth: DepthMode::Reversed,
             size: (width, height),
             gizmo: Gizmo::new(GizmoConfig::default()),
+            snap_on: false,
             cursor: Point2::new(width * 0.5, height * 0.5),
             mods: Modifiers::NONE,
             nav: None,
@@ -223,6 +226,65 @@ impl Editor {
         if i < self.scene.len() && !self.gizmo.is_dragging() {
             self.write_transforms(&[i], &[t]);
         }
+    }
+
+    /// Sets object `i`'s local transform as one undo step (a typed value):
+    /// the same write and history entry a completed drag makes. `before` is
+    /// the transform the edit started from (fields dragged over several
+    /// frames write as they go and record one step at the end).
+    pub fn commit_transform(&mut self, i: usize, before: Transform, after: Transform) -> bool {
+        if i >= self.scene.len() || self.gizmo.is_dragging() {
+            return false;
+        }
+        self.write_transforms(&[i], &[after]);
+        if before != after {
+            self.history.push(Edit::Transform { objects: vec![i], before: vec![before], after: vec![after] });
+        }
+        self.rehover();
+        true
+    }
+
+    /// Selects object `i` as a click does (`add`: as Shift+click does, i.e.
+    /// toggles it, making it active when added).
+    pub fn select_object(&mut self, i: usize, add: bool) -> bool {
+        if i >= self.scene.len() || self.gizmo.is_dragging() {
+            return false;
+        }
+        match (add, self.selection.iter().position(|&s| s == i)) {
+            (true, Some(at)) => {
+                self.selection.remove(at);
+            }
+            (true, None) => self.selection.push(i),
+            (false, _) => self.selection = vec![i],
+        }
+        self.rehover();
+        true
+    }
+
+    /// Orbits the camera by a cursor motion of (`dx`, `dy`) pixels about its
+    /// target (the view widget's drag), leaving an automatic orthographic view.
+    pub fn orbit_by(&mut self, dx: f64, dy: f64) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let turned = camera::orbit(&mut self.camera, dx, dy);
+        if turned {
+            self.leave_auto_ortho();
+            self.rehover();
+        }
+        turned
+    }
+
+    /// Forgets the hovered handle (the cursor is over the UI).
+    pub fn unhover(&mut self) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let Some(v) = self.view() else { return false };
+        let before = self.gizmo.hovered();
+        // A point far off screen hovers nothing.
+        self.gizmo.hover(&v, &[], Point2::new(-1e9, -1e9));
+        before.is_some()
     }
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
@@ -416,6 +478,8 @@ impl Editor {
                 changed
             }
             Event::KeyDown { key } => self.key_down(key),
+            // Text is the UI's business.
+            Event::Text { .. } => false,
             Event::KeyUp { key } => {
                 if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
                     fly.held[k] = false;
@@ -450,7 +514,7 @@ impl Editor {
             return false;
         }
         let Some(v) = self.view() else { return false };
-        let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl) else { return false };
+        let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl || self.snap_on) else { return false };
         // Vertex snap (V held) or surface snap (Ctrl+Shift held) put the
         // pivot on another object's drawn mesh (`editing.md`, "Snapping").
         let surface = self.mods.ctrl && self.mods.shift;

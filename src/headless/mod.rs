@@ -15,8 +15,9 @@ use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::{camera_to_file, Scene};
-use crate::session::{self, Command};
+use crate::session::Command;
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
+use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
 
 /// What a headless run writes, besides the options it opens with.
@@ -72,6 +73,19 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }
+    // The UI: scale 1 and no side panel unless the script asks.
+    let mut ui = if options.ui {
+        Ui::new(
+            script.as_ref().map_or(1.0, |s| s.ui_scale),
+            size.0 as f64,
+            size.1 as f64,
+            script.as_ref().is_some_and(|s| s.panel),
+        )
+    } else {
+        Ui::off(size.0 as f64, size.1 as f64)
+    };
+    ui.scale_gizmo(&mut editor);
+    ui.settle(&mut editor);
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -80,11 +94,13 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            replay(&mut editor, s, &mut Offscreen { probe, meshes: &mut meshes, imports: &imports })?
+            replay(&mut editor, &mut ui, s, &mut Offscreen { probe, meshes: &mut meshes, imports: &imports })?
         }
         None => Vec::new(),
     };
-    renderer.draw(&meshes.editor_frame(&editor).0)?;
+    let mut last = meshes.editor_frame(&editor).0;
+    last.ui = Some(ui.draw(&mut editor));
+    renderer.draw(&last)?;
     let image = renderer.read_color()?;
 
     if let Some(path) = &outputs.trace {
@@ -119,8 +135,10 @@ impl FrameProbe for Offscreen<'_> {
 
 impl ReplayTarget for Offscreen<'_> {
     type Error = Error;
-    fn frame(&mut self, editor: &Editor) -> Result<(), Error> {
-        self.probe.renderer.draw(&self.meshes.editor_frame(editor).0)?;
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+        let mut frame = self.meshes.editor_frame(editor).0;
+        frame.ui = Some(ui.draw(editor));
+        self.probe.renderer.draw(&frame)?;
         Ok(())
     }
     fn take_error(&mut self) -> Option<Error> {
@@ -181,6 +199,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         selection: editor.selection().iter().map(|&i| scene.objects()[i].name.clone()).collect(),
         count: scene.len(),
         camera: camera_to_file(&editor.camera),
+        ui: None,
     }
 }
 
@@ -191,8 +210,8 @@ pub const SCRIPT_FRAME_SECONDS: f64 = 1.0 / 60.0;
 /// [`FrameProbe`] (the depth under the cursor, the objects in a box).
 pub trait ReplayTarget: FrameProbe {
     type Error;
-    /// Draws the editor's current state.
-    fn frame(&mut self, editor: &Editor) -> Result<(), Self::Error>;
+    /// Draws the editor's current state with its UI.
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
     /// The first read of the frame that failed since the last call.
     fn take_error(&mut self) -> Option<Self::Error>;
     /// Imports a glTF file (a script's `import`) and readies its meshes.
@@ -203,6 +222,7 @@ pub trait ReplayTarget: FrameProbe {
 /// each frame step; returns one trace line per step.
 pub fn replay<T: ReplayTarget>(
     editor: &mut Editor,
+    ui: &mut Ui,
     script: &Script,
     target: &mut T,
 ) -> Result<Vec<TraceLine>, T::Error> {
@@ -213,9 +233,9 @@ pub fn replay<T: ReplayTarget>(
                 // A box is taken from the object-ID buffer of the frame as it
                 // looks now, as in the window, which draws all the time.
                 if matches!(event, Event::MouseUp { button: MouseButton::Left }) && editor.selection_rect().is_some() {
-                    target.frame(editor)?;
+                    target.frame(editor, ui)?;
                 }
-                let command = session::handle(editor, event, *mods, target);
+                let command = ui.handle(editor, event, *mods, target);
                 // A failed read of the frame (e.g. a lost device) ends the replay.
                 if let Some(e) = target.take_error() {
                     return Err(e);
@@ -231,11 +251,14 @@ pub fn replay<T: ReplayTarget>(
                 for _ in 0..*n {
                     // Script time: one frame is 1/60 s (`editing.md`, "Views").
                     editor.advance(SCRIPT_FRAME_SECONDS);
-                    target.frame(editor)?;
+                    ui.advance(SCRIPT_FRAME_SECONDS);
+                    target.frame(editor, ui)?;
                 }
             }
         }
-        trace.push(trace_line(editor, i));
+        let mut line = trace_line(editor, i);
+        line.ui = ui.trace().cloned();
+        trace.push(line);
     }
     Ok(trace)
 }

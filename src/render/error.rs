@@ -75,6 +75,9 @@ pub enum RenderError {
     /// The operation needs the other kind of target (window / off-screen).
     #[error("{0} needs the off-screen target")]
     NeedsOffscreen(&'static str),
+    /// The UI renderer (egui-ash-renderer) failed other than in a Vulkan call.
+    #[error("the UI renderer failed: {0}")]
+    Ui(String),
     /// Memory that should be host-visible was not mapped.
     #[error("the {0} buffer is not host-visible")]
     NotHostVisible(&'static str),

@@ -109,6 +109,7 @@ mod resources;
 mod scene;
 mod target;
 mod texture;
+mod ui;
 
 use std::time::Duration;
 
@@ -120,6 +121,7 @@ pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
 pub use rect::{RECT_BORDER, RECT_FILL};
 pub use renderer::Renderer;
+pub use ui::UiDraw;
 /// The ash and gpu-allocator versions the embedding API speaks.
 pub use {ash, gpu_allocator};
 
@@ -225,6 +227,8 @@ pub struct FrameDesc {
     /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
     /// corner order), drawn on top of everything.
     pub selection_rect: Option<[f32; 4]>,
+    /// The UI (egui), drawn last, over everything.
+    pub ui: Option<UiDraw>,
 }
 
 impl FrameDesc {
@@ -239,6 +243,7 @@ impl FrameDesc {
             background: Self::BACKGROUND,
             overlay: Vec::new(),
             selection_rect: None,
+            ui: None,
         }
     }
 }

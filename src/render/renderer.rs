@@ -22,6 +22,7 @@ use super::rect::RectPass;
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{SceneBatches, SceneInputs, ScenePass};
 use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
+use super::ui::UiPass;
 use super::{
     FrameDesc, FrameStats, MaterialDesc, MaterialId, MeshId, MeshPart, Region, RgbaImage, TextureId, FRAMES_IN_FLIGHT,
 };
@@ -84,6 +85,8 @@ impl Destroy for Parts {
 pub struct Renderer {
     parts: Parts,
     overlay: OverlayRenderer,
+    /// egui's pass; drops (destroying its objects) after `parts` and before `ctx`.
+    ui: UiPass,
     frame_index: usize,
     /// Requested window size (physical pixels), used when the surface leaves it to us.
     window_extent: vk::Extent2D,
@@ -241,10 +244,12 @@ impl Renderer {
         }
         let overlay_desc = OverlayDesc { color_format, depth_format: DEPTH_FORMAT, frames_in_flight: FRAMES_IN_FLIGHT };
         let overlay = OverlayRenderer::on(Gpu::clone(gpu), &overlay_desc, samples)?;
+        let ui = UiPass::new(&ctx, color_format)?;
         let parts = parts.finish();
         Ok(Renderer {
             parts,
             overlay,
+            ui,
             frame_index: 0,
             window_extent,
             capture_next: false,
@@ -336,6 +341,15 @@ impl Renderer {
     /// Draws one frame. For a window it also presents; for an off-screen
     /// target the result can be read with [`Renderer::read_color`].
     pub fn draw(&mut self, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
+        // The UI's texture changes first, even for a frame that is not drawn
+        // (a minimised window): egui hands each change over only once. A
+        // texture that changes or goes may still be read by a frame in
+        // flight, hence the wait (rare: the font atlas).
+        if let Some(ui) = desc.ui.as_ref().filter(|u| !u.set_textures.is_empty() || !u.free_textures.is_empty()) {
+            self.ctx.wait_idle()?;
+            self.ui.set_textures(&self.ctx, ui)?;
+            self.ui.free_textures(ui)?;
+        }
         let fi = self.frame_index;
         self.parts.frames[fi].wait(&self.ctx)?;
 
@@ -425,7 +439,7 @@ impl Renderer {
     /// scene depth, the selection outline, the overlay against its own
     /// depth, the selection rectangle, then the hand-over.
     fn record(&mut self, fi: usize, image_index: usize, desc: &FrameDesc) -> Result<FrameStats, RenderError> {
-        let Renderer { parts, overlay, ctx, capture_next, .. } = self;
+        let Renderer { parts, overlay, ui, ctx, capture_next, .. } = self;
         let (color_image, color_view, depths, extent) = match &parts.target {
             Target::Offscreen(o) => (o.color.raw, o.color.view, o.depths.as_ref(), o.extent()),
             Target::Window(s) => {
@@ -603,6 +617,17 @@ impl Renderer {
                 let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
                 begin_screen_pass(d, cmd, extent, color);
                 parts.rect.record(d, cmd, rect);
+                d.cmd_end_rendering(cmd);
+            }
+
+            // The UI, over everything.
+            if let Some(draw) = desc.ui.as_ref().filter(|u| !u.primitives.is_empty()) {
+                if outline || !desc.overlay.is_empty() || desc.selection_rect.is_some() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
+                begin_screen_pass(d, cmd, extent, color);
+                ui.record(cmd, extent, draw)?;
                 d.cmd_end_rendering(cmd);
             }
 

@@ -554,7 +554,7 @@ fn the_selection_outline_rings_the_selected_object_in_a_screenshot() {
         let png = dir.path().join("shot.png");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
             .arg(dir.path().join("scene.json"))
-            .args(["--headless", "--validation", "--replay"])
+            .args(["--headless", "--validation", "--no-ui", "--replay"])
             .arg(dir.path().join("script.json"))
             .arg("--screenshot")
             .arg(&png)

@@ -160,7 +160,7 @@ fn a_selected_empty_is_drawn_as_an_axis_cross() {
         let png = dir.path().join("shot.png");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
             .arg(dir.path().join("scene.json"))
-            .args(["--headless", "--validation", "--size", "400x400", "--replay"])
+            .args(["--headless", "--no-ui", "--validation", "--size", "400x400", "--replay"])
             .arg(dir.path().join("script.json"))
             .arg("--screenshot")
             .arg(&png)

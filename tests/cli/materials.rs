@@ -29,6 +29,7 @@ fn a_missing_or_ktx2_image_is_one_warning_and_its_material_draws_the_factor() {
     let out = viewport_cli(&[
         gltf.to_str().unwrap(),
         "--headless",
+        "--no-ui",
         "--size",
         "240x120",
         "--validation",

@@ -379,7 +379,7 @@ fn gizmo_shafts_are_about_three_pixels_thick() {
             // Single-sampled: with MSAA a shaft's edge pixels blend, and one
             // a quarter covered (one of four samples) still reads as strongly
             // red, so a 2.4 px shaft would count 4 pixels and pass as 3.
-            .args(["--headless", "--validation", "--samples", "1", "--replay"])
+            .args(["--headless", "--no-ui", "--validation", "--samples", "1", "--replay"])
             .arg(dir.path().join("script.json"))
             .arg("--screenshot")
             .arg(&png)

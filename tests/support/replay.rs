@@ -31,16 +31,24 @@ pub struct Run {
     pub scene: Value,
 }
 
-/// Runs `viewport SCENE --headless --validation --replay SCRIPT --trace
-/// --save-scene` in `dir`, whatever the outcome.
+/// Runs `viewport SCENE --headless --validation --no-ui --replay SCRIPT
+/// --trace --save-scene` in `dir`, whatever the outcome: the 3D view alone,
+/// as the tests of picking, gizmos and views see it.
 pub fn run_raw(scene: &Value, script: &Value, dir: &Path) -> Output {
+    run_raw_with(scene, script, dir, false)
+}
+
+/// As [`run_raw`], with the UI (toolbar, status line, view widget) when `ui`.
+pub fn run_raw_with(scene: &Value, script: &Value, dir: &Path, ui: bool) -> Output {
     let scene_path = dir.join("scene.json");
     let script_path = dir.join("script.json");
     std::fs::write(&scene_path, scene.to_string()).unwrap();
     std::fs::write(&script_path, script.to_string()).unwrap();
     Command::new(env!("CARGO_BIN_EXE_viewport"))
         .arg(&scene_path)
-        .args(["--headless", "--validation", "--replay"])
+        .args(["--headless", "--validation"])
+        .args(if ui { &[][..] } else { &["--no-ui"][..] })
+        .arg("--replay")
         .arg(&script_path)
         .arg("--trace")
         .arg(dir.join("trace.jsonl"))
@@ -53,8 +61,17 @@ pub fn run_raw(scene: &Value, script: &Value, dir: &Path) -> Output {
 
 /// Runs a script that must succeed: one trace line per event, in order.
 pub fn run(scene: &Value, script: &Value) -> Run {
+    run_with(scene, script, false)
+}
+
+/// As [`run`], with the UI drawn and routing events.
+pub fn run_ui(scene: &Value, script: &Value) -> Run {
+    run_with(scene, script, true)
+}
+
+fn run_with(scene: &Value, script: &Value, ui: bool) -> Run {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_raw(scene, script, dir.path());
+    let out = run_raw_with(scene, script, dir.path(), ui);
     assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
     let trace: Vec<Value> = std::fs::read_to_string(dir.path().join("trace.jsonl"))
         .unwrap()

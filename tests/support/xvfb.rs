@@ -140,12 +140,24 @@ pub struct WindowApp {
 }
 
 impl WindowApp {
-    /// Starts the viewport and waits for its first presented frame.
+    /// Starts the viewport showing the 3D view alone (`--no-ui`) and waits
+    /// for its first presented frame.
     pub fn start(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str) -> WindowApp {
+        WindowApp::start_with(x, dir, file, size, &["--no-ui"])
+    }
+
+    /// As [`WindowApp::start`], with the UI (toolbar, panel, view widget).
+    #[allow(dead_code)]
+    pub fn start_with_ui(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str) -> WindowApp {
+        WindowApp::start_with(x, dir, file, size, &[])
+    }
+
+    fn start_with(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str, extra: &[&str]) -> WindowApp {
         let log = dir.join("stderr.log");
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
             .arg(file)
             .args(["--validation", "--size", size])
+            .args(extra)
             .current_dir(dir)
             .env("DISPLAY", &x.display)
             .stdout(std::process::Stdio::null())

@@ -130,6 +130,12 @@ impl Gizmo {
         self.drag.as_ref().map(|d| d.handle)
     }
 
+    /// The latest update of the drag in progress (`None` before the cursor
+    /// moved or without a drag): what a status line shows.
+    pub fn last_update(&self) -> Option<&DragUpdate> {
+        self.drag.as_ref()?.last.as_ref()
+    }
+
     /// Whether a drag is in progress.
     pub fn is_dragging(&self) -> bool {
         self.drag.is_some()

@@ -1,0 +1,791 @@
+//! The UI drawn in the viewport (`editing.md`, "The UI drawn in the
+//! viewport"): a toolbar, a status line, the side panel (outliner and the
+//! active object's transform) and the view-orientation widget, built with
+//! egui and drawn by the renderer's UI pass.
+//!
+//! egui's input comes from our [`Event`]s, never from winit, so the window
+//! and replay scripts drive the UI the same way. [`Ui::route`] decides, per
+//! event, who gets it: the UI (a press on a button, a key typed into a
+//! field, the wheel over a panel), the view widget (inside its circle), or
+//! the editor; what the UI takes never reaches the gizmo, selection or
+//! camera. Every routed event runs one egui pass, so a click made of a
+//! press and a release works in scripts exactly as in the window.
+//!
+//! Sizes are egui points; one point is `u` physical pixels (the UI scale).
+
+pub mod widget;
+
+use std::collections::BTreeMap;
+
+use egui::{Color32, Pos2, Rect, Vec2};
+use nalgebra::{Point2, UnitQuaternion, Vector3};
+use serde::{Deserialize, Serialize};
+
+use crate::editor::{Editor, FrameProbe};
+use crate::gizmo::{Delta, Mode, Pivot};
+use crate::input::{Event, Modifiers, MouseButton};
+use crate::math::{Projection, Transform};
+use crate::render::UiDraw;
+use crate::session::{self, Command};
+
+/// Toolbar height in points (at most 40).
+pub const TOOLBAR_HEIGHT: f32 = 32.0;
+/// Status line height in points (at most 28).
+pub const STATUS_HEIGHT: f32 = 22.0;
+/// The side panel's top edge, width, in points.
+pub const PANEL_TOP: f32 = 210.0;
+pub const PANEL_WIDTH: f32 = 280.0;
+/// Below this viewport size (points) the UI is not drawn at all.
+pub const MIN_SIZE: Vec2 = Vec2::new(160.0, 100.0);
+/// The key that shows / hides the side panel.
+pub const PANEL_KEY: &str = "N";
+
+/// Who gets the events of a press, until its release.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Owner {
+    Ui,
+    /// The view widget: a click picks a ball, a drag orbits.
+    Widget {
+        start: Point2<f64>,
+        dragged: bool,
+    },
+    Editor,
+}
+
+/// A change the UI asks of the editor, applied after the pass.
+#[derive(Clone, Debug, PartialEq)]
+enum Action {
+    Mode(Mode),
+    ToggleSpace,
+    Pivot(Pivot),
+    SnapOn(bool),
+    Snap(crate::gizmo::Snap),
+    ToggleDepth,
+    ToggleProjection,
+    Select(usize, bool),
+    /// A transform field changed object `.0` to `.1`.
+    Transform(usize, Transform),
+}
+
+/// What the last pass laid out, for traces and tests: the status text and
+/// the named controls' rectangles in physical pixels `[x0, y0, x1, y1]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiTrace {
+    /// The status line's text as laid out.
+    pub status: String,
+    /// Whether the side panel is shown.
+    pub panel: bool,
+    /// The controls by name (`mode.translate`, `position.x`, `outliner.crate`, ...).
+    pub rects: BTreeMap<String, [f64; 4]>,
+}
+
+/// An edit of a transform field in progress: the transform it started from.
+#[derive(Clone, Copy, Debug)]
+struct FieldEdit {
+    object: usize,
+    before: Transform,
+}
+
+/// The UI's state besides the editor's.
+pub struct Ui {
+    ctx: egui::Context,
+    /// Physical pixels per point.
+    scale: f64,
+    /// The side panel is shown.
+    pub panel: bool,
+    size: (f64, f64),
+    cursor: Option<Point2<f64>>,
+    mods: Modifiers,
+    /// egui's clock, in seconds.
+    time: f64,
+    events: Vec<egui::Event>,
+    owner: Option<Owner>,
+    /// Shapes of the last pass (tessellated when a frame is drawn).
+    shapes: Vec<egui::epaint::ClippedShape>,
+    set_textures: Vec<(egui::TextureId, egui::epaint::ImageDelta)>,
+    free_textures: Vec<egui::TextureId>,
+    trace: UiTrace,
+    field_edit: Option<FieldEdit>,
+    /// The frame time the status line shows (ms).
+    pub frame_ms: f64,
+    /// Switched off (`--no-ui`): draws nothing and passes every event on.
+    off: bool,
+    /// How soon egui asked to be run again (a tooltip's delay, an animation).
+    repaint_after: Option<std::time::Duration>,
+}
+
+impl std::fmt::Debug for Ui {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ui").field("scale", &self.scale).field("panel", &self.panel).finish_non_exhaustive()
+    }
+}
+
+fn px_rect(r: Rect, u: f64) -> [f64; 4] {
+    [r.min.x as f64 * u, r.min.y as f64 * u, r.max.x as f64 * u, r.max.y as f64 * u]
+}
+
+/// Our key name as egui's key, for keys a field uses.
+fn egui_key(name: &str) -> Option<egui::Key> {
+    use egui::Key;
+    Some(match name {
+        "Enter" | "NumpadEnter" => Key::Enter,
+        "Escape" => Key::Escape,
+        "Backspace" => Key::Backspace,
+        "Delete" => Key::Delete,
+        "Tab" => Key::Tab,
+        "ArrowLeft" => Key::ArrowLeft,
+        "ArrowRight" => Key::ArrowRight,
+        "ArrowUp" => Key::ArrowUp,
+        "ArrowDown" => Key::ArrowDown,
+        "Home" => Key::Home,
+        "End" => Key::End,
+        "A" => Key::A,
+        "C" => Key::C,
+        "V" => Key::V,
+        "X" => Key::X,
+        "Z" => Key::Z,
+        _ => return None,
+    })
+}
+
+fn egui_mods(m: Modifiers) -> egui::Modifiers {
+    egui::Modifiers { alt: m.alt, ctrl: m.ctrl, shift: m.shift, mac_cmd: false, command: m.ctrl }
+}
+
+fn egui_button(b: MouseButton) -> egui::PointerButton {
+    match b {
+        MouseButton::Left => egui::PointerButton::Primary,
+        MouseButton::Right => egui::PointerButton::Secondary,
+        MouseButton::Middle => egui::PointerButton::Middle,
+    }
+}
+
+/// The status line: the live change during a drag (metres per axis, an
+/// angle in degrees or scale factors), otherwise counts and frame time.
+pub fn status_text(editor: &Editor, frame_ms: f64) -> String {
+    if let Some(u) = editor.gizmo.last_update() {
+        return match u.delta {
+            Delta::Translate(d) => {
+                format!("D: {:.4} m  {:.4} m  {:.4} m  ({:.4} m)", d.x, d.y, d.z, d.norm())
+            }
+            Delta::Rotate(q) => format!("Rot: {:.2}\u{b0}", q.angle().to_degrees()),
+            Delta::Scale(s) => format!("Scale: {:.4}  {:.4}  {:.4}", s[0], s[1], s[2]),
+        };
+    }
+    if let Some(h) = editor.gizmo.active() {
+        // Grabbed, not moved yet.
+        let name = h.name();
+        return if name.starts_with("rotate") {
+            "Rot: 0.00\u{b0}".into()
+        } else if name.starts_with("scale") {
+            "Scale: 1.0000  1.0000  1.0000".into()
+        } else {
+            "D: 0.0000 m  0.0000 m  0.0000 m  (0.0000 m)".into()
+        };
+    }
+    format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
+}
+
+/// Euler angles (degrees) as XYZ: the rotation is Rz * Ry * Rx.
+fn euler_deg(q: &UnitQuaternion<f64>) -> [f64; 3] {
+    let (x, y, z) = q.euler_angles();
+    [x.to_degrees(), y.to_degrees(), z.to_degrees()]
+}
+
+impl Ui {
+    /// A UI at scale `u` for a viewport of `width` x `height` pixels.
+    pub fn new(u: f64, width: f64, height: f64, panel: bool) -> Ui {
+        let ctx = egui::Context::default();
+        ctx.set_visuals(egui::Visuals::dark());
+        let mut ui = Ui {
+            ctx,
+            scale: if u.is_finite() && u > 0.0 { u } else { 1.0 },
+            panel,
+            size: (width, height),
+            cursor: None,
+            mods: Modifiers::NONE,
+            time: 0.0,
+            events: Vec::new(),
+            owner: None,
+            shapes: Vec::new(),
+            set_textures: Vec::new(),
+            free_textures: Vec::new(),
+            trace: UiTrace::default(),
+            field_edit: None,
+            frame_ms: 0.0,
+            off: false,
+            repaint_after: None,
+        };
+        ui.trace.panel = panel;
+        ui
+    }
+
+    /// A UI that is switched off (`--no-ui`): every event goes to the
+    /// editor, nothing is drawn, traces carry no `ui`.
+    pub fn off(width: f64, height: f64) -> Ui {
+        Ui { off: true, ..Ui::new(1.0, width, height, false) }
+    }
+
+    /// Whether the UI is shown and takes events.
+    pub fn is_on(&self) -> bool {
+        !self.off
+    }
+
+    /// The UI scale `u`.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// Scales the gizmo's `size_px` and `hit_px` by `u` (`conventions.md`).
+    pub fn scale_gizmo(&self, editor: &mut Editor) {
+        editor.gizmo.config.size_px *= self.scale;
+        editor.gizmo.config.hit_px *= self.scale;
+    }
+
+    /// A new UI scale `u` (the window moved to a screen with another scale
+    /// factor): the UI and the gizmo's `size_px` and `hit_px` follow.
+    pub fn set_scale(&mut self, u: f64, editor: &mut Editor) {
+        if self.off || !(u.is_finite() && u > 0.0) || u == self.scale {
+            return;
+        }
+        let ratio = u / self.scale;
+        editor.gizmo.config.size_px *= ratio;
+        editor.gizmo.config.hit_px *= ratio;
+        self.scale = u;
+        self.settle(editor);
+    }
+
+    /// What the last pass laid out (`None` when switched off).
+    pub fn trace(&self) -> Option<&UiTrace> {
+        (!self.off).then_some(&self.trace)
+    }
+
+    /// Runs the first passes, so that the layout is settled (fonts
+    /// measured, areas sized) before the first event: a control is where
+    /// the first trace line says it is.
+    pub fn settle(&mut self, editor: &mut Editor) {
+        if !self.off {
+            for _ in 0..3 {
+                self.run(editor, false);
+            }
+        }
+    }
+
+    /// How soon the UI wants to be drawn again without new input (the
+    /// window schedules a redraw for tooltips and animations).
+    pub fn repaint_after(&self) -> Option<std::time::Duration> {
+        self.repaint_after.filter(|_| !self.off)
+    }
+
+    /// egui's clock (seconds).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Lets `dt` seconds pass (tooltips, animations).
+    pub fn advance(&mut self, dt: f64) {
+        if dt.is_finite() && dt > 0.0 {
+            self.time += dt;
+        }
+    }
+
+    /// Whether `p` is on a part of the UI (a bar, the panel, a popup, the widget).
+    fn over_ui(&self, p: Point2<f64>) -> bool {
+        let u = self.scale;
+        let (w, h) = self.size;
+        let on_bar = p.y < TOOLBAR_HEIGHT as f64 * u || p.y >= h - STATUS_HEIGHT as f64 * u;
+        let on_panel = self.panel && p.x >= w - PANEL_WIDTH as f64 * u && p.y >= PANEL_TOP as f64 * u;
+        let inside = p.x >= 0.0 && p.y >= 0.0 && p.x < w && p.y < h;
+        // Popups and other areas above the background (not tooltips, which take no input).
+        let pos = Pos2::new((p.x / u) as f32, (p.y / u) as f32);
+        let on_area = self
+            .ctx
+            .layer_id_at(pos)
+            .is_some_and(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip));
+        inside && (on_bar || on_panel || on_area)
+    }
+
+    /// Handles one event: routes it to the UI, the view widget or the
+    /// editor (through [`session::handle`]), then runs a UI pass.
+    pub fn handle(
+        &mut self,
+        editor: &mut Editor,
+        event: &Event,
+        mods: Modifiers,
+        frame: &mut dyn FrameProbe,
+    ) -> Command {
+        if self.off {
+            return session::handle(editor, event, mods, frame);
+        }
+        let u = self.scale;
+        let mut to_editor = false;
+        // Escape in a field: the edit is abandoned.
+        let mut abandon = false;
+        let mut redraw = true;
+        if mods != self.mods {
+            self.mods = mods;
+            self.events.push(egui::Event::ModifiersChanged(egui_mods(mods)));
+        }
+        match event {
+            Event::Resize { width, height } => {
+                if width.is_finite() && height.is_finite() {
+                    self.size = (width.max(0.0), height.max(0.0));
+                }
+                to_editor = true;
+            }
+            Event::Modifiers(_) | Event::Drop { .. } => to_editor = true,
+            Event::CursorMoved { x, y } => {
+                let p = Point2::new(*x, *y);
+                let prev = self.cursor.replace(p);
+                self.events.push(egui::Event::PointerMoved(Pos2::new((x / u) as f32, (y / u) as f32)));
+                match self.owner {
+                    Some(Owner::Widget { start, dragged }) => {
+                        let dragged = dragged || (p - start).norm() >= crate::editor::CLICK_SLOP_PX;
+                        self.owner = Some(Owner::Widget { start, dragged });
+                        if dragged {
+                            let from = prev.unwrap_or(start);
+                            editor.orbit_by(p.x - from.x, p.y - from.y);
+                        }
+                    }
+                    Some(Owner::Ui) => {}
+                    Some(Owner::Editor) => to_editor = true,
+                    None => {
+                        if self.over_ui(p) || widget::contains(self.size.0, u, p) {
+                            // The UI shows what the pointer is over; the gizmo lets go of its hover.
+                            editor.unhover();
+                        } else {
+                            to_editor = true;
+                        }
+                    }
+                }
+            }
+            Event::MouseDown { button } => {
+                let p = self.cursor.unwrap_or_else(|| editor.cursor());
+                if self.owner.is_none() {
+                    self.owner = Some(if *button == MouseButton::Left && widget::contains(self.size.0, u, p) {
+                        Owner::Widget { start: p, dragged: false }
+                    } else if self.over_ui(p) {
+                        Owner::Ui
+                    } else {
+                        Owner::Editor
+                    });
+                }
+                to_editor = self.owner == Some(Owner::Editor);
+                self.pointer_button(*button, true);
+            }
+            Event::MouseUp { button } => {
+                match self.owner {
+                    Some(Owner::Widget { dragged: false, .. }) if *button == MouseButton::Left => {
+                        let p = self.cursor.unwrap_or_else(|| editor.cursor());
+                        if let Some(ball) = widget::ball_at(&editor.camera, self.size.0, u, p) {
+                            editor.set_axis_view(widget::view_for_click(&editor.camera, &ball));
+                        }
+                    }
+                    Some(Owner::Editor) | None => to_editor = true,
+                    _ => {}
+                }
+                if *button == MouseButton::Left || self.owner == Some(Owner::Editor) {
+                    self.owner = None;
+                }
+                self.pointer_button(*button, false);
+            }
+            Event::Scroll { delta } => {
+                let p = self.cursor.unwrap_or_else(|| editor.cursor());
+                if self.owner.is_none() && self.over_ui(p) {
+                    self.events.push(egui::Event::MouseWheel {
+                        unit: egui::MouseWheelUnit::Line,
+                        delta: Vec2::new(0.0, *delta as f32),
+                        modifiers: egui_mods(mods),
+                        phase: egui::TouchPhase::Move,
+                    });
+                } else {
+                    to_editor = true;
+                }
+            }
+            Event::KeyDown { key } | Event::KeyUp { key } => {
+                let pressed = matches!(event, Event::KeyDown { .. });
+                if self.ctx.egui_wants_keyboard_input() {
+                    abandon = pressed && key == "Escape";
+                    if let Some(k) = egui_key(key) {
+                        self.events.push(egui::Event::Key {
+                            key: k,
+                            physical_key: None,
+                            pressed,
+                            repeat: false,
+                            modifiers: egui_mods(mods),
+                        });
+                    }
+                    // Releases still reach the editor (held keys end).
+                    to_editor = !pressed;
+                } else if pressed && key == PANEL_KEY && !mods.ctrl && !mods.alt && !editor.gizmo.is_dragging() {
+                    self.panel = !self.panel;
+                } else {
+                    to_editor = true;
+                }
+            }
+            Event::Text { text } => {
+                if self.ctx.egui_wants_keyboard_input() {
+                    self.events.push(egui::Event::Text(text.clone()));
+                } else {
+                    redraw = false;
+                }
+            }
+        }
+        let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Command::None };
+        self.run(editor, false);
+        if abandon {
+            // egui's number field applies the text it kept in the pass after
+            // it lost focus, Escape or not: run that pass now and drop what it asks.
+            self.run(editor, true);
+        }
+        if redraw && command == Command::None {
+            command = Command::Redraw;
+        }
+        command
+    }
+
+    fn pointer_button(&mut self, button: MouseButton, pressed: bool) {
+        let Some(p) = self.cursor else { return };
+        let u = self.scale;
+        self.events.push(egui::Event::PointerButton {
+            pos: Pos2::new((p.x / u) as f32, (p.y / u) as f32),
+            button: egui_button(button),
+            pressed,
+            modifiers: egui_mods(self.mods),
+        });
+    }
+
+    /// Runs one egui pass over the queued events and applies what the UI asks.
+    /// `discard`: drop the field edits the pass asks for.
+    pub fn run(&mut self, editor: &mut Editor, discard: bool) {
+        let u = self.scale;
+        let (w, h) = self.size;
+        let mut raw = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new((w / u) as f32, (h / u) as f32))),
+            time: Some(self.time),
+            events: std::mem::take(&mut self.events),
+            focused: true,
+            ..Default::default()
+        };
+        raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(u as f32);
+        let mut actions = Vec::new();
+        let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
+        let status = status_text(editor, self.frame_ms);
+        let panel = self.panel;
+        let ed: &Editor = editor;
+        let mut out = self.ctx.run_ui(raw, |ui| {
+            build(ui, ed, u, panel, &status, &mut actions, &mut trace);
+        });
+        for (id, deltas) in out.textures_delta.set.drain() {
+            for d in deltas {
+                self.set_textures.push((id, d));
+            }
+        }
+        self.free_textures.extend(out.textures_delta.free.drain());
+        self.shapes = std::mem::take(&mut out.shapes);
+        self.repaint_after = out
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map(|v| v.repaint_delay)
+            .filter(|d| *d < std::time::Duration::from_secs(60));
+        self.trace = trace;
+        if discard {
+            actions.retain(|a| !matches!(a, Action::Transform(..) | Action::Snap(_)));
+        }
+        self.apply(editor, actions);
+    }
+
+    fn apply(&mut self, editor: &mut Editor, actions: Vec<Action>) {
+        for a in actions {
+            match a {
+                Action::Mode(m) => {
+                    editor.gizmo.config.mode = m;
+                }
+                Action::ToggleSpace => editor.gizmo.config.space = editor.gizmo.config.space.toggled(),
+                Action::Pivot(p) => editor.gizmo.config.pivot = p,
+                Action::SnapOn(on) => editor.snap_on = on,
+                Action::Snap(s) => editor.gizmo.config.snap = s,
+                Action::ToggleDepth => editor.depth = editor.depth.toggled(),
+                Action::ToggleProjection => {
+                    editor.toggle_projection();
+                }
+                Action::Select(i, add) => {
+                    editor.select_object(i, add);
+                }
+                Action::Transform(i, t) => {
+                    let before = match self.field_edit {
+                        Some(e) if e.object == i => e.before,
+                        _ => editor.scene().objects()[i].transform,
+                    };
+                    self.field_edit = Some(FieldEdit { object: i, before });
+                    editor.set_transform(i, t);
+                }
+            }
+        }
+        // A field edit ends when no field has focus and nothing is dragged:
+        // then it is one undo step.
+        let editing = self.ctx.memory(|m| m.focused().is_some()) || self.ctx.egui_is_using_pointer();
+        if !editing {
+            if let Some(e) = self.field_edit.take() {
+                if e.object < editor.scene().len() {
+                    let after = editor.scene().objects()[e.object].transform;
+                    editor.commit_transform(e.object, e.before, after);
+                }
+            }
+        }
+    }
+
+    /// The UI of the current state, tessellated for the renderer; takes the
+    /// texture changes made since the last frame.
+    pub fn draw(&mut self, editor: &mut Editor) -> UiDraw {
+        if self.off {
+            return UiDraw::default();
+        }
+        self.run(editor, false);
+        let u = self.scale as f32;
+        let primitives = self.ctx.tessellate(self.shapes.clone(), u);
+        UiDraw {
+            primitives,
+            set_textures: std::mem::take(&mut self.set_textures),
+            free_textures: std::mem::take(&mut self.free_textures),
+            pixels_per_point: u,
+        }
+    }
+}
+
+/// Records a named control's rectangle.
+fn note(trace: &mut UiTrace, name: &str, r: &egui::Response, u: f64) {
+    trace.rects.insert(name.to_string(), px_rect(r.rect, u));
+}
+
+/// Lays out the whole UI for one pass.
+fn build(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    u: f64,
+    panel: bool,
+    status: &str,
+    actions: &mut Vec<Action>,
+    trace: &mut UiTrace,
+) {
+    let screen = ui.ctx().content_rect();
+    if screen.width() < MIN_SIZE.x || screen.height() < MIN_SIZE.y {
+        // Too small to lay anything out (egui insists on positive sizes).
+        return;
+    }
+    let cfg = editor.gizmo.config;
+    let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
+        ui.horizontal_centered(|ui| {
+            for (mode, label, key) in [
+                (Mode::Translate, "Move", "W"),
+                (Mode::Rotate, "Rotate", "E"),
+                (Mode::Scale, "Scale", "R"),
+                (Mode::Universal, "All", "T"),
+            ] {
+                let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
+                if r.clicked() {
+                    actions.push(Action::Mode(mode));
+                }
+                note(trace, &format!("mode.{}", mode.name()), &r, u);
+            }
+            ui.separator();
+            let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
+            if r.clicked() {
+                actions.push(Action::ToggleSpace);
+            }
+            note(trace, "space", &r, u);
+            let r = ui
+                .button(format!("Pivot: {}", cfg.pivot.name()))
+                .on_hover_text("Pivot: median, individual, active, bounds (Period)");
+            if r.clicked() {
+                let next = match cfg.pivot {
+                    Pivot::Median => Pivot::Individual,
+                    Pivot::Individual => Pivot::Active,
+                    Pivot::Active => Pivot::Bounds,
+                    Pivot::Bounds => Pivot::Median,
+                };
+                actions.push(Action::Pivot(next));
+            }
+            note(trace, "pivot", &r, u);
+            ui.separator();
+            let mut on = editor.snap_on;
+            let r = ui.toggle_value(&mut on, "Snap").on_hover_text("Snapping on / off (hold Ctrl to snap while off)");
+            if r.clicked() {
+                actions.push(Action::SnapOn(on));
+            }
+            note(trace, "snap", &r, u);
+            let mut snap = cfg.snap;
+            let mut changed = false;
+            for (name, value, speed, tip) in [
+                ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
+                ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
+                ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
+            ] {
+                let r = ui
+                    .add(egui::DragValue::new(value).speed(speed).range(1e-4..=1e4).update_while_editing(false))
+                    .on_hover_text(tip);
+                changed |= r.changed();
+                note(trace, name, &r, u);
+            }
+            let r = ui
+                .checkbox(&mut snap.absolute, "Abs")
+                .on_hover_text("Absolute snapping: to multiples of the increment");
+            changed |= r.changed();
+            note(trace, "snap.absolute", &r, u);
+            if changed {
+                actions.push(Action::Snap(snap));
+            }
+            ui.separator();
+            let r =
+                ui.button(format!("Depth: {}", editor.depth.name())).on_hover_text("Reversed / standard depth (F2)");
+            if r.clicked() {
+                actions.push(Action::ToggleDepth);
+            }
+            note(trace, "depth", &r, u);
+            let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
+            let r =
+                ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_text("Perspective / orthographic (Numpad5)");
+            if r.clicked() {
+                actions.push(Action::ToggleProjection);
+            }
+            note(trace, "projection", &r, u);
+        });
+    });
+    trace.rects.insert("toolbar".into(), px_rect(bar.response.rect, u));
+
+    let line = egui::Panel::bottom("status").exact_size(STATUS_HEIGHT).resizable(false).show(ui, |ui| {
+        ui.horizontal_centered(|ui| ui.label(status));
+    });
+    trace.rects.insert("status".into(), px_rect(line.response.rect, u));
+    trace.status = status.to_string();
+
+    if panel {
+        side_panel(ui.ctx(), editor, u, screen, actions, trace);
+    }
+    view_widget(ui.ctx(), editor, u, screen);
+}
+
+/// The side panel: outliner and the active object's transform.
+fn side_panel(
+    ctx: &egui::Context,
+    editor: &Editor,
+    u: f64,
+    screen: Rect,
+    actions: &mut Vec<Action>,
+    trace: &mut UiTrace,
+) {
+    let width = PANEL_WIDTH.min(screen.width());
+    let top = PANEL_TOP;
+    let bottom = (screen.max.y - STATUS_HEIGHT).max(top);
+    let rect = Rect::from_min_max(Pos2::new(screen.max.x - width, top), Pos2::new(screen.max.x, bottom));
+    trace.rects.insert("panel".into(), px_rect(rect, u));
+    egui::Area::new(egui::Id::new("side panel")).fixed_pos(rect.min).order(egui::Order::Middle).show(ctx, |ui| {
+        egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+            let inner = rect.shrink2(Vec2::new(8.0, 2.0)).size().max(Vec2::ZERO);
+            ui.set_min_size(inner);
+            ui.set_max_size(inner);
+            ui.strong("Outliner");
+            let scene = editor.scene();
+            let active = editor.active();
+            let shift = ui.input(|i| i.modifiers.shift);
+            egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0)).show(ui, |ui| {
+                let mut stack: Vec<(usize, usize)> =
+                    scene.hierarchy().roots().map(|r| (r, 0usize)).collect::<Vec<_>>().into_iter().rev().collect();
+                while let Some((i, depth)) = stack.pop() {
+                    let o = &scene.objects()[i];
+                    let selected = editor.selection().contains(&i);
+                    let mut text = egui::RichText::new(&o.name);
+                    if active == Some(i) {
+                        text = text.strong().color(Color32::from_rgb(255, 230, 140));
+                    }
+                    let r = ui
+                        .horizontal(|ui| {
+                            ui.add_space(12.0 * depth as f32);
+                            ui.selectable_label(selected, text)
+                        })
+                        .inner;
+                    if r.clicked() {
+                        actions.push(Action::Select(i, shift));
+                    }
+                    note(trace, &format!("outliner.{}", o.name), &r, u);
+                    for &c in scene.hierarchy().children(i).iter().rev() {
+                        stack.push((c, depth + 1));
+                    }
+                }
+            });
+            ui.separator();
+            let Some(i) = active else {
+                ui.label("No active object");
+                return;
+            };
+            let t = scene.objects()[i].transform;
+            ui.strong(format!("Transform: {}", scene.objects()[i].name));
+            let euler = euler_deg(&t.rotation);
+            let rows: [(&str, [f64; 3], f64); 3] =
+                [("position", t.position.into(), 0.01), ("rotation", euler, 0.5), ("scale", t.scale.into(), 0.01)];
+            egui::Grid::new("transform").num_columns(4).show(ui, |ui| {
+                for (row, values, speed) in rows {
+                    ui.label(row);
+                    let mut v = values;
+                    let mut changed = false;
+                    for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+                        let r = ui.add(
+                            egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4).update_while_editing(false),
+                        );
+                        changed |= r.changed();
+                        note(trace, &format!("{row}.{axis}"), &r, u);
+                    }
+                    ui.end_row();
+                    if changed && v.iter().all(|x| x.is_finite()) {
+                        let mut nt = t;
+                        match row {
+                            "position" => nt.position = Vector3::from(v),
+                            "rotation" => {
+                                let r = v.map(f64::to_radians);
+                                nt.rotation = UnitQuaternion::from_euler_angles(r[0], r[1], r[2]);
+                            }
+                            _ => nt.scale = Vector3::from(v),
+                        }
+                        actions.push(Action::Transform(i, nt));
+                    }
+                }
+            });
+        });
+    });
+}
+
+/// Paints the view-orientation widget (its input is handled in [`Ui::handle`]).
+fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
+    let width = screen.width() as f64 * u;
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("view widget")));
+    let pt = |p: Point2<f64>| Pos2::new((p.x / u) as f32, (p.y / u) as f32);
+    let c = pt(widget::centre(width, u));
+    painter.circle_filled(c, widget::REACH as f32, Color32::from_rgba_unmultiplied(255, 255, 255, 10));
+    let colour = |letter: char, positive: bool| {
+        let (r, g, b) = match letter {
+            'X' => (230, 70, 70),
+            'Y' => (110, 200, 60),
+            _ => (70, 120, 240),
+        };
+        if positive {
+            Color32::from_rgb(r, g, b)
+        } else {
+            Color32::from_rgb(r / 2 + 30, g / 2 + 30, b / 2 + 30)
+        }
+    };
+    for ball in widget::balls(&editor.camera, width, u) {
+        let p = pt(ball.centre);
+        let col = colour(ball.letter, ball.positive);
+        if ball.positive {
+            painter.line_segment([c, p], egui::Stroke::new(2.0, col));
+        }
+        painter.circle_filled(p, widget::BALL_RADIUS as f32, col);
+        if ball.positive {
+            painter.text(p, egui::Align2::CENTER_CENTER, ball.letter, egui::FontId::proportional(12.0), Color32::BLACK);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,88 @@
+//! Routing between the UI and the editor, in-process (no GPU): a click on a
+//! toolbar button changes the gizmo and does not select; text reaches a
+//! focused field only; Escape abandons and Enter confirms.
+
+use super::*;
+use crate::editor::NoFrame;
+use crate::scene::Scene;
+
+fn setup(panel: bool) -> (Editor, Ui) {
+    let mut editor = Editor::new(Scene::demo(), 800.0, 500.0);
+    let mut ui = Ui::new(1.0, 800.0, 500.0, panel);
+    ui.settle(&mut editor);
+    (editor, ui)
+}
+
+fn centre(ui: &Ui, name: &str) -> (f64, f64) {
+    let r = ui.trace().unwrap().rects[name];
+    ((r[0] + r[2]) / 2.0, (r[1] + r[3]) / 2.0)
+}
+
+fn click(ui: &mut Ui, editor: &mut Editor, (x, y): (f64, f64), mods: Modifiers) {
+    for e in [
+        Event::CursorMoved { x, y },
+        Event::MouseDown { button: MouseButton::Left },
+        Event::MouseUp { button: MouseButton::Left },
+    ] {
+        ui.handle(editor, &e, mods, &mut NoFrame);
+    }
+}
+
+#[test]
+fn a_toolbar_click_changes_the_mode_and_selects_nothing() {
+    let (mut editor, mut ui) = setup(false);
+    let p = centre(&ui, "mode.scale");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    assert_eq!(editor.gizmo.config.mode, Mode::Scale);
+    assert!(editor.selection().is_empty());
+    // The same key binding still works from the keyboard.
+    ui.handle(&mut editor, &Event::KeyDown { key: "E".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.gizmo.config.mode, Mode::Rotate);
+}
+
+#[test]
+fn typed_text_goes_to_the_focused_field_only() {
+    let (mut editor, mut ui) = setup(true);
+    editor.set_selection(&[0]);
+    ui.run(&mut editor, false);
+    let before = editor.scene().objects()[0].transform;
+    // No field focused: text does nothing, keys reach the editor.
+    ui.handle(&mut editor, &Event::Text { text: "9".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform, before);
+    let p = centre(&ui, "position.y");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    ui.handle(&mut editor, &Event::Text { text: "-4".into() }, Modifiers::NONE, &mut NoFrame);
+    // A key typed into the field does not reach the editor (E: rotate mode).
+    ui.handle(&mut editor, &Event::KeyDown { key: "E".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.gizmo.config.mode, Mode::Translate);
+    ui.handle(&mut editor, &Event::KeyDown { key: "Escape".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform, before, "Escape abandons");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    ui.handle(&mut editor, &Event::Text { text: "-4".into() }, Modifiers::NONE, &mut NoFrame);
+    ui.handle(&mut editor, &Event::KeyDown { key: "Enter".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform.position.y, -4.0);
+    assert!(editor.undo());
+    assert_eq!(editor.scene().objects()[0].transform, before);
+    assert!(!editor.history().can_undo(), "the typed value was one undo step");
+}
+
+#[test]
+fn status_text_names_the_drag_or_the_counts() {
+    let (editor, _) = setup(false);
+    assert_eq!(status_text(&editor, 1.5), "0 selected | 6 objects | 1.50 ms");
+}
+
+#[test]
+fn a_new_scale_factor_rescales_the_ui_and_the_gizmo() {
+    let (mut editor, mut ui) = setup(false);
+    let bar = |ui: &Ui| {
+        let r = ui.trace().unwrap().rects["toolbar"];
+        r[3] - r[1]
+    };
+    let (h1, size1, hit1) = (bar(&ui), editor.gizmo.config.size_px, editor.gizmo.config.hit_px);
+    ui.set_scale(2.0, &mut editor);
+    assert!((bar(&ui) - 2.0 * h1).abs() < 1e-6);
+    assert_eq!((editor.gizmo.config.size_px, editor.gizmo.config.hit_px), (2.0 * size1, 2.0 * hit1));
+    ui.set_scale(1.0, &mut editor);
+    assert_eq!((editor.gizmo.config.size_px, editor.gizmo.config.hit_px), (size1, hit1));
+}

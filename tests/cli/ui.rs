@@ -1,0 +1,315 @@
+//! The UI drawn in the viewport (`editing.md`): toolbar, status line, side
+//! panel, view widget, typed text, event routing and the UI scale, driven by
+//! replay scripts through the real binary exactly as a user would. Where a
+//! control sits is read from a first run's trace (`ui.rects`); what a click
+//! does is checked in the gizmo, selection, camera and saved scene, with
+//! expectations computed here.
+
+use serde_json::{json, Value};
+
+use crate::support::replay::{object, run, run_ui, vec3};
+
+/// 800 x 500 pixels, orthographic front view 10 m high: 0.02 m per pixel,
+/// the origin at (400, 250).
+const W: f64 = 800.0;
+const H: f64 = 500.0;
+const PX: f64 = 10.0 / H;
+
+fn at(x: f64, y: f64) -> [f64; 2] {
+    [W / 2.0 + x / PX, H / 2.0 - y / PX]
+}
+
+fn scene(objects: Value) -> Value {
+    json!({
+        "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+        "objects": objects
+    })
+}
+
+fn one_box() -> Value {
+    scene(json!([
+        { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
+        { "name": "ball", "mesh": "sphere", "position": [-3, -2, 0], "scale": [0.4, 0.4, 0.4] }
+    ]))
+}
+
+/// The script's settings with `events`.
+fn script(settings: Value, events: Value) -> Value {
+    let mut s = json!({ "size": [W as u32, H as u32], "events": events });
+    for (k, v) in settings.as_object().unwrap() {
+        s[k] = v.clone();
+    }
+    s
+}
+
+/// The centre of each named control as the UI lays it out for `settings`.
+fn controls(scene: &Value, settings: &Value) -> Value {
+    let r = run_ui(scene, &script(settings.clone(), json!([{ "mouse_move": [1, 1] }])));
+    r.trace[0]["ui"]["rects"].clone()
+}
+
+fn centre(rects: &Value, name: &str) -> [f64; 2] {
+    let r = rects.get(name).unwrap_or_else(|| panic!("no control {name} in {rects}"));
+    let v: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    [(v[0] + v[2]) / 2.0, (v[1] + v[3]) / 2.0]
+}
+
+fn click(p: [f64; 2]) -> Vec<Value> {
+    vec![json!({ "mouse_move": p }), json!({ "mouse_down": "left" }), json!({ "mouse_up": "left" })]
+}
+
+#[test]
+fn ui_toolbar_buttons_change_what_the_gizmo_offers() {
+    let settings = json!({ "select": ["box"] });
+    let rects = controls(&one_box(), &settings);
+    let l = 100.0 * PX;
+    // A point on the X shaft and one on the Z ring (45 degrees up right).
+    let shaft = at(0.5 * l, 0.0);
+    let ring = at(l * std::f64::consts::FRAC_1_SQRT_2, l * std::f64::consts::FRAC_1_SQRT_2);
+    for (button, on_shaft, on_ring) in [
+        // The Y ring, edge-on in the front view, lies along the X shaft.
+        ("mode.rotate", json!("rotate.y"), json!("rotate.z")),
+        ("mode.scale", json!("scale.x"), Value::Null),
+        ("mode.translate", json!("translate.x"), Value::Null),
+    ] {
+        let mut events = click(centre(&rects, button));
+        events.push(json!({ "mouse_move": shaft }));
+        events.push(json!({ "mouse_move": ring }));
+        let r = run_ui(&one_box(), &script(settings.clone(), json!(events)));
+        assert_eq!(r.trace[3]["hovered"], on_shaft, "{button}: shaft");
+        assert_eq!(r.trace[4]["hovered"], on_ring, "{button}: ring");
+        // The click stayed in the UI: the selection is unchanged.
+        assert_eq!(r.trace[2]["selection"], json!(["box"]), "{button}");
+    }
+    // Without a click the gizmo stays in translate mode (the test can fail).
+    let r = run_ui(&one_box(), &script(settings, json!([{ "mouse_move": ring }])));
+    assert_eq!(r.trace[0]["hovered"], Value::Null);
+}
+
+#[test]
+fn ui_typing_into_the_x_field_moves_the_object_as_one_undo_step() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let mut events = click(centre(&rects, "position.x"));
+    events.push(json!({ "text": "2.5" }));
+    events.push(json!({ "key_down": "Enter" }));
+    let r = run_ui(&one_box(), &script(settings.clone(), json!(events.clone())));
+    assert_eq!(vec3(&r.trace[3]["objects"]["box"]["position"]), [0.0, 0.0, 0.0], "typing alone changes nothing");
+    assert_eq!(vec3(&r.trace[4]["objects"]["box"]["position"]), [2.5, 0.0, 0.0]);
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [2.5, 0.0, 0.0]);
+    assert_eq!(r.trace[4]["selection"], json!(["box"]));
+
+    // Ctrl+Z undoes the typed value in one step; Ctrl+Shift+Z redoes it.
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl", "shift"] }));
+    let r = run_ui(&one_box(), &script(settings.clone(), json!(events)));
+    assert_eq!(vec3(&r.trace[5]["objects"]["box"]["position"]), [0.0, 0.0, 0.0]);
+    assert_eq!(vec3(&r.trace[6]["objects"]["box"]["position"]), [2.5, 0.0, 0.0]);
+
+    // Escape abandons the edit.
+    let mut events = click(centre(&rects, "position.x"));
+    events.push(json!({ "text": "7" }));
+    events.push(json!({ "key_down": "Escape" }));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn ui_outliner_click_selects_and_shift_click_adds() {
+    let settings = json!({ "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let mut events = click(centre(&rects, "outliner.ball"));
+    events.push(json!({ "mouse_move": centre(&rects, "outliner.box") }));
+    events.push(json!({ "mouse_down": "left", "mods": ["shift"] }));
+    events.push(json!({ "mouse_up": "left", "mods": ["shift"] }));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert_eq!(r.trace[2]["selection"], json!(["ball"]));
+    assert_eq!(r.trace[5]["selection"], json!(["ball", "box"]));
+}
+
+#[test]
+fn ui_n_toggles_the_side_panel() {
+    let r = run_ui(&one_box(), &script(json!({}), json!([{ "key_down": "N" }, { "key_down": "N" }])));
+    assert_eq!(r.trace[0]["ui"]["panel"], json!(true));
+    assert!(r.trace[0]["ui"]["rects"].get("outliner.box").is_some());
+    assert_eq!(r.trace[1]["ui"]["panel"], json!(false));
+}
+
+#[test]
+fn ui_a_click_on_the_ui_does_not_select_the_object_behind_it() {
+    // Objects under the toolbar, the status line and the panel.
+    let objects = json!([
+        { "name": "top", "mesh": "cube", "position": [-2, (H / 2.0 - 15.0) * PX, 0] },
+        { "name": "bottom", "mesh": "cube", "position": [-2, -(H / 2.0 - 10.0) * PX, 0] },
+        { "name": "side", "mesh": "cube", "position": [(W / 2.0 - 60.0) * PX, -1.5, 0] }
+    ]);
+    let s = scene(objects);
+    let points = [
+        ("top", [W / 2.0 - 100.0, 15.0]),
+        ("bottom", [W / 2.0 - 100.0, H - 10.0]),
+        ("side", [W - 60.0, H / 2.0 + 75.0]),
+    ];
+    for (name, p) in points {
+        let events = json!(click(p));
+        // The 3D view alone selects the object there ...
+        let alone = run(&s, &script(json!({}), events.clone()));
+        assert_eq!(alone.trace[2]["selection"], json!([name]), "{name} without the UI");
+        // ... the UI takes the click.
+        let with_ui = run_ui(&s, &script(json!({ "ui": { "panel": true } }), events));
+        assert_eq!(with_ui.trace[2]["selection"], json!([]), "{name} under the UI");
+    }
+}
+
+/// The camera's unit (right, up, back) vectors, computed here.
+fn axes(eye: [f64; 3], target: [f64; 3], up: [f64; 3]) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let cross =
+        |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let norm = |a: [f64; 3]| {
+        let n = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
+        [a[0] / n, a[1] / n, a[2] / n]
+    };
+    let back = norm(sub(eye, target));
+    let right = norm(cross(up, back));
+    (right, cross(back, right), back)
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Where the ball of `axis` is (`editing.md`): centre (W - 80u, 120u) + 56u (a.right, -a.up).
+fn ball(axis: [f64; 3], eye: [f64; 3], u: f64) -> [f64; 2] {
+    let (right, up, _) = axes(eye, [0.0; 3], [0.0, 1.0, 0.0]);
+    [W - 80.0 * u + 56.0 * u * dot(axis, right), 120.0 * u - 56.0 * u * dot(axis, up)]
+}
+
+fn direction(camera: &Value) -> [f64; 3] {
+    let (e, t) = (vec3(&camera["eye"]), vec3(&camera["target"]));
+    let d = [e[0] - t[0], e[1] - t[1], e[2] - t[2]];
+    let n = dot(d, d).sqrt();
+    [d[0] / n, d[1] / n, d[2] / n]
+}
+
+#[test]
+fn ui_widget_balls_show_the_views_editing_md_names_in_both_depth_modes() {
+    let eye = [4.0, 3.0, 5.0];
+    let s = json!({ "camera": { "eye": eye, "target": [0, 0, 0], "fov_y_deg": 50 },
+                    "objects": [{ "name": "box", "mesh": "cube" }] });
+    // +X right, -X left, +Y top (screen up -Z), -Y bottom (up +Z), +Z front, -Z back.
+    let cases: [([f64; 3], [f64; 3]); 6] = [
+        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([0.0, 1.0, 0.0], [0.0, 0.0, -1.0]),
+        ([0.0, -1.0, 0.0], [0.0, 0.0, 1.0]),
+        ([0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0]),
+    ];
+    for depth in ["reversed", "standard"] {
+        for (axis, up) in cases {
+            let p = ball(axis, eye, 1.0);
+            // Clicking the same ball again (now at the widget's centre,
+            // facing the viewer) shows the opposite side.
+            let mut events = click(p);
+            events.extend(click([W - 80.0, 120.0]));
+            let r = run_ui(&s, &script(json!({ "depth": depth }), json!(events)));
+            let cam = &r.trace[2]["camera"];
+            let d = direction(cam);
+            assert!(dot(d, axis) > 1.0 - 1e-9, "{depth} {axis:?}: looking from {d:?}");
+            assert!(dot(vec3(&cam["up"]), up) > 1.0 - 1e-9, "{depth} {axis:?}: up {}", cam["up"]);
+            assert_eq!(cam["projection"], json!("orthographic"), "an axis view is orthographic");
+            let d2 = direction(&r.trace[5]["camera"]);
+            assert!(dot(d2, axis) < -1.0 + 1e-9, "{depth} {axis:?}: again gives the opposite, got {d2:?}");
+        }
+    }
+    // A drag that starts on the widget orbits; the selection stays.
+    let start = [W - 80.0 + 30.0, 120.0 + 30.0];
+    let events = json!([{ "mouse_move": start }, { "mouse_down": "left" }, { "mouse_move": [start[0] + 40.0, start[1]] },
+                        { "mouse_up": "left" }]);
+    let r = run_ui(&s, &script(json!({ "select": ["box"] }), events));
+    let d = direction(&r.trace[3]["camera"]);
+    assert!(dot(d, direction(&r.trace[0]["camera"])) < 0.999, "the drag turned the camera");
+    assert_eq!(r.trace[3]["selection"], json!(["box"]));
+}
+
+/// The numbers in a status text.
+fn numbers(text: &str) -> Vec<f64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')).filter_map(|t| t.parse().ok()).collect()
+}
+
+#[test]
+fn ui_status_line_shows_the_live_drag_delta_and_counts() {
+    let settings = json!({ "select": ["box"] });
+    let l = 100.0 * PX;
+    let from = at(0.5 * l, 0.0);
+    let to = [from[0] + 37.0, from[1] + 20.0];
+    let events =
+        json!([{ "mouse_move": from }, { "mouse_down": "left" }, { "mouse_move": to }, { "mouse_up": "left" }]);
+    let r = run_ui(&one_box(), &script(settings.clone(), events));
+    let moved = vec3(&r.trace[2]["objects"]["box"]["position"]);
+    assert!((moved[0] - 37.0 * PX).abs() < 1e-9, "{moved:?}");
+    let status = r.trace[2]["ui"]["status"].as_str().unwrap();
+    let n = numbers(status);
+    for k in 0..3 {
+        assert!((n[k] - moved[k]).abs() < 5e-5, "{status}: axis {k} shows {} for {}", n[k], moved[k]);
+    }
+    // Otherwise: selection count and object count.
+    let idle = r.trace[3]["ui"]["status"].as_str().unwrap();
+    assert!(idle.starts_with("1 selected | 2 objects"), "{idle}");
+
+    // A rotation shows its angle in degrees.
+    let rects = controls(&one_box(), &settings);
+    let ring = |deg: f64| {
+        let a = deg.to_radians();
+        at(l * a.cos(), l * a.sin())
+    };
+    let mut events = click(centre(&rects, "mode.rotate"));
+    events.extend([
+        json!({ "mouse_move": ring(45.0) }),
+        json!({ "mouse_down": "left" }),
+        json!({ "mouse_move": ring(75.0) }),
+    ]);
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    let status = r.trace[5]["ui"]["status"].as_str().unwrap();
+    assert!((numbers(status)[0] - 30.0).abs() < 0.01, "{status}");
+}
+
+#[test]
+fn ui_scale_2_doubles_the_toolbar_the_widget_and_the_gizmo_hover_distance() {
+    // 1600 x 1000 at 0.01 m per pixel, so the doubled widget stays clear of the gizmo.
+    let s = json!({ "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+                    "objects": [{ "name": "box", "mesh": "cube", "scale": [0.2, 0.2, 0.2] }] });
+    let run_at = |u: f64, events: Value| {
+        run_ui(&s, &json!({ "size": [1600, 1000], "ui_scale": u, "select": ["box"], "events": events }))
+    };
+    let toolbar_height = |u: f64| {
+        let r = run_at(u, json!([{ "mouse_move": [1, 1] }]));
+        let t: Vec<f64> =
+            r.trace[0]["ui"]["rects"]["toolbar"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        t[3] - t[1]
+    };
+    let (h1, h2) = (toolbar_height(1.0), toolbar_height(2.0));
+    assert!(h1 > 10.0 && h1 <= 40.0 && (h2 - 2.0 * h1).abs() < 1e-6, "{h1} {h2}");
+    // On the shaft at 150 px (beyond L = 100 px, inside 2L), and 12 px off the
+    // shaft (beyond hit_px 8, inside 16).
+    let probe = json!([{ "mouse_move": [800 + 150, 500] }, { "mouse_move": [800 + 50, 500 + 12] }]);
+    let one = run_at(1.0, probe.clone());
+    let two = run_at(2.0, probe);
+    assert_eq!([&one.trace[0]["hovered"], &one.trace[1]["hovered"]], [&Value::Null, &Value::Null]);
+    assert_eq!([&two.trace[0]["hovered"], &two.trace[1]["hovered"]], [&json!("translate.x"), &json!("translate.x")]);
+    // The widget: the +Y ball of the front view is at (W - 160, 240 - 112) at u = 2.
+    let r = run_at(2.0, json!(click([1600.0 - 160.0, 240.0 - 112.0])));
+    assert!(dot(direction(&r.trace[2]["camera"]), [0.0, 1.0, 0.0]) > 1.0 - 1e-9, "top view");
+    let r = run_at(1.0, json!(click([1600.0 - 160.0, 240.0 - 112.0])));
+    assert!(dot(direction(&r.trace[2]["camera"]), [0.0, 0.0, 1.0]) > 1.0 - 1e-9, "u = 1: no ball there");
+}
+
+#[test]
+fn ui_tiny_viewports_run_without_a_panic() {
+    for size in [[1, 1], [50, 30], [161, 101], [300, 120]] {
+        let events = json!([{ "mouse_move": [0.5, 0.5] }, { "mouse_down": "left" }, { "mouse_up": "left" },
+                            { "key_down": "N" }, { "text": "1" }, { "frame": 1 }]);
+        run_ui(&one_box(), &json!({ "size": size, "ui": { "panel": true }, "events": events }));
+    }
+}
