@@ -1,4 +1,5 @@
 //! Headless frame time of the demo scene at 1280x720 (draw, wait, read back),
+//! single-sampled and with 4x MSAA,
 //! the CPU time to record one frame's command buffer, and the latency of
 //! region read-backs of ids and depth after a frame (one texel under the
 //! cursor, and a 64x64 block).
@@ -34,7 +35,8 @@ mod textured;
 use textured::{lit, quadrants, Doc, Image, ImageAt, Quad};
 
 fn frame(c: &mut Criterion) {
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).expect("headless renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
     let (desc, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
@@ -48,6 +50,21 @@ fn frame(c: &mut Criterion) {
             renderer.read_color().unwrap()
         })
     });
+    {
+        // The same frame with 4x MSAA (the CLI's default): the ids and depth
+        // pass, the multisampled colour pass, the resolve.
+        let desc4 = ContextDesc { validation: false, samples: 4 };
+        let mut msaa = Renderer::headless(&desc4, 1280, 720).expect("headless MSAA renderer");
+        let samples = msaa.device_info().samples;
+        let meshes = SceneMeshes::upload(&mut msaa, &scene).unwrap();
+        let (desc, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
+        group.bench_function(format!("demo 1280x720 MSAA {samples}x: draw + wait + read back"), |b| {
+            b.iter(|| {
+                msaa.draw(&desc).unwrap();
+                msaa.read_color().unwrap()
+            })
+        });
+    }
     group.bench_function("demo: CPU time to record a frame", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
@@ -104,7 +121,8 @@ fn materials(c: &mut Criterion) {
     quads_file(dir.path(), "plain.gltf", 1, false);
     quads_file(dir.path(), "textured.gltf", 1, true);
     quads_file(dir.path(), "textured16.gltf", 16, true);
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).expect("headless renderer");
     let device = renderer.device_info().to_string();
     let mut group = c.benchmark_group(format!("materials [{device}]"));
     group.sample_size(30).measurement_time(Duration::from_secs(5));
@@ -144,7 +162,7 @@ fn materials(c: &mut Criterion) {
             b.iter(|| {
                 let opened = open_scene(Some(&helmet)).unwrap();
                 let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
-                let mut r = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).unwrap();
                 let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
                 let (desc, _) = meshes.editor_frame(&editor);
                 r.draw(&desc).unwrap();
@@ -182,7 +200,7 @@ fn real_assets(c: &mut Criterion) {
             b.iter(|| {
                 let opened = open_scene(Some(&file)).unwrap();
                 let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
-                let mut r = Renderer::headless(&ContextDesc { validation: false }, 1280, 720).unwrap();
+                let mut r = Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).unwrap();
                 let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
                 r.draw(&meshes.editor_frame(&editor).0).unwrap();
                 r.read_color().unwrap()
@@ -194,7 +212,8 @@ fn real_assets(c: &mut Criterion) {
 
 fn ui(c: &mut Criterion) {
     let (w, h) = (1280u32, 720u32);
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, w, h).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, w, h).expect("headless renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut renderer, &scene).unwrap();
     let mut editor = Editor::new(scene, w as f64, h as f64);

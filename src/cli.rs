@@ -68,6 +68,10 @@ pub struct Cli {
     /// Enable the Khronos validation layer; exit non-zero if it reported an error.
     #[arg(long)]
     pub validation: bool,
+    /// MSAA samples per pixel: 1 (off), 2, 4 or 8; the device's highest
+    /// supported count not above it is used.
+    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_samples)]
+    pub samples: u32,
     /// Show the 3D view alone: no toolbar, status line, side panel or view
     /// widget, and every event reaches the editor (for tests and captures of
     /// the 3D view).
@@ -83,6 +87,13 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         return Err(format!("size must be between 1x1 and 16384x16384, got {w}x{h}"));
     }
     Ok((w, h))
+}
+
+fn parse_samples(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("samples must be 1, 2, 4 or 8, got \"{s}\"")),
+    }
 }
 
 fn parse_depth(s: &str) -> Result<DepthMode, String> {
@@ -126,6 +137,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         size: cli.size,
         depth: cli.depth,
         validation: cli.validation,
+        samples: cli.samples,
         ui: !cli.no_ui,
     };
     let mut outputs = Outputs {

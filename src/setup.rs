@@ -26,13 +26,16 @@ pub struct Options {
     pub depth: DepthMode,
     /// Enable the Khronos validation layer.
     pub validation: bool,
+    /// MSAA samples per pixel asked for (1: off; the device's highest
+    /// supported count not above it is used).
+    pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, ui: true }
+        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, samples: 4, ui: true }
     }
 }
 

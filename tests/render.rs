@@ -26,6 +26,9 @@ mod id_buffer;
 /// glTF materials: textures, factors, vertex colours, MASK and BLEND.
 #[path = "render/materials.rs"]
 mod materials;
+/// MSAA: blended edges, exact depth, outline and overlay.
+#[path = "render/msaa.rs"]
+mod msaa;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;

@@ -77,6 +77,8 @@ fn to_input(event: &WindowEvent) -> Option<Event> {
 
 struct App {
     validation: bool,
+    /// MSAA samples asked for ([`Options::samples`]).
+    samples: u32,
     size: (u32, u32),
     scene_path: Option<PathBuf>,
     editor: Editor,
@@ -116,8 +118,12 @@ impl App {
         let handles =
             WindowHandles { display: window.display_handle()?.as_raw(), window: window.window_handle()?.as_raw() };
         let size = window.inner_size();
-        let mut renderer =
-            Renderer::windowed(&ContextDesc { validation: self.validation }, handles, size.width, size.height)?;
+        let mut renderer = Renderer::windowed(
+            &ContextDesc { validation: self.validation, samples: self.samples },
+            handles,
+            size.width,
+            size.height,
+        )?;
         eprintln!("viewport: using {}", renderer.device_info());
         self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
@@ -360,6 +366,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
         validation: options.validation,
+        samples: options.samples,
         size: options.size,
         scene_path,
         editor,

@@ -87,7 +87,8 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
 
-    let mut renderer = Renderer::headless(&ContextDesc { validation: options.validation }, size.0, size.1)?;
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
     eprintln!("viewport: using {}", renderer.device_info());
     let mut meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
     let trace = match &script {

@@ -26,6 +26,12 @@ pub(crate) enum Transition {
     SceneDepthToAttachment,
     /// Start of a frame: the overlay's own depth becomes a cleared attachment.
     OverlayDepthToAttachment,
+    /// Start of an MSAA frame: the multisampled colour becomes a cleared
+    /// attachment, after the previous frame's writes and resolve reads.
+    MsColorToAttachment,
+    /// Start of an MSAA frame: the multisampled depth of the colour pass
+    /// becomes a cleared attachment.
+    MsDepthToAttachment,
     /// After the scene pass: the scene depth is sampled by the overlay pass
     /// and copied for read-back.
     SceneDepthToRead,
@@ -81,11 +87,17 @@ impl Transition {
                 (Layout::UNDEFINED, Layout::DEPTH_ATTACHMENT_OPTIMAL),
                 DEPTH,
             ),
-            OverlayDepthToAttachment => (
+            OverlayDepthToAttachment | MsDepthToAttachment => (
                 (TESTS, Access::DEPTH_STENCIL_ATTACHMENT_WRITE),
                 (TESTS, DEPTH_RW),
                 (Layout::UNDEFINED, Layout::DEPTH_ATTACHMENT_OPTIMAL),
                 DEPTH,
+            ),
+            MsColorToAttachment => (
+                (Stage::COLOR_ATTACHMENT_OUTPUT, Access::COLOR_ATTACHMENT_WRITE),
+                (Stage::COLOR_ATTACHMENT_OUTPUT, Access::COLOR_ATTACHMENT_WRITE | Access::COLOR_ATTACHMENT_READ),
+                (Layout::UNDEFINED, Layout::COLOR_ATTACHMENT_OPTIMAL),
+                COLOR,
             ),
             SceneDepthToRead => (
                 (TESTS, Access::DEPTH_STENCIL_ATTACHMENT_WRITE),
@@ -170,6 +182,17 @@ pub(crate) fn copies_to_host() -> vk::MemoryBarrier2<'static> {
         .src_access_mask(Access::TRANSFER_WRITE)
         .dst_stage_mask(Stage::HOST)
         .dst_access_mask(Access::HOST_READ)
+}
+
+/// Orders a rendering scope's colour attachment loads and writes after the
+/// previous scope's writes and resolves into the same image (ordering
+/// within a scope does not reach across scopes).
+pub(crate) fn color_after_color() -> vk::MemoryBarrier2<'static> {
+    vk::MemoryBarrier2::default()
+        .src_stage_mask(Stage::COLOR_ATTACHMENT_OUTPUT)
+        .src_access_mask(Access::COLOR_ATTACHMENT_WRITE)
+        .dst_stage_mask(Stage::COLOR_ATTACHMENT_OUTPUT)
+        .dst_access_mask(Access::COLOR_ATTACHMENT_READ | Access::COLOR_ATTACHMENT_WRITE)
 }
 
 /// Orders a copy into a buffer after the previous frame's copy into it.

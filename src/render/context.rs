@@ -103,6 +103,9 @@ pub struct ContextDesc {
     /// Enable `VK_LAYER_KHRONOS_validation` (with synchronisation validation).
     /// Creation fails if the layer is not installed.
     pub validation: bool,
+    /// Samples per pixel asked for (MSAA; 0 and 1: off). The device's
+    /// highest supported count not above it is used ([`DeviceInfo::samples`]).
+    pub samples: u32,
 }
 
 /// A window surface the device must be able to present to.
@@ -118,6 +121,10 @@ pub struct DeviceInfo {
     pub name: String,
     pub kind: &'static str,
     pub api_version: (u32, u32, u32),
+    /// Samples per pixel of the scene, grid and overlay (1: no MSAA): the
+    /// highest count not above [`ContextDesc::samples`] that the device
+    /// supports for colour and depth attachments.
+    pub samples: u32,
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -255,7 +262,13 @@ impl Context {
         }
         let (instance, surface) = (&roots.instance, roots.surface.as_ref());
 
-        let (physical, queue_family, info) = pick_device(instance, surface)?;
+        let (physical, queue_family, mut info) = pick_device(instance, surface)?;
+        // SAFETY: plain query on a live physical device.
+        let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
+        info.samples = choose_samples(
+            desc.samples,
+            limits.framebuffer_color_sample_counts & limits.framebuffer_depth_sample_counts,
+        );
         log::info!("using {info}");
 
         let priorities = [1.0f32];
@@ -298,6 +311,11 @@ impl Context {
         &self.info
     }
 
+    /// Samples per pixel of the multisampled passes (`TYPE_1`: no MSAA).
+    pub(crate) fn samples(&self) -> vk::SampleCountFlags {
+        vk::SampleCountFlags::from_raw(self.info.samples)
+    }
+
     /// What the validation layer reported so far (always zero without it).
     pub fn validation(&self) -> &ValidationReport {
         &self.report
@@ -331,6 +349,19 @@ impl Context {
         // SAFETY: the device is alive.
         unsafe { self.device().device_wait_idle() }.vk("vkDeviceWaitIdle")
     }
+}
+
+/// The highest sample count in `supported` (a mask of `vk::SampleCountFlags`)
+/// that is a power of two not above `requested` (at least 1).
+pub(crate) fn choose_samples(requested: u32, supported: vk::SampleCountFlags) -> u32 {
+    let mut n = 1;
+    while n * 2 <= requested.min(64) {
+        n *= 2;
+    }
+    while n > 1 && !supported.contains(vk::SampleCountFlags::from_raw(n)) {
+        n /= 2;
+    }
+    n
 }
 
 fn pick_device(
@@ -383,7 +414,7 @@ fn pick_device(
         };
         let (kind, rank) = device_kind(props.device_type);
         if best.as_ref().is_none_or(|b| rank < b.0) {
-            best = Some((rank, pd, family, DeviceInfo { name, kind, api_version: version }));
+            best = Some((rank, pd, family, DeviceInfo { name, kind, api_version: version, samples: 1 }));
         }
     }
     best.map(|(_, pd, f, info)| (pd, f, info)).ok_or_else(|| RenderError::NoDevice(rejected.join("; ")))
@@ -403,5 +434,28 @@ impl Drop for Context {
             }
             drop(gpu);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_the_highest_supported_count_not_above_the_request() {
+        let s = |bits: &[u32]| {
+            bits.iter().fold(vk::SampleCountFlags::empty(), |a, &b| a | vk::SampleCountFlags::from_raw(b))
+        };
+        let lavapipe = s(&[1, 4]);
+        assert_eq!(choose_samples(4, lavapipe), 4);
+        assert_eq!(choose_samples(8, lavapipe), 4);
+        assert_eq!(choose_samples(2, lavapipe), 1);
+        assert_eq!(choose_samples(1, lavapipe), 1);
+        assert_eq!(choose_samples(0, lavapipe), 1);
+        let gpu = s(&[1, 2, 4, 8]);
+        assert_eq!(choose_samples(8, gpu), 8);
+        assert_eq!(choose_samples(2, gpu), 2);
+        // A request between powers of two rounds down.
+        assert_eq!(choose_samples(6, gpu), 4);
     }
 }

@@ -46,7 +46,14 @@ pub(crate) struct GridPass {
 }
 
 impl GridPass {
-    pub fn new(gpu: &Gpu, color_format: vk::Format, depth_format: vk::Format) -> Result<GridPass, RenderError> {
+    /// `samples` > 1: the grid is drawn in the multisampled colour pass,
+    /// which has no object-ID attachment.
+    pub fn new(
+        gpu: &Gpu,
+        color_format: vk::Format,
+        depth_format: vk::Format,
+        samples: vk::SampleCountFlags,
+    ) -> Result<GridPass, RenderError> {
         let pipeline = PipelineDesc {
             name: "grid",
             vert: spirv::GRID_VERT,
@@ -59,10 +66,10 @@ impl GridPass {
             depth_test: true,
             depth_write: false,
             blend: true,
-            ids: IdAttachment::Untouched,
+            ids: if samples == vk::SampleCountFlags::TYPE_1 { IdAttachment::Untouched } else { IdAttachment::Absent },
             frag_constants: &[],
         }
-        .build(gpu, color_format, depth_format)?;
+        .build(gpu, color_format, depth_format, samples)?;
         Ok(GridPass { pipeline })
     }
 

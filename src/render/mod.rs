@@ -63,6 +63,34 @@
 //! rectangle of ids and depth into a small grow-on-demand host buffer and
 //! waits for it; `depth_at` is a 1x1 region, `read_depth` / `read_ids` a
 //! full-size one (tests and screenshots only).
+//!
+//! # MSAA
+//! With [`ContextDesc::samples`] > 1 (the device's count in
+//! [`DeviceInfo::samples`]) the target also has a multisampled colour and
+//! depth image (`target.rs`, `Multisampled`), and the overlay's own depth is
+//! multisampled. The frame then records:
+//! 2a. the scene pass single-sampled as above but with no colour image
+//!     (a null colour attachment: its writes are discarded) and without the
+//!     grid: it writes only the ids and the scene depth, so both stay exact
+//!     at pixel centres (integer formats cannot be averaged, lavapipe has no
+//!     multisampled integer attachments, and sample 0 of 4x is not at the
+//!     pixel centre);
+//! 2b. the colour pass, multisampled: the scene objects (colour only, the
+//!     scene pipelines built for the sample count) and the grid, against
+//!     the multisampled depth, colour cleared to the background;
+//! 4-5. the outline and the overlay draw into the multisampled colour (the
+//!     outline still samples the single-sample ids, the overlay the
+//!     single-sample scene depth);
+//! and the last multisampled scope of the frame (overlay, else outline,
+//! else the colour pass) resolves the colour (`AVERAGE`) into the target's
+//! single-sample colour image. Everything after (the selection rectangle,
+//! the hand-over, read-backs, screenshots) sees that image, as without MSAA.
+//! The multisampled colour and depth become attachments at the start of
+//! each frame (`MsColorToAttachment`, `MsDepthToAttachment`). With or
+//! without MSAA, a rendering scope that loads the colour another scope
+//! wrote (outline, overlay, rectangle) is preceded by a colour-after-colour
+//! memory barrier (`barrier::color_after_color`): ordering inside a scope
+//! does not reach across scopes.
 
 mod barrier;
 mod context;
@@ -225,7 +253,8 @@ impl FrameDesc {
 pub struct FrameStats {
     /// False when nothing was drawn (minimised window, swapchain recreated).
     pub presented: bool,
-    /// Draws of the scene and grid.
+    /// Draws of the scene and grid (with MSAA those of the multisampled
+    /// colour pass; the single-sample ids + depth pass repeats the scene's).
     pub draw_calls: u32,
     pub instances: u32,
     /// Draws of the overlay pass: at most one per gizmo mesh kind.

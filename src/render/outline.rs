@@ -54,7 +54,12 @@ impl Default for OutlinePass {
 }
 
 impl OutlinePass {
-    pub fn new(gpu: &Gpu, color_format: vk::Format, frames: usize) -> Result<OutlinePass, RenderError> {
+    pub fn new(
+        gpu: &Gpu,
+        color_format: vk::Format,
+        samples: vk::SampleCountFlags,
+        frames: usize,
+    ) -> Result<OutlinePass, RenderError> {
         let d = &gpu.device;
         let mut o = Guard::new(gpu, OutlinePass::default());
         let bindings = [
@@ -98,7 +103,7 @@ impl OutlinePass {
             ids: IdAttachment::Absent,
             frag_constants: &[],
         }
-        .build(gpu, color_format, vk::Format::UNDEFINED)?;
+        .build(gpu, color_format, vk::Format::UNDEFINED, samples)?;
         Ok(o.finish())
     }
 

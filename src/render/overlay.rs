@@ -243,7 +243,7 @@ impl OverlayRenderer {
         allocator: Arc<Mutex<Allocator>>,
         desc: &OverlayDesc,
     ) -> Result<OverlayRenderer, RenderError> {
-        OverlayRenderer::on(Gpu { device: device.clone(), allocator }, desc)
+        OverlayRenderer::on(Gpu { device: device.clone(), allocator }, desc, vk::SampleCountFlags::TYPE_1)
     }
 
     /// Creates the overlay on `device` with an allocator of its own.
@@ -268,7 +268,12 @@ impl OverlayRenderer {
         OverlayRenderer::new(device, Arc::new(Mutex::new(allocator)), desc)
     }
 
-    pub(crate) fn on(gpu: Gpu, desc: &OverlayDesc) -> Result<OverlayRenderer, RenderError> {
+    /// As [`OverlayRenderer::new`], for attachments of `samples` samples per pixel.
+    pub(crate) fn on(
+        gpu: Gpu,
+        desc: &OverlayDesc,
+        samples: vk::SampleCountFlags,
+    ) -> Result<OverlayRenderer, RenderError> {
         if !is_depth_format(desc.depth_format) {
             return Err(RenderError::BadFormat { what: "the overlay's depth attachment", format: desc.depth_format });
         }
@@ -305,8 +310,9 @@ impl OverlayRenderer {
             ids: IdAttachment::Absent,
             frag_constants: &[],
         };
-        parts.faded = desc_for(spirv::OVERLAY_FRAG, &set_layouts).build(&gpu, desc.color_format, desc.depth_format)?;
-        parts.plain = desc_for(spirv::OVERLAY_PLAIN_FRAG, &[]).build(&gpu, desc.color_format, desc.depth_format)?;
+        let (color, depth) = (desc.color_format, desc.depth_format);
+        parts.faded = desc_for(spirv::OVERLAY_FRAG, &set_layouts).build(&gpu, color, depth, samples)?;
+        parts.plain = desc_for(spirv::OVERLAY_PLAIN_FRAG, &[]).build(&gpu, color, depth, samples)?;
         for kind in KINDS {
             let mesh = GpuMesh::host_visible(&gpu, &crate::gizmo::mesh(kind))?;
             parts.meshes.push(mesh);

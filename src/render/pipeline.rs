@@ -176,12 +176,13 @@ pub(crate) const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
 
 impl PipelineDesc<'_> {
     /// Builds the pipeline for one colour attachment of `color_format` and
-    /// a depth attachment of `depth_format`, single-sampled.
+    /// a depth attachment of `depth_format`, with `samples` samples per pixel.
     pub fn build(
         &self,
         gpu: &Gpu,
         color_format: vk::Format,
         depth_format: vk::Format,
+        samples: vk::SampleCountFlags,
     ) -> Result<Pipeline, RenderError> {
         let mut modules = Guard::new(gpu, Modules { vert: vk::ShaderModule::null(), frag: vk::ShaderModule::null() });
         modules.vert = shader_module(gpu, self.vert, self.name)?;
@@ -224,8 +225,7 @@ impl PipelineDesc<'_> {
             .cull_mode(vk::CullModeFlags::NONE)
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
-        let multisample =
-            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
         let depth = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(self.depth_test)
             .depth_write_enable(self.depth_test && self.depth_write)

@@ -44,7 +44,7 @@ impl RectPass {
             ids: IdAttachment::Absent,
             frag_constants: &[],
         }
-        .build(gpu, color_format, vk::Format::UNDEFINED)?;
+        .build(gpu, color_format, vk::Format::UNDEFINED, vk::SampleCountFlags::TYPE_1)?;
         Ok(RectPass { pipeline })
     }
 

@@ -107,12 +107,30 @@ struct Attachment {
     view: vk::ImageView,
     clear: Option<vk::ClearValue>,
     store: vk::AttachmentStoreOp,
+    /// A multisampled colour attachment's resolve target (averaged into it
+    /// at the end of the scope, in the same layout).
+    resolve: Option<vk::ImageView>,
 }
 
 impl Attachment {
+    fn new(view: vk::ImageView, clear: Option<vk::ClearValue>, store: vk::AttachmentStoreOp) -> Attachment {
+        Attachment { view, clear, store, resolve: None }
+    }
+
+    /// No image: the pipelines' writes to it are discarded.
+    fn none() -> Attachment {
+        Attachment::new(vk::ImageView::null(), None, vk::AttachmentStoreOp::DONT_CARE)
+    }
+
     fn info(&self, layout: vk::ImageLayout) -> vk::RenderingAttachmentInfo<'static> {
-        let info =
+        let mut info =
             vk::RenderingAttachmentInfo::default().image_view(self.view).image_layout(layout).store_op(self.store);
+        if let Some(resolve) = self.resolve {
+            info = info
+                .resolve_mode(vk::ResolveModeFlags::AVERAGE)
+                .resolve_image_view(resolve)
+                .resolve_image_layout(layout);
+        }
         match self.clear {
             Some(c) => info.load_op(vk::AttachmentLoadOp::CLEAR).clear_value(c),
             None => info.load_op(vk::AttachmentLoadOp::LOAD),
@@ -144,15 +162,23 @@ unsafe fn begin_rendering(
     d.cmd_begin_rendering(cmd, &info);
 }
 
-/// A colour-only rendering scope that keeps `view`'s contents, for the
+/// A colour-only rendering scope that keeps `color`'s contents, for the
 /// screen-space passes (outline, selection rectangle).
 ///
 /// # Safety
 /// As [`begin_rendering`].
-unsafe fn begin_screen_pass(d: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D, view: vk::ImageView) {
-    let color = Attachment { view, clear: None, store: vk::AttachmentStoreOp::STORE };
+unsafe fn begin_screen_pass(d: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D, color: Attachment) {
     begin_rendering(d, cmd, extent, &[color], None);
     set_full_viewport(d, cmd, extent);
+}
+
+/// The last multisampled rendering scope of a frame, which resolves the
+/// multisampled colour (MSAA only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastPass {
+    Scene,
+    Outline,
+    Overlay,
 }
 
 fn depth_clear(value: f32) -> Option<vk::ClearValue> {
@@ -164,7 +190,7 @@ impl Renderer {
     pub fn headless(desc: &ContextDesc, width: u32, height: u32) -> Result<Renderer, RenderError> {
         let ctx = Context::new(desc, None)?;
         let extent = vk::Extent2D { width, height };
-        let target = Target::Offscreen(Offscreen::new(&ctx.gpu, extent)?);
+        let target = Target::Offscreen(Offscreen::new(&ctx.gpu, extent, ctx.samples())?);
         Renderer::with_target(ctx, target, OFFSCREEN_FORMAT, extent)
     }
 
@@ -207,16 +233,17 @@ impl Renderer {
         );
         // SAFETY: the materials are empty and owned by the `parts` guard.
         unsafe { parts.materials.init(&ctx)? };
-        parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT, parts.materials.layout)?;
-        parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT)?;
-        parts.outline = OutlinePass::new(gpu, color_format, FRAMES_IN_FLIGHT)?;
+        let samples = ctx.samples();
+        parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT, samples, parts.materials.layout)?;
+        parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT, samples)?;
+        parts.outline = OutlinePass::new(gpu, color_format, samples, FRAMES_IN_FLIGHT)?;
         parts.rect = RectPass::new(gpu, color_format)?;
         for _ in 0..FRAMES_IN_FLIGHT {
             let f = Frame::new(&ctx)?;
             parts.frames.push(f);
         }
         let overlay_desc = OverlayDesc { color_format, depth_format: DEPTH_FORMAT, frames_in_flight: FRAMES_IN_FLIGHT };
-        let overlay = OverlayRenderer::on(Gpu::clone(gpu), &overlay_desc)?;
+        let overlay = OverlayRenderer::on(Gpu::clone(gpu), &overlay_desc, samples)?;
         let ui = UiPass::new(&ctx, color_format)?;
         let parts = parts.finish();
         Ok(Renderer {
@@ -302,7 +329,7 @@ impl Renderer {
                 }
                 self.ctx.wait_idle()?;
                 self.readable = false;
-                let fresh = Offscreen::new(&self.ctx.gpu, self.window_extent)?;
+                let fresh = Offscreen::new(&self.ctx.gpu, self.window_extent, self.ctx.samples())?;
                 // SAFETY: the device is idle.
                 unsafe { o.destroy(&self.ctx.gpu) };
                 *o = fresh;
@@ -445,36 +472,38 @@ impl Renderer {
         // handle used below stays alive until the frame's fence signals.
         unsafe {
             let cmd = frame.begin(d)?;
-            barrier::record(
-                d,
-                cmd,
-                &[
-                    (Transition::ColorToAttachment, color_image),
-                    (Transition::SceneDepthToAttachment, depths.scene.raw),
-                    (Transition::OverlayDepthToAttachment, depths.overlay.raw),
-                    (Transition::IdsToAttachment, depths.ids.raw),
-                ],
-                &[],
-            );
+            let msaa = depths.msaa.as_ref();
+            let mut starts = vec![
+                (Transition::ColorToAttachment, color_image),
+                (Transition::SceneDepthToAttachment, depths.scene.raw),
+                (Transition::OverlayDepthToAttachment, depths.overlay.raw),
+                (Transition::IdsToAttachment, depths.ids.raw),
+            ];
+            if let Some(ms) = msaa {
+                starts.push((Transition::MsColorToAttachment, ms.color.raw));
+                starts.push((Transition::MsDepthToAttachment, ms.depth.raw));
+            }
+            barrier::record(d, cmd, &starts, &[]);
 
             // Scene pass: scene objects (colour and ids), then the grid
-            // blended over them (colour only).
+            // blended over them (colour only). With MSAA this single-sample
+            // pass writes only the ids and the scene depth (exact at pixel
+            // centres), and the multisampled colour pass below draws the
+            // colour.
             let bg = desc.background;
             let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
             let clear_ids = vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } };
+            let store = vk::AttachmentStoreOp::STORE;
+            let color = match msaa {
+                None => Attachment::new(color_view, Some(clear_color), store),
+                Some(_) => Attachment::none(),
+            };
             begin_rendering(
                 d,
                 cmd,
                 extent,
-                &[
-                    Attachment { view: color_view, clear: Some(clear_color), store: vk::AttachmentStoreOp::STORE },
-                    Attachment { view: depths.ids.view, clear: Some(clear_ids), store: vk::AttachmentStoreOp::STORE },
-                ],
-                Some(Attachment {
-                    view: depths.scene.view,
-                    clear: depth_clear(desc.depth.clear_depth()),
-                    store: vk::AttachmentStoreOp::STORE,
-                }),
+                &[color, Attachment::new(depths.ids.view, Some(clear_ids), store)],
+                Some(Attachment::new(depths.scene.view, depth_clear(desc.depth.clear_depth()), store)),
             );
             set_full_viewport(d, cmd, extent);
             let scene = SceneInputs {
@@ -486,40 +515,84 @@ impl Renderer {
                 materials: &parts.materials,
                 instance_buffer,
             };
-            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene);
-            if desc.grid {
-                let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
+            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
+            let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
+            if desc.grid && msaa.is_none() {
                 stats.draw_calls += parts.grid.record(d, cmd, &grid);
             }
             d.cmd_end_rendering(cmd);
 
-            // Scene depth and ids become readable by the later passes.
+            // The multisampled passes draw into `ms_color`; the last of them
+            // resolves it into the target's colour (`resolve_last`).
+            let (ms_color, resolve_last) = match msaa {
+                Some(ms) => (ms.color.view, Some(color_view)),
+                None => (color_view, None),
+            };
+            let last = if !desc.overlay.is_empty() {
+                LastPass::Overlay
+            } else if outline {
+                LastPass::Outline
+            } else {
+                LastPass::Scene
+            };
+            let target = |pass: LastPass, clear: Option<vk::ClearValue>| {
+                let (store, resolve) = match resolve_last {
+                    Some(v) if pass == last => (vk::AttachmentStoreOp::DONT_CARE, Some(v)),
+                    _ => (vk::AttachmentStoreOp::STORE, None),
+                };
+                Attachment { view: ms_color, clear, store, resolve }
+            };
+
+            // MSAA: the colour pass, scene objects (colour alone) and grid
+            // against their own multisampled depth.
+            if let Some(ms) = msaa {
+                let depth = depth_clear(desc.depth.clear_depth());
+                begin_rendering(
+                    d,
+                    cmd,
+                    extent,
+                    &[target(LastPass::Scene, Some(clear_color))],
+                    Some(Attachment::new(ms.depth.view, depth, vk::AttachmentStoreOp::DONT_CARE)),
+                );
+                set_full_viewport(d, cmd, extent);
+                (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
+                if desc.grid {
+                    stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                }
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Scene depth and ids become readable by the later passes, and
+            // the colour loadable by the next scope.
             barrier::record(
                 d,
                 cmd,
                 &[(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)],
-                &[],
+                &[barrier::color_after_color()],
             );
 
             // Selection outline, from the ids, under the gizmo.
             if outline {
-                begin_screen_pass(d, cmd, extent, color_view);
+                begin_screen_pass(d, cmd, extent, target(LastPass::Outline, None));
                 parts.outline.record(d, cmd, fi);
                 d.cmd_end_rendering(cmd);
             }
 
             // Overlay pass: its own cleared depth; the scene depth is sampled.
             if !desc.overlay.is_empty() {
+                if outline {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
                 begin_rendering(
                     d,
                     cmd,
                     extent,
-                    &[Attachment { view: color_view, clear: None, store: vk::AttachmentStoreOp::STORE }],
-                    Some(Attachment {
-                        view: depths.overlay.view,
-                        clear: depth_clear(desc.depth.clear_depth()),
-                        store: vk::AttachmentStoreOp::DONT_CARE,
-                    }),
+                    &[target(LastPass::Overlay, None)],
+                    Some(Attachment::new(
+                        depths.overlay.view,
+                        depth_clear(desc.depth.clear_depth()),
+                        vk::AttachmentStoreOp::DONT_CARE,
+                    )),
                 );
                 let frame = OverlayFrame {
                     instances: &desc.overlay,
@@ -538,14 +611,22 @@ impl Renderer {
 
             // Box-selection rectangle, over everything.
             if let Some(rect) = desc.selection_rect {
-                begin_screen_pass(d, cmd, extent, color_view);
+                if outline || !desc.overlay.is_empty() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
+                begin_screen_pass(d, cmd, extent, color);
                 parts.rect.record(d, cmd, rect);
                 d.cmd_end_rendering(cmd);
             }
 
             // The UI, over everything.
             if let Some(draw) = desc.ui.as_ref().filter(|u| !u.primitives.is_empty()) {
-                begin_screen_pass(d, cmd, extent, color_view);
+                if outline || !desc.overlay.is_empty() || desc.selection_rect.is_some() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
+                begin_screen_pass(d, cmd, extent, color);
                 ui.record(cmd, extent, draw)?;
                 d.cmd_end_rendering(cmd);
             }

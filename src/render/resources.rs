@@ -267,6 +267,19 @@ impl Image {
         aspect: vk::ImageAspectFlags,
         name: &str,
     ) -> Result<Image, RenderError> {
+        Image::with_samples(gpu, extent, format, usage, aspect, vk::SampleCountFlags::TYPE_1, name)
+    }
+
+    /// As [`Image::new`], with `samples` samples per pixel.
+    pub fn with_samples(
+        gpu: &Gpu,
+        extent: vk::Extent2D,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+        aspect: vk::ImageAspectFlags,
+        samples: vk::SampleCountFlags,
+        name: &str,
+    ) -> Result<Image, RenderError> {
         let mut image =
             Guard::new(gpu, Image { raw: vk::Image::null(), view: vk::ImageView::null(), extent, alloc: None });
         let info = vk::ImageCreateInfo::default()
@@ -275,7 +288,7 @@ impl Image {
             .extent(vk::Extent3D { width: extent.width, height: extent.height, depth: 1 })
             .mip_levels(1)
             .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(samples)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);

@@ -178,18 +178,24 @@ pub(crate) struct SceneInputs<'a> {
 /// UV + colour; the material's texture in set 0.
 #[derive(Default)]
 pub(crate) struct ScenePass {
-    /// Indexed by `Pass as usize`.
+    /// Single-sampled, writing colour and ids; indexed by `Pass as usize`.
     pipelines: [Pipeline; 3],
+    /// With MSAA only: the multisampled colour pass's pipelines (colour
+    /// alone, no object-ID attachment); indexed by `Pass as usize`.
+    multisampled: [Pipeline; 3],
 }
 
 /// Offset of the material's push constants, after [`ScenePush`].
 const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
 
 impl ScenePass {
+    /// With `samples` > 1 it also builds the multisampled colour pass's
+    /// pipelines ([`ScenePass::record`] with `multisampled`).
     pub fn new(
         gpu: &Gpu,
         color_format: vk::Format,
         depth_format: vk::Format,
+        samples: vk::SampleCountFlags,
         material_layout: vk::DescriptorSetLayout,
     ) -> Result<ScenePass, RenderError> {
         // 4 model-view columns, 3 normal-matrix columns, 1 colour: eight
@@ -221,23 +227,36 @@ impl ScenePass {
         });
         let set_layouts = [material_layout];
         let mut pass = Guard::new(gpu, ScenePass::default());
-        for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
-            pass.pipelines[i] = PipelineDesc {
-                name: "scene",
-                vert: spirv::SCENE_VERT,
-                frag: spirv::SCENE_FRAG,
-                bindings: &bindings,
-                attributes: &attributes,
-                topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-                push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
-                set_layouts: &set_layouts,
-                depth_test: true,
-                depth_write: kind != Pass::Blend,
-                blend: kind == Pass::Blend,
-                ids: IdAttachment::Written,
-                frag_constants: &[i as u32],
+        let one = vk::SampleCountFlags::TYPE_1;
+        let variants = if samples == one {
+            &[(one, IdAttachment::Written)][..]
+        } else {
+            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)][..]
+        };
+        for &(count, ids) in variants {
+            for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
+                let built = PipelineDesc {
+                    name: "scene",
+                    vert: spirv::SCENE_VERT,
+                    frag: spirv::SCENE_FRAG,
+                    bindings: &bindings,
+                    attributes: &attributes,
+                    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+                    push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
+                    set_layouts: &set_layouts,
+                    depth_test: true,
+                    depth_write: kind != Pass::Blend,
+                    blend: kind == Pass::Blend,
+                    ids,
+                    frag_constants: &[i as u32],
+                }
+                .build(gpu, color_format, depth_format, count)?;
+                if count == one {
+                    pass.pipelines[i] = built;
+                } else {
+                    pass.multisampled[i] = built;
+                }
             }
-            .build(gpu, color_format, depth_format)?;
         }
         Ok(pass.finish())
     }
@@ -249,7 +268,15 @@ impl ScenePass {
     /// pass's formats, viewport and scissor set; every buffer, set and
     /// texture in `inputs` stays alive until the GPU finished the command
     /// buffer.
-    pub unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, inputs: &SceneInputs) -> (u32, u32) {
+    /// `multisampled`: with the multisampled colour pass's pipelines
+    /// (built only when the pass was created with more than one sample).
+    pub unsafe fn record(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        inputs: &SceneInputs,
+        multisampled: bool,
+    ) -> (u32, u32) {
         if inputs.batches.instances.is_empty() {
             return (0, 0);
         }
@@ -266,7 +293,8 @@ impl ScenePass {
         let (mut calls, mut instances) = (0, 0);
         for draw in &draws {
             let Some(m) = materials.get(draw.material) else { continue };
-            let pipeline = &self.pipelines[draw.pass as usize];
+            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
+            let pipeline = &pipeline[draw.pass as usize];
             if pass != Some(draw.pass) {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
                 d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
@@ -301,7 +329,7 @@ impl ScenePass {
 
 impl Destroy for ScenePass {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
-        for p in &mut self.pipelines {
+        for p in self.pipelines.iter_mut().chain(&mut self.multisampled) {
             p.destroy(gpu);
         }
     }

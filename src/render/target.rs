@@ -28,11 +28,41 @@ pub(crate) struct Depths {
     /// Object ids ([`ID_FORMAT`]): colour attachment 1 of the scene pass,
     /// then sampled by the outline pass and copied by region read-backs.
     pub ids: Image,
+    /// With MSAA: the multisampled colour and depth the scene, grid,
+    /// outline and overlay draw into before the colour is resolved into
+    /// the target's colour image.
+    pub msaa: Option<Multisampled>,
+}
+
+/// The multisampled images of a target (MSAA on).
+pub(crate) struct Multisampled {
+    /// Colour, in the target's colour format; resolved (average) into the
+    /// target's single-sample colour image at the end of the last
+    /// multisampled pass.
+    pub color: Image,
+    /// Depth of the multisampled colour pass (scene and grid); never read.
+    pub depth: Image,
+}
+
+impl Destroy for Multisampled {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.depth.destroy(gpu);
+        self.color.destroy(gpu);
+    }
 }
 
 impl Depths {
-    pub fn new(gpu: &Gpu, extent: vk::Extent2D) -> Result<Depths, RenderError> {
-        let mut d = Guard::new(gpu, Depths { scene: Image::null(), overlay: Image::null(), ids: Image::null() });
+    /// The images for a target of `extent` whose colour is `color_format`;
+    /// with `samples` > 1 also the multisampled colour and depth (the
+    /// overlay's depth is then multisampled too).
+    pub fn new(
+        gpu: &Gpu,
+        extent: vk::Extent2D,
+        color_format: vk::Format,
+        samples: vk::SampleCountFlags,
+    ) -> Result<Depths, RenderError> {
+        let mut d =
+            Guard::new(gpu, Depths { scene: Image::null(), overlay: Image::null(), ids: Image::null(), msaa: None });
         d.scene = Image::new(
             gpu,
             extent,
@@ -43,14 +73,37 @@ impl Depths {
             vk::ImageAspectFlags::DEPTH,
             "depth",
         )?;
-        d.overlay = Image::new(
+        d.overlay = Image::with_samples(
             gpu,
             extent,
             DEPTH_FORMAT,
             vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
             vk::ImageAspectFlags::DEPTH,
+            samples,
             "overlay depth",
         )?;
+        if samples != vk::SampleCountFlags::TYPE_1 {
+            let mut ms = Guard::new(gpu, Multisampled { color: Image::null(), depth: Image::null() });
+            ms.color = Image::with_samples(
+                gpu,
+                extent,
+                color_format,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                vk::ImageAspectFlags::COLOR,
+                samples,
+                "multisampled colour",
+            )?;
+            ms.depth = Image::with_samples(
+                gpu,
+                extent,
+                DEPTH_FORMAT,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                vk::ImageAspectFlags::DEPTH,
+                samples,
+                "multisampled depth",
+            )?;
+            d.msaa = Some(ms.finish());
+        }
         d.ids = Image::new(
             gpu,
             extent,
@@ -65,6 +118,7 @@ impl Depths {
 
 impl Destroy for Depths {
     unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.msaa.destroy(gpu);
         self.ids.destroy(gpu);
         self.overlay.destroy(gpu);
         self.scene.destroy(gpu);
@@ -80,7 +134,7 @@ pub(crate) struct Offscreen {
 }
 
 impl Offscreen {
-    pub fn new(gpu: &Gpu, extent: vk::Extent2D) -> Result<Offscreen, RenderError> {
+    pub fn new(gpu: &Gpu, extent: vk::Extent2D, samples: vk::SampleCountFlags) -> Result<Offscreen, RenderError> {
         if extent.width == 0 || extent.height == 0 {
             let (width, height) = (extent.width, extent.height);
             return Err(RenderError::ZeroSize { what: "off-screen", width, height });
@@ -94,7 +148,7 @@ impl Offscreen {
             vk::ImageAspectFlags::COLOR,
             "offscreen colour",
         )?;
-        o.depths = Some(Depths::new(gpu, extent)?);
+        o.depths = Some(Depths::new(gpu, extent, OFFSCREEN_FORMAT, samples)?);
         let bytes = extent.width as u64 * extent.height as u64 * 4;
         let usage = vk::BufferUsageFlags::TRANSFER_DST;
         o.readback = Buffer::new(gpu, bytes, usage, MemoryLocation::GpuToCpu, "readback")?;
@@ -252,7 +306,7 @@ impl Swapchain {
                 p.present_ready.push(sem);
             }
         }
-        p.depths = Some(Depths::new(&ctx.gpu, extent)?);
+        p.depths = Some(Depths::new(&ctx.gpu, extent, self.format.format, ctx.samples())?);
         Ok(())
     }
 }

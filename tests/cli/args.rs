@@ -77,3 +77,34 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
     }
     assert!(Path::new(&png).exists());
 }
+
+#[test]
+fn msaa_samples_other_than_1_2_4_8_are_one_line_and_status_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("out.png");
+    for bad in ["3", "0", "x", "16", "-4", ""] {
+        // `--samples=-4`: as a separate word, `-4` would read as a flag.
+        let arg = format!("--samples={bad}");
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--screenshot", png.to_str().unwrap(), &arg]);
+        assert_bad_input(&out, "samples must be 1, 2, 4 or 8");
+        assert!(!png.exists(), "--samples {bad:?} wrote the screenshot");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Every accepted count renders (8 falls back to the device's highest
+    // supported count, 4 on lavapipe), with validation.
+    for good in ["1", "2", "4", "8"] {
+        let out = viewport_cli(&[
+            "--headless",
+            "--validation",
+            "--size",
+            "32x24",
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--samples",
+            good,
+        ]);
+        assert!(out.status.success(), "--samples {good}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(png.exists());
+        std::fs::remove_file(&png).unwrap();
+    }
+}

@@ -8,8 +8,15 @@ use viewport::math::{Camera, DepthMode};
 use viewport::render::{ContextDesc, Renderer, RgbaImage};
 use viewport::scene::Scene;
 
+/// A single-sampled renderer (no MSAA), with validation.
 pub fn renderer(width: u32, height: u32) -> Renderer {
-    Renderer::headless(&ContextDesc { validation: true }, width, height).expect("headless renderer with validation")
+    renderer_with_samples(width, height, 1)
+}
+
+/// A renderer asking for `samples` MSAA samples per pixel, with validation.
+pub fn renderer_with_samples(width: u32, height: u32, samples: u32) -> Renderer {
+    Renderer::headless(&ContextDesc { validation: true, samples }, width, height)
+        .expect("headless renderer with validation")
 }
 
 /// Renders `scene` once and returns the image.

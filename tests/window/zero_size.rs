@@ -35,7 +35,8 @@ fn swapchain_survives_minimise_resize_and_depth_toggle() {
         display: window.display_handle().unwrap().as_raw(),
         window: window.window_handle().unwrap().as_raw(),
     };
-    let mut r = Renderer::windowed(&ContextDesc { validation: true }, handles, 400, 300).expect("windowed renderer");
+    let mut r = Renderer::windowed(&ContextDesc { validation: true, samples: 4 }, handles, 400, 300)
+        .expect("windowed renderer");
     let scene = Scene::demo();
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
     let (mut frame, _) = meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (400, 300));
