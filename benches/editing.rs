@@ -69,7 +69,8 @@ fn peak_rss_mb() -> Option<f64> {
 /// validate, hierarchy, pick index) and saving the scene file.
 fn scale(c: &mut Criterion) {
     // A renderer only to own the cube mesh the frame descriptions name.
-    let mut renderer = Renderer::headless(&ContextDesc { validation: false }, 64, 64).expect("headless renderer");
+    let mut renderer =
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 64, 64).expect("headless renderer");
     let dir = std::env::temp_dir().join(format!("viewport-scale-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (n, label) in [(1_000usize, "1k"), (160_000, "160k"), (1_000_000, "1M")] {

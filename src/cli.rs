@@ -69,9 +69,10 @@ pub struct Cli {
     #[arg(long)]
     pub validation: bool,
     /// MSAA samples per pixel: 1 (off), 2, 4 or 8; the device's highest
-    /// supported count not above it is used.
-    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_samples)]
-    pub samples: u32,
+    /// supported count not above it is used. Default: 4 on a GPU, 1 on a
+    /// CPU rasteriser (lavapipe).
+    #[arg(long, value_name = "N", value_parser = parse_samples)]
+    pub samples: Option<u32>,
     /// Show the 3D view alone: no toolbar, status line, side panel or view
     /// widget, and every event reaches the editor (for tests and captures of
     /// the 3D view).
@@ -137,7 +138,8 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         size: cli.size,
         depth: cli.depth,
         validation: cli.validation,
-        samples: cli.samples,
+        // 0: the renderer chooses by device (ContextDesc::samples).
+        samples: cli.samples.unwrap_or(0),
         ui: !cli.no_ui,
     };
     let mut outputs = Outputs {

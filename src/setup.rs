@@ -27,7 +27,8 @@ pub struct Options {
     /// Enable the Khronos validation layer.
     pub validation: bool,
     /// MSAA samples per pixel asked for (1: off; the device's highest
-    /// supported count not above it is used).
+    /// supported count not above it is used; 0: 4 on a GPU, 1 on a CPU
+    /// rasteriser, `ContextDesc::samples`).
     pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
@@ -35,7 +36,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, samples: 4, ui: true }
+        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, samples: 0, ui: true }
     }
 }
 

@@ -115,7 +115,7 @@ use std::time::Duration;
 
 use nalgebra::Matrix4;
 
-pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
+pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
 pub use error::{MemoryKind, RenderError};
 pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};

@@ -196,3 +196,17 @@ fn msaa_outline_and_gizmo_draw_into_the_multisampled_frame() {
         assert!((total_diff as f64) / (n as f64) < 8.0, "mean difference {}", total_diff as f64 / n as f64);
     }
 }
+
+/// `samples: 0` (the CLI's default) chooses by device: 4x on a GPU, off on
+/// a CPU rasteriser such as lavapipe, where 4x costs about five times the
+/// frame time.
+#[test]
+fn the_default_sample_count_follows_the_device_kind() {
+    let r =
+        viewport::render::Renderer::headless(&viewport::render::ContextDesc { validation: true, samples: 0 }, 32, 32)
+            .unwrap();
+    let info = r.device_info();
+    let expected = if info.kind == "CPU" { 1 } else { viewport::render::AUTO_SAMPLES_GPU };
+    assert_eq!(info.samples, expected, "{info}");
+    crate::support::gpu::assert_no_validation_errors(&r);
+}
