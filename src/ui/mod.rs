@@ -190,7 +190,8 @@ pub fn status_text(editor: &Editor, frame_ms: f64) -> String {
 /// Euler angles (degrees) as XYZ: the rotation is Rz * Ry * Rx.
 fn euler_deg(q: &UnitQuaternion<f64>) -> [f64; 3] {
     let (x, y, z) = q.euler_angles();
-    [x.to_degrees(), y.to_degrees(), z.to_degrees()]
+    // `+ 0.0` turns -0.0 into 0.0, so a field never shows "-0.0".
+    [x.to_degrees() + 0.0, y.to_degrees() + 0.0, z.to_degrees() + 0.0]
 }
 
 impl Ui {

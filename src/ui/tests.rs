@@ -86,3 +86,14 @@ fn a_new_scale_factor_rescales_the_ui_and_the_gizmo() {
     ui.set_scale(1.0, &mut editor);
     assert_eq!((editor.gizmo.config.size_px, editor.gizmo.config.hit_px), (size1, hit1));
 }
+
+#[test]
+fn euler_fields_never_show_negative_zero() {
+    // A rotation whose Euler angles come out as -0.0 (a tiny negative
+    // component rounded by the decomposition) shows 0.
+    for q in [UnitQuaternion::identity(), UnitQuaternion::from_euler_angles(-0.0, -0.0, -0.0)] {
+        for a in euler_deg(&q) {
+            assert!(!(a == 0.0 && a.is_sign_negative()), "{a:?}");
+        }
+    }
+}
