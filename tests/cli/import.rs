@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use crate::open_gltf::write_gltf;
-use crate::support::replay::{object, ortho_scene, run_raw, screen, vec3};
+use crate::support::replay::{object, ortho_scene, run_raw, screen, screenshot, vec3};
 
 fn key(k: &str, mods: &[&str]) -> [Value; 2] {
     [json!({ "key_down": k, "mods": mods }), json!({ "key_up": k, "mods": mods })]
@@ -147,27 +147,13 @@ fn importing_twice_names_the_second_copy_apart() {
 /// world axes and lie right, up and in the up-right quadrant).
 #[test]
 fn a_selected_empty_is_drawn_as_an_axis_cross() {
-    let dir = tempfile::tempdir().unwrap();
     let s = std::f64::consts::FRAC_1_SQRT_2;
     let scene = ortho_scene(json!([
         { "name": "marker", "mesh": null, "rotation": [0, 0, -(0.3826834323650898_f64), 0.9238795325112867] }
     ]));
     let shot = |select: &[&str]| {
         let script = json!({ "size": [400, 400], "select": select, "events": [{ "frame": 1 }] });
-        let out = run_raw(&scene, &script, dir.path());
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        // run_raw writes no screenshot: take one from the saved scene.
-        let png = dir.path().join("shot.png");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
-            .arg(dir.path().join("scene.json"))
-            .args(["--headless", "--no-ui", "--validation", "--size", "400x400", "--replay"])
-            .arg(dir.path().join("script.json"))
-            .arg("--screenshot")
-            .arg(&png)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        crate::support::image::read_png(&png)
+        screenshot(&scene, &script, &[])
     };
     // 25 px along the X arm from the centre (200, 200): right and down.
     let (x, y) = ((200.0 + 25.0 * s) as u32, (200.0 + 25.0 * s) as u32);

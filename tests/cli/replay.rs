@@ -367,26 +367,12 @@ fn local_space_ring_turns_about_the_rotated_axis() {
 #[test]
 fn gizmo_shafts_are_about_three_pixels_thick() {
     for (size_px, expected) in [(100.0, 3.0), (200.0, 6.0)] {
-        let dir = tempfile::tempdir().unwrap();
-        let scene =
-            crate::support::replay::ortho_scene(json!([{ "name": "box", "mesh": "cube", "scale": [0.2, 0.2, 0.2] }]));
+        let scene = ortho_scene(json!([{ "name": "box", "mesh": "cube", "scale": [0.2, 0.2, 0.2] }]));
         let script = json!({ "size": [400, 400], "select": ["box"], "gizmo": { "size_px": size_px }, "events": [{ "frame": 1 }] });
-        std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
-        std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
-        let png = dir.path().join("shot.png");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
-            .arg(dir.path().join("scene.json"))
-            // Single-sampled: with MSAA a shaft's edge pixels blend, and one
-            // a quarter covered (one of four samples) still reads as strongly
-            // red, so a 2.4 px shaft would count 4 pixels and pass as 3.
-            .args(["--headless", "--no-ui", "--validation", "--samples", "1", "--replay"])
-            .arg(dir.path().join("script.json"))
-            .arg("--screenshot")
-            .arg(&png)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let img = crate::support::image::read_png(&png);
+        // Single-sampled: with MSAA a shaft's edge pixels blend, and one a
+        // quarter covered (one of four samples) still reads as strongly red,
+        // so a 2.4 px shaft would count 4 pixels and pass as 3.
+        let img = crate::support::replay::screenshot(&scene, &script, &["--samples", "1"]);
         // Half way along the shaft (which runs from x = 200 to 200 + 0.8 * size_px).
         let x = (200.0 + 0.5 * 0.8 * size_px) as u32;
         let red = (150..250).filter(|&y| {

@@ -59,6 +59,28 @@ pub fn run_raw_with(scene: &Value, script: &Value, dir: &Path, ui: bool) -> Outp
         .unwrap()
 }
 
+/// Replays `script` over `scene` headless with validation, the 3D view
+/// alone (`--no-ui`) and `extra` arguments, and returns the screenshot.
+pub fn screenshot(scene: &Value, script: &Value, extra: &[&str]) -> viewport::render::RgbaImage {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
+    std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
+    let png = dir.path().join("shot.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(dir.path().join("scene.json"))
+        .args(["--headless", "--no-ui", "--validation"])
+        .args(extra)
+        .arg("--replay")
+        .arg(dir.path().join("script.json"))
+        .arg("--screenshot")
+        .arg(&png)
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
+    crate::support::image::read_png(&png)
+}
+
 /// Runs a script that must succeed: one trace line per event, in order.
 pub fn run(scene: &Value, script: &Value) -> Run {
     run_with(scene, script, false)
