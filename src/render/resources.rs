@@ -292,25 +292,41 @@ impl Image {
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid create info; the guard or the owner destroys the image.
-        image.raw = unsafe { gpu.device.create_image(&info, None) }.vk("vkCreateImage")?;
-        // SAFETY: `image.raw` is a live image of this device.
-        let requirements = unsafe { gpu.device.get_image_memory_requirements(image.raw) };
-        let alloc = gpu.allocator().allocate(&AllocationCreateDesc {
-            name,
-            requirements,
-            location: MemoryLocation::GpuOnly,
-            linear: false,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        })?;
-        // SAFETY: the memory stays allocated while the image is bound to it.
-        let (memory, offset) = (unsafe { alloc.memory() }, alloc.offset());
-        image.alloc = Some(alloc);
-        // SAFETY: the memory was allocated for these requirements.
-        unsafe { gpu.device.bind_image_memory(image.raw, memory, offset) }.vk("vkBindImageMemory")?;
+        let image_ref = &mut *image;
+        create_image_memory(gpu, &info, name, &mut image_ref.raw, &mut image_ref.alloc)?;
         image.view = create_view(&gpu.device, image.raw, format, aspect)?;
         Ok(image.finish())
     }
+}
+
+/// Creates the image `info` describes into `raw` and binds fresh
+/// device-local memory to it (kept in `alloc`). What was made is already in
+/// the slots when a step fails, so the guard of the object they belong to
+/// destroys it: textures and render targets share this.
+pub(super) fn create_image_memory(
+    gpu: &Gpu,
+    info: &vk::ImageCreateInfo,
+    name: &str,
+    raw: &mut vk::Image,
+    alloc: &mut Option<Allocation>,
+) -> Result<(), RenderError> {
+    // SAFETY: valid create info; the caller's guard or owner destroys the image.
+    *raw = unsafe { gpu.device.create_image(info, None) }.vk("vkCreateImage")?;
+    // SAFETY: `raw` is a live image of this device.
+    let requirements = unsafe { gpu.device.get_image_memory_requirements(*raw) };
+    let a = gpu.allocator().allocate(&AllocationCreateDesc {
+        name,
+        requirements,
+        location: MemoryLocation::GpuOnly,
+        linear: false,
+        allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+    })?;
+    // SAFETY: the memory stays allocated while the image is bound to it.
+    let (memory, offset) = (unsafe { a.memory() }, a.offset());
+    *alloc = Some(a);
+    // SAFETY: the memory was allocated for these requirements.
+    unsafe { gpu.device.bind_image_memory(*raw, memory, offset) }.vk("vkBindImageMemory")?;
+    Ok(())
 }
 
 impl Destroy for Image {

@@ -7,12 +7,12 @@
 //! `SHADER_READ_ONLY_OPTIMAL`, visible to fragment shaders.
 
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::vulkan::Allocation;
 use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::resources::{one_shot, Buffer, Destroy, Gpu, Guard};
+use super::resources::{create_image_memory, one_shot, Buffer, Destroy, Gpu, Guard};
 use crate::scene::material::ImageData;
 
 /// The format of every texture: base colours are sRGB-encoded.
@@ -113,22 +113,8 @@ impl Texture {
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid create info; the guard or the owner destroys the image.
-        t.raw = unsafe { gpu.device.create_image(&info, None) }.vk("vkCreateImage")?;
-        // SAFETY: `t.raw` is a live image of this device.
-        let requirements = unsafe { gpu.device.get_image_memory_requirements(t.raw) };
-        let alloc = gpu.allocator().allocate(&AllocationCreateDesc {
-            name,
-            requirements,
-            location: MemoryLocation::GpuOnly,
-            linear: false,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        })?;
-        // SAFETY: the memory stays allocated while the image is bound to it.
-        let (memory, offset) = (unsafe { alloc.memory() }, alloc.offset());
-        t.alloc = Some(alloc);
-        // SAFETY: the memory was allocated for these requirements.
-        unsafe { gpu.device.bind_image_memory(t.raw, memory, offset) }.vk("vkBindImageMemory")?;
+        let tex = &mut *t;
+        create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
         let view_info = vk::ImageViewCreateInfo::default()
             .image(t.raw)
             .view_type(vk::ImageViewType::TYPE_2D)
