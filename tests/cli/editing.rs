@@ -539,30 +539,15 @@ fn clicks_beside_a_concave_outline_select_what_is_behind_or_nothing() {
 /// keeps the ball's own blue.
 #[test]
 fn the_selection_outline_rings_the_selected_object_in_a_screenshot() {
-    use crate::support::image::read_png;
     let scene = ortho_scene(json!([
         { "name": "ball", "mesh": "sphere", "scale": [2, 2, 2], "color": [0.1, 0.3, 0.9] },
         { "name": "box", "mesh": "cube", "position": [3, -3, 0], "color": [0.2, 0.8, 0.2] }
     ]));
     let shot = |select: &[&str], depth: &str| {
-        let dir = tempfile::tempdir().unwrap();
         // A sub-pixel gizmo, so the frames differ only by the outline.
         let s = json!({ "size": [400, 400], "depth": depth, "select": select,
             "gizmo": { "size_px": 0.001 }, "events": [{ "frame": 1 }] });
-        std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
-        std::fs::write(dir.path().join("script.json"), s.to_string()).unwrap();
-        let png = dir.path().join("shot.png");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
-            .arg(dir.path().join("scene.json"))
-            .args(["--headless", "--validation", "--no-ui", "--replay"])
-            .arg(dir.path().join("script.json"))
-            .arg("--screenshot")
-            .arg(&png)
-            .env_remove("DISPLAY")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        read_png(&png)
+        crate::support::replay::screenshot(&scene, &s, &[])
     };
     for depth in ["reversed", "standard"] {
         let (plain, selected) = (shot(&[], depth), shot(&["ball"], depth));
