@@ -577,80 +577,87 @@ fn build(
     }
     let cfg = editor.gizmo.config;
     let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
-        ui.horizontal_centered(|ui| {
-            for (mode, label, key) in [
-                (Mode::Translate, "Move", "W"),
-                (Mode::Rotate, "Rotate", "E"),
-                (Mode::Scale, "Scale", "R"),
-                (Mode::Universal, "All", "T"),
-            ] {
-                let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
-                if r.clicked() {
-                    actions.push(Action::Mode(mode));
+        // A window narrower than the toolbar scrolls it sideways (wheel or
+        // drag over it) rather than cutting off its right end.
+        egui::ScrollArea::horizontal().show(ui, |ui| {
+            ui.horizontal_centered(|ui| {
+                for (mode, label, key) in [
+                    (Mode::Translate, "Move", "W"),
+                    (Mode::Rotate, "Rotate", "E"),
+                    (Mode::Scale, "Scale", "R"),
+                    (Mode::Universal, "All", "T"),
+                ] {
+                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
+                    if r.clicked() {
+                        actions.push(Action::Mode(mode));
+                    }
+                    note(trace, &format!("mode.{}", mode.name()), &r, u);
                 }
-                note(trace, &format!("mode.{}", mode.name()), &r, u);
-            }
-            ui.separator();
-            let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
-            if r.clicked() {
-                actions.push(Action::ToggleSpace);
-            }
-            note(trace, "space", &r, u);
-            let r = ui
-                .button(format!("Pivot: {}", cfg.pivot.name()))
-                .on_hover_text("Pivot: median, individual, active, bounds (Period)");
-            if r.clicked() {
-                let next = match cfg.pivot {
-                    Pivot::Median => Pivot::Individual,
-                    Pivot::Individual => Pivot::Active,
-                    Pivot::Active => Pivot::Bounds,
-                    Pivot::Bounds => Pivot::Median,
-                };
-                actions.push(Action::Pivot(next));
-            }
-            note(trace, "pivot", &r, u);
-            ui.separator();
-            let mut on = editor.snap_on;
-            let r = ui.toggle_value(&mut on, "Snap").on_hover_text("Snapping on / off (hold Ctrl to snap while off)");
-            if r.clicked() {
-                actions.push(Action::SnapOn(on));
-            }
-            note(trace, "snap", &r, u);
-            let mut snap = cfg.snap;
-            let mut changed = false;
-            for (name, value, speed, tip) in [
-                ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
-                ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
-                ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
-            ] {
+                ui.separator();
+                let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
+                if r.clicked() {
+                    actions.push(Action::ToggleSpace);
+                }
+                note(trace, "space", &r, u);
                 let r = ui
-                    .add(egui::DragValue::new(value).speed(speed).range(1e-4..=1e4).update_while_editing(false))
-                    .on_hover_text(tip);
+                    .button(format!("Pivot: {}", cfg.pivot.name()))
+                    .on_hover_text("Pivot: median, individual, active, bounds (Period)");
+                if r.clicked() {
+                    let next = match cfg.pivot {
+                        Pivot::Median => Pivot::Individual,
+                        Pivot::Individual => Pivot::Active,
+                        Pivot::Active => Pivot::Bounds,
+                        Pivot::Bounds => Pivot::Median,
+                    };
+                    actions.push(Action::Pivot(next));
+                }
+                note(trace, "pivot", &r, u);
+                ui.separator();
+                let mut on = editor.snap_on;
+                let r =
+                    ui.toggle_value(&mut on, "Snap").on_hover_text("Snapping on / off (hold Ctrl to snap while off)");
+                if r.clicked() {
+                    actions.push(Action::SnapOn(on));
+                }
+                note(trace, "snap", &r, u);
+                let mut snap = cfg.snap;
+                let mut changed = false;
+                for (name, value, speed, tip) in [
+                    ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
+                    ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
+                    ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
+                ] {
+                    let r = ui
+                        .add(egui::DragValue::new(value).speed(speed).range(1e-4..=1e4).update_while_editing(false))
+                        .on_hover_text(tip);
+                    changed |= r.changed();
+                    note(trace, name, &r, u);
+                }
+                let r = ui
+                    .checkbox(&mut snap.absolute, "Abs")
+                    .on_hover_text("Absolute snapping: to multiples of the increment");
                 changed |= r.changed();
-                note(trace, name, &r, u);
-            }
-            let r = ui
-                .checkbox(&mut snap.absolute, "Abs")
-                .on_hover_text("Absolute snapping: to multiples of the increment");
-            changed |= r.changed();
-            note(trace, "snap.absolute", &r, u);
-            if changed {
-                actions.push(Action::Snap(snap));
-            }
-            ui.separator();
-            let r =
-                ui.button(format!("Depth: {}", editor.depth.name())).on_hover_text("Reversed / standard depth (F2)");
-            if r.clicked() {
-                actions.push(Action::ToggleDepth);
-            }
-            note(trace, "depth", &r, u);
-            let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
-            let r =
-                ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_text("Perspective / orthographic (Numpad5)");
-            if r.clicked() {
-                actions.push(Action::ToggleProjection);
-            }
-            note(trace, "projection", &r, u);
+                note(trace, "snap.absolute", &r, u);
+                if changed {
+                    actions.push(Action::Snap(snap));
+                }
+                ui.separator();
+                let r = ui
+                    .button(format!("Depth: {}", editor.depth.name()))
+                    .on_hover_text("Reversed / standard depth (F2)");
+                if r.clicked() {
+                    actions.push(Action::ToggleDepth);
+                }
+                note(trace, "depth", &r, u);
+                let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
+                let r = ui
+                    .button(if ortho { "Ortho" } else { "Persp" })
+                    .on_hover_text("Perspective / orthographic (Numpad5)");
+                if r.clicked() {
+                    actions.push(Action::ToggleProjection);
+                }
+                note(trace, "projection", &r, u);
+            })
         });
     });
     trace.rects.insert("toolbar".into(), px_rect(bar.response.rect, u));

@@ -313,3 +313,23 @@ fn ui_tiny_viewports_run_without_a_panic() {
         run_ui(&one_box(), &json!({ "size": size, "ui": { "panel": true }, "events": events }));
     }
 }
+
+/// A window narrower than the toolbar: its right end (the projection
+/// button) lies past the edge, Shift+wheel over the toolbar scrolls it into
+/// view, and the wheel never reaches the camera.
+#[test]
+fn ui_a_narrow_toolbar_scrolls_sideways_with_shift_and_the_wheel() {
+    let events = json!([
+        { "mouse_move": [300, 15] },
+        { "frame": 1 },
+        { "scroll": -4, "mods": ["shift"] },
+        { "frame": 10 },
+        { "scroll": -4, "mods": ["shift"] },
+        { "frame": 10 }
+    ]);
+    let r = run_ui(&one_box(), &json!({ "size": [560, 360], "events": events }));
+    let right = |k: usize| r.trace[k]["ui"]["rects"]["projection"][2].as_f64().unwrap();
+    assert!(right(1) > 560.0, "the projection button starts past the edge: {}", right(1));
+    assert!(right(5) <= 560.0, "scrolled into view: {}", right(5));
+    assert_eq!(r.trace[5]["camera"], r.trace[0]["camera"], "the wheel over the toolbar does not zoom");
+}
