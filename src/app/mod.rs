@@ -106,7 +106,18 @@ struct App {
 
 impl App {
     fn fail(&mut self, el: &ActiveEventLoop, e: impl Into<Error>) {
-        self.error = Some(e.into());
+        let e = e.into();
+        // The window system took the window away (e.g. destroyed it on
+        // close) while a frame was being drawn: that is a close, not a
+        // failure (winit's Destroyed event would have followed).
+        if let Error::Render(crate::render::RenderError::Vk {
+            result: ash::vk::Result::ERROR_SURFACE_LOST_KHR, ..
+        }) = &e
+        {
+            eprintln!("viewport: the window's surface is gone (the window was closed); quitting");
+        } else {
+            self.error = Some(e);
+        }
         el.exit();
     }
 

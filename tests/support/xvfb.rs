@@ -129,6 +129,39 @@ pub fn press_until<T>(x: &Xvfb, wid: &str, key: &str, what: &str, mut done: impl
     }
 }
 
+/// Starts the program `make` describes (the viewport on `x`) and waits for
+/// its window; returns the child and the window id. A program that exits
+/// before its window shows (it could not open the display: seen now and
+/// then on a loaded machine, just after the server answered) is started
+/// again, up to three times, instead of leaving `xdotool search --sync`
+/// waiting forever.
+pub fn spawn_window(x: &Xvfb, mut make: impl FnMut() -> Command) -> (std::process::Child, String) {
+    for attempt in 1..=3 {
+        let mut child = make().spawn().unwrap();
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                assert!(attempt < 3, "the program exited before its window showed, three times: {status}");
+                break;
+            }
+            let found = Command::new("xdotool")
+                .args(["search", "--name", "^viewport"])
+                .env("DISPLAY", &x.display)
+                .output()
+                .unwrap();
+            if let Some(wid) = String::from_utf8_lossy(&found.stdout).lines().next() {
+                return (child, wid.to_string());
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("no window after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    unreachable!("the loop returns or panics")
+}
+
 /// The real binary in a window on an Xvfb, started in `dir` (where F12 and
 /// its log go) on `file` with `--validation` at `size`, shown and focused.
 pub struct WindowApp {
@@ -154,19 +187,21 @@ impl WindowApp {
 
     fn start_with(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str, extra: &[&str]) -> WindowApp {
         let log = dir.join("stderr.log");
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
-            .arg(file)
-            .args(["--validation", "--size", size])
-            .args(extra)
-            .current_dir(dir)
-            .env("DISPLAY", &x.display)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+        let (child, wid) = spawn_window(x, || {
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"));
+            c.arg(file)
+                .args(["--validation", "--size", size])
+                .args(extra)
+                .current_dir(dir)
+                .env("DISPLAY", &x.display)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::fs::File::create(&log).unwrap());
+            c
+        });
         wait_for("the first frame", || {
-            (!x.run("xdotool", &["getwindowname", &wid]).contains("| 0 frames")).then_some(())
+            // The title names the frame count once the program has set it.
+            let title = x.run("xdotool", &["getwindowname", &wid]);
+            (title.ends_with(" frames\n") && !title.contains("| 0 frames")).then_some(())
         });
         x.run("xdotool", &["windowfocus", "--sync", &wid]);
         WindowApp { child, wid, log }

@@ -3,7 +3,7 @@
 //! quits on Ctrl+Q, and reports 0 validation errors.
 
 use crate::support::image::read_png;
-use crate::support::xvfb::{press_until, wait_for, Xvfb};
+use crate::support::xvfb::{press_until, spawn_window, wait_for, Xvfb};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -17,15 +17,14 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     let x = Xvfb::start();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("stderr.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .args(["--validation", "--size", "800x500"])
-        .env("DISPLAY", &x.display)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-
-    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    let (mut child, wid) = spawn_window(&x, || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_viewport"));
+        c.args(["--validation", "--size", "800x500"])
+            .env("DISPLAY", &x.display)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap());
+        c
+    });
     let title = |x: &Xvfb| x.run("xdotool", &["getwindowname", &wid]);
     // At least one frame (the count can jump past 1 between two polls).
     wait_for("a first frame", || (frames_in(&title(&x))? >= 1).then_some(()));
@@ -68,14 +67,14 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
 #[test]
 fn closing_the_window_quits() {
     let x = Xvfb::start();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .args(["--validation", "--size", "320x200", "--depth", "standard"])
-        .env("DISPLAY", &x.display)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let wid = x.run("xdotool", &["search", "--sync", "--name", "^viewport"]).lines().next().unwrap().to_string();
+    let (mut child, wid) = spawn_window(&x, || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_viewport"));
+        c.args(["--validation", "--size", "320x200", "--depth", "standard"])
+            .env("DISPLAY", &x.display)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        c
+    });
     wait_for("the standard depth title", || {
         x.run("xdotool", &["getwindowname", &wid]).contains("depth standard").then_some(())
     });
