@@ -1,5 +1,5 @@
 //! Off-screen runs: the same program without a window. Applies a replay
-//! script through the same [`Editor`] and [`session`] code
+//! script through the same [`Editor`] and [`session`](crate::session) code
 //! as the window, renders the final frame off-screen, and writes the
 //! screenshot, scene and trace atomically.
 

@@ -4,7 +4,7 @@
 //! egui and drawn by the renderer's UI pass.
 //!
 //! egui's input comes from our [`Event`]s, never from winit, so the window
-//! and replay scripts drive the UI the same way. [`Ui::route`] decides, per
+//! and replay scripts drive the UI the same way. [`Ui::handle`] decides, per
 //! event, who gets it: the UI (a press on a button, a key typed into a
 //! field, the wheel over a panel), the view widget (inside its circle), or
 //! the editor; what the UI takes never reaches the gizmo, selection or
