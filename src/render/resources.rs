@@ -245,7 +245,7 @@ pub(crate) struct Image {
     pub raw: vk::Image,
     pub view: vk::ImageView,
     pub extent: vk::Extent2D,
-    alloc: Option<Allocation>,
+    pub(super) alloc: Option<Allocation>,
 }
 
 impl Image {

@@ -7,35 +7,19 @@
 //! `SHADER_READ_ONLY_OPTIMAL`, visible to fragment shaders.
 
 use ash::vk;
-use gpu_allocator::vulkan::Allocation;
 use gpu_allocator::MemoryLocation;
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
-use super::resources::{create_image_memory, one_shot, Buffer, Destroy, Gpu, Guard};
+use super::resources::{create_image_memory, one_shot, Buffer, Guard, Image};
 use crate::scene::material::ImageData;
 
 /// The format of every texture: base colours are sRGB-encoded.
 pub(crate) const TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
 
-/// An image with all its mip levels, one view over them, its own memory.
-pub(crate) struct Texture {
-    pub raw: vk::Image,
-    pub view: vk::ImageView,
-    alloc: Option<Allocation>,
-}
-
-impl Destroy for Texture {
-    unsafe fn destroy(&mut self, gpu: &Gpu) {
-        gpu.device.destroy_image_view(self.view, None);
-        gpu.device.destroy_image(self.raw, None);
-        self.view = vk::ImageView::null();
-        self.raw = vk::Image::null();
-        if let Some(a) = self.alloc.take() {
-            let _ = gpu.allocator().free(a);
-        }
-    }
-}
+/// A texture: an [`Image`] with all its mip levels and one view over them
+/// (the render targets' image type, so one destroy serves both).
+pub(crate) type Texture = Image;
 
 /// Number of levels of a full mip chain for a `width` x `height` image.
 pub(crate) fn mip_levels(width: u32, height: u32) -> u32 {
@@ -102,7 +86,7 @@ impl Texture {
             return Err(RenderError::ZeroSize { what: "texture", width, height });
         }
         let levels = if can_blit(ctx) { mip_levels(width, height) } else { 1 };
-        let mut t = Guard::new(gpu, Texture { raw: vk::Image::null(), view: vk::ImageView::null(), alloc: None });
+        let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(TEXTURE_FORMAT)
