@@ -66,14 +66,7 @@ fn frame(c: &mut Criterion) {
         });
     }
     group.bench_function("demo: CPU time to record a frame", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                total += renderer.draw(&desc).unwrap().record_time;
-            }
-            renderer.wait_idle().unwrap();
-            total
-        })
+        b.iter_custom(|iters| record_time(&mut renderer, &desc, iters))
     });
     // The frame is drawn once; each iteration is one read-back of the last
     // frame (wait for its fence, copy the region, wait for the copy).
@@ -136,16 +129,7 @@ fn materials(c: &mut Criterion) {
         let (desc, _): (FrameDesc, _) =
             meshes.frame(&scene, scene.camera.unwrap(), DepthMode::Reversed, &[], (1280, 720));
         assert_eq!(desc.objects.len(), 1000);
-        group.bench_function(label, |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    total += renderer.draw(&desc).unwrap().record_time;
-                }
-                renderer.wait_idle().unwrap();
-                total
-            })
-        });
+        group.bench_function(label, |b| b.iter_custom(|iters| record_time(&mut renderer, &desc, iters)));
     }
     drop(renderer);
 
@@ -248,6 +232,17 @@ fn ui(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// The CPU time `iters` frames of `desc` took to record (drawing itself
+/// not counted), waiting for the GPU at the end.
+fn record_time(renderer: &mut Renderer, desc: &FrameDesc, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        total += renderer.draw(desc).unwrap().record_time;
+    }
+    renderer.wait_idle().unwrap();
+    total
 }
 
 criterion_group!(benches, frame, materials, ui, real_assets);
