@@ -191,11 +191,8 @@ impl LoadedMeshes {
     /// with their `MASK` holes, without touching the objects it has
     /// ([`Editor::add_mesh`]).
     pub fn hand_new_to(&self, editor: &mut Editor) {
-        for (mesh, &slot) in &self.slots {
-            let data = &self.data[slot];
-            let (lo, hi) = data.bounds();
-            let cut = Cutout::new(&self.surfaces[slot], &self.materials, &self.images).map(Arc::new);
-            editor.add_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data), cut);
+        for (mesh, lo, hi, data, cut) in self.pick_meshes() {
+            editor.add_mesh(mesh.clone(), lo, hi, data, cut);
         }
     }
 
@@ -203,14 +200,26 @@ impl LoadedMeshes {
     /// it picks, snaps and places the gizmo by their triangles and bounds,
     /// with the holes `MASK` materials cut.
     pub fn apply_bounds(&self, editor: &mut Editor) {
-        for (mesh, &slot) in &self.slots {
-            let data = &self.data[slot];
-            let (lo, hi) = data.bounds();
-            editor.set_mesh(mesh.clone(), to_point(lo), to_point(hi), Arc::clone(data));
-            if let Some(cut) = Cutout::new(&self.surfaces[slot], &self.materials, &self.images) {
-                editor.set_mesh_cutout(mesh, Arc::new(cut));
+        for (mesh, lo, hi, data, cut) in self.pick_meshes() {
+            editor.set_mesh(mesh.clone(), lo, hi, data);
+            if let Some(cut) = cut {
+                editor.set_mesh_cutout(mesh, cut);
             }
         }
+    }
+
+    /// What the editor picks by, per mesh: its reference, local bounds,
+    /// triangles (shared) and `MASK` holes.
+    #[allow(clippy::type_complexity)]
+    fn pick_meshes(
+        &self,
+    ) -> impl Iterator<Item = (&MeshRef, Point3<f64>, Point3<f64>, Arc<MeshData>, Option<Arc<Cutout>>)> + '_ {
+        self.slots.iter().map(|(mesh, &slot)| {
+            let data = &self.data[slot];
+            let (lo, hi) = data.bounds();
+            let cut = Cutout::new(&self.surfaces[slot], &self.materials, &self.images).map(Arc::new);
+            (mesh, to_point(lo), to_point(hi), Arc::clone(data), cut)
+        })
     }
 }
 
