@@ -207,6 +207,14 @@ impl WindowApp {
         WindowApp { child, wid, log }
     }
 
+    /// Moves the pointer to `(x, y)` in the window (pixels, rounded down)
+    /// and gives the program 150 ms to see it.
+    pub fn move_to(&self, server: &Xvfb, (x, y): (f64, f64)) {
+        let (x, y) = ((x as i32).to_string(), (y as i32).to_string());
+        server.run("xdotool", &["mousemove", "--window", &self.wid, &x, &y]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
     /// What the program printed so far.
     pub fn stderr(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap()

@@ -25,10 +25,7 @@ fn click_select_drag_axis_and_save() {
     assert!(geometry.contains("400x400"), "{geometry}");
 
     let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
-    let mv = |p: (f64, f64)| {
-        x.run("xdotool", &["mousemove", "--window", &wid, &format!("{}", p.0 as i32), &format!("{}", p.1 as i32)]);
-        std::thread::sleep(Duration::from_millis(150));
-    };
+    let mv = |p: (f64, f64)| app.move_to(&x, p);
     // Click the box (a corner away from where the gizmo will appear).
     mv(to_screen(-1.3, 0.7));
     x.run("xdotool", &["click", "1"]);
@@ -98,12 +95,8 @@ fn box_select_in_the_window_outlines_what_the_box_covered() {
     )
     .unwrap();
     let app = WindowApp::start(&x, dir.path(), &scene, "400x400");
-    let wid = app.wid.clone();
     let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
-    let mv = |p: (f64, f64)| {
-        x.run("xdotool", &["mousemove", "--window", &wid, &format!("{}", p.0 as i32), &format!("{}", p.1 as i32)]);
-        std::thread::sleep(Duration::from_millis(150));
-    };
+    let mv = |p: (f64, f64)| app.move_to(&x, p);
     // From empty space above-left of the left cube to below-right of it,
     // well short of the right cube.
     mv(to_screen(-3.5, 1.5));
