@@ -381,27 +381,26 @@ impl SceneMeshes {
     pub fn editor_frame(&self, editor: &Editor) -> (FrameDesc, CullStats) {
         let (w, h) = editor.size();
         let scene = editor.scene();
-        let Ok(view) = View::new(editor.camera, w, h, editor.depth) else {
+        let (mut frame, stats) = match View::new(editor.camera, w, h, editor.depth) {
+            Ok(view) => {
+                let frustum = view.frustum();
+                let mut ids = Vec::new();
+                editor.visit_in_frustum(&frustum, |i| ids.push(i));
+                // Scene order, as `frame` draws: the first drawn of two
+                // coincident objects keeps its id in the id buffer.
+                ids.sort_unstable();
+                let mut frame = FrameDesc::new(editor.camera, editor.depth);
+                let mut stats = CullStats::default();
+                let highlight = Highlighter::new(editor.selection());
+                for i in ids {
+                    let world = scene.world_matrix(i);
+                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight);
+                }
+                (frame, stats)
+            }
             // No usable view: everything, as `frame` draws it.
-            let (mut frame, stats) =
-                self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32));
-            frame.overlay = editor.overlay();
-            frame.selection_rect = editor.selection_rect();
-            return (frame, stats);
+            Err(_) => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
         };
-        let frustum = view.frustum();
-        let mut ids = Vec::new();
-        editor.visit_in_frustum(&frustum, |i| ids.push(i));
-        // Scene order, as `frame` draws: the first drawn of two coincident
-        // objects keeps its id in the id buffer.
-        ids.sort_unstable();
-        let mut frame = FrameDesc::new(editor.camera, editor.depth);
-        let mut stats = CullStats::default();
-        let highlight = Highlighter::new(editor.selection());
-        for i in ids {
-            let world = scene.world_matrix(i);
-            self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight);
-        }
         frame.overlay = editor.overlay();
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
