@@ -40,7 +40,7 @@ use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Tar
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
 use crate::picking::SceneIndex;
-use crate::scene::{MeshRef, Primitive, Scene};
+use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
 pub use camera::AxisView;
 
 pub use history::{Edit, History};
@@ -221,11 +221,16 @@ impl Editor {
     }
 
     /// Sets object `i`'s local transform (scripts, tools), keeping picking
-    /// current. Ignored during a drag or for an invalid index.
-    pub fn set_transform(&mut self, i: usize, t: Transform) {
-        if i < self.scene.len() && !self.gizmo.is_dragging() {
-            self.write_transforms(&[i], &[t]);
+    /// current. Ignored during a drag, for an invalid index, and for a
+    /// transform a scene file could not hold ([`transform_problem`]: a zero
+    /// scale, a non-finite number), so whatever the editor holds can be
+    /// saved and opened again. Returns whether it was written.
+    pub fn set_transform(&mut self, i: usize, t: Transform) -> bool {
+        if i >= self.scene.len() || self.gizmo.is_dragging() || transform_problem(&t).is_some() {
+            return false;
         }
+        self.write_transforms(&[i], &[t]);
+        true
     }
 
     /// Sets object `i`'s local transform as one undo step (a typed value):
@@ -233,7 +238,7 @@ impl Editor {
     /// the transform the edit started from (fields dragged over several
     /// frames write as they go and record one step at the end).
     pub fn commit_transform(&mut self, i: usize, before: Transform, after: Transform) -> bool {
-        if i >= self.scene.len() || self.gizmo.is_dragging() {
+        if i >= self.scene.len() || self.gizmo.is_dragging() || transform_problem(&after).is_some() {
             return false;
         }
         self.write_transforms(&[i], &[after]);
@@ -366,7 +371,16 @@ impl Editor {
     fn write_transforms(&mut self, objects: &[usize], transforms: &[Transform]) {
         for (&i, t) in objects.iter().zip(transforms) {
             if let Some(o) = self.scene.object_mut(i) {
-                o.transform = *t;
+                // A scale drag can shrink a component past what a scene file
+                // holds (each drag stops at MIN_SCALE_FACTOR of its start, but
+                // drags compound): it stops at MIN_SCALE, keeping its sign.
+                let mut t = *t;
+                for s in t.scale.iter_mut() {
+                    if s.abs() < MIN_SCALE {
+                        *s = MIN_SCALE.copysign(*s);
+                    }
+                }
+                o.transform = t;
             }
         }
         // The written objects and their subtrees, each once (a written object

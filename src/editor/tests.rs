@@ -307,3 +307,23 @@ fn exactly_coincident_objects_pick_the_lower_id() {
         assert_eq!(e.surface_at(c, |_| true).map(|h| h.0), Some(0), "cube at x = {x}");
     }
 }
+
+#[test]
+fn transforms_a_scene_file_cannot_hold_are_refused_or_clamped() {
+    let mut e = Editor::new(Scene::demo(), 800.0, 500.0);
+    let before = e.scene().objects()[1].transform;
+    for bad in [0.0, -0.0, 1e-12, f64::NAN, f64::INFINITY] {
+        let mut t = before;
+        t.scale.y = bad;
+        assert!(!e.set_transform(1, t), "scale {bad} was taken");
+        assert!(!e.commit_transform(1, before, t), "scale {bad} was committed");
+        assert_eq!(e.scene().objects()[1].transform, before);
+    }
+    let mut t = before;
+    t.position.x = f64::NAN;
+    assert!(!e.set_transform(1, t));
+    assert!(!e.history().can_undo());
+    // Every transform the editor holds passes the loader's rule.
+    let text = e.scene().to_json();
+    assert!(Scene::from_json(&text, std::path::Path::new(".")).is_ok());
+}

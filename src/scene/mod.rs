@@ -204,6 +204,23 @@ fn finite<const N: usize>(v: &[f64; N]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
+/// Scale components closer to zero than this are refused: a scene file
+/// cannot hold them, and the object would have no inverse.
+pub const MIN_SCALE: f64 = 1e-9;
+
+/// Why a scene file could not hold this transform (`None`: it can). The one
+/// rule for loading scene files, opening glTF nodes and typed edits.
+pub fn transform_problem(t: &Transform) -> Option<&'static str> {
+    let all = t.position.iter().chain(t.scale.iter()).chain(t.rotation.coords.iter());
+    if !all.into_iter().all(|x| x.is_finite()) {
+        Some("non-finite number")
+    } else if t.scale.iter().any(|s| s.abs() < MIN_SCALE) {
+        Some("scale has a zero component")
+    } else {
+        None
+    }
+}
+
 /// Converts and validates a `camera` block.
 pub fn camera_from_file(c: &CameraFile) -> Result<Camera, SceneError> {
     let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
@@ -305,7 +322,7 @@ impl Scene {
             if q.norm() < 1e-6 {
                 return Err(err("rotation quaternion is zero"));
             }
-            if o.scale.iter().any(|s| s.abs() < 1e-9) {
+            if o.scale.iter().any(|s| s.abs() < MIN_SCALE) {
                 return Err(err("scale has a zero component"));
             }
             if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {

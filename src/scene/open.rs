@@ -106,14 +106,10 @@ pub fn node_transform(node: &GltfNode) -> Result<Transform, String> {
             scale: Vector3::from(node.scale),
         }
     };
-    let all = t.position.iter().chain(t.scale.iter()).chain(t.rotation.coords.iter());
-    if !all.into_iter().all(|x| x.is_finite()) {
-        return Err("non-finite transform".into());
+    match super::transform_problem(&t) {
+        Some(problem) => Err(problem.into()),
+        None => Ok(t),
     }
-    if t.scale.iter().any(|s| s.abs() < 1e-9) {
-        return Err("scale has a zero component".into());
-    }
-    Ok(t)
 }
 
 /// Splits a column-major node matrix into translation, rotation, scale.

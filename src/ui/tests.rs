@@ -97,3 +97,27 @@ fn euler_fields_never_show_negative_zero() {
         }
     }
 }
+
+#[test]
+fn a_typed_zero_scale_is_refused_and_the_scene_still_saves() {
+    let (mut editor, mut ui) = setup(true);
+    editor.set_selection(&[0]);
+    ui.run(&mut editor, false);
+    let before = editor.scene().objects()[0].transform;
+    assert_ne!(before.scale.x, 0.0);
+    let p = centre(&ui, "scale.x");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    ui.handle(&mut editor, &Event::Text { text: "0".into() }, Modifiers::NONE, &mut NoFrame);
+    ui.handle(&mut editor, &Event::KeyDown { key: "Enter".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform, before, "a zero scale was taken");
+    assert!(!editor.history().can_undo(), "a refused value left an undo step");
+    // What the editor holds always opens again.
+    let saved = editor.scene().to_json();
+    let reopened = Scene::from_json(&saved, std::path::Path::new(".")).expect("the saved scene reopens");
+    assert_eq!(reopened.objects()[0].transform.scale, before.scale);
+    // A small non-zero value is taken as typed.
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    ui.handle(&mut editor, &Event::Text { text: "0.5".into() }, Modifiers::NONE, &mut NoFrame);
+    ui.handle(&mut editor, &Event::KeyDown { key: "Enter".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform.scale.x, 0.5);
+}

@@ -1,6 +1,6 @@
 //! Fuzz-style robustness of the whole editor: 2e5 random input events (now with duplicate, delete, views, vertex snap, pivots and box selection) with
 //! a fixed seed over the demo scene, with degenerate cameras (eye == target,
-//! zero fov) and zero scales injected, cursors far outside the viewport and
+//! zero fov) and vanishing scales injected (the smallest the editor holds), cursors far outside the viewport and
 //! zero-sized viewports. Nothing may panic or become NaN / infinite, and a
 //! translate drag never takes an object that started in front of the camera
 //! behind it.
@@ -12,7 +12,7 @@ use viewport::editor::Editor;
 use viewport::gizmo::Handle;
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::Projection;
-use viewport::scene::Scene;
+use viewport::scene::{transform_problem, Scene, MIN_SCALE};
 
 const KEYS: [&str; 19] = [
     "W",
@@ -102,18 +102,27 @@ fn two_hundred_thousand_random_editor_events() {
                 continue;
             }
             92 => {
-                // Zero scale on a random object (and sometimes a huge position).
+                // A vanishing scale on a random object (and sometimes a huge
+                // position): the smallest scale a scene file holds, since the
+                // editor refuses zero (checked below).
                 let n = e.scene().len();
                 if n == 0 {
                     continue;
                 }
                 let i = rng.gen_range(0..n);
                 let mut t = e.scene().objects()[i].transform;
-                t.scale[rng.gen_range(0..3)] = 0.0;
+                let axis = rng.gen_range(0..3);
+                t.scale[axis] = 0.0;
                 if rng.gen_bool(0.3) {
                     t.position = Vector3::new(1.0e4, -1.0e4, 1.0e4);
                 }
-                e.set_transform(i, t);
+                let before = e.scene().objects()[i].transform;
+                assert!(!e.set_transform(i, t), "a zero scale was taken");
+                assert_eq!(e.scene().objects()[i].transform, before);
+                t.scale[axis] = MIN_SCALE;
+                // Typed values are ignored during a drag.
+                let dragging = e.gizmo.is_dragging();
+                assert_eq!(e.set_transform(i, t), !dragging, "the smallest legal scale was refused");
                 continue;
             }
             93..=94 => {
@@ -164,6 +173,8 @@ fn two_hundred_thousand_random_editor_events() {
         }
         for (i, o) in e.scene().objects().iter().enumerate() {
             assert!(o.transform.is_finite(), "step {step}: object {i} {:?}", o.transform);
+            // Whatever drags and typed values did, a scene file holds it.
+            assert_eq!(transform_problem(&o.transform), None, "step {step}: object {i} {:?}", o.transform);
         }
         for m in e.world_matrices() {
             assert!(m.iter().all(|v| v.is_finite()), "step {step}");
