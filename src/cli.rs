@@ -16,10 +16,13 @@ pub const BINDINGS_HELP: &str = "\
 Window controls:
   Left click            select (Shift+click adds / removes)
   Left drag on handle   move / rotate / scale; the grabbed point stays under the cursor
+  Left drag elsewhere   box selection (Shift adds, Ctrl removes, Esc or right click cancels)
   W / E / R / T         translate / rotate / scale / universal gizmo
   X                     toggle world / local space
   Period (.)            cycle the pivot: median, individual origins, active object, bounds centre
   Ctrl (held)           snap the drag (0.5 m, 15 degrees, 0.1 scale)
+  V (held)              vertex snap: a translate drag's pivot to the nearest vertex within 20 px
+  Ctrl+Shift (held)     surface snap: a translate drag's pivot to the surface under the cursor
   Esc, right click      cancel the drag in progress
   Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
   Ctrl+D, Shift+D       duplicate the selection (with children)
@@ -36,7 +39,9 @@ Window controls:
   Ctrl+S                save the scene to its file
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
-  Toolbar, view widget  gizmo settings (tooltips name the keys); click a ball for that side's view
+  Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)
+  Side panel            outliner and the active object's transform fields (click, type, Enter)
+  View widget           click a ball for that side's view; drag on it to orbit
   Ctrl+Q, close         quit";
 
 #[derive(Debug, Parser)]

@@ -108,3 +108,25 @@ fn msaa_samples_other_than_1_2_4_8_are_one_line_and_status_2_and_write_nothing()
         std::fs::remove_file(&png).unwrap();
     }
 }
+
+/// Every input of the README's controls table has a line in `--help`: the
+/// first word of each row's input column starts a line of the help's
+/// bindings (the README is the user's reference, `--help` the quick one).
+#[test]
+fn help_lists_every_binding_of_the_readme() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table = readme.split("## Controls (window)").nth(1).unwrap().split("\n#").next().unwrap();
+    let inputs: Vec<String> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Input") && !l.starts_with("| ---"))
+        .map(|l| l[2..].split([' ', '/', '(']).next().unwrap().trim_matches('`').to_lowercase())
+        .collect();
+    assert!(inputs.len() >= 25, "{inputs:?}");
+    let out = viewport_cli(&["--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout).to_lowercase();
+    let starts: Vec<&str> = help.lines().map(str::trim_start).collect();
+    for input in &inputs {
+        assert!(starts.iter().any(|l| l.starts_with(input.as_str())), "--help has no line for `{input}`");
+    }
+}
