@@ -2,9 +2,11 @@
 //! toolbar button changes the gizmo and does not select; text reaches a
 //! focused field only; Escape abandons and Enter confirms.
 
+use super::panels::euler_deg;
 use super::*;
 use crate::editor::NoFrame;
 use crate::scene::Scene;
+use nalgebra::UnitQuaternion;
 
 fn setup(panel: bool) -> (Editor, Ui) {
     let mut editor = Editor::new(Scene::demo(), 800.0, 500.0);

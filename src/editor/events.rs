@@ -1,0 +1,264 @@
+//! The editor's input: each platform-free [`Event`] becomes a drag step,
+//! a hover, a selection, a camera move or a key command.
+
+use nalgebra::Point2;
+
+use super::*;
+
+impl Editor {
+    /// Handles one event; returns whether anything visible may have changed.
+    pub fn handle(&mut self, event: &Event) -> bool {
+        match event {
+            Event::Modifiers(m) => {
+                self.mods = *m;
+                // Snapping follows Ctrl immediately during a drag.
+                self.drag_to(self.cursor)
+            }
+            Event::Resize { width, height } => {
+                if width.is_finite() && height.is_finite() {
+                    self.size = (width.max(0.0), height.max(0.0));
+                }
+                true
+            }
+            Event::CursorMoved { x, y } => self.cursor_moved(Point2::new(*x, *y)),
+            Event::MouseDown { button } => self.mouse_down(*button),
+            Event::MouseUp { button } => self.mouse_up(*button),
+            Event::Scroll { delta } => {
+                if self.gizmo.is_dragging() || !delta.is_finite() {
+                    return false;
+                }
+                if self.fly.is_some() {
+                    self.fly_speed =
+                        (self.fly_speed * camera::FLY_WHEEL.powf(delta.clamp(-50.0, 50.0))).clamp(1e-3, 1e5);
+                    return false;
+                }
+                let changed = match self.surface {
+                    Some(p) => camera::zoom_about(&mut self.camera, p, *delta),
+                    None => camera::zoom(&mut self.camera, *delta),
+                };
+                self.rehover();
+                changed
+            }
+            Event::KeyDown { key } => self.key_down(key),
+            // Text is the UI's business.
+            Event::Text { .. } => false,
+            Event::KeyUp { key } => {
+                if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
+                    fly.held[k] = false;
+                }
+                if key == "V" && self.vertex_snap_held {
+                    self.vertex_snap_held = false;
+                    return self.drag_to(self.cursor);
+                }
+                false
+            }
+            // The program reads the file and calls `import` (see `session`).
+            Event::Drop { .. } => false,
+        }
+    }
+
+    /// Sets the modifiers, then handles `event` (for scripts that give the
+    /// modifiers per event).
+    pub fn handle_with_mods(&mut self, event: &Event, mods: Modifiers) -> bool {
+        let a = if mods != self.mods { self.handle(&Event::Modifiers(mods)) } else { false };
+        self.handle(event) || a
+    }
+
+    pub(super) fn rehover(&mut self) {
+        if let Some(v) = self.view() {
+            let t = self.targets();
+            self.gizmo.hover(&v, &t, self.cursor);
+        }
+    }
+
+    pub(super) fn drag_to(&mut self, m: Point2<f64>) -> bool {
+        if !self.gizmo.is_dragging() {
+            return false;
+        }
+        let Some(v) = self.view() else { return false };
+        let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl || self.snap_on) else { return false };
+        // Vertex snap (V held) or surface snap (Ctrl+Shift held) put the
+        // pivot on another object's drawn mesh (`editing.md`, "Snapping").
+        let surface = self.mods.ctrl && self.mods.shift;
+        if self.vertex_snap_held || surface {
+            let moved = self.scene.with_descendants(&self.drag_objects);
+            let keep = |i: usize| moved.binary_search(&i).is_err();
+            let target = if self.vertex_snap_held {
+                self.vertex_near(m, VERTEX_SNAP_PX, keep)
+            } else {
+                self.surface_at(m, keep).map(|(_, p)| p)
+            };
+            if let Some(snapped) = target.and_then(|p| self.gizmo.move_pivot_to(&p)) {
+                u = snapped;
+            }
+        }
+        let objs = self.drag_objects.clone();
+        self.write_transforms(&objs, &u.transforms);
+        true
+    }
+
+    fn cursor_moved(&mut self, m: Point2<f64>) -> bool {
+        if !(m.x.is_finite() && m.y.is_finite()) {
+            return false;
+        }
+        let prev = self.cursor;
+        self.cursor = m;
+        if self.gizmo.is_dragging() {
+            return self.drag_to(m);
+        }
+        let (dx, dy) = (m.x - prev.x, m.y - prev.y);
+        if self.fly.is_some() {
+            return camera::fly_turn(&mut self.camera, dx, dy);
+        }
+        match self.nav {
+            Some(Nav::Orbit) => {
+                let turned = match self.orbit_pivot {
+                    Some(p) => camera::orbit_about(&mut self.camera, p, dx, dy),
+                    None => camera::orbit(&mut self.camera, dx, dy),
+                };
+                if turned {
+                    self.leave_auto_ortho();
+                }
+                return turned;
+            }
+            Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
+            None => {}
+        }
+        if let Some(p) = self.press {
+            // A press that moves 4 px or more draws a selection box.
+            if self.boxing || (m - p).norm() >= CLICK_SLOP_PX {
+                self.boxing = true;
+                return true;
+            }
+        }
+        let before = self.gizmo.hovered();
+        self.rehover();
+        before != self.gizmo.hovered()
+    }
+
+    fn mouse_down(&mut self, button: MouseButton) -> bool {
+        match button {
+            MouseButton::Left => {
+                if self.gizmo.is_dragging() || self.nav.is_some() {
+                    return false;
+                }
+                if let Some(v) = self.view() {
+                    let targets = self.targets();
+                    if self.gizmo.begin(&v, &targets, self.cursor) {
+                        self.drag_objects = self.roots_of_selection();
+                        return true;
+                    }
+                }
+                self.press = Some(self.cursor);
+                false
+            }
+            MouseButton::Right => {
+                if self.gizmo.is_dragging() {
+                    return self.cancel_drag();
+                }
+                if self.boxing {
+                    return self.cancel_box();
+                }
+                if self.nav.is_none() && self.fly.is_none() {
+                    self.press = None;
+                    self.leave_auto_ortho();
+                    self.fly = Some(Fly::default());
+                }
+                false
+            }
+            MouseButton::Middle => {
+                if self.gizmo.is_dragging() {
+                    return false;
+                }
+                self.nav = Some(if self.mods.shift { Nav::Pan } else { Nav::Orbit });
+                self.orbit_pivot = self.surface;
+                false
+            }
+        }
+    }
+
+    fn mouse_up(&mut self, button: MouseButton) -> bool {
+        match button {
+            MouseButton::Left => {
+                if let Some(r) = self.gizmo.end() {
+                    let objects = std::mem::take(&mut self.drag_objects);
+                    if r.before != r.after {
+                        self.history.push(Edit::Transform { objects, before: r.before, after: r.after });
+                    }
+                    return true;
+                }
+                let boxing = std::mem::take(&mut self.boxing);
+                match (self.press.take(), self.boxed.take()) {
+                    (Some(_), Some(ids)) if boxing => self.box_select(ids),
+                    (Some(p), _) if !boxing && (p - self.cursor).norm() < CLICK_SLOP_PX => self.click_select(),
+                    _ => boxing,
+                }
+            }
+            MouseButton::Middle => {
+                self.nav = None;
+                false
+            }
+            MouseButton::Right => {
+                self.fly = None;
+                false
+            }
+        }
+    }
+
+    fn key_down(&mut self, key: &str) -> bool {
+        let ctrl = self.mods.ctrl;
+        if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
+            // The view starts moving: the window must keep drawing.
+            fly.held[k] = true;
+            return true;
+        }
+        match key {
+            "Escape" if self.boxing => self.cancel_box(),
+            "Escape" => self.cancel_drag(),
+            "Z" if ctrl && self.mods.shift => self.redo(),
+            "Z" if ctrl => self.undo(),
+            "Y" if ctrl => self.redo(),
+            "V" if !ctrl => {
+                // Held: vertex snapping during a translate drag.
+                self.vertex_snap_held = true;
+                self.drag_to(self.cursor)
+            }
+            _ if self.gizmo.is_dragging() => false,
+            "W" | "E" | "R" | "T" if !ctrl => {
+                self.gizmo.config.mode = match key {
+                    "W" => Mode::Translate,
+                    "E" => Mode::Rotate,
+                    "R" => Mode::Scale,
+                    _ => Mode::Universal,
+                };
+                self.rehover();
+                true
+            }
+            "X" if !ctrl => {
+                self.gizmo.config.space = self.gizmo.config.space.toggled();
+                self.rehover();
+                true
+            }
+            "F" if !ctrl => self.focus(),
+            "D" if ctrl || self.mods.shift => self.duplicate(),
+            "Numpad1" => self.set_axis_view(if ctrl { AxisView::Back } else { AxisView::Front }),
+            "Numpad3" => self.set_axis_view(if ctrl { AxisView::Left } else { AxisView::Right }),
+            "Numpad7" => self.set_axis_view(if ctrl { AxisView::Bottom } else { AxisView::Top }),
+            "Numpad5" => self.toggle_projection(),
+            "Period" if !ctrl => {
+                // Cycles median -> individual -> active -> bounds.
+                self.gizmo.config.pivot = match self.gizmo.config.pivot {
+                    Pivot::Median => Pivot::Individual,
+                    Pivot::Individual => Pivot::Active,
+                    Pivot::Active => Pivot::Bounds,
+                    Pivot::Bounds => Pivot::Median,
+                };
+                self.rehover();
+                true
+            }
+            "NumpadDecimal" => self.focus(),
+            "Delete" => self.delete(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! Unit tests of the scene index: boxes, exact picks, moves, ties.
+
+use super::*;
+use nalgebra::{Translation3, UnitQuaternion, Vector3};
+use rand::{Rng, SeedableRng};
+
+fn cube() -> (Point3<f64>, Point3<f64>) {
+    (Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 0.5, 0.5))
+}
+
+fn at(x: f64, y: f64, z: f64) -> Matrix4<f64> {
+    Translation3::new(x, y, z).to_homogeneous()
+}
+
+#[test]
+fn nearest_hit_and_incremental_move() {
+    let (lo, hi) = cube();
+    let mut idx =
+        SceneIndex::build([(lo, hi, at(0.0, 0.0, -5.0)), (lo, hi, at(0.0, 0.0, -10.0)), (lo, hi, at(3.0, 0.0, -2.0))]);
+    let ray = Ray::new(Point3::origin(), -Vector3::z()).unwrap();
+    assert_eq!(idx.pick(&ray), Some(SceneHit { id: 0, t: 4.5 }));
+    // Move object 0 out of the way: object 1 becomes the hit.
+    idx.set(0, &lo, &hi, &at(5.0, 0.0, -5.0));
+    assert_eq!(idx.pick(&ray), Some(SceneHit { id: 1, t: 9.5 }));
+    // Move object 2 in front.
+    idx.set(2, &lo, &hi, &at(0.0, 0.0, -2.0));
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(2));
+    // Filter it out, remove it, add a new one.
+    assert_eq!(idx.pick_filtered(&ray, |id| id != 2).map(|h| h.id), Some(1));
+    idx.remove(2);
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+    idx.set(5, &lo, &hi, &at(0.0, 0.0, -1.0));
+    assert_eq!(idx.len(), 6);
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(5));
+    // Zero scale, or beyond f32 range: not hittable, nothing panics.
+    idx.set(5, &lo, &hi, &Matrix4::zeros());
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+    idx.set(6, &lo, &hi, &at(0.0, 0.0, -1.0e35));
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+    let mut huge = Matrix4::new_scaling(1.0e34);
+    huge[(3, 3)] = 1.0;
+    idx.set(0, &lo, &hi, &huge);
+    assert_eq!(idx.pick(&ray).map(|h| h.id), Some(1));
+    assert!(SceneIndex::new().pick(&ray).is_none());
+}
+
+#[test]
+fn agrees_with_brute_force_far_from_origin() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let base = Vector3::new(1.0e4, -2.0e4, 1.0e4);
+    let (lo, hi) = cube();
+    let mk = |rng: &mut rand::rngs::StdRng| {
+        let p = base + Vector3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
+        let r = UnitQuaternion::from_euler_angles(
+            rng.gen_range(0.0..6.3),
+            rng.gen_range(0.0..6.3),
+            rng.gen_range(0.0..6.3),
+        );
+        let s = Vector3::new(rng.gen_range(0.01..3.0), rng.gen_range(0.01..3.0), rng.gen_range(0.0..3.0));
+        Translation3::from(p).to_homogeneous() * r.to_homogeneous() * Matrix4::new_nonuniform_scaling(&s)
+    };
+    let objects: Vec<_> = (0..2000).map(|_| (lo, hi, mk(&mut rng))).collect();
+    let mut idx = SceneIndex::build(objects);
+    for round in 0..3 {
+        if round > 0 {
+            for _ in 0..200 {
+                let id = rng.gen_range(0..idx.len());
+                let m = mk(&mut rng);
+                idx.set(id, &lo, &hi, &m);
+            }
+        }
+        let mut hits = 0;
+        for _ in 0..300 {
+            let o = Point3::from(base + Vector3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), 90.0));
+            let target = Point3::from(base + Vector3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), 0.0));
+            let ray = Ray::new(o, target - o).unwrap();
+            let a = idx.pick(&ray);
+            let b = idx.pick_brute_force(&ray);
+            assert_eq!(a.map(|h| h.t), b.map(|h| h.t));
+            hits += a.is_some() as usize;
+        }
+        assert!(hits > 50, "too few hits to be a meaningful test: {hits}");
+    }
+}
+
+/// Growing by appended ids and shrinking from the end (duplicate and its
+/// undo) keeps the index equal to one built from scratch.
+#[test]
+fn appending_and_truncating_agree_with_a_fresh_build() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+    let (lo, hi) = cube();
+    let mut place = || at(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+    let worlds: Vec<Matrix4<f64>> = (0..400).map(|_| place()).collect();
+    let mut idx = SceneIndex::build(worlds[..300].iter().map(|m| (lo, hi, *m)));
+    for (i, m) in worlds.iter().enumerate().skip(300) {
+        idx.set(i, &lo, &hi, m);
+    }
+    idx.truncate(340);
+    assert_eq!(idx.len(), 340);
+    let fresh = SceneIndex::build(worlds[..340].iter().map(|m| (lo, hi, *m)));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(24);
+    let mut hits = 0;
+    for _ in 0..2000 {
+        let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+        let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+        let ray = Ray::new(o, t - o).unwrap();
+        let (a, b) = (idx.pick(&ray), fresh.pick(&ray));
+        assert_eq!(a.map(|h| h.id), b.map(|h| h.id));
+        assert!(a.is_none_or(|h| h.id < 340));
+        hits += a.is_some() as usize;
+    }
+    assert!(hits > 100, "{hits}");
+}
+
+/// Removing ids from the middle and putting them back (delete and its
+/// undo) keeps the index equal to one built from scratch each time.
+#[test]
+fn removing_and_inserting_ids_agree_with_fresh_builds() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    let (lo, hi) = cube();
+    let worlds: Vec<Matrix4<f64>> = (0..500)
+        .map(|_| at(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0)))
+        .collect();
+    let mut idx = SceneIndex::build(worlds.iter().map(|m| (lo, hi, *m)));
+    let gone: Vec<usize> = (0..500).filter(|i| i % 7 == 3 || (200..230).contains(i)).collect();
+    let kept: Vec<Matrix4<f64>> =
+        worlds.iter().enumerate().filter(|(i, _)| !gone.contains(i)).map(|(_, m)| *m).collect();
+    let compare = |idx: &SceneIndex, fresh: &[Matrix4<f64>], seed: u64| {
+        let fresh_idx = SceneIndex::build(fresh.iter().map(|m| (lo, hi, *m)));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut hits = 0;
+        for _ in 0..2000 {
+            let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+            let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+            let ray = Ray::new(o, t - o).unwrap();
+            assert_eq!(idx.pick(&ray).map(|h| h.id), fresh_idx.pick(&ray).map(|h| h.id));
+            hits += idx.pick(&ray).is_some() as usize;
+        }
+        assert!(hits > 100, "{hits}");
+    };
+    idx.remove_ids(&gone);
+    assert_eq!(idx.len(), kept.len());
+    compare(&idx, &kept, 1);
+    idx.insert_ids(&gone, |i| (lo, hi, worlds[i]));
+    assert_eq!(idx.len(), 500);
+    compare(&idx, &worlds, 2);
+    // And objects keep moving incrementally afterwards.
+    idx.set(250, &lo, &hi, &at(100.0, 0.0, 0.0));
+    let mut moved = worlds.clone();
+    moved[250] = at(100.0, 0.0, 0.0);
+    compare(&idx, &moved, 3);
+}
+
+/// The frustum walk finds exactly the boxes a brute-force test over all
+/// of them keeps, on random scenes and cameras (both depth modes, near
+/// planes cutting boxes, far from the origin), also after incremental
+/// moves and removals.
+#[test]
+fn the_frustum_walk_keeps_what_brute_force_keeps() {
+    use crate::math::{Camera, DepthMode, Projection, View};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let (mut in_view, mut out_of_view) = (0, 0);
+    for round in 0..40 {
+        let origin = if round % 4 == 3 { Vector3::new(3.0e5, -2.0e5, 1.0e5) } else { Vector3::zeros() };
+        let n = rng.gen_range(1..400);
+        let boxes: Vec<(Point3<f64>, Point3<f64>, Matrix4<f64>)> = (0..n)
+            .map(|_| {
+                let t = origin
+                    + Vector3::new(rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0));
+                let q = UnitQuaternion::from_euler_angles(rng.gen(), rng.gen(), rng.gen());
+                let h = Vector3::new(rng.gen_range(0.1..4.0), rng.gen_range(0.1..4.0), rng.gen_range(0.1..4.0));
+                (Point3::from(-h), Point3::from(h), Translation3::from(t).to_homogeneous() * q.to_homogeneous())
+            })
+            .collect();
+        let mut index = SceneIndex::build(boxes.iter().cloned());
+        // Move and drop some, as editing does.
+        for id in 0..n.min(20) {
+            let (lo, hi, m) = &boxes[(id * 7) % n];
+            index.set(id, lo, hi, &(Translation3::new(5.0, 0.0, -3.0).to_homogeneous() * m));
+        }
+        if n > 10 {
+            index.truncate(n - 5);
+        }
+        let eye = Point3::from(
+            origin + Vector3::new(rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0), rng.gen_range(-80.0..80.0)),
+        );
+        let target = Point3::from(origin + Vector3::new(rng.gen_range(-10.0..10.0), 0.0, rng.gen_range(-10.0..10.0)));
+        let projection = if round % 2 == 0 {
+            Projection::Perspective { fov_y: rng.gen_range(0.3..1.5), near: rng.gen_range(0.5..20.0), far: 500.0 }
+        } else {
+            Projection::Orthographic { height: rng.gen_range(5.0..80.0), near: rng.gen_range(0.5..20.0), far: 500.0 }
+        };
+        let camera = Camera { eye, target, up: Vector3::y(), projection };
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            let Ok(view) = View::new(camera, 800.0, 600.0, depth) else { continue };
+            let frustum = view.frustum();
+            let mut walked = Vec::new();
+            index.visit_in_frustum(&frustum, |id| walked.push(id));
+            let mut kept: Vec<usize> = walked
+                .into_iter()
+                .filter(|&id| {
+                    let (lo, hi) = index.obb(id).unwrap().aabb();
+                    frustum.intersects_aabb(&lo, &hi)
+                })
+                .collect();
+            kept.sort_unstable();
+            let brute: Vec<usize> = (0..index.len())
+                .filter(|&id| {
+                    index.obb(id).is_some_and(|b| {
+                        let (lo, hi) = b.aabb();
+                        frustum.intersects_aabb(&lo, &hi)
+                    })
+                })
+                .collect();
+            assert_eq!(kept, brute, "round {round}, {depth:?}");
+            in_view += brute.len();
+            out_of_view += index.len() - brute.len();
+        }
+    }
+    assert!(in_view > 500 && out_of_view > 500, "{in_view} kept, {out_of_view} culled");
+}
