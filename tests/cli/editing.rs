@@ -212,6 +212,58 @@ fn fly_moves_five_metres_per_second_of_script_frames() {
 }
 
 #[test]
+fn fly_turns_the_view_by_a_fifth_of_a_degree_per_pixel() {
+    let (eye, target) = ([3.0, 4.0, 12.0], [0.0, 1.0, 0.0]);
+    let unit = |a: [f64; 3]| {
+        let n = norm(a);
+        [a[0] / n, a[1] / n, a[2] / n]
+    };
+    let f0 = unit(sub(target, eye));
+    let heading = |f: [f64; 3]| f[0].atan2(-f[2]).to_degrees();
+    let pitch = |f: [f64; 3]| f[1].asin().to_degrees();
+    let turn = |to: [f64; 2]| {
+        let events = vec![
+            json!({ "mouse_move": [160, 120] }),
+            json!({ "mouse_down": "right" }),
+            json!({ "mouse_move": to }),
+            json!({ "mouse_up": "right" }),
+            json!({ "frame": 1 }),
+        ];
+        let out = run(&family(), &script(&[], events));
+        let cam = &out.trace.last().unwrap()["camera"];
+        let (e, t) = (vec3(&cam["eye"]), vec3(&cam["target"]));
+        assert!(close(e, eye, 1e-9), "turning does not move the eye: {e:?}");
+        unit(sub(t, e))
+    };
+    // 50 px to the right: the heading turns 10 degrees to the right (towards
+    // the old screen right, -(f0 x Y) = (-f.z, 0, f.x) up to length), the pitch stays.
+    let f = turn([210.0, 120.0]);
+    let dh = heading(f) - heading(f0);
+    assert!((dh.abs() - 10.0).abs() < 1e-6, "heading turned {dh} degrees");
+    let right = [-f0[2], 0.0, f0[0]];
+    assert!(f[0] * right[0] + f[2] * right[2] > 0.0, "turned left: {f:?}");
+    assert!((pitch(f) - pitch(f0)).abs() < 1e-6, "pitch changed: {f:?}");
+    // 25 px up: the view tilts up by 5 degrees, the heading stays.
+    let f = turn([160.0, 95.0]);
+    assert!((pitch(f) - pitch(f0) - 5.0).abs() < 1e-6, "pitch {} from {}", pitch(f), pitch(f0));
+    assert!((heading(f) - heading(f0)).abs() < 1e-6, "heading changed: {f:?}");
+}
+
+#[test]
+fn numpad_decimal_frames_the_selection_as_f_does() {
+    let framed = |key: &str| {
+        let events = vec![json!({ "key_down": key }), json!({ "key_up": key }), json!({ "frame": 15 })];
+        let out = run(&family(), &script(&["a.002"], events));
+        out.trace.last().unwrap()["camera"].clone()
+    };
+    let (by_f, by_decimal) = (framed("F"), framed("NumpadDecimal"));
+    assert_eq!(by_f, by_decimal);
+    // Framing moved the camera onto the sphere at (2, 0, 0).
+    let t = vec3(&by_f["target"]);
+    assert!(close(t, [2.0, 0.0, 0.0], 1e-9), "target {t:?}");
+}
+
+#[test]
 fn an_unknown_key_name_is_an_error_naming_the_event_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     for bad in ["KeyW", "Esc", "Numpad10", "w"] {
@@ -272,6 +324,30 @@ fn each_pivot_mode_rotates_two_objects_about_its_point() {
             );
             let q: Vec<f64> = o["rotation"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
             assert!((q[2].abs() - h).abs() < 1e-6 && (q[3].abs() - h).abs() < 1e-6, "{mode} {name}: {q:?}");
+        }
+    }
+}
+
+#[test]
+fn each_pivot_mode_translates_two_objects_by_the_same_delta_from_its_point() {
+    // The spec: translation moves every selected object by the drag's delta;
+    // the gizmo sits at the mode's pivot (`individual` translates as median).
+    let origins = [("A", [-2.0, 0.0]), ("B", [1.0, 2.0])];
+    for mode in ["median", "individual", "active", "bounds"] {
+        let c = pivot_of(mode);
+        // The X arrow from 0.5 L to 0.5 L + 1.5 m (60 px), 2 px off the axis.
+        let (from, to) = (screen(c[0] + 0.5 * L, c[1]), screen(c[0] + 0.5 * L + 1.5, c[1] + 2.0 * PX));
+        let s = drag(json!({ "gizmo": { "pivot": mode }, "select": ["A", "B"] }), from, to, &[]);
+        let r = run(&pair(), &s);
+        assert_eq!(r.trace[1]["active"], json!("translate.x"), "{mode}: grabbed the X arrow at the pivot");
+        for (name, p) in origins {
+            let o = object(&r.scene, name);
+            let got = [o["position"][0].as_f64().unwrap(), o["position"][1].as_f64().unwrap()];
+            assert!(
+                (got[0] - (p[0] + 1.5)).abs() < 1e-6 && (got[1] - p[1]).abs() < 1e-9,
+                "{mode} {name}: {got:?} want {:?}",
+                [p[0] + 1.5, p[1]]
+            );
         }
     }
 }
@@ -341,6 +417,29 @@ fn absolute_snapping_rounds_the_pivot_coordinate_on_world_and_local_axes() {
         (got[0] - (0.3 + 0.5 * h)).abs() < 1e-6 && (got[1] - (0.1 + 0.5 * h)).abs() < 1e-6,
         "relative local {got:?}"
     );
+}
+
+#[test]
+fn absolute_snapping_on_the_xy_plane_handle_rounds_both_moved_coordinates() {
+    let scene =
+        ortho_scene(json!([{ "name": "box", "mesh": "cube", "position": [0.3, 0.1, 0], "scale": [0.4, 0.4, 0.4] }]));
+    // The XY square spans 0.2 L..0.4 L from the pivot on both axes; grab its
+    // middle and move (1.1, 0.8) m: the pivot would be at (1.4, 0.9).
+    let grab = [0.3 + 0.3 * L, 0.1 + 0.3 * L];
+    let (from, to) = (screen(grab[0], grab[1]), screen(grab[0] + 1.1, grab[1] + 0.8));
+    let snapped = |absolute: bool| {
+        let gizmo = json!({ "snap": { "translate": 0.5, "absolute": absolute } });
+        let r = run(&scene, &drag(json!({ "gizmo": gizmo, "select": ["box"] }), from, to, &["ctrl"]));
+        assert_eq!(r.trace[1]["active"], json!("translate.xy"));
+        let p = &object(&r.scene, "box")["position"];
+        [p[0].as_f64().unwrap(), p[1].as_f64().unwrap(), p[2].as_f64().unwrap()]
+    };
+    // Absolute: each moved world coordinate to the nearest multiple of 0.5.
+    let got = snapped(true);
+    assert!((got[0] - 1.5).abs() < 1e-9 && (got[1] - 1.0).abs() < 1e-9 && got[2] == 0.0, "absolute {got:?}");
+    // Relative: the delta (1.1, 0.8) rounds to (1.0, 1.0).
+    let got = snapped(false);
+    assert!((got[0] - 1.3).abs() < 1e-9 && (got[1] - 1.1).abs() < 1e-9 && got[2] == 0.0, "relative {got:?}");
 }
 
 #[test]
@@ -575,7 +674,10 @@ fn the_selection_outline_rings_the_selected_object_in_a_screenshot() {
         // square (translucent) over a short arc (about 10 % of the ring, as
         // seen in the screenshot); everywhere else the outline shows unchanged
         // with the overlay drawn.
-        assert!(ring_under_gizmo * 4 > ring * 3, "{depth}: {ring_under_gizmo} of {ring} outline pixels left by the gizmo");
+        assert!(
+            ring_under_gizmo * 4 > ring * 3,
+            "{depth}: {ring_under_gizmo} of {ring} outline pixels left by the gizmo"
+        );
         assert!(inside_kept > 4000, "{depth}: the ball's own pixels keep their colour");
         let centre = selected.pixel(200, 200);
         assert!(centre[2] > centre[0] && centre[2] > centre[1], "{depth}: the ball stays blue: {centre:?}");
