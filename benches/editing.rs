@@ -38,11 +38,13 @@ fn timed(e: &mut Editor, iters: u64, step: fn(&mut Editor) -> bool, back: fn(&mu
 }
 
 fn scene_changes(c: &mut Criterion) {
-    for n in [20_000usize, 160_000] {
+    // 10,000 objects spread through the scene are selected (all of them at 1k).
+    for n in [1_000usize, 20_000, 160_000, 1_000_000] {
         let mut e = Editor::new(grid(n), 1280.0, 720.0);
-        let selected: Vec<usize> = (0..n).step_by(n / 10_000).take(10_000).collect();
+        let k = n.min(10_000);
+        let selected: Vec<usize> = (0..n).step_by(n / k).take(k).collect();
         e.set_selection(&selected);
-        let mut g = c.benchmark_group(format!("edit/{}k_objects_10k_selected", n / 1000));
+        let mut g = c.benchmark_group(format!("edit/{}k_objects_{}k_selected", n / 1000, k / 1000));
         g.bench_function("duplicate", |b| b.iter_custom(|it| timed(&mut e, it, Editor::duplicate, Editor::undo)));
         e.duplicate();
         g.bench_function("undo_duplicate", |b| b.iter_custom(|it| timed(&mut e, it, Editor::undo, Editor::redo)));
