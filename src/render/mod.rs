@@ -16,6 +16,11 @@
 //!   `texture.rs` (sRGB textures with mip levels made by blits), `readback.rs` (colour copies
 //!   and region read-backs of ids and depth), `target.rs` (off-screen
 //!   image, swapchain, depth and ID images).
+//! - `gpu/` (GPU culling, [`FrameDesc::gpu_scene`]): persistent object
+//!   records, the compute cull into indirect draw commands, the scene
+//!   pipelines that read objects from buffers; its module docs give the
+//!   barriers between the record copies, the cull and the draws, which
+//!   are recorded before step 1 below.
 //! - `barrier.rs`: the table of image layout transitions.
 //! - `resources.rs`: buffers, images, the grow-on-demand buffer, and the one
 //!   ownership pattern (`Destroy` + `Guard`) every device-level object

@@ -79,6 +79,25 @@ fn gpu_culling_draws_exactly_what_the_cpu_frustum_test_keeps() {
         let mut e = Editor::new(scene, W as f64, H as f64);
         let mut sync = GpuSync::default();
         for round in 0..16 {
+            // Edits the GPU copy must follow: moves (a parent's moves its
+            // child) copy only those records; a duplicate and a delete
+            // renumber objects and rebuild the copy.
+            if round == 5 {
+                for k in 0..20 {
+                    let i = (k * 19 * 7) % 2000;
+                    let mut t = e.scene().objects()[i].transform;
+                    t.position += Vector3::new(rng.gen_range(-9.0..9.0), rng.gen_range(-9.0..9.0), 0.0);
+                    e.set_transform(i, t);
+                }
+            }
+            if round == 10 {
+                e.set_selection(&(0..40).map(|k| k * 13).collect::<Vec<_>>());
+                let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
+                e.handle_with_mods(&Event::KeyDown { key: "D".into() }, ctrl);
+                e.set_selection(&[7, 900, 1999]);
+                e.handle_with_mods(&Event::KeyDown { key: "Delete".into() }, Modifiers::NONE);
+                e.set_selection(&[]);
+            }
             let eye = Point3::from(
                 centre
                     + Vector3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0)),
@@ -232,4 +251,26 @@ fn the_gpu_path_writes_the_ids_the_cpu_path_writes() {
         }
         assert_no_validation_errors(&r);
     }
+}
+
+#[test]
+fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
+    let mut r = renderer(W, H);
+    let empty = Scene::cube_grid(0);
+    let nothing = Scene::from_json(
+        r#"{"camera":{"eye":[0,0,5],"target":[0,0,0]},"objects":[{"name":"e","mesh":null}]}"#,
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    for scene in [empty, nothing] {
+        let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+        let e = Editor::new(scene, W as f64, H as f64);
+        let mut sync = GpuSync::default();
+        let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+        r.draw(&frame).unwrap();
+        assert!(r.read_drawn_objects().unwrap().is_empty());
+        assert!(r.read_ids().unwrap().iter().all(|&id| id == 0));
+    }
+    assert!(r.read_scene_object(1).is_err(), "one object (index 0) only");
+    assert_no_validation_errors(&r);
 }

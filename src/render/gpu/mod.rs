@@ -400,7 +400,7 @@ impl GpuScene {
         data.extend_from_slice(bytemuck::cast_slice(&table));
         let frame_data = self.frame_data[fi].reserve(gpu, data.len() as u64)?;
         frame_data.write(0, &data, "cull frame data")?;
-        let frame_data = (frame_data.raw, data.len() as u64);
+        let frame_data = frame_data.raw;
         let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
         let command_buffer = self.commands[fi].reserve(gpu, command_bytes.len().max(4) as u64)?;
         command_buffer.write(0, command_bytes, "indirect")?;
@@ -442,13 +442,9 @@ impl GpuScene {
             .dst_access_mask(Access::SHADER_STORAGE_READ | Access::SHADER_STORAGE_WRITE);
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_compute]));
 
-        let info = |buffer: vk::Buffer, range: u64| [vk::DescriptorBufferInfo { buffer, offset: 0, range }];
-        let infos = [
-            info(objects.raw, objects.size),
-            info(frame_data.0, frame_data.1),
-            info(command_buffer, vk::WHOLE_SIZE),
-            info(visible.raw, visible.size),
-        ];
+        // Whole buffers: an empty scene's object buffer still has 4 bytes.
+        let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let infos = [info(objects.raw), info(frame_data), info(command_buffer), info(visible.raw)];
         let writes: Vec<_> = infos
             .iter()
             .enumerate()
