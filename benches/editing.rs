@@ -1,7 +1,9 @@
 //! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
 //! duplicate and delete of 10,000 selected objects, and the undo of each, in
 //! scenes of 20k and 160k cubes. Scale: one drag step, undo + redo of a
-//! drag, the CPU side of a frame, load and save, at 1k, 160k and 1M cubes
+//! drag, the CPU side of a frame (with CPU culling; and with GPU culling,
+//! build + record, for a close view and a view of every object), load and
+//! save, at 1k, 160k and 1M cubes
 //! (`Scene::cube_grid`, the scenes `make bench-scenes` writes), with the
 //! peak resident memory.
 //!
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
-use viewport::draw::SceneMeshes;
+use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, Projection};
@@ -22,6 +24,38 @@ use viewport::scene::Scene;
 
 fn grid(n: usize) -> Scene {
     Scene::cube_grid(n)
+}
+
+/// CPU time of `iters` GPU-culled frames: building the frame description
+/// (syncing the renderer's objects) plus recording its command buffer
+/// (`FrameStats::record_time`). The wait for a free frame in flight (the
+/// GPU's own work, lavapipe's here) and the submit are not counted, and
+/// each frame starts with the device idle: lavapipe rasterises on the same
+/// two cores, so a frame recorded while it still draws the previous one
+/// (a million cubes in view) would time lavapipe, not the recording.
+fn gpu_frames(e: &Editor, r: &mut Renderer, meshes: &SceneMeshes, sync: &mut GpuSync, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        r.wait_idle().unwrap();
+        let t = Instant::now();
+        let frame = meshes.gpu_frame(e, r, sync).unwrap();
+        let built = t.elapsed();
+        total += built + r.draw(black_box(&frame)).unwrap().record_time;
+    }
+    total
+}
+
+/// Looks straight down at the whole grid of `n` cubes (`Scene::cube_grid`)
+/// from above, every cube in view.
+fn view_all(n: usize) -> Camera {
+    let extent = (n as f64).sqrt().ceil() * 2.0;
+    let centre = Point3::new(extent * 0.5, 0.0, extent * 0.5);
+    Camera {
+        eye: centre + Vector3::new(0.0, extent * 1.3, 0.0),
+        target: centre,
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.5, far: extent * 4.0 },
+    }
 }
 
 /// Times `step` alone, running `back` untimed after each so that every
@@ -71,8 +105,9 @@ fn peak_rss_mb() -> Option<f64> {
 /// validate, hierarchy, pick index) and saving the scene file.
 fn scale(c: &mut Criterion) {
     // A renderer only to own the cube mesh the frame descriptions name.
+    // 16:9 like the editor's 1280x720, so both paths cull the same frustum.
     let mut renderer =
-        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 64, 64).expect("headless renderer");
+        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 128, 72).expect("headless renderer");
     let dir = std::env::temp_dir().join(format!("viewport-scale-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (n, label) in [(1_000usize, "1k"), (160_000, "160k"), (1_000_000, "1M")] {
@@ -95,6 +130,29 @@ fn scale(c: &mut Criterion) {
         c.bench_function(&format!("scale/{label}/frame_build_nothing_moving"), |b| {
             b.iter(|| black_box(meshes.editor_frame(&e)))
         });
+        // GPU culling: the first frame uploads every object (untimed); then
+        // nothing changes, so a frame uploads nothing.
+        let mut sync = GpuSync::default();
+        let first = meshes.gpu_frame(&e, &mut renderer, &mut sync).unwrap();
+        renderer.draw(&first).unwrap();
+        c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling"), |b| {
+            b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
+        });
+        // A view of every object: the CPU path builds (and would record) an
+        // instance per object; the GPU path the same as above.
+        let close = e.camera;
+        e.camera = view_all(n);
+        let (desc, stats) = meshes.editor_frame(&e);
+        assert_eq!(stats.drawn, n, "the whole grid is in view");
+        black_box(desc);
+        c.bench_function(&format!("scale/{label}/frame_build_all_in_view"), |b| {
+            b.iter(|| black_box(meshes.editor_frame(&e)))
+        });
+        c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling_all_in_view"), |b| {
+            b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
+        });
+        renderer.wait_idle().unwrap();
+        e.camera = close;
         e.set_selection(&[0]);
         let view = e.view().unwrap();
         let frame = e.gizmo.frame(&view, &e.targets()).unwrap();

@@ -83,6 +83,10 @@ pub struct Cli {
     /// the 3D view).
     #[arg(long)]
     pub no_ui: bool,
+    /// Draw the scene GPU-driven: object data in persistent GPU buffers,
+    /// frustum culling in a compute pass, indirect draws.
+    #[arg(long)]
+    pub gpu_culling: bool,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -146,6 +150,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         // 0: the renderer chooses by device (ContextDesc::samples).
         samples: cli.samples.unwrap_or(0),
         ui: !cli.no_ui,
+        gpu_culling: cli.gpu_culling,
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),

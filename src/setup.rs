@@ -32,11 +32,22 @@ pub struct Options {
     pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
+    /// Draw the scene GPU-driven: persistent object buffer, compute culling,
+    /// indirect draws (`--gpu-culling`).
+    pub gpu_culling: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { scene: None, size: (1280, 720), depth: DepthMode::Reversed, validation: false, samples: 0, ui: true }
+        Options {
+            scene: None,
+            size: (1280, 720),
+            depth: DepthMode::Reversed,
+            validation: false,
+            samples: 0,
+            ui: true,
+            gpu_culling: false,
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::draw::{LoadedMeshes, RenderProbe, SceneMeshes};
+use crate::draw::{GpuSync, LoadedMeshes, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
@@ -95,6 +95,8 @@ struct App {
     window: Option<Window>,
     renderer: Option<Renderer>,
     meshes: Option<SceneMeshes>,
+    /// With `--gpu-culling`: what the renderer holds of the scene.
+    gpu: Option<GpuSync>,
     modifiers: Modifiers,
     frames: u64,
     frame_time: Duration,
@@ -137,6 +139,10 @@ impl App {
         )?;
         eprintln!("viewport: using {}", renderer.device_info());
         self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
+        if let Some(sync) = self.gpu.as_mut() {
+            // A new renderer holds no objects yet.
+            sync.reset();
+        }
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         // The UI scale u is the window's scale factor; the panel starts shown.
         let mut ui = if self.show_ui {
@@ -178,7 +184,10 @@ impl App {
         self.editor.advance(dt);
         // Keep drawing while the view moves by itself.
         self.last_redraw = self.editor.is_animating().then_some(started);
-        let (mut frame, _) = meshes.editor_frame(&self.editor);
+        let mut frame = match self.gpu.as_mut() {
+            Some(sync) => meshes.gpu_frame(&self.editor, renderer, sync)?,
+            None => meshes.editor_frame(&self.editor).0,
+        };
         if let Some(ui) = self.ui.as_mut() {
             ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
             ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
@@ -225,7 +234,10 @@ impl App {
 
     fn screenshot(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
-        let (mut frame, _) = meshes.editor_frame(&self.editor);
+        let mut frame = match self.gpu.as_mut() {
+            Some(sync) => meshes.gpu_frame(&self.editor, renderer, sync)?,
+            None => meshes.editor_frame(&self.editor).0,
+        };
         if let Some(ui) = self.ui.as_mut() {
             frame.ui = Some(ui.draw(&mut self.editor));
         }
@@ -388,6 +400,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         loaded,
         window: None,
         renderer: None,
+        gpu: options.gpu_culling.then(GpuSync::default),
         meshes: None,
         modifiers: Modifiers::NONE,
         frames: 0,

@@ -1,5 +1,6 @@
-//! Scene changes: duplicate and delete as undo steps, and applying or
-//! reverting any history entry.
+//! Scene changes: duplicate and delete as undo steps, applying or
+//! reverting any history entry, and the log of what changed for renderers
+//! that keep their own copy of the objects (GPU culling).
 
 use std::collections::HashMap;
 
@@ -8,7 +9,64 @@ use nalgebra::{Point3, Vector3};
 use super::{mesh_bounds, Edit, Editor};
 use crate::scene::{Detached, Scene};
 
+/// A point in the editor's log of scene changes ([`Editor::change_mark`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChangeMark {
+    structure: u64,
+    moved: usize,
+}
+
+/// What changed since a [`ChangeMark`] ([`Editor::changes_since`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneChanges<'a> {
+    /// Objects were added or removed (indices shifted), or the mark is from
+    /// before the log's start: every object may have changed.
+    All,
+    /// Only these objects' world matrices changed (possibly repeated).
+    Moved(&'a [usize]),
+}
+
+/// The objects whose world matrices changed (moved subtrees, appended in
+/// order), since the last change of structure.
+#[derive(Debug, Default)]
+pub(super) struct ChangeLog {
+    structure: u64,
+    moved: Vec<usize>,
+}
+
+impl ChangeLog {
+    /// Logs moved objects; a log grown past twice the scene (a long drag
+    /// nobody read) starts over as a structure change.
+    pub(super) fn moved(&mut self, objects: &[usize], scene_len: usize) {
+        self.moved.extend_from_slice(objects);
+        if self.moved.len() > 2 * scene_len.max(4096) {
+            self.structure_changed();
+        }
+    }
+
+    pub(super) fn structure_changed(&mut self) {
+        self.structure += 1;
+        self.moved.clear();
+    }
+}
+
 impl Editor {
+    /// The current point of the change log.
+    pub fn change_mark(&self) -> ChangeMark {
+        ChangeMark { structure: self.log.structure, moved: self.log.moved.len() }
+    }
+
+    /// What changed in the scene since `mark` (`None`: everything). Reading
+    /// costs what changed, not the scene.
+    pub fn changes_since(&self, mark: Option<ChangeMark>) -> SceneChanges<'_> {
+        match mark {
+            Some(m) if m.structure == self.log.structure && m.moved <= self.log.moved.len() => {
+                SceneChanges::Moved(&self.log.moved[m.moved..])
+            }
+            _ => SceneChanges::All,
+        }
+    }
+
     /// Re-applies (`forward`) or reverts an edit.
     pub(super) fn apply(&mut self, e: &Edit, forward: bool) {
         match e {
@@ -31,6 +89,7 @@ impl Editor {
                     self.scene.remove(&items.indices);
                 }
                 self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
+                self.log.structure_changed();
                 match (at_end, adding) {
                     (true, true) => self.index_appended(before),
                     (true, false) => self.index_truncated(),

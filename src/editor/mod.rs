@@ -44,6 +44,8 @@ use crate::picking::SceneIndex;
 use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
 pub use camera::AxisView;
 
+use changes::ChangeLog;
+pub use changes::{ChangeMark, SceneChanges};
 pub use history::{Edit, History};
 
 /// Vertex snapping reaches vertices this close to the cursor (pixels).
@@ -110,6 +112,8 @@ pub struct Editor {
     /// Objects (selected roots first) whose transforms the drag edits.
     drag_objects: Vec<usize>,
     history: History,
+    /// What changed in the scene, for renderers that keep a copy ([`ChangeMark`]).
+    log: ChangeLog,
     /// The surface point under the cursor for the event being handled (from
     /// the depth buffer, see [`Editor::handle_with_depth`]).
     surface: Option<Point3<f64>>,
@@ -165,6 +169,7 @@ impl Editor {
             boxed: None,
             drag_objects: Vec::new(),
             history: History::default(),
+            log: ChangeLog::default(),
             surface: None,
             orbit_pivot: None,
             auto_ortho: None,
@@ -394,6 +399,7 @@ impl Editor {
                 moved.extend(self.scene.hierarchy().descendants(i));
             }
         }
+        self.log.moved(&moved, self.scene.len());
         for i in moved {
             let (lo, hi) = self.bounds[i];
             let m = self.scene.world_matrix(i);

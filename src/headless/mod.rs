@@ -8,7 +8,7 @@ pub use crate::script;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::draw::{RenderProbe, SceneMeshes};
+use crate::draw::{GpuSync, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
@@ -91,14 +91,19 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
     eprintln!("viewport: using {}", renderer.device_info());
     let mut meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
+    let mut gpu = options.gpu_culling.then(GpuSync::default);
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            replay(&mut editor, &mut ui, s, &mut Offscreen { probe, meshes: &mut meshes, imports: &imports })?
+            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut() };
+            replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
     };
-    let mut last = meshes.editor_frame(&editor).0;
+    let mut last = match gpu.as_mut() {
+        Some(sync) => meshes.gpu_frame(&editor, &mut renderer, sync)?,
+        None => meshes.editor_frame(&editor).0,
+    };
     last.ui = Some(ui.draw(&mut editor));
     renderer.draw(&last)?;
     let image = renderer.read_color()?;
@@ -122,6 +127,8 @@ struct Offscreen<'a> {
     meshes: &'a mut SceneMeshes,
     /// The script's imports, read before the run.
     imports: &'a HashMap<PathBuf, ReadImport>,
+    /// With GPU culling: what the renderer holds of the scene.
+    gpu: Option<&'a mut GpuSync>,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -136,7 +143,10 @@ impl FrameProbe for Offscreen<'_> {
 impl ReplayTarget for Offscreen<'_> {
     type Error = Error;
     fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        let mut frame = self.meshes.editor_frame(editor).0;
+        let mut frame = match self.gpu.as_deref_mut() {
+            Some(sync) => self.meshes.gpu_frame(editor, self.probe.renderer, sync)?,
+            None => self.meshes.editor_frame(editor).0,
+        };
         frame.ui = Some(ui.draw(editor));
         self.probe.renderer.draw(&frame)?;
         Ok(())

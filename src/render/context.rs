@@ -149,6 +149,8 @@ pub struct Context {
     pub(crate) queue: vk::Queue,
     report: Arc<ValidationReport>,
     info: DeviceInfo,
+    /// Whether indirect draws may start at a non-zero instance (GPU culling needs it).
+    pub(crate) indirect_first_instance: bool,
     /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
     _device: DeviceOwner,
     /// Dropped last: the instance-level objects.
@@ -283,14 +285,25 @@ impl Context {
         let priorities = [1.0f32];
         let queues =
             [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&priorities)];
-        let mut f13 = vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true).synchronization2(true);
+        // maintenance4 (required of every Vulkan 1.3 device): shaderc's
+        // compute shaders for 1.3 declare their workgroup size by LocalSizeId.
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(true)
+            .synchronization2(true)
+            .maintenance4(true);
         let mut device_ext: Vec<*const i8> = Vec::new();
         if surface.is_some() {
             device_ext.push(khr::swapchain::NAME.as_ptr());
         }
         // Independent blend: the grid blends its colour while the object-ID
         // attachment bound beside it is left untouched.
-        let core = vk::PhysicalDeviceFeatures::default().independent_blend(true);
+        // First instance of indirect draws: GPU culling draws each mesh's
+        // instances from its slice of the visible list.
+        // SAFETY: plain query on a live physical device.
+        let supported = unsafe { instance.get_physical_device_features(physical) };
+        let core = vk::PhysicalDeviceFeatures::default()
+            .independent_blend(true)
+            .draw_indirect_first_instance(supported.draw_indirect_first_instance == vk::TRUE);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_extension_names(&device_ext)
@@ -312,7 +325,17 @@ impl Context {
             allocation_sizes: Default::default(),
         })?;
         let gpu = Gpu { device, allocator: Arc::new(Mutex::new(allocator)) };
-        Ok(Context { physical, gpu: ManuallyDrop::new(gpu), queue_family, queue, report, info, _device: owner, roots })
+        Ok(Context {
+            physical,
+            gpu: ManuallyDrop::new(gpu),
+            queue_family,
+            queue,
+            report,
+            info,
+            indirect_first_instance: supported.draw_indirect_first_instance == vk::TRUE,
+            _device: owner,
+            roots,
+        })
     }
 
     /// The device in use.

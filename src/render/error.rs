@@ -60,6 +60,12 @@ pub enum RenderError {
     #[error("bad SPIR-V for {shader}: {source}")]
     Spirv { shader: &'static str, source: std::io::Error },
     /// A mesh without vertices or indices.
+    #[error("object {index} is not among the {count} scene objects on the GPU")]
+    BadObject { index: u32, count: u32 },
+
+    #[error("the Vulkan device lacks the feature {0}")]
+    MissingFeature(&'static str),
+
     #[error("cannot upload an empty mesh")]
     EmptyMesh,
     /// A mesh whose vertex attributes or parts do not fit its vertices and

@@ -16,6 +16,11 @@
 //!   `texture.rs` (sRGB textures with mip levels made by blits), `readback.rs` (colour copies
 //!   and region read-backs of ids and depth), `target.rs` (off-screen
 //!   image, swapchain, depth and ID images).
+//! - `gpu/` (GPU culling, [`FrameDesc::gpu_scene`]): persistent object
+//!   records, the compute cull into indirect draw commands, the scene
+//!   pipelines that read objects from buffers; its module docs give the
+//!   barriers between the record copies, the cull and the draws, which
+//!   are recorded before step 1 below.
 //! - `barrier.rs`: the table of image layout transitions.
 //! - `resources.rs`: buffers, images, the grow-on-demand buffer, and the one
 //!   ownership pattern (`Destroy` + `Guard`) every device-level object
@@ -96,6 +101,7 @@ mod barrier;
 mod context;
 mod error;
 mod frame;
+mod gpu;
 mod grid;
 mod material;
 mod mesh;
@@ -117,6 +123,7 @@ use nalgebra::Matrix4;
 
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
 pub use error::{MemoryKind, RenderError};
+pub use gpu::{split_f64, GpuObjectRecord, SceneObject};
 pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
 pub use rect::{RECT_BORDER, RECT_FILL};
@@ -229,6 +236,17 @@ pub struct FrameDesc {
     pub selection_rect: Option<[f32; 4]>,
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
+    /// GPU culling: draw the renderer's persistent scene objects
+    /// ([`Renderer::set_scene_objects`]), culled by a compute pass, instead
+    /// of `objects`.
+    pub gpu_scene: Option<GpuSceneFrame>,
+}
+
+/// What a GPU-culled frame adds ([`FrameDesc::gpu_scene`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuSceneFrame {
+    /// Outlined objects by id (scene index + 1).
+    pub highlights: Vec<(u32, Highlight)>,
 }
 
 impl FrameDesc {
@@ -244,6 +262,7 @@ impl FrameDesc {
             overlay: Vec::new(),
             selection_rect: None,
             ui: None,
+            gpu_scene: None,
         }
     }
 }
@@ -260,6 +279,9 @@ pub struct FrameStats {
     /// Draws of the overlay pass: at most one per gizmo mesh kind.
     pub overlay_draw_calls: u32,
     pub overlay_instances: u32,
+    /// GPU culling: scene object records copied to the GPU by this frame
+    /// (the objects changed since the last frame).
+    pub uploaded_objects: u32,
     /// CPU time spent recording the command buffer.
     pub record_time: Duration,
 }

@@ -23,6 +23,8 @@ pub(crate) mod spirv {
     }
     pub const SCENE_VERT: &[u8] = shader!("scene.vert");
     pub const SCENE_FRAG: &[u8] = shader!("scene.frag");
+    pub const SCENE_GPU_VERT: &[u8] = shader!("scene_gpu.vert");
+    pub const CULL_COMP: &[u8] = shader!("cull.comp");
     pub const GRID_VERT: &[u8] = shader!("grid.vert");
     pub const GRID_FRAG: &[u8] = shader!("grid.frag");
     pub const OVERLAY_VERT: &[u8] = shader!("overlay.vert");
@@ -112,7 +114,7 @@ impl Destroy for Modules {
     }
 }
 
-fn shader_module(gpu: &Gpu, code: &[u8], shader: &'static str) -> Result<vk::ShaderModule, RenderError> {
+pub(crate) fn shader_module(gpu: &Gpu, code: &[u8], shader: &'static str) -> Result<vk::ShaderModule, RenderError> {
     let words =
         ash::util::read_spv(&mut std::io::Cursor::new(code)).map_err(|source| RenderError::Spirv { shader, source })?;
     // SAFETY: valid SPIR-V produced by shaderc at build time.

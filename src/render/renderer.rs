@@ -11,6 +11,9 @@ use super::barrier::{self, Transition};
 use super::context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles};
 use super::error::{RenderError, VkContext};
 use super::frame::Frame;
+
+mod scene_objects;
+use super::gpu::{CullInputs, GpuScene, MeshBounds};
 use super::grid::{GridInputs, GridPass};
 use super::material::{Materials, Pass};
 use super::mesh::{GpuMesh, SurfaceData};
@@ -20,14 +23,16 @@ use super::pipeline::set_full_viewport;
 use super::readback::{self, Probe};
 use super::rect::RectPass;
 use super::resources::{Destroy, Gpu, GrowBuffer, Guard};
-use super::scene::{SceneBatches, SceneInputs, ScenePass};
+use super::scene::{SceneBatches, SceneInputs, ScenePass, ScenePush};
 use super::target::{Depths, Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
 use super::ui::UiPass;
 use super::{
     FrameDesc, FrameStats, MaterialDesc, MaterialId, MeshId, MeshPart, Region, RgbaImage, TextureId, FRAMES_IN_FLIGHT,
 };
+use crate::math::View;
 use crate::mesh::MeshData;
 use crate::scene::material::ImageData;
+use scene_objects::highlight_table;
 
 enum Target {
     Offscreen(Offscreen),
@@ -54,6 +59,12 @@ struct Parts {
     meshes: Vec<GpuMesh>,
     /// Per mesh: whether a part is blended (its instances are sorted).
     blended: Vec<bool>,
+    /// Per mesh: its local bounds (GPU culling).
+    bounds: Vec<MeshBounds>,
+    /// The GPU-driven scene, made by the first [`Renderer::set_scene_objects`].
+    gpu_scene: Option<GpuScene>,
+    /// The target's colour format (for pipelines made later).
+    color_format: vk::Format,
     /// Textures, samplers and materials (destroyed after the meshes and
     /// the scene pass that use them).
     materials: Materials,
@@ -72,6 +83,7 @@ impl Destroy for Parts {
         self.target.destroy(gpu);
         self.meshes.destroy(gpu);
         self.rect.destroy(gpu);
+        self.gpu_scene.destroy(gpu);
         self.outline.destroy(gpu);
         self.grid.destroy(gpu);
         self.scene.destroy(gpu);
@@ -225,6 +237,9 @@ impl Renderer {
                 rect: RectPass::default(),
                 meshes: Vec::new(),
                 blended: Vec::new(),
+                bounds: Vec::new(),
+                gpu_scene: None,
+                color_format,
                 materials: Materials::default(),
                 target,
                 capture: GrowBuffer::new(vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuToCpu, "capture"),
@@ -304,6 +319,7 @@ impl Renderer {
         let blended = gpu.parts.iter().any(|p| materials.get(p.material).is_some_and(|m| m.pass == Pass::Blend));
         self.parts.meshes.push(gpu);
         self.parts.blended.push(blended);
+        self.parts.bounds.push(mesh.bounds());
         Ok(MeshId(self.parts.meshes.len() as u32 - 1))
     }
 
@@ -459,11 +475,20 @@ impl Renderer {
         let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
         instance_buffer.write(0, bytes, "scene instances")?;
         let instance_buffer = instance_buffer.raw;
-        let outline = !batches.highlights.is_empty();
+        let gpu_highlights;
+        let highlights = match &desc.gpu_scene {
+            Some(g) => {
+                gpu_highlights = highlight_table(&g.highlights);
+                &gpu_highlights
+            }
+            None => &batches.highlights,
+        };
+        let outline = !highlights.is_empty();
         if outline {
             // SAFETY: the frame's fence was waited for.
-            unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, &batches.highlights)? };
+            unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, highlights)? };
         }
+        let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
         let frame = &parts.frames[fi];
 
         let d = ctx.device();
@@ -473,6 +498,25 @@ impl Renderer {
         unsafe {
             let cmd = frame.begin(d)?;
             let msaa = depths.msaa.as_ref();
+            let gpu_scene = match gpu_scene {
+                Some(g) => {
+                    let frustum = View::new(desc.camera, extent.width as f64, extent.height as f64, desc.depth)
+                        .ok()
+                        .map(|v| v.frustum());
+                    let inputs = CullInputs {
+                        view,
+                        eye: desc.camera.eye,
+                        frustum,
+                        meshes: &parts.meshes,
+                        bounds: &parts.bounds,
+                        materials: &parts.materials,
+                    };
+                    stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
+                    Some(&*g)
+                }
+                None => None,
+            };
+            let push = ScenePush::new(&view, &projection);
             let mut starts = vec![
                 (Transition::ColorToAttachment, color_image),
                 (Transition::SceneDepthToAttachment, depths.scene.raw),
@@ -515,7 +559,10 @@ impl Renderer {
                 materials: &parts.materials,
                 instance_buffer,
             };
-            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
+            (stats.draw_calls, stats.instances) = match gpu_scene {
+                Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false), 0),
+                None => parts.scene.record(d, cmd, &scene, false),
+            };
             let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
             if desc.grid && msaa.is_none() {
                 stats.draw_calls += parts.grid.record(d, cmd, &grid);
@@ -555,7 +602,10 @@ impl Renderer {
                     Some(Attachment::new(ms.depth.view, depth, vk::AttachmentStoreOp::DONT_CARE)),
                 );
                 set_full_viewport(d, cmd, extent);
-                (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
+                (stats.draw_calls, stats.instances) = match gpu_scene {
+                    Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true), 0),
+                    None => parts.scene.record(d, cmd, &scene, true),
+                };
                 if desc.grid {
                     stats.draw_calls += parts.grid.record(d, cmd, &grid);
                 }

@@ -35,9 +35,21 @@ pub(crate) struct SceneInstance {
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
-struct ScenePush {
+pub(crate) struct ScenePush {
     projection: [[f32; 4]; 4],
     light_dir_view: [f32; 4],
+}
+
+impl ScenePush {
+    /// The projection and the light's direction in view space.
+    pub fn new(view: &Matrix4<f64>, projection: &Matrix4<f64>) -> ScenePush {
+        let light_world = Vector4::new(0.35, 0.8, 0.5, 0.0);
+        let light_view = (view * light_world).xyz().normalize();
+        ScenePush {
+            projection: to_f32_cols(projection),
+            light_dir_view: [light_view.x as f32, light_view.y as f32, light_view.z as f32, 0.0],
+        }
+    }
 }
 
 /// One instanced draw's objects: `count` instances of `mesh` from `first`.
@@ -186,7 +198,7 @@ pub(crate) struct ScenePass {
 }
 
 /// Offset of the material's push constants, after [`ScenePush`].
-const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
+pub(crate) const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
 
 impl ScenePass {
     /// With `samples` > 1 it also builds the multisampled colour pass's
@@ -280,12 +292,7 @@ impl ScenePass {
         if inputs.batches.instances.is_empty() {
             return (0, 0);
         }
-        let light_world = Vector4::new(0.35, 0.8, 0.5, 0.0);
-        let light_view = (inputs.view * light_world).xyz().normalize();
-        let push = ScenePush {
-            projection: to_f32_cols(&inputs.projection),
-            light_dir_view: [light_view.x as f32, light_view.y as f32, light_view.z as f32, 0.0],
-        };
+        let push = ScenePush::new(&inputs.view, &inputs.projection);
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);

@@ -130,3 +130,29 @@ fn help_lists_every_binding_of_the_readme() {
         assert!(starts.iter().any(|l| l.starts_with(input.as_str())), "--help has no line for `{input}`");
     }
 }
+
+#[test]
+fn gpu_culling_draws_the_demo_as_the_cpu_path_does_without_validation_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for samples in ["1", "4"] {
+        let shot = |gpu: bool| {
+            let png = dir.path().join(format!("{samples}-{gpu}.png"));
+            let mut args =
+                vec!["--headless", "--validation", "--size", "320x180", "--samples", samples, "--screenshot"];
+            args.push(png.to_str().unwrap());
+            if gpu {
+                args.push("--gpu-culling");
+            }
+            let out = viewport_cli(&args);
+            assert!(out.status.success(), "gpu {gpu}: {}", String::from_utf8_lossy(&out.stderr));
+            crate::support::image::read_png(&png)
+        };
+        let (cpu, gpu) = (shot(false), shot(true));
+        let pixels = (cpu.width * cpu.height) as usize;
+        let differ = (0..pixels).filter(|&i| cpu.data[i * 4..i * 4 + 4] != gpu.data[i * 4..i * 4 + 4]).count();
+        // The same picture but for a few silhouette pixels (f32 model-view on the GPU).
+        assert!(differ * 200 <= pixels, "{samples}x: {differ} of {pixels} pixels differ");
+        let lit = (0..pixels).filter(|&i| gpu.data[i * 4..i * 4 + 3].iter().any(|&c| c > 60)).count();
+        assert!(lit * 20 > pixels, "{samples}x: the objects are drawn ({lit} bright pixels)");
+    }
+}

@@ -12,6 +12,10 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix4, Point3};
 
+mod gpu;
+
+pub use gpu::GpuSync;
+
 use crate::editor::{Editor, FrameProbe};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};

@@ -1,0 +1,595 @@
+//! The GPU-driven scene path (GPU culling): scene objects live in a
+//! persistent device-local buffer of [`GpuObjectRecord`]s, written whole
+//! when the scene's structure changes and otherwise only for the objects
+//! that changed (copied from a per-frame staging buffer in the frame's own
+//! command buffer). Each frame a compute pass (`cull.comp`, one thread per
+//! object) tests every object's box against the frustum and fills, per mesh
+//! part, one `VkDrawIndexedIndirectCommand` (its instance count) and the
+//! mesh's slice of a visible-object list; the scene pass then records one
+//! `vkCmdDrawIndexedIndirect` per mesh part, whatever the number of objects.
+//!
+//! Synchronisation, per frame: the header, mesh table and commands are
+//! per-frame host-visible buffers written after the frame's fence (instance
+//! counts 0). The object buffer and the visible list are shared by the
+//! frames in flight, so the recorded order is
+//! 1. (only with changes) previous compute and vertex reads -> copy writes,
+//!    then the copies of the changed records;
+//! 2. copies and previous vertex reads -> compute reads and writes;
+//! 3. the cull dispatch;
+//! 4. compute writes -> indirect command reads and vertex shader reads.
+//!
+//! Limits of this path (it is an option, [`crate::render::FrameDesc::gpu_scene`]):
+//! instances of a blended mesh are not sorted back to front, and the order
+//! of instances inside a draw follows the atomic slot order, so of two
+//! coincident surfaces either may keep its id.
+
+mod records;
+
+use std::collections::BTreeMap;
+
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+use nalgebra::{Matrix4, Point3};
+
+pub(crate) use records::MeshBounds;
+pub use records::{split_f64, GpuObjectRecord, SceneObject};
+use records::{FrameHeader, IndexedCommand, MeshInfo, NO_MESH};
+
+use super::context::Context;
+use super::error::{RenderError, VkContext};
+use super::material::{Materials, Pass};
+use super::mesh::GpuMesh;
+use super::pipeline::{self, shader_module, spirv, IdAttachment, Pipeline, PipelineDesc, SurfaceVertex, Vertex};
+use super::resources::{one_shot, per_frame_sets, upload_buffer, Buffer, Destroy, Gpu, GrowBuffer, Guard};
+use super::scene::{ScenePush, MATERIAL_PUSH_OFFSET};
+use super::MaterialId;
+use crate::math::{DepthMode, Frustum};
+
+/// Threads per workgroup of `cull.comp`.
+const GROUP: u32 = 64;
+const RECORD: u64 = std::mem::size_of::<GpuObjectRecord>() as u64;
+const COMMAND: u64 = std::mem::size_of::<IndexedCommand>() as u64;
+
+type Stage = vk::PipelineStageFlags2;
+type Access = vk::AccessFlags2;
+
+/// One indirect draw of the scene pass.
+#[derive(Clone, Copy, Debug)]
+struct IndirectDraw {
+    pass: Pass,
+    material: MaterialId,
+    mesh: usize,
+    command: u32,
+}
+
+/// The GPU-driven scene: the object buffer and its CPU bookkeeping, the
+/// visible list, the per-frame buffers and descriptor sets, the cull
+/// pipeline and the scene pipelines that read objects from buffers.
+pub(crate) struct GpuScene {
+    count: u32,
+    /// Per object: its mesh index (or [`NO_MESH`]), to keep `mesh_counts`.
+    object_mesh: Vec<u32>,
+    /// Per mesh: how many objects draw it (sizes its slice of the visible list).
+    mesh_counts: Vec<u32>,
+    /// Changed records not yet copied, by object index.
+    pending: BTreeMap<u32, GpuObjectRecord>,
+    objects: Option<Buffer>,
+    visible: Option<Buffer>,
+    staging: Vec<GrowBuffer>,
+    frame_data: Vec<GrowBuffer>,
+    commands: Vec<GrowBuffer>,
+    /// Per frame: the draws recorded from `commands` (set by `cull`).
+    draws: Vec<Vec<IndirectDraw>>,
+    /// The frame that culled last.
+    last_frame: Option<usize>,
+    set_layout: vk::DescriptorSetLayout,
+    pool: vk::DescriptorPool,
+    sets: Vec<vk::DescriptorSet>,
+    cull: Pipeline,
+    /// Single-sampled with ids, by `Pass as usize`.
+    pipelines: [Pipeline; 3],
+    /// MSAA colour pass (no ids), by `Pass as usize`; only with MSAA.
+    multisampled: [Pipeline; 3],
+}
+
+/// What the cull pass needs from the renderer for one frame.
+pub(crate) struct CullInputs<'a> {
+    pub view: Matrix4<f64>,
+    pub eye: Point3<f64>,
+    pub frustum: Option<Frustum>,
+    pub meshes: &'a [GpuMesh],
+    pub bounds: &'a [MeshBounds],
+    pub materials: &'a Materials,
+}
+
+impl GpuScene {
+    /// Builds the pipelines and sets (no objects yet).
+    pub fn new(
+        gpu: &Gpu,
+        color_format: vk::Format,
+        depth_format: vk::Format,
+        samples: vk::SampleCountFlags,
+        material_layout: vk::DescriptorSetLayout,
+        frames: usize,
+    ) -> Result<GpuScene, RenderError> {
+        let d = &gpu.device;
+        let host = |usage, name| GrowBuffer::new(usage, MemoryLocation::CpuToGpu, name);
+        let mut g = Guard::new(
+            gpu,
+            GpuScene {
+                count: 0,
+                object_mesh: Vec::new(),
+                mesh_counts: Vec::new(),
+                pending: BTreeMap::new(),
+                objects: None,
+                visible: None,
+                staging: (0..frames).map(|_| host(vk::BufferUsageFlags::TRANSFER_SRC, "object staging")).collect(),
+                frame_data: (0..frames)
+                    .map(|_| host(vk::BufferUsageFlags::STORAGE_BUFFER, "cull frame data"))
+                    .collect(),
+                commands: (0..frames)
+                    .map(|_| {
+                        host(
+                            vk::BufferUsageFlags::STORAGE_BUFFER
+                                | vk::BufferUsageFlags::INDIRECT_BUFFER
+                                | vk::BufferUsageFlags::TRANSFER_SRC,
+                            "indirect",
+                        )
+                    })
+                    .collect(),
+                draws: vec![Vec::new(); frames],
+                last_frame: None,
+                set_layout: vk::DescriptorSetLayout::null(),
+                pool: vk::DescriptorPool::null(),
+                sets: Vec::new(),
+                cull: Pipeline::default(),
+                pipelines: Default::default(),
+                multisampled: Default::default(),
+            },
+        );
+        let both = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX;
+        let binding = |b: u32, stages| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(b)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(stages)
+        };
+        let bindings =
+            [binding(0, both), binding(1, both), binding(2, vk::ShaderStageFlags::COMPUTE), binding(3, both)];
+        let sizes =
+            [vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 4 * frames as u32 }];
+        // SAFETY: plain object creation; the guard or the owner destroys them.
+        unsafe {
+            let s = &mut *g;
+            s.sets = per_frame_sets(d, &bindings, &sizes, frames, &mut s.set_layout, &mut s.pool)?;
+            g.cull.layout = d
+                .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&[g.set_layout]), None)
+                .vk("vkCreatePipelineLayout")?;
+            let module = shader_module(gpu, spirv::CULL_COMP, "cull")?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(c"main");
+            let info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(g.cull.layout);
+            let created = d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None);
+            d.destroy_shader_module(module, None);
+            g.cull.raw = created.map_err(|(_, e)| e).vk("vkCreateComputePipelines")?[0];
+        }
+        let bindings = [
+            vk::VertexInputBindingDescription {
+                binding: 0,
+                stride: std::mem::size_of::<Vertex>() as u32,
+                input_rate: vk::VertexInputRate::VERTEX,
+            },
+            vk::VertexInputBindingDescription {
+                binding: 2,
+                stride: std::mem::size_of::<SurfaceVertex>() as u32,
+                input_rate: vk::VertexInputRate::VERTEX,
+            },
+        ];
+        let attribute = |location, binding, format, offset| vk::VertexInputAttributeDescription {
+            location,
+            binding,
+            format,
+            offset: offset as u32,
+        };
+        let f3 = vk::Format::R32G32B32_SFLOAT;
+        let attributes = [
+            attribute(0, 0, f3, 0),
+            attribute(1, 0, f3, 12),
+            attribute(11, 2, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
+            attribute(12, 2, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
+        ];
+        let set_layouts = [material_layout, g.set_layout];
+        let one = vk::SampleCountFlags::TYPE_1;
+        let variants: &[_] = if samples == one {
+            &[(one, IdAttachment::Written)]
+        } else {
+            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)]
+        };
+        for &(count, ids) in variants {
+            for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
+                let built = PipelineDesc {
+                    name: "scene (GPU culling)",
+                    vert: spirv::SCENE_GPU_VERT,
+                    frag: spirv::SCENE_FRAG,
+                    bindings: &bindings,
+                    attributes: &attributes,
+                    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+                    push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<super::material::MaterialPush>() as u32,
+                    set_layouts: &set_layouts,
+                    depth_test: true,
+                    depth_write: kind != Pass::Blend,
+                    blend: kind == Pass::Blend,
+                    ids,
+                    frag_constants: &[i as u32],
+                }
+                .build(gpu, color_format, depth_format, count)?;
+                if count == one {
+                    g.pipelines[i] = built;
+                } else {
+                    g.multisampled[i] = built;
+                }
+            }
+        }
+        Ok(g.finish())
+    }
+
+    /// Replaces every object (a new scene, or a change of its structure):
+    /// the object buffer is rebuilt and uploaded at once.
+    ///
+    /// # Safety
+    /// The device is idle (the old buffers may be destroyed).
+    pub unsafe fn set_objects(
+        &mut self,
+        ctx: &Context,
+        objects: &[SceneObject],
+        bounds: &[MeshBounds],
+    ) -> Result<(), RenderError> {
+        let records: Vec<GpuObjectRecord> = objects.iter().map(|o| GpuObjectRecord::new(o, bounds)).collect();
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+        let buffer = upload_buffer(ctx, bytemuck::cast_slice(&records), usage, "scene objects")?;
+        let gpu = &ctx.gpu;
+        self.objects.destroy(gpu);
+        self.objects = Some(buffer);
+        self.visible.destroy(gpu);
+        let bytes = 4 * (records.len() as u64).max(1);
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+        self.visible = Some(Buffer::new(gpu, bytes, usage, MemoryLocation::GpuOnly, "visible")?);
+        self.last_frame = None;
+        self.count = records.len() as u32;
+        self.object_mesh = records.iter().map(|r| r.mesh).collect();
+        self.mesh_counts = vec![0; bounds.len()];
+        for &m in &self.object_mesh {
+            if m != NO_MESH {
+                self.mesh_counts[m as usize] += 1;
+            }
+        }
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Queues new records for the objects `changed` names (copied by the
+    /// next frame). An index past the objects is an error, nothing queued.
+    pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<(), RenderError> {
+        if let Some(&(i, _)) = changed.iter().find(|(i, _)| *i >= self.count) {
+            return Err(RenderError::BadObject { index: i, count: self.count });
+        }
+        self.mesh_counts.resize(bounds.len().max(self.mesh_counts.len()), 0);
+        for (i, o) in changed {
+            let r = GpuObjectRecord::new(o, bounds);
+            let old = std::mem::replace(&mut self.object_mesh[*i as usize], r.mesh);
+            if old != NO_MESH {
+                self.mesh_counts[old as usize] -= 1;
+            }
+            if r.mesh != NO_MESH {
+                self.mesh_counts[r.mesh as usize] += 1;
+            }
+            self.pending.insert(*i, r);
+        }
+        Ok(())
+    }
+
+    /// Reads object `index`'s record back from the GPU (waits for the
+    /// device; for tests). Pending changes are not included until a frame
+    /// has copied them.
+    pub fn read(&self, ctx: &Context, index: u32) -> Result<GpuObjectRecord, RenderError> {
+        let objects = self.objects.as_ref().filter(|_| index < self.count);
+        let objects = objects.ok_or(RenderError::BadObject { index, count: self.count })?;
+        let bytes = download(ctx, &[(objects.raw, u64::from(index) * RECORD, RECORD)])?;
+        Ok(bytemuck::pod_read_unaligned(&bytes[0]))
+    }
+
+    /// The objects (indices, ascending) the last culled frame drew, read
+    /// back from its commands and visible list (waits for the device; for
+    /// tests). Empty before the first culled frame.
+    pub fn read_drawn(&self, ctx: &Context) -> Result<Vec<u32>, RenderError> {
+        let (Some(fi), Some(visible)) = (self.last_frame, &self.visible) else { return Ok(Vec::new()) };
+        let Some(commands) = self.commands[fi].get() else { return Ok(Vec::new()) };
+        let bytes = download(ctx, &[(commands.raw, 0, commands.size), (visible.raw, 0, visible.size)])?;
+        let commands: Vec<IndexedCommand> =
+            bytes[0].chunks_exact(COMMAND as usize).map(bytemuck::pod_read_unaligned).collect();
+        let visible: Vec<u32> = bytes[1].chunks_exact(4).map(bytemuck::pod_read_unaligned).collect();
+        // The first command of each mesh (its parts share the instances).
+        let mut firsts: Vec<(usize, u32)> = Vec::new();
+        for d in &self.draws[fi] {
+            match firsts.iter_mut().find(|(m, _)| *m == d.mesh) {
+                Some(f) => f.1 = f.1.min(d.command),
+                None => firsts.push((d.mesh, d.command)),
+            }
+        }
+        let mut drawn = Vec::new();
+        for (_, c) in firsts {
+            let c = commands[c as usize];
+            let range = c.first_instance as usize..(c.first_instance + c.instance_count) as usize;
+            drawn.extend_from_slice(
+                visible.get(range).ok_or(RenderError::BadObject { index: c.first_instance, count: self.count })?,
+            );
+        }
+        drawn.sort_unstable();
+        Ok(drawn)
+    }
+
+    /// Frame `fi`, before the scene pass: writes the header, mesh table and
+    /// commands, copies pending records, and records the cull dispatch with
+    /// its barriers (see the module docs). Returns how many records it copies.
+    ///
+    /// # Safety
+    /// Frame `fi`'s fence was waited for; `cmd` is recording outside a
+    /// rendering scope.
+    pub unsafe fn cull(
+        &mut self,
+        gpu: &Gpu,
+        cmd: vk::CommandBuffer,
+        fi: usize,
+        inputs: &CullInputs,
+    ) -> Result<u32, RenderError> {
+        let d = &gpu.device;
+        let (Some(objects), Some(visible)) = (&self.objects, &self.visible) else {
+            self.draws[fi].clear();
+            return Ok(0);
+        };
+        self.last_frame = Some(fi);
+        let uploaded = self.pending.len() as u32;
+        let meshes = inputs.meshes;
+        self.mesh_counts.resize(meshes.len().max(self.mesh_counts.len()), 0);
+        // The mesh table and commands: every part of every mesh, instance
+        // counts 0, each mesh's instances from its slice of the visible list.
+        let mut table = Vec::with_capacity(meshes.len());
+        let mut commands: Vec<IndexedCommand> = Vec::new();
+        let draws = &mut self.draws[fi];
+        draws.clear();
+        let mut base = 0u32;
+        for (m, mesh) in meshes.iter().enumerate() {
+            let (lo, hi) = inputs.bounds.get(m).copied().unwrap_or(([0.0; 3], [0.0; 3]));
+            let first_cmd = commands.len() as u32;
+            let drawn = self.mesh_counts[m] > 0 && mesh.vertices.is_some();
+            if drawn {
+                for p in &mesh.parts {
+                    let Some(material) = inputs.materials.get(p.material) else { continue };
+                    draws.push(IndirectDraw {
+                        pass: material.pass,
+                        material: p.material,
+                        mesh: m,
+                        command: commands.len() as u32,
+                    });
+                    commands.push(IndexedCommand {
+                        index_count: p.count,
+                        instance_count: 0,
+                        first_index: p.first,
+                        vertex_offset: 0,
+                        first_instance: base,
+                    });
+                }
+            }
+            table.push(MeshInfo {
+                center: std::array::from_fn(|k| (lo[k] + hi[k]) * 0.5),
+                first_cmd,
+                half: std::array::from_fn(|k| (hi[k] - lo[k]) * 0.5),
+                cmd_count: commands.len() as u32 - first_cmd,
+                base,
+                pad: [0; 3],
+            });
+            base += self.mesh_counts[m];
+        }
+        draws.sort_by_key(|d| (d.pass, d.material, d.mesh, d.command));
+        let header =
+            FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), self.count, meshes.len() as u32);
+        let mut data = bytemuck::bytes_of(&header).to_vec();
+        data.extend_from_slice(bytemuck::cast_slice(&table));
+        let frame_data = self.frame_data[fi].reserve(gpu, data.len() as u64)?;
+        frame_data.write(0, &data, "cull frame data")?;
+        let frame_data = frame_data.raw;
+        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
+        let command_buffer = self.commands[fi].reserve(gpu, command_bytes.len().max(4) as u64)?;
+        command_buffer.write(0, command_bytes, "indirect")?;
+        let command_buffer = command_buffer.raw;
+
+        // 1. The changed records, contiguous runs copied as one region each.
+        if !self.pending.is_empty() {
+            let staging = self.staging[fi].reserve(gpu, self.pending.len() as u64 * RECORD)?;
+            let records: Vec<GpuObjectRecord> = self.pending.values().copied().collect();
+            staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
+            let mut regions: Vec<vk::BufferCopy> = Vec::new();
+            let mut last = None;
+            for (k, &i) in self.pending.keys().enumerate() {
+                match regions.last_mut() {
+                    Some(r) if last == Some(i - 1) => r.size += RECORD,
+                    _ => regions.push(vk::BufferCopy {
+                        src_offset: k as u64 * RECORD,
+                        dst_offset: u64::from(i) * RECORD,
+                        size: RECORD,
+                    }),
+                }
+                last = Some(i);
+            }
+            let before = vk::MemoryBarrier2::default()
+                .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
+                .src_access_mask(Access::TRANSFER_WRITE)
+                .dst_stage_mask(Stage::COPY)
+                .dst_access_mask(Access::TRANSFER_WRITE);
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[before]));
+            d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &regions);
+            self.pending.clear();
+        }
+        // 2. Copies and the previous frame's reads of the visible list
+        //    before the cull's reads and writes.
+        let to_compute = vk::MemoryBarrier2::default()
+            .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
+            .src_access_mask(Access::TRANSFER_WRITE | Access::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
+            .dst_access_mask(Access::SHADER_STORAGE_READ | Access::SHADER_STORAGE_WRITE);
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_compute]));
+
+        // Whole buffers: an empty scene's object buffer still has 4 bytes.
+        let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+        let infos = [info(objects.raw), info(frame_data), info(command_buffer), info(visible.raw)];
+        let writes: Vec<_> = infos
+            .iter()
+            .enumerate()
+            .map(|(b, i)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(self.sets[fi])
+                    .dst_binding(b as u32)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .buffer_info(i)
+            })
+            .collect();
+        d.update_descriptor_sets(&writes, &[]);
+
+        // 3. The cull.
+        if self.count > 0 && !commands.is_empty() {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.raw);
+            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.layout, 0, &[self.sets[fi]], &[]);
+            d.cmd_dispatch(cmd, self.count.div_ceil(GROUP), 1, 1);
+        }
+        // 4. Its counts and list before the draws read them.
+        let to_draw = vk::MemoryBarrier2::default()
+            .src_stage_mask(Stage::COMPUTE_SHADER)
+            .src_access_mask(Access::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(Stage::DRAW_INDIRECT | Stage::VERTEX_SHADER)
+            .dst_access_mask(Access::INDIRECT_COMMAND_READ | Access::SHADER_STORAGE_READ);
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_draw]));
+        Ok(uploaded)
+    }
+
+    /// Records frame `fi`'s indirect draws (after [`GpuScene::cull`]);
+    /// returns the draw calls.
+    ///
+    /// # Safety
+    /// `cmd` is recording inside the scene pass's rendering scope, viewport
+    /// and scissor set; the buffers live until the GPU finished the frame.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        fi: usize,
+        push: &ScenePush,
+        depth: DepthMode,
+        meshes: &[GpuMesh],
+        materials: &Materials,
+        multisampled: bool,
+    ) -> u32 {
+        let Some(commands) = self.commands[fi].get() else { return 0 };
+        let (mut pass, mut material, mut mesh) = (None, None, None);
+        let mut calls = 0;
+        for draw in &self.draws[fi] {
+            let Some(m) = materials.get(draw.material) else { continue };
+            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
+            let pipeline = &pipeline[draw.pass as usize];
+            if pass != Some(draw.pass) {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
+                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(depth));
+                pipeline::push(d, cmd, pipeline.layout, push);
+                let set = [self.sets[fi]];
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 1, &set, &[]);
+                pass = Some(draw.pass);
+                material = None;
+            }
+            if material != Some(draw.material) {
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
+                d.cmd_push_constants(
+                    cmd,
+                    pipeline.layout,
+                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                    MATERIAL_PUSH_OFFSET,
+                    bytemuck::bytes_of(&m.push),
+                );
+                material = Some(draw.material);
+            }
+            if mesh != Some(draw.mesh) {
+                let g = &meshes[draw.mesh];
+                let (Some(v), Some(i), Some(s)) = (&g.vertices, &g.indices, &g.surface) else { continue };
+                d.cmd_bind_vertex_buffers(cmd, 0, &[v.raw], &[0]);
+                d.cmd_bind_vertex_buffers(cmd, 2, &[s.raw], &[0]);
+                d.cmd_bind_index_buffer(cmd, i.raw, 0, vk::IndexType::UINT32);
+                mesh = Some(draw.mesh);
+            }
+            d.cmd_draw_indexed_indirect(cmd, commands.raw, u64::from(draw.command) * COMMAND, 1, COMMAND as u32);
+            calls += 1;
+        }
+        calls
+    }
+}
+
+/// Copies buffer ranges (buffer, offset, size) into host memory and
+/// returns their bytes: waits for the device, then one submit whose
+/// barriers order the copies after every earlier write.
+fn download(ctx: &Context, ranges: &[(vk::Buffer, u64, u64)]) -> Result<Vec<Vec<u8>>, RenderError> {
+    let gpu = &ctx.gpu;
+    let total: u64 = ranges.iter().map(|r| r.2).sum();
+    let usage = vk::BufferUsageFlags::TRANSFER_DST;
+    let host = Guard::new(gpu, Buffer::new(gpu, total, usage, MemoryLocation::GpuToCpu, "read-back")?);
+    ctx.wait_idle()?;
+    one_shot(ctx, |cb| {
+        let after_writes = vk::MemoryBarrier2::default()
+            .src_stage_mask(Stage::ALL_COMMANDS)
+            .src_access_mask(Access::MEMORY_WRITE)
+            .dst_stage_mask(Stage::COPY)
+            .dst_access_mask(Access::TRANSFER_READ);
+        let mut at = 0;
+        // SAFETY: the buffers live until the one-shot submit was waited for.
+        unsafe {
+            let d = ctx.device();
+            d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&[after_writes]));
+            for &(buffer, offset, size) in ranges {
+                d.cmd_copy_buffer(cb, buffer, host.raw, &[vk::BufferCopy { src_offset: offset, dst_offset: at, size }]);
+                at += size;
+            }
+            let b = [super::barrier::copies_to_host()];
+            d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&b));
+        }
+    })?;
+    let bytes = host.mapped_ref().ok_or(RenderError::NotHostVisible("read-back"))?;
+    let mut at = 0;
+    Ok(ranges
+        .iter()
+        .map(|r| {
+            let v = bytes[at..at + r.2 as usize].to_vec();
+            at += r.2 as usize;
+            v
+        })
+        .collect())
+}
+
+impl Destroy for GpuScene {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        for p in self.pipelines.iter_mut().chain(&mut self.multisampled) {
+            p.destroy(gpu);
+        }
+        self.cull.destroy(gpu);
+        self.objects.destroy(gpu);
+        self.visible.destroy(gpu);
+        self.staging.destroy(gpu);
+        self.frame_data.destroy(gpu);
+        self.commands.destroy(gpu);
+        // Frees the sets with it.
+        gpu.device.destroy_descriptor_pool(self.pool, None);
+        gpu.device.destroy_descriptor_set_layout(self.set_layout, None);
+        self.sets.clear();
+        self.pool = vk::DescriptorPool::null();
+        self.set_layout = vk::DescriptorSetLayout::null();
+    }
+}

@@ -1,0 +1,76 @@
+//! The renderer's GPU-culling API: the persistent scene objects and
+//! their read-backs (for tests).
+
+use super::super::gpu::{GpuObjectRecord, GpuScene, SceneObject};
+use super::super::target::DEPTH_FORMAT;
+use super::super::{Highlight, RenderError, FRAMES_IN_FLIGHT};
+use super::Renderer;
+
+impl Renderer {
+    /// GPU culling: replaces the persistent scene objects (object `i` has
+    /// id `i + 1`) that frames with [`FrameDesc::gpu_scene`] draw. Waits for
+    /// the device, rebuilds and uploads the whole object buffer: for a new
+    /// scene or a change of its structure (objects added or removed).
+    pub fn set_scene_objects(&mut self, objects: &[SceneObject]) -> Result<(), RenderError> {
+        if !self.ctx.indirect_first_instance {
+            return Err(RenderError::MissingFeature("drawIndirectFirstInstance"));
+        }
+        self.ctx.wait_idle()?;
+        let parts = &mut self.parts;
+        let scene = match &mut parts.gpu_scene {
+            Some(s) => s,
+            None => parts.gpu_scene.insert(GpuScene::new(
+                &self.ctx.gpu,
+                parts.color_format,
+                DEPTH_FORMAT,
+                self.ctx.samples(),
+                parts.materials.layout,
+                FRAMES_IN_FLIGHT,
+            )?),
+        };
+        // SAFETY: the device is idle.
+        unsafe { scene.set_objects(&self.ctx, objects, &parts.bounds) }
+    }
+
+    /// GPU culling: new data for the objects `changed` names (by index);
+    /// the next frame copies only these records. No wait.
+    pub fn update_scene_objects(&mut self, changed: &[(u32, SceneObject)]) -> Result<(), RenderError> {
+        match &mut self.parts.gpu_scene {
+            Some(s) => s.update(changed, &self.parts.bounds),
+            None => Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 }),
+        }
+    }
+
+    /// GPU culling: object `index`'s record as the GPU holds it (waits for
+    /// the device; for tests). Updates count once a frame has been drawn.
+    pub fn read_scene_object(&self, index: u32) -> Result<GpuObjectRecord, RenderError> {
+        match &self.parts.gpu_scene {
+            Some(s) => s.read(&self.ctx, index),
+            None => Err(RenderError::BadObject { index, count: 0 }),
+        }
+    }
+
+    /// GPU culling: the objects (indices, ascending) the last frame drew,
+    /// read back from its indirect commands and visible list (waits for
+    /// the device; for tests).
+    pub fn read_drawn_objects(&self) -> Result<Vec<u32>, RenderError> {
+        match &self.parts.gpu_scene {
+            Some(s) => s.read_drawn(&self.ctx),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// The outline's per-id table ([`Highlight::code`] at index id) of a
+/// GPU-culled frame's highlighted objects; empty when none is.
+pub(super) fn highlight_table(highlights: &[(u32, Highlight)]) -> Vec<u32> {
+    let mut table = Vec::new();
+    for &(id, h) in highlights.iter().filter(|(_, h)| *h != Highlight::None) {
+        let i = id as usize;
+        if table.len() <= i {
+            table.resize(i + 1, 0);
+        }
+        table[i] = h.code();
+    }
+    table
+}
