@@ -6,13 +6,15 @@
 //! Loading ([`LoadedMeshes`]) needs no GPU, so callers read every mesh file,
 //! and fail on a bad one, before they create a renderer.
 
+mod skin;
+
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use nalgebra::{Matrix4, Point3};
 
-use crate::editor::{Editor, FrameProbe};
+use crate::editor::{Editor, FrameProbe, PickMesh, SkinKey};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
@@ -20,7 +22,7 @@ use crate::render::{
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
-use crate::scene::{MeshData, MeshRef, Scene};
+use crate::scene::{MeshData, MeshRef, Scene, SkinData};
 
 /// Error while preparing a scene for drawing.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +31,9 @@ pub enum DrawError {
     Render(#[from] RenderError),
     #[error(transparent)]
     Gltf(#[from] GltfError),
+    /// An object's skin that does not fit its glTF file.
+    #[error("object \"{name}\": {problem}")]
+    Skin { name: String, problem: String },
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
@@ -61,6 +66,8 @@ pub struct LoadedMeshes {
     /// One line per image that could not be read (already logged).
     warnings: Vec<String>,
     slots: HashMap<MeshRef, usize>,
+    /// Skin data by mesh and skin index, for the skinned objects.
+    skins: HashMap<SkinKey, Arc<SkinData>>,
 }
 
 impl LoadedMeshes {
@@ -120,6 +127,9 @@ impl LoadedMeshes {
             if let Some(slot) = slot {
                 loaded.slots.insert(o.mesh.clone(), slot);
             }
+        }
+        for o in scene.objects().iter().filter(|o| o.skin.is_some()) {
+            loaded.load_skin(o, &mut files)?;
         }
         Ok(loaded)
     }
@@ -194,6 +204,7 @@ impl LoadedMeshes {
         for (mesh, lo, hi, data, cut) in self.pick_meshes() {
             editor.add_mesh(mesh.clone(), lo, hi, data, cut);
         }
+        self.hand_skins_to(editor);
     }
 
     /// Hands the editor every mesh the scene uses (shared, not copied):
@@ -206,6 +217,7 @@ impl LoadedMeshes {
                 editor.set_mesh_cutout(mesh, cut);
             }
         }
+        self.hand_skins_to(editor);
     }
 
     /// What the editor picks by, per mesh: its reference, local bounds,
@@ -239,6 +251,12 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct SceneMeshes {
     entries: HashMap<MeshRef, Entry>,
+    /// The surfaces of the meshes skinned objects pose.
+    skin_surfaces: HashMap<MeshRef, Arc<skin::SkinSurface>>,
+    /// The GPU meshes of posed objects, by [`skin::posed_key`].
+    posed: HashMap<usize, skin::PosedEntry>,
+    /// GPU meshes of poses no object shows any more, by the mesh they pose.
+    spare: HashMap<MeshRef, Vec<MeshId>>,
 }
 
 /// How many objects a frame kept and culled.
@@ -298,6 +316,11 @@ impl SceneMeshes {
                         })
                         .collect();
                     let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    if loaded.is_skinned(mesh) {
+                        let copy =
+                            skin::SkinSurface { uvs: surface.uvs.clone(), colors: surface.colors.clone(), parts };
+                        self.skin_surfaces.insert(mesh.clone(), Arc::new(copy));
+                    }
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }
             };
@@ -333,7 +356,7 @@ impl SceneMeshes {
         let mut stats = CullStats::default();
         let highlight = Highlighter::new(selected);
         for (i, world) in worlds.iter().enumerate() {
-            self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight);
+            self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight, None);
         }
         (frame, stats)
     }
@@ -350,9 +373,11 @@ impl SceneMeshes {
         world: &Matrix4<f64>,
         frustum: Option<&Frustum>,
         highlight: &Highlighter,
+        posed: Option<&Arc<PickMesh>>,
     ) {
         let o = &scene.objects()[i];
-        let Some(e) = self.entries.get(&o.mesh) else { return };
+        let posed = posed.and_then(|p| self.posed.get(&skin::posed_key(p))).map(|p| &p.entry);
+        let Some(e) = posed.or_else(|| self.entries.get(&o.mesh)) else { return };
         if let Some(f) = frustum {
             let visible = Obb::from_local_aabb(&e.min, &e.max, world).is_none_or(|b| {
                 let (lo, hi) = b.aabb();
@@ -394,7 +419,8 @@ impl SceneMeshes {
                 let highlight = Highlighter::new(editor.selection());
                 for i in ids {
                     let world = scene.world_matrix(i);
-                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight);
+                    let posed = editor.posed_mesh(i);
+                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight, posed);
                 }
                 (frame, stats)
             }

@@ -170,7 +170,7 @@ impl App {
     }
 
     fn redraw(&mut self) -> Result<(), Error> {
-        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
         let started = Instant::now();
         // The fly camera moves by real time, at most a tenth of a second per
         // frame (a stall must not throw the camera far away).
@@ -178,6 +178,7 @@ impl App {
         self.editor.advance(dt);
         // Keep drawing while the view moves by itself.
         self.last_redraw = self.editor.is_animating().then_some(started);
+        meshes.pose_skins(renderer, &self.editor)?;
         let (mut frame, _) = meshes.editor_frame(&self.editor);
         if let Some(ui) = self.ui.as_mut() {
             ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
@@ -224,7 +225,8 @@ impl App {
     }
 
     fn screenshot(&mut self) -> Result<(), Error> {
-        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
+        meshes.pose_skins(renderer, &self.editor)?;
         let (mut frame, _) = meshes.editor_frame(&self.editor);
         if let Some(ui) = self.ui.as_mut() {
             frame.ui = Some(ui.draw(&mut self.editor));

@@ -98,6 +98,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         }
         None => Vec::new(),
     };
+    meshes.pose_skins(&mut renderer, &editor)?;
     let mut last = meshes.editor_frame(&editor).0;
     last.ui = Some(ui.draw(&mut editor));
     renderer.draw(&last)?;
@@ -136,6 +137,7 @@ impl FrameProbe for Offscreen<'_> {
 impl ReplayTarget for Offscreen<'_> {
     type Error = Error;
     fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+        self.meshes.pose_skins(self.probe.renderer, editor)?;
         let mut frame = self.meshes.editor_frame(editor).0;
         frame.ui = Some(ui.draw(editor));
         self.probe.renderer.draw(&frame)?;
