@@ -11,8 +11,9 @@
 //! points and lines are skipped. Alongside the triangles, each mesh's
 //! [`Surface`] carries the texture coordinates its materials read, `COLOR_0`
 //! and the index range of every primitive with its material
-//! ([`super::material`] reads the materials and images). Skins and morph
-//! targets are ignored.
+//! ([`super::material`] reads the materials and images). Morph targets
+//! apply at the mesh's default weights; skins are read for single meshes
+//! (`gltf_skin.rs`) and ignored in the merged mesh.
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
