@@ -204,21 +204,6 @@ pub struct Scene {
     hierarchy: Hierarchy,
 }
 
-/// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
-/// glTF `path#N` mesh and joints that name objects of the file.
-fn check_skin(s: &SkinFile, mesh: &MeshRef, names: &HashMap<&str, usize>) -> Result<SkinRef, String> {
-    if !matches!(mesh, MeshRef::Gltf { mesh: Some(_), .. }) {
-        return Err("a skin needs a glTF mesh named as \"path#N\"".into());
-    }
-    if s.joints.is_empty() {
-        return Err("skin has no joints".into());
-    }
-    if let Some(j) = s.joints.iter().find(|j| !names.contains_key(j.as_str())) {
-        return Err(format!("skin: unknown joint \"{j}\""));
-    }
-    Ok(SkinRef { index: s.index, joints: s.joints.clone() })
-}
-
 fn finite<const N: usize>(v: &[f64; N]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
@@ -334,7 +319,7 @@ impl Scene {
                 Some(text) => MeshRef::parse(text, base).map_err(|m| err(&m))?,
                 None => MeshRef::Empty,
             };
-            let skin = o.skin.as_ref().map(|s| check_skin(s, &mesh, &index)).transpose().map_err(|m| err(&m))?;
+            let skin = o.skin.as_ref().map(|s| skin::check_skin(s, &mesh, &index)).transpose().map_err(|m| err(&m))?;
             parents.push(parent);
             objects.push(Object {
                 name: o.name.clone(),

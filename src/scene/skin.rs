@@ -7,11 +7,12 @@
 //! inverseBind_i * v`: as glTF says, the skinned node's own transform does
 //! not move the skin, its joints do. Everything is computed in f64.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use nalgebra::{Matrix3, Matrix4, Point3, Vector3};
 
-use super::MeshData;
+use super::{MeshData, MeshRef, SkinFile};
 
 /// An object's skin as a scene file names it: skin `index` of the glTF file
 /// its mesh (`path#N`) comes from, and the objects that are its joints, by
@@ -104,6 +105,21 @@ impl SkinData {
         }
         out
     }
+}
+
+/// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
+/// glTF `path#N` mesh and joints that name objects of the file.
+pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, names: &HashMap<&str, usize>) -> Result<SkinRef, String> {
+    if !matches!(mesh, MeshRef::Gltf { mesh: Some(_), .. }) {
+        return Err("a skin needs a glTF mesh named as \"path#N\"".into());
+    }
+    if s.joints.is_empty() {
+        return Err("skin has no joints".into());
+    }
+    if let Some(j) = s.joints.iter().find(|j| !names.contains_key(j.as_str())) {
+        return Err(format!("skin: unknown joint \"{j}\""));
+    }
+    Ok(SkinRef { index: s.index, joints: s.joints.clone() })
 }
 
 #[cfg(test)]
