@@ -257,6 +257,8 @@ pub struct SceneMeshes {
     posed: HashMap<usize, skin::PosedEntry>,
     /// GPU meshes of poses no object shows any more, by the mesh they pose.
     spare: HashMap<MeshRef, Vec<MeshId>>,
+    /// The material parts of each uploaded mesh (for posed copies).
+    parts_of: HashMap<MeshRef, Vec<MeshPart>>,
 }
 
 /// How many objects a frame kept and culled.
@@ -286,6 +288,7 @@ impl SceneMeshes {
         let new: Vec<(&MeshRef, usize)> =
             loaded.slots.iter().filter(|(mesh, _)| !self.entries.contains_key(*mesh)).map(|(m, &s)| (m, s)).collect();
         if new.is_empty() {
+            self.add_skin_surfaces(loaded);
             return Ok(());
         }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
@@ -300,6 +303,7 @@ impl SceneMeshes {
             materials.push(renderer.add_material(&desc)?);
         }
         let mut uploaded: HashMap<usize, Entry> = HashMap::new();
+        let mut parts_by_slot: HashMap<usize, Vec<MeshPart>> = HashMap::new();
         for (mesh, slot) in new {
             let entry = match uploaded.get(&slot) {
                 Some(e) => *e,
@@ -316,16 +320,16 @@ impl SceneMeshes {
                         })
                         .collect();
                     let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
-                    if loaded.is_skinned(mesh) {
-                        let copy =
-                            skin::SkinSurface { uvs: surface.uvs.clone(), colors: surface.colors.clone(), parts };
-                        self.skin_surfaces.insert(mesh.clone(), Arc::new(copy));
-                    }
+                    parts_by_slot.insert(slot, parts);
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }
             };
             self.entries.insert(mesh.clone(), entry);
+            if let Some(parts) = parts_by_slot.get(&slot) {
+                self.parts_of.insert(mesh.clone(), parts.clone());
+            }
         }
+        self.add_skin_surfaces(loaded);
         Ok(())
     }
 

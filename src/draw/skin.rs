@@ -77,6 +77,20 @@ impl LoadedMeshes {
 }
 
 impl SceneMeshes {
+    /// Keeps what posed copies of the meshes `loaded` skins need (their
+    /// UVs, colours and material parts), for meshes uploaded now or before
+    /// (a mesh first used unskinned, then imported with a skin).
+    pub(super) fn add_skin_surfaces(&mut self, loaded: &LoadedMeshes) {
+        for (mesh, &slot) in &loaded.slots {
+            if self.skin_surfaces.contains_key(mesh) || !loaded.is_skinned(mesh) {
+                continue;
+            }
+            let (Some(parts), Some(surface)) = (self.parts_of.get(mesh), loaded.surfaces.get(slot)) else { continue };
+            let copy = SkinSurface { uvs: surface.uvs.clone(), colors: surface.colors.clone(), parts: parts.clone() };
+            self.skin_surfaces.insert(mesh.clone(), Arc::new(copy));
+        }
+    }
+
     /// Gives every object the editor has posed a GPU mesh with its posed
     /// vertices: a pose seen before keeps its mesh; a new pose rewrites
     /// the vertices of a mesh no object shows any more (an earlier pose of

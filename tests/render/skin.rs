@@ -121,3 +121,44 @@ fn a_turned_joint_moves_the_drawn_and_picked_skin() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A mesh first drawn unskinned (a scene object naming `strip.gltf#0`
+/// without a skin), then imported with its skin: the imported copy is
+/// drawn posed by its own joints all the same.
+#[test]
+fn an_imported_skin_of_a_mesh_already_drawn_plain_is_posed() {
+    let dir = std::env::temp_dir().join(format!("viewport-skin-import-{}", std::process::id()));
+    let path = write_skinned_strip(&dir, "strip");
+    let scene = r#"{"objects": [{"name": "plain", "mesh": "strip.gltf#0", "position": [2, 0, 0]}]}"#;
+    std::fs::write(dir.join("scene.json"), scene).unwrap();
+    let depth = DepthMode::Reversed;
+    let opened = open_scene(Some(&dir.join("scene.json"))).unwrap();
+    let (mut editor, loaded) = open_editor_for(opened, (W, H), depth).unwrap();
+    editor.camera = camera();
+    let mut r = renderer(W, H);
+    let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    // Imported under the cursor (the viewport's centre, over the
+    // background): the roots' origins go to the camera target.
+    let read = viewport::setup::read_import(&path).unwrap();
+    viewport::setup::import_into(&mut editor, &read);
+    meshes.add_loaded(&mut r, &read.loaded).unwrap();
+    let at = camera().target.coords;
+    let (strip, tip) = (editor.scene().find("strip").unwrap(), editor.scene().find("tip").unwrap());
+    let before = editor.scene().objects()[tip].transform;
+    let after = viewport::math::Transform {
+        rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
+        ..before
+    };
+    assert!(editor.commit_transform(tip, before, after));
+    let ids = draw(&mut r, &mut meshes, &editor);
+    let id_at = |p: [f64; 3]| {
+        let (x, y) = project(&camera(), depth, W, H, Point3::from(p));
+        ids[(y as u32 * W + x as u32) as usize]
+    };
+    // The upper part's point (0, 1.6) of the file, moved by the import and
+    // turned about the tip: (1 - y, 1 + x) in file space, then + at.
+    assert_eq!(id_at([at.x - 0.6, at.y + 1.0, 0.0]), strip as u32 + 1);
+    assert_eq!(id_at([at.x, at.y + 1.6, 0.0]), 0);
+    assert_no_validation_errors(&r);
+    let _ = std::fs::remove_dir_all(&dir);
+}
