@@ -199,6 +199,7 @@ fn exact_pick(c: &mut Criterion) {
                     scale: Vector3::new(rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0)),
                 },
                 color: [0.8; 3],
+                skin: None,
             })
             .collect();
         let mut editor = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);

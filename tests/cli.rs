@@ -27,6 +27,9 @@ mod open_gltf;
 /// Replay scripts with independently computed expected transforms.
 #[path = "cli/replay.rs"]
 mod replay;
+/// Skinned meshes posed by joint objects: a drag, clicks, save and reopen.
+#[path = "cli/skin.rs"]
+mod skin;
 /// The UI drawn in the viewport: toolbar, status line, panel, view widget.
 #[path = "cli/ui.rs"]
 mod ui;

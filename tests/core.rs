@@ -20,6 +20,9 @@ mod gizmo;
 /// Snapping, cancel, multi-selection, clamping, fading, handle names.
 #[path = "core/gizmo_rules.rs"]
 mod gizmo_rules;
+/// Skinned objects posed by their joint objects (editor, no GPU).
+#[path = "core/skin.rs"]
+mod skin;
 /// Regression test for line-line closest points at steep angles.
 #[path = "core/steep.rs"]
 mod steep;

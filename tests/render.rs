@@ -38,3 +38,6 @@ mod overlay;
 /// The selection outline and the box-selection rectangle.
 #[path = "render/selection.rs"]
 mod selection;
+/// Skinned meshes posed by their joint objects: drawn, picked, snapped.
+#[path = "render/skin.rs"]
+mod skin;

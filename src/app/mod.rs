@@ -176,7 +176,7 @@ impl App {
     }
 
     fn redraw(&mut self) -> Result<(), Error> {
-        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
         let started = Instant::now();
         // The fly camera moves by real time, at most a tenth of a second per
         // frame (a stall must not throw the camera far away).
@@ -184,10 +184,7 @@ impl App {
         self.editor.advance(dt);
         // Keep drawing while the view moves by itself.
         self.last_redraw = self.editor.is_animating().then_some(started);
-        let mut frame = match self.gpu.as_mut() {
-            Some(sync) => meshes.gpu_frame(&self.editor, renderer, sync)?,
-            None => meshes.editor_frame(&self.editor).0,
-        };
+        let mut frame = meshes.frame_for(&self.editor, renderer, self.gpu.as_mut())?;
         if let Some(ui) = self.ui.as_mut() {
             ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
             ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
@@ -233,11 +230,8 @@ impl App {
     }
 
     fn screenshot(&mut self) -> Result<(), Error> {
-        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_ref()) else { return Ok(()) };
-        let mut frame = match self.gpu.as_mut() {
-            Some(sync) => meshes.gpu_frame(&self.editor, renderer, sync)?,
-            None => meshes.editor_frame(&self.editor).0,
-        };
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
+        let mut frame = meshes.frame_for(&self.editor, renderer, self.gpu.as_mut())?;
         if let Some(ui) = self.ui.as_mut() {
             frame.ui = Some(ui.draw(&mut self.editor));
         }

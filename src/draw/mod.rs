@@ -6,6 +6,8 @@
 //! Loading ([`LoadedMeshes`]) needs no GPU, so callers read every mesh file,
 //! and fail on a bad one, before they create a renderer.
 
+mod skin;
+
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,7 +18,7 @@ mod gpu;
 
 pub use gpu::GpuSync;
 
-use crate::editor::{Editor, FrameProbe};
+use crate::editor::{Editor, FrameProbe, PickMesh, SkinKey};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
@@ -24,7 +26,7 @@ use crate::render::{
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
-use crate::scene::{MeshData, MeshRef, Scene};
+use crate::scene::{MeshData, MeshRef, Scene, SkinData};
 
 /// Error while preparing a scene for drawing.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +35,9 @@ pub enum DrawError {
     Render(#[from] RenderError),
     #[error(transparent)]
     Gltf(#[from] GltfError),
+    /// An object's skin that does not fit its glTF file.
+    #[error("object \"{name}\": {problem}")]
+    Skin { name: String, problem: String },
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
@@ -65,6 +70,8 @@ pub struct LoadedMeshes {
     /// One line per image that could not be read (already logged).
     warnings: Vec<String>,
     slots: HashMap<MeshRef, usize>,
+    /// Skin data by mesh and skin index, for the skinned objects.
+    skins: HashMap<SkinKey, Arc<SkinData>>,
 }
 
 impl LoadedMeshes {
@@ -124,6 +131,9 @@ impl LoadedMeshes {
             if let Some(slot) = slot {
                 loaded.slots.insert(o.mesh.clone(), slot);
             }
+        }
+        for o in scene.objects().iter().filter(|o| o.skin.is_some()) {
+            loaded.load_skin(o, &mut files)?;
         }
         Ok(loaded)
     }
@@ -198,6 +208,7 @@ impl LoadedMeshes {
         for (mesh, lo, hi, data, cut) in self.pick_meshes() {
             editor.add_mesh(mesh.clone(), lo, hi, data, cut);
         }
+        self.hand_skins_to(editor);
     }
 
     /// Hands the editor every mesh the scene uses (shared, not copied):
@@ -210,6 +221,7 @@ impl LoadedMeshes {
                 editor.set_mesh_cutout(mesh, cut);
             }
         }
+        self.hand_skins_to(editor);
     }
 
     /// What the editor picks by, per mesh: its reference, local bounds,
@@ -243,6 +255,14 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct SceneMeshes {
     entries: HashMap<MeshRef, Entry>,
+    /// The surfaces of the meshes skinned objects pose.
+    skin_surfaces: HashMap<MeshRef, Arc<skin::SkinSurface>>,
+    /// The GPU meshes of posed objects, by [`skin::posed_key`].
+    posed: HashMap<usize, skin::PosedEntry>,
+    /// GPU meshes of poses no object shows any more, by the mesh they pose.
+    spare: HashMap<MeshRef, Vec<MeshId>>,
+    /// The material parts of each uploaded mesh (for posed copies).
+    parts_of: HashMap<MeshRef, Vec<MeshPart>>,
 }
 
 /// How many objects a frame kept and culled.
@@ -272,6 +292,7 @@ impl SceneMeshes {
         let new: Vec<(&MeshRef, usize)> =
             loaded.slots.iter().filter(|(mesh, _)| !self.entries.contains_key(*mesh)).map(|(m, &s)| (m, s)).collect();
         if new.is_empty() {
+            self.add_skin_surfaces(loaded);
             return Ok(());
         }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
@@ -286,6 +307,7 @@ impl SceneMeshes {
             materials.push(renderer.add_material(&desc)?);
         }
         let mut uploaded: HashMap<usize, Entry> = HashMap::new();
+        let mut parts_by_slot: HashMap<usize, Vec<MeshPart>> = HashMap::new();
         for (mesh, slot) in new {
             let entry = match uploaded.get(&slot) {
                 Some(e) => *e,
@@ -302,11 +324,16 @@ impl SceneMeshes {
                         })
                         .collect();
                     let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    parts_by_slot.insert(slot, parts);
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }
             };
             self.entries.insert(mesh.clone(), entry);
+            if let Some(parts) = parts_by_slot.get(&slot) {
+                self.parts_of.insert(mesh.clone(), parts.clone());
+            }
         }
+        self.add_skin_surfaces(loaded);
         Ok(())
     }
 
@@ -337,7 +364,7 @@ impl SceneMeshes {
         let mut stats = CullStats::default();
         let highlight = Highlighter::new(selected);
         for (i, world) in worlds.iter().enumerate() {
-            self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight);
+            self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight, None);
         }
         (frame, stats)
     }
@@ -354,9 +381,11 @@ impl SceneMeshes {
         world: &Matrix4<f64>,
         frustum: Option<&Frustum>,
         highlight: &Highlighter,
+        posed: Option<&Arc<PickMesh>>,
     ) {
         let o = &scene.objects()[i];
-        let Some(e) = self.entries.get(&o.mesh) else { return };
+        let posed = posed.and_then(|p| self.posed.get(&skin::posed_key(p))).map(|p| &p.entry);
+        let Some(e) = posed.or_else(|| self.entries.get(&o.mesh)) else { return };
         if let Some(f) = frustum {
             let visible = Obb::from_local_aabb(&e.min, &e.max, world).is_none_or(|b| {
                 let (lo, hi) = b.aabb();
@@ -375,6 +404,26 @@ impl SceneMeshes {
             id: i as u32 + 1,
             highlight: highlight.of(i),
         });
+    }
+
+    /// The frame of the editor's state as the window and headless runs draw
+    /// it: skinned objects posed first ([`SceneMeshes::pose_skins`]), then
+    /// the GPU-driven path when `gpu` is given ([`SceneMeshes::gpu_frame`]),
+    /// else the CPU-culled [`SceneMeshes::editor_frame`]. The GPU path's
+    /// object records name the shared meshes, not posed copies, so a scene
+    /// with posed skins is drawn by the CPU path (the GPU copy catches up
+    /// from the change log when it is used again).
+    pub fn frame_for(
+        &mut self,
+        editor: &Editor,
+        renderer: &mut Renderer,
+        gpu: Option<&mut GpuSync>,
+    ) -> Result<FrameDesc, DrawError> {
+        self.pose_skins(renderer, editor)?;
+        match gpu {
+            Some(sync) if editor.posed_meshes().next().is_none() => self.gpu_frame(editor, renderer, sync),
+            _ => Ok(self.editor_frame(editor).0),
+        }
     }
 
     /// The frame for an editor's current state, gizmo overlay included.
@@ -398,7 +447,8 @@ impl SceneMeshes {
                 let highlight = Highlighter::new(editor.selection());
                 for i in ids {
                     let world = scene.world_matrix(i);
-                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight);
+                    let posed = editor.posed_mesh(i);
+                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight, posed);
                 }
                 (frame, stats)
             }
@@ -494,96 +544,4 @@ impl FrameProbe for RenderProbe<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::input::{Event, MouseButton};
-    use std::path::Path;
-
-    const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
-
-    #[test]
-    fn each_gltf_file_loads_once() {
-        let scene = Scene::load(&Path::new(ASSETS).join("gltf-demo.json")).unwrap();
-        let loaded = LoadedMeshes::load(&scene).unwrap();
-        // The floor plane, and one arrow for the two objects that use it.
-        assert_eq!(loaded.len(), 2);
-        let arrows: Vec<&MeshData> = scene
-            .objects()
-            .iter()
-            .filter(|o| matches!(o.mesh, MeshRef::Gltf { .. }))
-            .map(|o| loaded.get(&o.mesh).unwrap())
-            .collect();
-        assert_eq!(arrows.len(), 2);
-        assert!(std::ptr::eq(arrows[0], arrows[1]));
-        assert_eq!(arrows[0].positions.len(), 48);
-    }
-
-    #[test]
-    fn each_gltf_mesh_index_loads_once_and_empties_load_nothing() {
-        let scene = Scene::from_json(
-            r#"{"objects":[{"name":"a","mesh":"arrow.gltf#0"},{"name":"b","mesh":"./arrow.gltf#0"},
-                {"name":"c","mesh":"arrow.gltf"},{"name":"d","mesh":null}]}"#,
-            Path::new(ASSETS),
-        )
-        .unwrap();
-        let loaded = LoadedMeshes::load(&scene).unwrap();
-        // Mesh 0 (shared by two spellings) and the merged file.
-        assert_eq!(loaded.len(), 2);
-        let o = scene.objects();
-        assert!(std::ptr::eq(loaded.get(&o[0].mesh).unwrap(), loaded.get(&o[1].mesh).unwrap()));
-        assert!(loaded.get(&o[3].mesh).is_none());
-        let bad = Scene::from_json(r#"{"objects":[{"name":"a","mesh":"arrow.gltf#7"}]}"#, Path::new(ASSETS)).unwrap();
-        let e = LoadedMeshes::load(&bad).unwrap_err().to_string();
-        assert!(e.contains("arrow.gltf") && e.contains("no mesh 7"), "{e}");
-    }
-
-    #[test]
-    fn the_editor_picks_gltf_objects_by_their_real_bounds() {
-        let scene = Scene::from_json(
-            r#"{"camera":{"eye":[0,0,10],"target":[0,0,0]},"objects":[{"name":"arrow","mesh":"arrow.gltf"}]}"#,
-            Path::new(ASSETS),
-        )
-        .unwrap();
-        let loaded = LoadedMeshes::load(&scene).unwrap();
-        // Near the arrow's tip (local y up to 0.75): outside the unit cube
-        // the editor assumes for a glTF mesh, inside the arrow's bounds.
-        let click_tip = |editor: &mut Editor| {
-            let at = editor.view().unwrap().world_to_screen(&Point3::new(0.0, 0.7, 0.0)).unwrap();
-            editor.handle(&Event::CursorMoved { x: at.x, y: at.y });
-            editor.handle(&Event::MouseDown { button: MouseButton::Left });
-            editor.handle(&Event::MouseUp { button: MouseButton::Left });
-            editor.selection().to_vec()
-        };
-        let mut editor = Editor::new(scene.clone(), 400.0, 300.0);
-        assert!(click_tip(&mut editor).is_empty());
-        let mut editor = Editor::new(scene, 400.0, 300.0);
-        loaded.apply_bounds(&mut editor);
-        assert_eq!(click_tip(&mut editor), vec![0]);
-    }
-
-    #[test]
-    fn objects_outside_the_frustum_are_culled() {
-        // Meshes are only needed for their bounds here: build entries by hand.
-        let scene = Scene::from_json(
-            r#"{ "camera": {"eye":[0,0,10],"target":[0,0,0]}, "objects": [
-                { "name": "front", "mesh": "cube" },
-                { "name": "behind", "mesh": "cube", "position": [0, 0, 20] },
-                { "name": "far_left", "mesh": "cube", "position": [-100, 0, 0] },
-                { "name": "edge", "mesh": "cube", "position": [4.8, 0, 0], "scale": [2, 1, 1] } ] }"#,
-            std::path::Path::new("."),
-        )
-        .unwrap();
-        let mut meshes = SceneMeshes::default();
-        meshes.entries.insert(
-            scene.objects()[0].mesh.clone(),
-            Entry { id: MeshId(0), min: Point3::new(-0.5, -0.5, -0.5), max: Point3::new(0.5, 0.5, 0.5) },
-        );
-        let cam = scene.camera.unwrap();
-        let (frame, stats) = meshes.frame(&scene, cam, DepthMode::Reversed, &[], (400, 300));
-        assert_eq!(stats, CullStats { drawn: 2, culled: 2 });
-        assert_eq!(frame.objects.len(), 2);
-        // Same answer in standard depth.
-        let (_, stats) = meshes.frame(&scene, cam, DepthMode::Standard, &[], (400, 300));
-        assert_eq!(stats, CullStats { drawn: 2, culled: 2 });
-    }
-}
+mod tests;

@@ -96,6 +96,7 @@ impl Editor {
                     (false, true) => self.index_inserted(&items.indices),
                     (false, false) => self.index_removed(&items.indices),
                 }
+                self.relink_skins();
             }
         }
         self.rehover();

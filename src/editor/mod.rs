@@ -28,9 +28,11 @@ mod history;
 mod navigate;
 mod pick;
 mod select;
+mod skin;
 
 pub use pick::PickMesh;
 pub use select::{FrameProbe, NoFrame};
+pub use skin::SkinKey;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -90,6 +92,12 @@ pub struct Editor {
     /// Each object's entry of `meshes` (index = object), so that picking
     /// does not hash a mesh reference per candidate.
     object_meshes: Vec<Option<Arc<PickMesh>>>,
+    /// Skin data by mesh and skin index ([`Editor::set_skin`]).
+    skins: HashMap<skin::SkinKey, Arc<crate::scene::SkinData>>,
+    /// The skinned objects with their joints' indices.
+    skin_links: Vec<skin::SkinLink>,
+    /// The posed triangles of each skinned object posed by its joints.
+    posed: HashMap<usize, Arc<PickMesh>>,
     /// Keys held that change a drag: V (vertex snap).
     vertex_snap_held: bool,
     index: SceneIndex,
@@ -153,6 +161,9 @@ impl Editor {
             known_bounds: HashMap::new(),
             meshes: HashMap::new(),
             object_meshes: Vec::new(),
+            skins: HashMap::new(),
+            skin_links: Vec::new(),
+            posed: HashMap::new(),
             vertex_snap_held: false,
             index,
             selection: Vec::new(),
@@ -400,11 +411,12 @@ impl Editor {
             }
         }
         self.log.moved(&moved, self.scene.len());
-        for i in moved {
+        for &i in &moved {
             let (lo, hi) = self.bounds[i];
             let m = self.scene.world_matrix(i);
             self.index.set(i, &lo, &hi, &m);
         }
+        self.repose_moved(&moved);
     }
 
     pub fn undo(&mut self) -> bool {

@@ -20,7 +20,7 @@ pub struct PickMesh {
     pub data: Arc<MeshData>,
     /// Holes cut by `MASK` materials, if any.
     pub cutout: Option<Arc<Cutout>>,
-    bvh: OnceLock<MeshBvh>,
+    pub(super) bvh: OnceLock<MeshBvh>,
 }
 
 impl PickMesh {
@@ -54,6 +54,8 @@ impl Editor {
             for i in ids {
                 self.set_local_bounds(i, min, max);
             }
+            // Skinned objects keep their posed bounds.
+            self.relink_skins();
         }
     }
 
@@ -64,6 +66,7 @@ impl Editor {
         let Some(data) = self.meshes.get(mesh).map(|m| Arc::clone(&m.data)) else { return };
         self.meshes.insert(mesh.clone(), Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
         self.link_object_meshes();
+        self.relink_skins();
     }
 
     /// Like [`Editor::set_mesh`] for a mesh no object uses yet (one about to
@@ -108,6 +111,11 @@ impl Editor {
     /// Points every object at its mesh's entry.
     fn link_object_meshes(&mut self) {
         self.object_meshes = self.scene.objects().iter().map(|o| self.meshes.get(&o.mesh).cloned()).collect();
+        for (&i, posed) in &self.posed {
+            if let Some(slot) = self.object_meshes.get_mut(i) {
+                *slot = Some(Arc::clone(posed));
+            }
+        }
     }
 
     /// The triangles object `i` draws (`None` for a file mesh not handed

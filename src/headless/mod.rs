@@ -100,10 +100,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         }
         None => Vec::new(),
     };
-    let mut last = match gpu.as_mut() {
-        Some(sync) => meshes.gpu_frame(&editor, &mut renderer, sync)?,
-        None => meshes.editor_frame(&editor).0,
-    };
+    let mut last = meshes.frame_for(&editor, &mut renderer, gpu.as_mut())?;
     last.ui = Some(ui.draw(&mut editor));
     renderer.draw(&last)?;
     let image = renderer.read_color()?;
@@ -143,10 +140,7 @@ impl FrameProbe for Offscreen<'_> {
 impl ReplayTarget for Offscreen<'_> {
     type Error = Error;
     fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        let mut frame = match self.gpu.as_deref_mut() {
-            Some(sync) => self.meshes.gpu_frame(editor, self.probe.renderer, sync)?,
-            None => self.meshes.editor_frame(editor).0,
-        };
+        let mut frame = self.meshes.frame_for(editor, self.probe.renderer, self.gpu.as_deref_mut())?;
         frame.ui = Some(ui.draw(editor));
         self.probe.renderer.draw(&frame)?;
         Ok(())

@@ -16,6 +16,8 @@ pub(crate) struct GpuMesh {
     pub vertices: Option<Buffer>,
     pub indices: Option<Buffer>,
     pub index_count: u32,
+    /// How many vertices `vertices` holds.
+    pub vertex_count: u32,
     /// Per vertex: UV and colour ([`SurfaceVertex`]); scene meshes only.
     pub surface: Option<Buffer>,
     /// Index ranges by material (scene meshes).
@@ -39,8 +41,15 @@ fn vertices(mesh: &MeshData) -> Result<Vec<Vertex>, RenderError> {
 }
 
 impl GpuMesh {
-    fn empty(index_count: usize) -> GpuMesh {
-        GpuMesh { vertices: None, indices: None, index_count: index_count as u32, surface: None, parts: Vec::new() }
+    fn empty(index_count: usize, vertex_count: usize) -> GpuMesh {
+        GpuMesh {
+            vertices: None,
+            indices: None,
+            index_count: index_count as u32,
+            vertex_count: vertex_count as u32,
+            surface: None,
+            parts: Vec::new(),
+        }
     }
 
     /// Uploads a scene mesh through a staging buffer into device-local
@@ -78,7 +87,7 @@ impl GpuMesh {
                 return Err(RenderError::BadMesh(format!("unknown material {}", p.material.0)));
             }
         }
-        let mut m = Guard::new(&ctx.gpu, GpuMesh::empty(mesh.indices.len()));
+        let mut m = Guard::new(&ctx.gpu, GpuMesh::empty(mesh.indices.len(), n));
         m.parts = parts.iter().copied().filter(|p| p.count > 0).collect();
         let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
         m.surface = Some(upload_buffer(ctx, bytemuck::cast_slice(&surface_vertices), usage, "mesh surface")?);
@@ -89,12 +98,31 @@ impl GpuMesh {
         Ok(m.finish())
     }
 
+    /// A device-local vertex buffer with `mesh`'s positions and normals in
+    /// place of the current one, which is returned (the caller retires it
+    /// once no frame in flight reads it). The vertex count must not change.
+    pub fn replace_vertices(&mut self, ctx: &Context, mesh: &MeshData) -> Result<Option<Buffer>, RenderError> {
+        let v = vertices(mesh)?;
+        if v.len() != self.vertex_count as usize || mesh.indices.len() != self.index_count as usize {
+            return Err(RenderError::BadMesh(format!(
+                "{} vertices and {} indices in place of {} and {}",
+                v.len(),
+                mesh.indices.len(),
+                self.vertex_count,
+                self.index_count
+            )));
+        }
+        let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
+        let fresh = upload_buffer(ctx, bytemuck::cast_slice(&v), usage, "posed mesh vertices")?;
+        Ok(self.vertices.replace(fresh))
+    }
+
     /// Puts a mesh into host-visible memory that the GPU reads directly:
     /// needs no queue, so it works on a device we only borrow. Meant for
     /// small meshes (the gizmo's).
     pub fn host_visible(gpu: &Gpu, mesh: &MeshData) -> Result<GpuMesh, RenderError> {
         let v = vertices(mesh)?;
-        let mut m = Guard::new(gpu, GpuMesh::empty(mesh.indices.len()));
+        let mut m = Guard::new(gpu, GpuMesh::empty(mesh.indices.len(), v.len()));
         let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
         m.vertices = Some(Buffer::with_data(gpu, bytemuck::cast_slice(&v), usage, "gizmo vertices")?);
         let usage = vk::BufferUsageFlags::INDEX_BUFFER;
@@ -145,5 +173,49 @@ impl Destroy for GpuMesh {
         self.vertices.destroy(gpu);
         self.indices.destroy(gpu);
         self.surface.destroy(gpu);
+    }
+}
+
+/// Buffers taken out of use while frames in flight may still read them,
+/// each with the number of frames submitted when it was taken out.
+#[derive(Default)]
+pub(crate) struct Retired {
+    buffers: Vec<(u64, Buffer)>,
+}
+
+impl Retired {
+    /// `buffer` left use when `frames` frames had been submitted.
+    pub fn push(&mut self, frames: u64, buffer: Buffer) {
+        self.buffers.push((frames, buffer));
+    }
+
+    /// Destroys the buffers no frame can read any more. Frame `k` uses the
+    /// fence of slot `k % FRAMES_IN_FLIGHT`; once frame `drawing` has
+    /// waited for its slot, frames up to `drawing - FRAMES_IN_FLIGHT` are
+    /// done, and a buffer retired after `n` frames was last read by frame
+    /// `n - 1`.
+    ///
+    /// # Safety
+    /// The fences of every frame before `drawing - FRAMES_IN_FLIGHT + 1`
+    /// were waited for.
+    pub unsafe fn release(&mut self, gpu: &Gpu, drawing: u64) {
+        let mut done = Vec::new();
+        self.buffers.retain_mut(|(n, b)| {
+            let free = *n + super::FRAMES_IN_FLIGHT as u64 <= drawing + 1;
+            if free {
+                done.push(std::mem::replace(b, Buffer::null()));
+            }
+            !free
+        });
+        done.destroy(gpu);
+    }
+}
+
+impl Destroy for Retired {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        for (_, b) in &mut self.buffers {
+            b.destroy(gpu);
+        }
+        self.buffers.clear();
     }
 }

@@ -16,7 +16,7 @@ mod scene_objects;
 use super::gpu::{CullInputs, GpuScene, MeshBounds};
 use super::grid::{GridInputs, GridPass};
 use super::material::{Materials, Pass};
-use super::mesh::{GpuMesh, SurfaceData};
+use super::mesh::{GpuMesh, Retired, SurfaceData};
 use super::outline::OutlinePass;
 use super::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer};
 use super::pipeline::set_full_viewport;
@@ -57,6 +57,8 @@ struct Parts {
     outline: OutlinePass,
     rect: RectPass,
     meshes: Vec<GpuMesh>,
+    /// Vertex buffers replaced while frames in flight may read them.
+    retired: Retired,
     /// Per mesh: whether a part is blended (its instances are sorted).
     blended: Vec<bool>,
     /// Per mesh: its local bounds (GPU culling).
@@ -81,6 +83,7 @@ impl Destroy for Parts {
         self.probe.get_mut().unwrap_or_else(|p| p.into_inner()).destroy(gpu);
         self.capture.destroy(gpu);
         self.target.destroy(gpu);
+        self.retired.destroy(gpu);
         self.meshes.destroy(gpu);
         self.rect.destroy(gpu);
         self.gpu_scene.destroy(gpu);
@@ -236,6 +239,7 @@ impl Renderer {
                 outline: OutlinePass::default(),
                 rect: RectPass::default(),
                 meshes: Vec::new(),
+                retired: Retired::default(),
                 blended: Vec::new(),
                 bounds: Vec::new(),
                 gpu_scene: None,
@@ -323,6 +327,21 @@ impl Renderer {
         Ok(MeshId(self.parts.meshes.len() as u32 - 1))
     }
 
+    /// Replaces the vertex positions and normals of mesh `id` (a skinned
+    /// mesh posed anew); the vertex and index counts must stay the same.
+    /// The old vertex buffer is destroyed once no frame in flight reads it.
+    pub fn set_mesh_vertices(&mut self, id: MeshId, mesh: &MeshData) -> Result<(), RenderError> {
+        let gpu_mesh = self
+            .parts
+            .meshes
+            .get_mut(id.0 as usize)
+            .ok_or_else(|| RenderError::BadMesh(format!("no mesh {}", id.0)))?;
+        if let Some(old) = gpu_mesh.replace_vertices(&self.ctx, mesh)? {
+            self.parts.retired.push(self.frames_drawn, old);
+        }
+        Ok(())
+    }
+
     /// Uploads an sRGB RGBA8 image as a texture with its mip levels.
     pub fn add_texture(&mut self, image: &ImageData) -> Result<TextureId, RenderError> {
         self.parts.materials.add_texture(&self.ctx, image)
@@ -368,6 +387,9 @@ impl Renderer {
         }
         let fi = self.frame_index;
         self.parts.frames[fi].wait(&self.ctx)?;
+        // SAFETY: frame `frames_drawn` just waited for its slot's fence, and
+        // every earlier frame for its own before.
+        unsafe { self.parts.retired.release(&self.ctx.gpu, self.frames_drawn) };
 
         // Acquire (window) and find the colour image to draw into.
         let mut image_index = 0u32;

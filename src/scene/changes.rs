@@ -185,6 +185,20 @@ impl Scene {
                 }
             }
         }
+        // A copied skin follows the copies of its joints that were copied
+        // with it (a duplicated model poses by its own skeleton); joints
+        // left behind stay the originals.
+        if out.objects.iter().any(|o| o.skin.is_some()) {
+            let renamed: HashMap<&str, &str> = originals
+                .iter()
+                .zip(&out.objects)
+                .map(|(&i, copy)| (self.objects[i].name.as_str(), copy.name.as_str()))
+                .collect();
+            let skins: Vec<Option<super::SkinRef>> = out.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
+            for (o, skin) in out.objects.iter_mut().zip(skins) {
+                o.skin = skin;
+            }
+        }
         out
     }
 
@@ -202,6 +216,23 @@ impl Scene {
             out.objects.push(Object { name, ..o.clone() });
             out.parents.push(other.hierarchy.parent(k).map(|p| self.len() + p));
         }
+        // Skins name their joints as renamed.
+        if other.objects.iter().any(|o| o.skin.is_some()) {
+            let renamed: HashMap<&str, &str> =
+                other.objects.iter().zip(&out.objects).map(|(o, n)| (o.name.as_str(), n.name.as_str())).collect();
+            let skins: Vec<Option<super::SkinRef>> = other.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
+            for (o, skin) in out.objects.iter_mut().zip(skins) {
+                o.skin = skin;
+            }
+        }
         out
     }
+}
+
+/// `o`'s skin with its joints renamed where `renamed` says.
+fn rename_joints(o: &Object, renamed: &HashMap<&str, &str>) -> Option<super::SkinRef> {
+    o.skin.as_ref().map(|s| super::SkinRef {
+        index: s.index,
+        joints: s.joints.iter().map(|j| renamed.get(j.as_str()).map_or_else(|| j.clone(), |n| n.to_string())).collect(),
+    })
 }

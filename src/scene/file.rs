@@ -71,6 +71,18 @@ pub struct ObjectFile {
     pub scale: [f64; 3],
     #[serde(default = "default_color")]
     pub color: [f64; 3],
+    /// The skin that poses the object's glTF mesh (a README extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<SkinFile>,
+}
+
+/// `skin` of an object: skin `index` of the glTF file of the object's
+/// `path#N` mesh, and its joint objects by name, in the skin's order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkinFile {
+    pub index: usize,
+    pub joints: Vec<String>,
 }
 
 /// A whole scene file.

@@ -11,8 +11,9 @@
 //! points and lines are skipped. Alongside the triangles, each mesh's
 //! [`Surface`] carries the texture coordinates its materials read, `COLOR_0`
 //! and the index range of every primitive with its material
-//! ([`super::material`] reads the materials and images). Skins and morph
-//! targets are ignored.
+//! ([`super::material`] reads the materials and images). Morph targets
+//! apply at the mesh's default weights; skins are read for single meshes
+//! (`gltf_skin.rs`) and ignored in the merged mesh.
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
@@ -71,6 +72,8 @@ pub struct GltfNode {
     pub name: Option<String>,
     /// The mesh index, when the node has one.
     pub mesh: Option<usize>,
+    /// The skin index, when the node has one.
+    pub skin: Option<usize>,
     /// Position in the list of the parent node (always earlier).
     pub parent: Option<usize>,
     /// The local transform as glTF gives it (column-major `matrix`, or the
@@ -111,6 +114,11 @@ impl GltfFile {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     fn warn_dataless(&self, at: &str, buffer: usize) {
@@ -168,17 +176,32 @@ impl GltfFile {
     /// [`GltfFile::mesh`] with its [`Surface`] (materials index
     /// [`GltfFile::looks`]'s list).
     pub fn mesh_with_surface(&self, n: usize) -> Result<(MeshData, Surface), GltfError> {
+        self.mesh_visiting(n, |_, _| Ok(()))
+    }
+
+    /// [`GltfFile::mesh_with_surface`], calling `visit` after each primitive
+    /// is appended with the primitive and, per vertex it appended, the index
+    /// of the primitive's vertex it came from (a skin reads its weights so).
+    fn mesh_visiting(
+        &self,
+        n: usize,
+        mut visit: impl FnMut(&gltf::Primitive<'_>, &[u32]) -> Result<(), String>,
+    ) -> Result<(MeshData, Surface), GltfError> {
         let mesh = self.document.meshes().nth(n).ok_or_else(|| {
             self.invalid(format!("no mesh {n} (the file has {} meshes)", self.document.meshes().len()))
         })?;
         let mut out = (MeshData::default(), Surface::default());
+        let mut sources = Vec::new();
         for primitive in mesh.primitives() {
             let at = || format!("mesh {n}, primitive {}", primitive.index());
             if let Some(b) = dataless_buffer(&primitive, &self.buffers) {
                 self.warn_dataless(&at(), b);
                 continue;
             }
-            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, mesh.weights().unwrap_or(&[]))
+            sources.clear();
+            let weights = mesh.weights().unwrap_or(&[]);
+            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, weights, &mut sources)
+                .and_then(|()| visit(&primitive, &sources))
                 .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
         }
         Ok(out)
@@ -213,6 +236,7 @@ impl GltfFile {
                 index: node.index(),
                 name,
                 mesh: node.mesh().map(|m| m.index()),
+                skin: node.skin().map(|s| s.index()),
                 parent,
                 matrix,
                 has_matrix,
@@ -262,7 +286,7 @@ fn merged_mesh(
                 dataless.push((at, b));
                 continue;
             }
-            append_primitive(&mut out, &primitive, &world, buffers, mesh.weights().unwrap_or(&[]))
+            append_primitive(&mut out, &primitive, &world, buffers, mesh.weights().unwrap_or(&[]), &mut Vec::new())
                 .map_err(|e| format!("{at}: {e}"))?;
         }
     }
@@ -478,6 +502,7 @@ fn append_primitive(
     world: &Matrix4<f64>,
     buffers: &[Vec<u8>],
     weights: &[f32],
+    sources: &mut Vec<u32>,
 ) -> Result<(), String> {
     if matches!(primitive.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip) {
         return Ok(());
@@ -583,6 +608,7 @@ fn append_primitive(
             }));
             surface.uvs.extend_from_slice(&uvs);
             surface.colors.extend_from_slice(&colors);
+            sources.extend(0..positions.len() as u32);
             // `base + i` fits in u32: `reserve` capped the vertex total.
             out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
         }
@@ -599,6 +625,7 @@ fn append_primitive(
                 for &i in t {
                     surface.uvs.push(uvs[i as usize]);
                     surface.colors.push(colors[i as usize]);
+                    sources.push(i);
                 }
                 let first = (base + 3 * k) as u32;
                 out.indices.extend([first, first + 1, first + 2]);
@@ -877,6 +904,9 @@ fn strided(
     let data = bytes.get(offset..offset.checked_add(len)?)?;
     Some(data.chunks(stride).map(move |c| &c[..size]))
 }
+
+#[path = "gltf_skin.rs"]
+mod skin;
 
 #[cfg(test)]
 #[path = "gltf_tests.rs"]

@@ -14,6 +14,7 @@ pub mod hierarchy;
 pub mod material;
 pub mod open;
 pub mod primitives;
+pub mod skin;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,9 +24,10 @@ use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
 use crate::files::{write_atomic, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
-pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
+pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
+pub use skin::{SkinData, SkinRef};
 
 /// Why a scene could not be read, validated or saved.
 #[derive(Debug, thiserror::Error)]
@@ -186,6 +188,8 @@ pub struct Object {
     pub transform: Transform,
     /// Linear RGB in [0, 1].
     pub color: [f32; 3],
+    /// The joints that pose its glTF mesh ([`skin`]), if it is skinned.
+    pub skin: Option<SkinRef>,
 }
 
 /// A validated scene: objects in file order and their hierarchy.
@@ -332,6 +336,7 @@ impl Scene {
                 Some(text) => MeshRef::parse(text, base).map_err(|m| err(&m))?,
                 None => MeshRef::Empty,
             };
+            let skin = o.skin.as_ref().map(|s| skin::check_skin(s, &mesh, &index)).transpose().map_err(|m| err(&m))?;
             parents.push(parent);
             objects.push(Object {
                 name: o.name.clone(),
@@ -342,6 +347,7 @@ impl Scene {
                     scale: Vector3::from(o.scale),
                 },
                 color: o.color.map(|c| c as f32),
+                skin,
             });
         }
         // Parents come from the name index, so only a cycle can be refused.
@@ -420,6 +426,7 @@ impl Scene {
                         rotation: [q.i, q.j, q.k, q.w],
                         scale: o.transform.scale.into(),
                         color: o.color.map(f64::from),
+                        skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.clone() }),
                     }
                 })
                 .collect(),
@@ -496,6 +503,7 @@ impl Scene {
                     ..Transform::IDENTITY
                 },
                 color: [0.8, 0.8, 0.8],
+                skin: None,
             })
             .collect();
         let extent = side as f64 * 2.0;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use super::gltf::{GltfError, GltfFile, GltfNode};
-use super::{free_name, MeshRef, Object, Scene, SceneError};
+use super::{free_name, MeshRef, Object, Scene, SceneError, SkinRef};
 use crate::math::Transform;
 
 /// What a file given to the viewport holds, told by its first bytes.
@@ -80,10 +80,38 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
             None => MeshRef::Empty,
         };
         scene
-            .push(Object { name, mesh, transform, color: [1.0, 1.0, 1.0] }, node.parent)
+            .push(Object { name, mesh, transform, color: [1.0, 1.0, 1.0], skin: None }, node.parent)
             .map_err(|e| invalid(format!("{what}: {e}")))?;
     }
+    link_skins(&mut scene, &nodes, &file)?;
     Ok((scene, file))
+}
+
+/// Gives each object of a skinned node with a mesh its skin, naming the
+/// objects of the skin's joint nodes. A skin with a joint outside the
+/// opened scene cannot be posed: a warning, and the mesh draws unposed.
+fn link_skins(scene: &mut Scene, nodes: &[GltfNode], file: &GltfFile) -> Result<(), SceneError> {
+    let object_of: std::collections::HashMap<usize, usize> =
+        nodes.iter().enumerate().map(|(k, n)| (n.index, k)).collect();
+    for (k, node) in nodes.iter().enumerate() {
+        let (Some(s), Some(_)) = (node.skin, node.mesh) else { continue };
+        let joints = file.skin_joints(s)?;
+        let names: Option<Vec<String>> =
+            joints.iter().map(|j| object_of.get(j).map(|&o| scene.objects()[o].name.clone())).collect();
+        match names {
+            Some(joints) if !joints.is_empty() => {
+                if let Some(o) = scene.object_mut(k) {
+                    o.skin = Some(SkinRef { index: s, joints });
+                }
+            }
+            _ => log::warn!(
+                "{}: node {}: skin {s} has a joint outside the scene (or none); its mesh is drawn unposed",
+                file.path().display(),
+                node.index
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// How close a `matrix` must come to translation * rotation * scale.

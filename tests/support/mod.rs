@@ -8,5 +8,6 @@ pub mod gpu;
 pub mod image;
 pub mod replay;
 pub mod scenario;
+pub mod skinned;
 pub mod textured;
 pub mod xvfb;

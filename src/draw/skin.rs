@@ -1,0 +1,129 @@
+//! Skinned objects in the draw layer: the skin data loaded with the
+//! meshes (handed to the editor, which poses the objects), and per posed
+//! object its own GPU mesh, whose vertices are rewritten when the editor
+//! poses it anew ([`SceneMeshes::pose_skins`]).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{to_point, DrawError, Entry, LoadedMeshes, SceneMeshes};
+use crate::editor::{Editor, PickMesh, SkinKey};
+use crate::render::{MeshId, MeshPart, Renderer};
+use crate::scene::gltf::GltfFile;
+use crate::scene::{MeshRef, Object};
+
+/// What a posed copy of a mesh draws besides its vertices: the UVs,
+/// colours and material parts of the mesh it poses.
+#[derive(Debug)]
+pub(super) struct SkinSurface {
+    pub uvs: Vec<[f32; 2]>,
+    pub colors: Vec<[f32; 4]>,
+    pub parts: Vec<MeshPart>,
+}
+
+/// The GPU mesh showing one posed state of a skinned object.
+#[derive(Debug)]
+pub(super) struct PosedEntry {
+    /// Held so that its address (the key) is not reused while this lives.
+    _pick: Arc<PickMesh>,
+    mesh: MeshRef,
+    pub entry: Entry,
+}
+
+/// The key of a posed mesh: the address of the editor's posed triangles
+/// (a new pose is a new allocation).
+pub(super) fn posed_key(pick: &Arc<PickMesh>) -> usize {
+    Arc::as_ptr(pick) as usize
+}
+
+impl LoadedMeshes {
+    /// Reads the skin data an object's skin needs (once per mesh and skin),
+    /// checking that the skin has as many joints as the object names.
+    pub(super) fn load_skin(&mut self, o: &Object, files: &mut HashMap<PathBuf, GltfFile>) -> Result<(), DrawError> {
+        let (Some(skin), MeshRef::Gltf { path, mesh: Some(n), .. }) = (&o.skin, &o.mesh) else { return Ok(()) };
+        let key: SkinKey = (o.mesh.clone(), skin.index);
+        if !self.skins.contains_key(&key) {
+            let file = match files.entry(path.clone()) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),
+            };
+            let data = file.skin_data(*n, skin.index)?;
+            self.skins.insert(key.clone(), Arc::new(data));
+        }
+        let joints = self.skins[&key].joint_count();
+        if joints != skin.joints.len() {
+            return Err(DrawError::Skin {
+                name: o.name.clone(),
+                problem: format!("skin {} has {joints} joints, the object names {}", skin.index, skin.joints.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Hands the editor the skin data it does not have yet.
+    pub(super) fn hand_skins_to(&self, editor: &mut Editor) {
+        for (key, data) in &self.skins {
+            if !editor.has_skin(key) {
+                editor.set_skin(key.clone(), Arc::clone(data));
+            }
+        }
+    }
+
+    /// Whether some object poses mesh `mesh` with a skin.
+    pub(super) fn is_skinned(&self, mesh: &MeshRef) -> bool {
+        self.skins.keys().any(|(m, _)| m == mesh)
+    }
+}
+
+impl SceneMeshes {
+    /// Keeps what posed copies of the meshes `loaded` skins need (their
+    /// UVs, colours and material parts), for meshes uploaded now or before
+    /// (a mesh first used unskinned, then imported with a skin).
+    pub(super) fn add_skin_surfaces(&mut self, loaded: &LoadedMeshes) {
+        for (mesh, &slot) in &loaded.slots {
+            if self.skin_surfaces.contains_key(mesh) || !loaded.is_skinned(mesh) {
+                continue;
+            }
+            let (Some(parts), Some(surface)) = (self.parts_of.get(mesh), loaded.surfaces.get(slot)) else { continue };
+            let copy = SkinSurface { uvs: surface.uvs.clone(), colors: surface.colors.clone(), parts: parts.clone() };
+            self.skin_surfaces.insert(mesh.clone(), Arc::new(copy));
+        }
+    }
+
+    /// Gives every object the editor has posed a GPU mesh with its posed
+    /// vertices: a pose seen before keeps its mesh; a new pose rewrites
+    /// the vertices of a mesh no object shows any more (an earlier pose of
+    /// the same mesh), or uploads one. Call before
+    /// [`SceneMeshes::editor_frame`] after the editor changed; without it
+    /// skinned objects draw their last uploaded pose, or unposed.
+    pub fn pose_skins(&mut self, renderer: &mut Renderer, editor: &Editor) -> Result<(), DrawError> {
+        let live: HashMap<usize, (usize, &Arc<PickMesh>)> =
+            editor.posed_meshes().map(|(i, m)| (posed_key(m), (i, m))).collect();
+        let gone: Vec<usize> = self.posed.keys().filter(|k| !live.contains_key(k)).copied().collect();
+        for k in gone {
+            if let Some(p) = self.posed.remove(&k) {
+                self.spare.entry(p.mesh).or_default().push(p.entry.id);
+            }
+        }
+        for (key, (i, pick)) in live {
+            if self.posed.contains_key(&key) {
+                continue;
+            }
+            let mesh = &editor.scene().objects()[i].mesh;
+            let Some(surface) = self.skin_surfaces.get(mesh) else { continue };
+            let data = &pick.data;
+            let id: MeshId = match self.spare.get_mut(mesh).and_then(Vec::pop) {
+                Some(id) => {
+                    renderer.set_mesh_vertices(id, data)?;
+                    id
+                }
+                None => renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &surface.parts)?,
+            };
+            let (lo, hi) = data.bounds();
+            let entry = Entry { id, min: to_point(lo), max: to_point(hi) };
+            self.posed.insert(key, PosedEntry { _pick: Arc::clone(pick), mesh: mesh.clone(), entry });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Skins: which joint objects pose an object's glTF mesh, and the CPU
+//! skinning that turns the mesh's bind-pose vertices into the pose the
+//! joints' current world matrices give (`assets.md`, "What is drawn").
+//!
+//! A skinned object's drawn (and picked) vertices, in the object's own
+//! space, are `inverse(world(object)) * sum_i w_i * world(joint_i) *
+//! inverseBind_i * v`: as glTF says, the skinned node's own transform does
+//! not move the skin, its joints do. Everything is computed in f64.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use nalgebra::{Matrix3, Matrix4, Point3, Vector3};
+
+use super::{MeshData, MeshRef, SkinFile};
+
+/// An object's skin as a scene file names it: skin `index` of the glTF file
+/// its mesh (`path#N`) comes from, and the objects that are its joints, by
+/// name, in the skin's joint order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SkinRef {
+    pub index: usize,
+    pub joints: Vec<String>,
+}
+
+/// A glTF mesh with the skin that poses it: the bind-pose triangles (the
+/// same vertices as the plain mesh), each vertex's joint weights, and each
+/// joint's inverse bind matrix.
+#[derive(Debug)]
+pub struct SkinData {
+    pub bind: Arc<MeshData>,
+    /// Vertex `v`'s influences are `links[starts[v]..starts[v + 1]]`.
+    starts: Vec<u32>,
+    /// (joint, weight); weights are normalised when posing.
+    links: Vec<(u32, f32)>,
+    inverse_bind: Vec<Matrix4<f64>>,
+}
+
+impl SkinData {
+    /// Checks that the influences cover every vertex and name existing
+    /// joints (`inverse_bind` has one matrix per joint).
+    pub fn new(
+        bind: Arc<MeshData>,
+        starts: Vec<u32>,
+        links: Vec<(u32, f32)>,
+        inverse_bind: Vec<Matrix4<f64>>,
+    ) -> Result<SkinData, String> {
+        if starts.len() != bind.positions.len() + 1
+            || starts.windows(2).any(|w| w[0] > w[1])
+            || starts.last().is_some_and(|&e| e as usize != links.len())
+        {
+            return Err("skin weights do not match the mesh's vertices".into());
+        }
+        if let Some((j, _)) = links.iter().find(|(j, _)| *j as usize >= inverse_bind.len()) {
+            return Err(format!("a vertex names joint {j}, but the skin has {} joints", inverse_bind.len()));
+        }
+        if links.iter().any(|(_, w)| !w.is_finite()) || inverse_bind.iter().flatten().any(|x| !x.is_finite()) {
+            return Err("skin weights or inverse bind matrices are not finite".into());
+        }
+        Ok(SkinData { bind, starts, links, inverse_bind })
+    }
+
+    /// How many joints the skin has.
+    pub fn joint_count(&self) -> usize {
+        self.inverse_bind.len()
+    }
+
+    /// The vertices posed by the joints' world matrices (`joint_worlds`, in
+    /// the skin's joint order), in the space of the object whose world
+    /// inverse is `object_inverse`. A vertex without weight keeps its bind
+    /// position in the object's space; normals go by the inverse-transpose
+    /// of each vertex's blended matrix.
+    pub fn pose(&self, joint_worlds: &[Matrix4<f64>], object_inverse: &Matrix4<f64>) -> MeshData {
+        let joints: Vec<Matrix4<f64>> =
+            joint_worlds.iter().zip(&self.inverse_bind).map(|(w, ib)| object_inverse * w * ib).collect();
+        let mut out = MeshData {
+            positions: Vec::with_capacity(self.bind.positions.len()),
+            normals: Vec::with_capacity(self.bind.normals.len()),
+            indices: self.bind.indices.clone(),
+        };
+        let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
+        for (v, (p, n)) in self.bind.positions.iter().zip(&self.bind.normals).enumerate() {
+            let links = &self.links[self.starts[v] as usize..self.starts[v + 1] as usize];
+            let mut m = Matrix4::zeros();
+            let mut sum = 0.0;
+            for &(j, w) in links {
+                if let Some(joint) = joints.get(j as usize) {
+                    m += joint * f64::from(w);
+                    sum += f64::from(w);
+                }
+            }
+            let m = if sum.abs() > 1e-12 { m / sum } else { Matrix4::identity() };
+            let p = m.transform_point(&Point3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2])));
+            out.positions.push([p.x as f32, p.y as f32, p.z as f32]);
+            let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+            let cofactor = Matrix3::from_columns(&[
+                linear.column(1).cross(&linear.column(2)),
+                linear.column(2).cross(&linear.column(0)),
+                linear.column(0).cross(&linear.column(1)),
+            ]) * linear.determinant().signum();
+            let local = Vector3::new(f64::from(n[0]), f64::from(n[1]), f64::from(n[2]));
+            let turned = cofactor * local;
+            let norm = turned.norm();
+            out.normals.push(if norm > 1e-30 && norm.is_finite() { to_f32(&(turned / norm)) } else { *n });
+        }
+        out
+    }
+}
+
+/// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
+/// glTF `path#N` mesh and joints that name objects of the file.
+pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, names: &HashMap<&str, usize>) -> Result<SkinRef, String> {
+    if !matches!(mesh, MeshRef::Gltf { mesh: Some(_), .. }) {
+        return Err("a skin needs a glTF mesh named as \"path#N\"".into());
+    }
+    if s.joints.is_empty() {
+        return Err("skin has no joints".into());
+    }
+    if let Some(j) = s.joints.iter().find(|j| !names.contains_key(j.as_str())) {
+        return Err(format!("skin: unknown joint \"{j}\""));
+    }
+    Ok(SkinRef { index: s.index, joints: s.joints.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    /// Two vertices on two joints, one shared half and half.
+    fn two_joint_skin() -> SkinData {
+        let bind = MeshData {
+            positions: vec![[0.0, 0.0, 0.0], [0.0, 2.0, 0.0], [1.0, 1.0, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0]; 3],
+            indices: vec![0, 1, 2],
+        };
+        // Joint 1 sits at y = 1 in the bind pose.
+        let ib1 = Translation3::new(0.0, -1.0, 0.0).to_homogeneous();
+        SkinData::new(
+            Arc::new(bind),
+            vec![0, 1, 2, 4],
+            vec![(0, 1.0), (1, 1.0), (0, 0.5), (1, 0.5)],
+            vec![Matrix4::identity(), ib1],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_bind_pose_gives_the_bind_vertices_and_a_moved_joint_moves_its_vertices() {
+        let s = two_joint_skin();
+        let rest = [Matrix4::identity(), Translation3::new(0.0, 1.0, 0.0).to_homogeneous()];
+        let posed = s.pose(&rest, &Matrix4::identity());
+        assert_eq!(posed.positions, s.bind.positions);
+        assert_eq!(posed.normals, s.bind.normals);
+        // Joint 1 turned 90 degrees about z at (0, 1, 0): (0, 2) goes to (-1, 1).
+        let turned = Translation3::new(0.0, 1.0, 0.0).to_homogeneous()
+            * UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2).to_homogeneous();
+        let posed = s.pose(&[Matrix4::identity(), turned], &Matrix4::identity());
+        let near = |a: [f32; 3], b: [f64; 3]| (0..3).all(|k| (f64::from(a[k]) - b[k]).abs() < 1e-6);
+        assert!(near(posed.positions[0], [0.0, 0.0, 0.0]));
+        assert!(near(posed.positions[1], [-1.0, 1.0, 0.0]), "{:?}", posed.positions[1]);
+        // Half of (1, 1) unmoved and half of it turned: (1, 1) -> (0, 2) by joint 1.
+        assert!(near(posed.positions[2], [0.5, 1.5, 0.0]), "{:?}", posed.positions[2]);
+        // The object's own transform does not move the skin: the vertices
+        // come back in its space.
+        let object = Translation3::new(5.0, 0.0, 0.0).to_homogeneous();
+        let inv = object.try_inverse().unwrap();
+        let posed = s.pose(&[Matrix4::identity(), turned], &inv);
+        assert!(near(posed.positions[1], [-6.0, 1.0, 0.0]));
+    }
+
+    #[test]
+    fn bad_influences_are_refused() {
+        let bind = Arc::new(MeshData { positions: vec![[0.0; 3]], normals: vec![[0.0, 1.0, 0.0]], indices: vec![] });
+        assert!(SkinData::new(bind.clone(), vec![0, 1], vec![(2, 1.0)], vec![Matrix4::identity()])
+            .unwrap_err()
+            .contains("joint 2"));
+        assert!(SkinData::new(bind, vec![0, 1, 1], vec![(0, 1.0)], vec![Matrix4::identity()]).is_err());
+    }
+}
