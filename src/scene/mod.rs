@@ -11,6 +11,7 @@ pub mod file;
 pub mod gltf;
 mod gltf_lenient;
 pub mod hierarchy;
+mod load;
 pub mod material;
 pub mod open;
 pub mod primitives;
@@ -18,7 +19,7 @@ pub mod primitives;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix4, Point3, Vector3};
 
 use crate::files::{write_atomic, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
@@ -200,10 +201,6 @@ pub struct Scene {
     hierarchy: Hierarchy,
 }
 
-fn finite<const N: usize>(v: &[f64; N]) -> bool {
-    v.iter().all(|x| x.is_finite())
-}
-
 /// Converts and validates a `camera` block.
 pub fn camera_from_file(c: &CameraFile) -> Result<Camera, SceneError> {
     let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
@@ -251,11 +248,18 @@ pub fn camera_to_file(cam: &Camera) -> CameraFile {
 }
 
 impl Scene {
-    /// Reads and validates a scene file. Relative glTF paths resolve against
-    /// the file's folder.
+    /// Reads and validates a scene file, a few megabytes at a time (never
+    /// the whole file in memory, see `load.rs`). Relative glTF paths resolve
+    /// against the file's folder.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Read(e).in_file(path))?;
+        let open = || std::fs::File::open(path).map_err(|e| SceneError::Read(e).in_file(path));
         let base = path.parent().unwrap_or(Path::new("."));
+        if let Some(read) = load::read_pieces(open()?, load::BUFFER).map_err(|e| SceneError::Read(e).in_file(path))? {
+            return read.finish(base).map_err(|e| e.in_file(path));
+        }
+        // Not plainly a scene file: read whole and parsed again, for the
+        // exact error (with line and column).
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Read(e).in_file(path))?;
         Scene::from_json(&text, base).map_err(|e| e.in_file(path))
     }
 
@@ -270,70 +274,17 @@ impl Scene {
 
     /// Parses and validates scene JSON; glTF paths resolve against `base`.
     pub fn from_json(text: &str, base: &Path) -> Result<Scene, SceneError> {
-        let file: SceneFile = serde_json::from_str(text)?;
-        Scene::from_file(&file, base)
+        serde_json::from_str::<load::StreamedFile>(text)?.finish(base)
     }
 
-    /// Validates a parsed scene file.
+    /// Validates a parsed scene file (the same checks as [`Scene::load`]).
     pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, SceneError> {
         let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
-        let mut index = HashMap::new();
-        for (i, o) in file.objects.iter().enumerate() {
-            if o.name.is_empty() {
-                return Err(SceneError::EmptyName(i));
-            }
-            if index.insert(o.name.as_str(), i).is_some() {
-                return Err(SceneError::DuplicateName(o.name.clone()));
-            }
-        }
-        let mut objects = Vec::with_capacity(file.objects.len());
-        let mut parents = Vec::with_capacity(file.objects.len());
+        let mut builder = load::Builder::default();
         for o in &file.objects {
-            let err = |m: &str| SceneError::Object { name: o.name.clone(), problem: m.to_string() };
-            let parent = match &o.parent {
-                None => None,
-                Some(p) => Some(
-                    *index
-                        .get(p.as_str())
-                        .ok_or_else(|| SceneError::UnknownParent { name: o.name.clone(), parent: p.clone() })?,
-                ),
-            };
-            if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
-                return Err(err("non-finite number"));
-            }
-            let q = Quaternion::new(o.rotation[3], o.rotation[0], o.rotation[1], o.rotation[2]);
-            if q.norm() < 1e-6 {
-                return Err(err("rotation quaternion is zero"));
-            }
-            if o.scale.iter().any(|s| s.abs() < 1e-9) {
-                return Err(err("scale has a zero component"));
-            }
-            if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
-                return Err(err("color components must be in [0, 1]"));
-            }
-            let mesh = match &o.mesh {
-                Some(text) => MeshRef::parse(text, base).map_err(|m| err(&m))?,
-                None => MeshRef::Empty,
-            };
-            parents.push(parent);
-            objects.push(Object {
-                name: o.name.clone(),
-                mesh,
-                transform: Transform {
-                    position: Vector3::from(o.position),
-                    rotation: UnitQuaternion::from_quaternion(q),
-                    scale: Vector3::from(o.scale),
-                },
-                color: o.color.map(|c| c as f32),
-            });
+            builder.push(o.clone());
         }
-        // Parents come from the name index, so only a cycle can be refused.
-        let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
-            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
-                SceneError::Cycle(objects[child].name.clone())
-            }
-        })?;
-        Ok(Scene { camera, objects, hierarchy })
+        builder.finish(camera, base)
     }
 
     /// A scene of root objects (no parents).
@@ -449,20 +400,30 @@ impl Scene {
 
     /// All world matrices, each parent computed once.
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
-        let mut out: Vec<Option<Matrix4<f64>>> = vec![None; self.objects.len()];
-        fn get(s: &Scene, i: usize, out: &mut Vec<Option<Matrix4<f64>>>) -> Matrix4<f64> {
-            if let Some(m) = out[i] {
-                return m;
-            }
-            let local = s.objects[i].transform.matrix();
-            let m = match s.parent(i) {
-                Some(p) => get(s, p, out) * local,
-                None => local,
-            };
-            out[i] = Some(m);
-            m
+        self.world_matrices_iter().collect()
+    }
+
+    /// The world matrices in object order, one at a time: only objects
+    /// with children keep theirs (for their descendants), so a flat scene
+    /// holds none.
+    pub fn world_matrices_iter(&self) -> impl ExactSizeIterator<Item = Matrix4<f64>> + '_ {
+        let mut kept = HashMap::new();
+        (0..self.objects.len()).map(move |i| self.world_kept(i, &mut kept))
+    }
+
+    fn world_kept(&self, i: usize, kept: &mut HashMap<usize, Matrix4<f64>>) -> Matrix4<f64> {
+        if let Some(m) = kept.get(&i) {
+            return *m;
         }
-        (0..self.objects.len()).map(|i| get(self, i, &mut out)).collect()
+        let local = self.objects[i].transform.matrix();
+        let m = match self.parent(i) {
+            Some(p) => self.world_kept(p, kept) * local,
+            None => local,
+        };
+        if !self.hierarchy.children(i).is_empty() {
+            kept.insert(i, m);
+        }
+        m
     }
 
     /// `n` unit cubes on a square grid in the ground plane, 2 m apart, in
