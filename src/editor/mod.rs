@@ -140,8 +140,8 @@ impl Editor {
     pub fn new(scene: Scene, width: f64, height: f64) -> Editor {
         let camera = scene.camera.filter(|c| c.validate().is_ok()).unwrap_or_default();
         let bounds: Vec<_> = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
-        let worlds = scene.world_matrices();
-        let index = SceneIndex::build(bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
+        let worlds = scene.world_matrices_iter();
+        let index = SceneIndex::build(bounds.iter().zip(worlds).map(|((lo, hi), m)| (*lo, *hi, m)));
         let mut editor = Editor {
             scene,
             bounds,
