@@ -15,13 +15,16 @@ mod load;
 pub mod material;
 pub mod open;
 pub mod primitives;
+mod save;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Vector3};
 
-use crate::files::{write_atomic, WriteError};
+use std::io::Write;
+
+use crate::files::{write_atomic_with, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
 pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile};
@@ -337,40 +340,44 @@ impl Scene {
     fn file_form(&self, dir: Option<&Path>) -> SceneFile {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
-            objects: self
-                .objects
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let q = o.transform.rotation.quaternion();
-                    ObjectFile {
-                        name: o.name.clone(),
-                        mesh: match dir {
-                            Some(dir) => o.mesh.source_from(dir),
-                            None => o.mesh.source().map(str::to_string),
-                        },
-                        parent: self.parent(i).map(|p| self.objects[p].name.clone()),
-                        position: o.transform.position.into(),
-                        rotation: [q.i, q.j, q.k, q.w],
-                        scale: o.transform.scale.into(),
-                        color: o.color.map(f64::from),
-                    }
-                })
-                .collect(),
+            objects: (0..self.objects.len()).map(|i| self.object_file(i, dir)).collect(),
+        }
+    }
+
+    /// Object `i` as its file entry (see [`Scene::file_form`]).
+    fn object_file(&self, i: usize, dir: Option<&Path>) -> ObjectFile {
+        let o = &self.objects[i];
+        let q = o.transform.rotation.quaternion();
+        ObjectFile {
+            name: o.name.clone(),
+            mesh: match dir {
+                Some(dir) => o.mesh.source_from(dir),
+                None => o.mesh.source().map(str::to_string),
+            },
+            parent: self.parent(i).map(|p| self.objects[p].name.clone()),
+            position: o.transform.position.into(),
+            rotation: [q.i, q.j, q.k, q.w],
+            scale: o.transform.scale.into(),
+            color: o.color.map(f64::from),
         }
     }
 
     /// Pretty JSON of [`Scene::to_file`].
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_file()).expect("scene serialises") + "\n"
+        let view = save::FileView { scene: self, dir: None };
+        serde_json::to_string_pretty(&view).expect("scene serialises") + "\n"
     }
 
-    /// Writes the scene to `path` atomically (temporary file + rename),
-    /// with glTF paths rewritten to name the same files from its folder.
+    /// Writes the scene to `path` atomically (streamed into a temporary
+    /// file, then renamed), with glTF paths rewritten to name the same files
+    /// from its folder. One object's entry is built at a time.
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let json = serde_json::to_string_pretty(&self.file_form(Some(dir))).expect("scene serialises") + "\n";
-        Ok(write_atomic(path, json.as_bytes())?)
+        let view = save::FileView { scene: self, dir: Some(dir) };
+        Ok(write_atomic_with(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &view)?;
+            w.write_all(b"\n")
+        })?)
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
