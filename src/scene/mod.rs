@@ -22,8 +22,6 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Vector3};
 
-use std::io::Write;
-
 use crate::files::{write_atomic_with, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
