@@ -408,27 +408,25 @@ impl Scene {
         self.world_matrices_iter().collect()
     }
 
-    /// The world matrices in object order, one at a time: only objects
-    /// with children keep theirs (for their descendants), so a flat scene
-    /// holds none.
+    /// The world matrices in object order, one at a time: only parents'
+    /// are kept (for their other descendants), so a flat scene holds none.
     pub fn world_matrices_iter(&self) -> impl ExactSizeIterator<Item = Matrix4<f64>> + '_ {
         let mut kept = HashMap::new();
         (0..self.objects.len()).map(move |i| self.world_kept(i, &mut kept))
     }
 
     fn world_kept(&self, i: usize, kept: &mut HashMap<usize, Matrix4<f64>>) -> Matrix4<f64> {
-        if let Some(m) = kept.get(&i) {
-            return *m;
-        }
         let local = self.objects[i].transform.matrix();
-        let m = match self.parent(i) {
-            Some(p) => self.world_kept(p, kept) * local,
-            None => local,
+        let Some(p) = self.parent(i) else { return local };
+        let parent = match kept.get(&p) {
+            Some(m) => *m,
+            None => {
+                let m = self.world_kept(p, kept);
+                kept.insert(p, m);
+                m
+            }
         };
-        if !self.hierarchy.children(i).is_empty() {
-            kept.insert(i, m);
-        }
-        m
+        parent * local
     }
 
     /// `n` unit cubes on a square grid in the ground plane, 2 m apart, in
