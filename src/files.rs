@@ -2,7 +2,8 @@
 //! then a rename), so readers see either the old file or the whole new one
 //! and a failure never leaves half a file. PNG encoding for screenshots.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Why an output file could not be written.
@@ -21,11 +22,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
 
-/// Writes what `write` streams (through a buffer) to `path`, through a
+/// Writes what `write` streams (into a buffered writer, statically
+/// dispatched: serialisers write many small pieces) to `path`, through a
 /// temporary file and a rename: a failure of `write` leaves no file.
 pub fn write_atomic_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -34,7 +36,7 @@ pub fn write_atomic_with(
     let name = path.file_name().ok_or_else(|| WriteError::NotAFile { path: path.to_path_buf() })?;
     let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
     let result = (|| {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&tmp)?);
+        let mut w = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
         write(&mut w)?;
         let f = w.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         f.sync_all()?;

@@ -112,3 +112,21 @@ fn problems_come_in_file_order_names_first() {
         "object \"a\": parent chain forms a cycle",
     );
 }
+
+#[test]
+fn files_the_reader_gives_up_on_fail_as_a_whole_file_read_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.json");
+    std::fs::write(&path, b"{\"objects\":[{\"name\":\"\xff\",\"mesh\":\"cube\"}]}").unwrap();
+    assert!(Scene::load_streamed(&path).is_none());
+    let e = Scene::load(&path).unwrap_err().to_string();
+    assert_eq!(e, format!("{}: stream did not contain valid UTF-8", path.display()));
+    // A missing file: the reader gives up, the read names the file.
+    let missing = dir.path().join("missing.json");
+    assert!(Scene::load_streamed(&missing).is_none());
+    assert!(Scene::load(&missing).unwrap_err().to_string().starts_with(&missing.display().to_string()));
+    // A plain file with a bad value: the streamed answer is the error.
+    std::fs::write(&path, r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#).unwrap();
+    let e = Scene::load_streamed(&path).unwrap().unwrap_err().to_string();
+    assert_eq!(e, format!("{}: object \"a\": scale has a zero component", path.display()));
+}

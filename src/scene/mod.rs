@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Vector3};
+use std::io::Write as _;
 
 use crate::files::{write_atomic_with, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
@@ -253,15 +254,24 @@ impl Scene {
     /// the whole file in memory, see `load.rs`). Relative glTF paths resolve
     /// against the file's folder.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let open = || std::fs::File::open(path).map_err(|e| SceneError::Read(e).in_file(path));
-        let base = path.parent().unwrap_or(Path::new("."));
-        if let Some(read) = load::read_pieces(open()?, load::BUFFER).map_err(|e| SceneError::Read(e).in_file(path))? {
-            return read.finish(base).map_err(|e| e.in_file(path));
+        if let Some(loaded) = Scene::load_streamed(path) {
+            return loaded;
         }
         // Not plainly a scene file: read whole and parsed again, for the
         // exact error (with line and column).
         let text = std::fs::read_to_string(path).map_err(|e| SceneError::Read(e).in_file(path))?;
+        let base = path.parent().unwrap_or(Path::new("."));
         Scene::from_json(&text, base).map_err(|e| e.in_file(path))
+    }
+
+    /// [`Scene::load`] where the file is plainly a scene file: `None` when
+    /// it cannot be read or is anything else (JSON that does not parse as
+    /// a scene file, glTF, ...), for the caller to read it whole and say why.
+    pub fn load_streamed(path: &Path) -> Option<Result<Scene, SceneError>> {
+        let file = std::fs::File::open(path).ok()?;
+        let read = load::read_pieces(file, load::BUFFER).ok()??;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Some(read.finish(base).map_err(|e| e.in_file(path)))
     }
 
     /// [`Scene::load`] of a file already read: `bytes` is its content.
