@@ -1,11 +1,12 @@
 //! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
 //! duplicate and delete of 10,000 selected objects, and the undo of each, in
-//! scenes of 20k and 160k cubes. Scale: one drag step, undo + redo of a
+//! scenes of 1k (all selected), 20k, 160k and 1M cubes. Scale: one drag step, undo + redo of a
 //! drag, the CPU side of a frame (with CPU culling; and with GPU culling,
-//! build + record, for a close view and a view of every object), load and
-//! save, at 1k, 160k and 1M cubes
+//! build + record, for a close view and a view of every object), save, load
+//! (parse + validate + editor + pick index) and load to the first headless
+//! frame (the CLI's headless run), at 1k, 160k and 1M cubes
 //! (`Scene::cube_grid`, the scenes `make bench-scenes` writes), with the
-//! peak resident memory.
+//! peak resident memory of this process.
 //!
 //! Run with `cargo bench --bench editing`. Each measured step starts from
 //! the same state: the inverse step runs untimed in between.
@@ -17,10 +18,12 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
+use viewport::headless::{self, Outputs};
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, Projection};
 use viewport::render::{ContextDesc, Renderer};
 use viewport::scene::Scene;
+use viewport::setup::Options;
 
 fn grid(n: usize) -> Scene {
     Scene::cube_grid(n)
@@ -179,24 +182,21 @@ fn scale(c: &mut Criterion) {
                 black_box(e.redo())
             })
         });
-        if n >= 160_000 {
-            let path = dir.join(format!("cubes-{label}.json"));
-            let t = Instant::now();
-            e.scene_to_save().save(&path).unwrap();
-            eprintln!("{label}: saved in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
-            let t = Instant::now();
-            let loaded = Scene::load(&path).unwrap();
-            let parsed = t.elapsed();
-            let editor = Editor::new(loaded, 1280.0, 720.0);
-            eprintln!(
-                "{label}: load {:.0} ms (parse and validate {:.0} ms, then editor and pick index), {} objects",
-                t.elapsed().as_secs_f64() * 1e3,
-                parsed.as_secs_f64() * 1e3,
-                editor.scene().len()
-            );
-            drop(editor);
-            c.bench_function(&format!("scale/{label}/save"), |b| b.iter(|| e.scene_to_save().save(&path).unwrap()));
-        }
+        let path = dir.join(format!("cubes-{label}.json"));
+        e.scene_to_save().save(&path).unwrap();
+        c.bench_function(&format!("scale/{label}/save"), |b| b.iter(|| e.scene_to_save().save(&path).unwrap()));
+        drop(e);
+        // Load: read, parse and validate the file, then the editor and its
+        // pick index (no GPU).
+        c.bench_function(&format!("scale/{label}/load"), |b| {
+            b.iter(|| black_box(Editor::new(Scene::load(&path).unwrap(), 1280.0, 720.0).scene().len()))
+        });
+        // Load to the first frame: the CLI's headless run (`viewport FILE
+        // --headless`), a fresh renderer, the frame drawn and read back.
+        let options = Options { scene: Some(path.clone()), samples: 1, ..Options::default() };
+        c.bench_function(&format!("scale/{label}/load_to_first_frame"), |b| {
+            b.iter(|| black_box(headless::run(&options, &Outputs::default()).unwrap()))
+        });
         if let Some(mb) = peak_rss_mb() {
             eprintln!("{label}: peak resident memory so far {mb:.0} MB");
         }

@@ -2,7 +2,8 @@
 //! then a rename), so readers see either the old file or the whole new one
 //! and a failure never leaves half a file. PNG encoding for screenshots.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Why an output file could not be written.
@@ -18,6 +19,16 @@ pub enum WriteError {
 
 /// Writes `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes what `write` streams (into a buffered writer, statically
+/// dispatched: serialisers write many small pieces) to `path`, through a
+/// temporary file and a rename: a failure of `write` leaves no file.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -25,8 +36,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let name = path.file_name().ok_or_else(|| WriteError::NotAFile { path: path.to_path_buf() })?;
     let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut w = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
+        write(&mut w)?;
+        let f = w.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -74,6 +86,26 @@ mod tests {
         let e = write_atomic(&bad, b"x").unwrap_err();
         assert!(e.to_string().contains("missing"), "{e}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_stream_that_fails_half_way_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_atomic(&path, b"old").unwrap();
+        let e = write_atomic_with(&path, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(std::io::Error::other("broke half way"))
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("broke half way"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // Streamed in pieces larger than the buffer, the whole comes through.
+        write_atomic_with(&path, |w| (0..3).try_for_each(|i| w.write_all(&[b'a' + i; 70_000]))).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), 210_000);
+        assert_eq!((bytes[0], bytes[70_000], bytes[209_999]), (b'a', b'b', b'c'));
     }
 
     #[test]

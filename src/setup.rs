@@ -75,6 +75,17 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
     let Some(path) = path else {
         return Ok(Opened { scene: Scene::demo(), save_path: None, frame_camera: false, files: HashMap::new() });
     };
+    // A scene file is streamed (never held whole). Anything else is read
+    // whole to be told apart by content, so glTF files and every read or
+    // syntax error come out as before.
+    if let Some(loaded) = Scene::load_streamed(path) {
+        return Ok(Opened {
+            scene: loaded?,
+            save_path: Some(path.to_path_buf()),
+            frame_camera: false,
+            files: HashMap::new(),
+        });
+    }
     let (kind, bytes) = read_file_kind(path)?;
     match kind {
         FileKind::Scene => Ok(Opened {

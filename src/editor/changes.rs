@@ -133,23 +133,24 @@ impl Editor {
     /// renumbered without rebuilding the tree.
     fn index_inserted(&mut self, added: &[usize]) {
         let total = self.scene.len();
-        let mut bounds = Vec::with_capacity(total);
         let mut meshes = Vec::with_capacity(total);
-        let (mut old_bounds, mut old_meshes) = (self.bounds.drain(..), self.object_meshes.drain(..));
+        let mut old_meshes = self.object_meshes.drain(..);
         let mut a = added.iter().peekable();
         for i in 0..total {
             if a.peek() == Some(&&i) {
                 a.next();
-                let mesh = &self.scene.objects()[i].mesh;
-                bounds.push(self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh)));
-                meshes.push(self.meshes.get(mesh).cloned());
+                meshes.push(self.meshes.get(&self.scene.objects()[i].mesh).cloned());
             } else {
-                bounds.extend(old_bounds.next());
                 meshes.extend(old_meshes.next());
             }
         }
-        drop((old_bounds, old_meshes));
-        (self.bounds, self.object_meshes) = (bounds, meshes);
+        drop(old_meshes);
+        self.object_meshes = meshes;
+        let (scene, known) = (&self.scene, &self.known_bounds);
+        self.bounds.insert_at(added, |i| {
+            let mesh = &scene.objects()[i].mesh;
+            known.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh))
+        });
         let (scene, bounds) = (&self.scene, &self.bounds);
         self.index.insert_ids(added, |i| (bounds[i].0, bounds[i].1, scene.world_matrix(i)));
     }
@@ -167,8 +168,7 @@ impl Editor {
             }
         };
         let keep: Vec<bool> = (0..self.bounds.len()).map(&mut keep).collect();
-        let mut k = keep.iter();
-        self.bounds.retain(|_| *k.next().unwrap_or(&true));
+        self.bounds.retain(&keep);
         let mut k = keep.iter();
         self.object_meshes.retain(|_| *k.next().unwrap_or(&true));
         self.index.remove_ids(gone);

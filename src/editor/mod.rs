@@ -21,6 +21,7 @@
 //! (views, fly), `pick` (triangles under the cursor, vertex snapping),
 //! `select` (clicks, box selection, [`FrameProbe`]).
 
+mod bounds;
 pub mod camera;
 mod changes;
 mod events;
@@ -83,7 +84,7 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
 pub struct Editor {
     scene: Scene,
     /// Local bounds of each object's mesh (index = object).
-    bounds: Vec<(Point3<f64>, Point3<f64>)>,
+    bounds: bounds::BoundsList,
     /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
     known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
     /// The drawn triangles of each mesh, for exact picking and snapping
@@ -152,9 +153,9 @@ impl Editor {
     /// An editor over `scene` with a viewport of `width` x `height` pixels.
     pub fn new(scene: Scene, width: f64, height: f64) -> Editor {
         let camera = scene.camera.filter(|c| c.validate().is_ok()).unwrap_or_default();
-        let bounds: Vec<_> = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
-        let worlds = scene.world_matrices();
-        let index = SceneIndex::build(bounds.iter().zip(&worlds).map(|((lo, hi), m)| (*lo, *hi, *m)));
+        let bounds: bounds::BoundsList = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
+        let worlds = scene.world_matrices_iter();
+        let index = SceneIndex::build(bounds.iter().zip(worlds).map(|((lo, hi), m)| (*lo, *hi, m)));
         let mut editor = Editor {
             scene,
             bounds,
@@ -312,7 +313,7 @@ impl Editor {
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
         if i < self.bounds.len() {
-            self.bounds[i] = (min, max);
+            self.bounds.set(i, (min, max));
             self.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
             let m = self.scene.world_matrix(i);
             self.index.set(i, &min, &max, &m);

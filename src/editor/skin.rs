@@ -126,9 +126,7 @@ impl Editor {
         if let Some(slot) = self.object_meshes.get_mut(i) {
             *slot = pick;
         }
-        if let Some(b) = self.bounds.get_mut(i) {
-            *b = (lo, hi);
-        }
+        self.bounds.set(i, (lo, hi));
         let world = self.scene.world_matrix(i);
         self.index.set(i, &lo, &hi, &world);
     }

@@ -32,7 +32,9 @@ use crate::math::{Frustum, Obb, Ray};
 pub use viewport_gizmo::picking::*;
 
 pub mod mesh;
+mod slot;
 pub use mesh::{ray_triangle, ray_triangle_weights, MeshBvh};
+use slot::Slot;
 
 /// The nearest object hit by a ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,8 +57,8 @@ impl Boundable for Leaf {
 #[derive(Default)]
 pub struct SceneIndex {
     bvh: Bvh2,
-    /// `None` for objects that cannot be hit (degenerate or removed).
-    obbs: Vec<Option<Obb>>,
+    /// [`Slot::NONE`] for objects that cannot be hit (degenerate or removed).
+    obbs: Vec<Slot>,
 }
 
 impl std::fmt::Debug for SceneIndex {
@@ -99,13 +101,12 @@ fn round_up(x: f64) -> f32 {
     }
 }
 
-/// Conservative f32 bounds of a box (an empty point far away if `None`).
-fn leaf_aabb(obb: Option<&Obb>) -> Aabb {
-    let Some(obb) = obb else {
+/// Conservative f32 bounds of a box (an empty point far away if none).
+fn leaf_aabb(slot: &Slot) -> Aabb {
+    let Some((lo, hi)) = slot.aabb() else {
         // Never hit: a point box at the origin keeps the tree valid and compact.
         return Aabb::new(Vec3A::ZERO, Vec3A::ZERO);
     };
-    let (lo, hi) = obb.aabb();
     let mag = lo.coords.abs().max().max(hi.coords.abs().max());
     let pad = 1e-6 * (mag + (hi - lo).max()) + 1e-9;
     let f = |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
@@ -134,8 +135,10 @@ impl SceneIndex {
     where
         I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
     {
-        let obbs: Vec<Option<Obb>> =
-            objects.into_iter().map(|(lo, hi, m)| pickable(Obb::from_local_aabb(&lo, &hi, &m))).collect();
+        let obbs: Vec<Slot> = objects
+            .into_iter()
+            .map(|(lo, hi, m)| Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref()))
+            .collect();
         let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
         index.rebuild();
         index
@@ -147,7 +150,7 @@ impl SceneIndex {
             self.bvh = Bvh2::default();
             return;
         }
-        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o.as_ref()))).collect();
+        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o))).collect();
         let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::medium_build() };
         let mut t = Duration::ZERO;
         self.bvh = build_bvh2(&leaves, params, &mut t);
@@ -165,8 +168,8 @@ impl SceneIndex {
     }
 
     /// The exact box of object `id`, if it is hittable.
-    pub fn obb(&self, id: usize) -> Option<&Obb> {
-        self.obbs.get(id).and_then(|o| o.as_ref())
+    pub fn obb(&self, id: usize) -> Option<Obb> {
+        self.obbs.get(id).and_then(Slot::get)
     }
 
     /// Sets (adds or moves) object `id`'s box: incremental, `O(log n)` on a
@@ -215,7 +218,7 @@ impl SceneIndex {
                 next += 1;
             }
         }
-        let obbs: Vec<Option<Obb>> =
+        let obbs: Vec<Slot> =
             self.obbs.iter().enumerate().filter(|(i, _)| new_of[*i] != u32::MAX).map(|(_, o)| *o).collect();
         if self.bvh.nodes.is_empty() || 2 * gone.len() > n {
             self.obbs = obbs;
@@ -252,14 +255,14 @@ impl SceneIndex {
                 new_of.push(pos as u32);
             }
         }
-        let mut obbs = vec![None; total];
+        let mut obbs = vec![Slot::NONE; total];
         for (old, o) in self.obbs.iter().enumerate() {
             obbs[new_of[old] as usize] = *o;
         }
         if self.bvh.nodes.is_empty() || 2 * added.len() > total {
             for &i in added {
                 let (lo, hi, m) = boxes(i);
-                obbs[i] = pickable(Obb::from_local_aabb(&lo, &hi, &m));
+                obbs[i] = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
             }
             self.obbs = obbs;
             self.rebuild();
@@ -269,10 +272,10 @@ impl SceneIndex {
         self.obbs = obbs;
         for &i in added {
             let (lo, hi, m) = boxes(i);
-            let obb = pickable(Obb::from_local_aabb(&lo, &hi, &m));
-            self.obbs[i] = obb;
+            let slot = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
+            self.obbs[i] = slot;
             // `i` < total, and ids always fit u32 here.
-            self.bvh.insert_primitive(leaf_aabb(obb.as_ref()), i as u32);
+            self.bvh.insert_primitive(leaf_aabb(&slot), i as u32);
         }
     }
 
@@ -305,25 +308,26 @@ impl SceneIndex {
 
     fn set_obb(&mut self, id: usize, obb: Option<Obb>) {
         let Ok(id32) = u32::try_from(id) else { return };
+        let slot = Slot::new(obb.as_ref());
         if id < self.obbs.len() {
-            self.obbs[id] = obb;
+            self.obbs[id] = slot;
             if self.bvh.nodes.is_empty() {
                 self.rebuild();
             } else {
-                self.bvh.move_primitive(leaf_aabb(obb.as_ref()), id32);
+                self.bvh.move_primitive(leaf_aabb(&slot), id32);
             }
             return;
         }
         let first_new = self.obbs.len();
-        self.obbs.resize(id + 1, None);
-        self.obbs[id] = obb;
+        self.obbs.resize(id + 1, Slot::NONE);
+        self.obbs[id] = slot;
         if self.bvh.nodes.is_empty() {
             self.rebuild();
             return;
         }
         for new in first_new..=id {
             // `new` < `id` + 1 <= u32::MAX here.
-            let aabb = leaf_aabb(self.obbs[new].as_ref());
+            let aabb = leaf_aabb(&self.obbs[new]);
             self.bvh.insert_primitive(aabb, new as u32);
         }
     }
@@ -368,7 +372,7 @@ impl SceneIndex {
                     continue;
                 };
                 let id = id as usize;
-                let Some(Some(obb)) = obbs.get(id) else {
+                let Some(obb) = obbs.get(id).and_then(Slot::get) else {
                     continue;
                 };
                 let Some(t_box) = obb.intersect_ray(ray) else {
@@ -416,7 +420,7 @@ impl SceneIndex {
             if node.is_leaf() {
                 for p in node.first_index..node.first_index + node.prim_count {
                     let Some(&id) = self.bvh.primitive_indices.get(p as usize) else { continue };
-                    if self.obbs.get(id as usize).is_some_and(Option::is_some) {
+                    if self.obbs.get(id as usize).is_some_and(Slot::is_some) {
                         f(id as usize);
                     }
                 }
@@ -435,7 +439,7 @@ impl SceneIndex {
     pub fn pick_brute_force(&self, ray: &Ray) -> Option<SceneHit> {
         let mut best: Option<SceneHit> = None;
         for (id, obb) in self.obbs.iter().enumerate() {
-            if let Some(t) = obb.as_ref().and_then(|b| b.intersect_ray(ray)) {
+            if let Some(t) = obb.get().and_then(|b| b.intersect_ray(ray)) {
                 if best.is_none_or(|b| t < b.t) {
                     best = Some(SceneHit { id, t });
                 }

@@ -8,6 +8,8 @@
 //! a cycle. So every walk up from any object ends at a root in fewer than
 //! `len` steps, and no caller needs a loop guard.
 
+use std::collections::HashMap;
+
 /// Why a parent link was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HierarchyError {
@@ -18,11 +20,24 @@ pub enum HierarchyError {
 }
 
 /// Parent and children of every object; acyclic by construction.
+///
+/// Compact for large flat scenes: 4 bytes an object for the parent link,
+/// child lists only for objects that have children. (Indices fit `u32`: a
+/// scene of 2^32 objects would not fit in memory.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Hierarchy {
-    parent: Vec<Option<usize>>,
-    /// Children of each object, in the order they were attached.
-    children: Vec<Vec<usize>>,
+    /// The parent of each object, [`ROOT`] for none.
+    parent: Vec<u32>,
+    /// The children of each object that has any, in the order they were
+    /// attached (no empty lists, so equal hierarchies compare equal).
+    children: HashMap<usize, Vec<usize>>,
+}
+
+/// No parent, in [`Hierarchy::parent`]'s list.
+const ROOT: u32 = u32::MAX;
+
+fn link(parent: Option<usize>) -> u32 {
+    parent.map_or(ROOT, |p| p as u32)
 }
 
 impl Hierarchy {
@@ -54,13 +69,13 @@ impl Hierarchy {
                 at = parents[i];
             }
         }
-        let mut children = vec![Vec::new(); n];
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, p) in parents.iter().enumerate() {
             if let Some(p) = p {
-                children[*p].push(i);
+                children.entry(*p).or_default().push(i);
             }
         }
-        Ok(Hierarchy { parent: parents.to_vec(), children })
+        Ok(Hierarchy { parent: parents.iter().map(|&p| link(p)).collect(), children })
     }
 
     pub fn len(&self) -> usize {
@@ -77,10 +92,9 @@ impl Hierarchy {
             self.check(p)?;
         }
         let i = self.parent.len();
-        self.parent.push(parent);
-        self.children.push(Vec::new());
+        self.parent.push(link(parent));
         if let Some(p) = parent {
-            self.children[p].push(i);
+            self.children.entry(p).or_default().push(i);
         }
         Ok(i)
     }
@@ -89,14 +103,14 @@ impl Hierarchy {
     /// `len`, which holds when they are whole subtrees, e.g. the last copies).
     pub fn truncate(&mut self, len: usize) {
         for i in (len..self.len()).rev() {
-            if let Some(p) = self.parent[i] {
+            self.children.remove(&i);
+            if let Some(p) = self.parent(i) {
                 if p < len {
-                    self.children[p].retain(|&c| c != i);
+                    self.unlink(p, i);
                 }
             }
         }
         self.parent.truncate(len);
-        self.children.truncate(len);
     }
 
     /// Re-parents `child`; refuses a parent that is `child` itself or one of
@@ -109,14 +123,24 @@ impl Hierarchy {
                 return Err(HierarchyError::Cycle { child, parent: p });
             }
         }
-        if let Some(old) = self.parent[child] {
-            self.children[old].retain(|&c| c != child);
+        if let Some(old) = self.parent(child) {
+            self.unlink(old, child);
         }
-        self.parent[child] = parent;
+        self.parent[child] = link(parent);
         if let Some(p) = parent {
-            self.children[p].push(child);
+            self.children.entry(p).or_default().push(child);
         }
         Ok(())
+    }
+
+    /// Takes `child` off `parent`'s list (and drops the list when empty).
+    fn unlink(&mut self, parent: usize, child: usize) {
+        if let Some(list) = self.children.get_mut(&parent) {
+            list.retain(|&c| c != child);
+            if list.is_empty() {
+                self.children.remove(&parent);
+            }
+        }
     }
 
     fn check(&self, i: usize) -> Result<(), HierarchyError> {
@@ -129,12 +153,12 @@ impl Hierarchy {
 
     /// The parent of `i` (`None` for a root or an unknown index).
     pub fn parent(&self, i: usize) -> Option<usize> {
-        self.parent.get(i).copied().flatten()
+        self.parent.get(i).filter(|&&p| p != ROOT).map(|&p| p as usize)
     }
 
     /// The children of `i`, in attachment order.
     pub fn children(&self, i: usize) -> &[usize] {
-        self.children.get(i).map_or(&[], Vec::as_slice)
+        self.children.get(&i).map_or(&[], Vec::as_slice)
     }
 
     /// Parent, grandparent, ... up to the root (not `i` itself).
@@ -157,7 +181,7 @@ impl Hierarchy {
 
     /// The objects without a parent, in index order.
     pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.len()).filter(|&i| self.parent[i].is_none())
+        (0..self.len()).filter(|&i| self.parent[i] == ROOT)
     }
 }
 
@@ -239,6 +263,15 @@ mod tests {
         let i = h.push(Some(2)).unwrap();
         assert_eq!(i, 5);
         assert_eq!(h.ancestors(5).collect::<Vec<_>>(), vec![2, 1, 4]);
+    }
+
+    #[test]
+    fn moving_the_last_child_away_leaves_the_hierarchy_built_from_the_links() {
+        let mut h = sample();
+        h.set_parent(2, Some(4)).unwrap();
+        h.set_parent(2, None).unwrap();
+        assert!(h.children(1).is_empty());
+        assert_eq!(h, Hierarchy::from_parents(&[None, Some(0), None, Some(0), None]).unwrap());
     }
 
     #[test]

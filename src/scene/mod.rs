@@ -11,17 +11,20 @@ pub mod file;
 pub mod gltf;
 mod gltf_lenient;
 pub mod hierarchy;
+mod load;
 pub mod material;
 pub mod open;
 pub mod primitives;
+mod save;
 pub mod skin;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use nalgebra::{Matrix4, Point3, Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix4, Point3, Vector3};
+use std::io::Write as _;
 
-use crate::files::{write_atomic, WriteError};
+use crate::files::{write_atomic_with, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
 pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
@@ -204,10 +207,6 @@ pub struct Scene {
     hierarchy: Hierarchy,
 }
 
-fn finite<const N: usize>(v: &[f64; N]) -> bool {
-    v.iter().all(|x| x.is_finite())
-}
-
 /// Scale components closer to zero than this are refused: a scene file
 /// cannot hold them, and the object would have no inverse.
 pub const MIN_SCALE: f64 = 1e-9;
@@ -272,12 +271,28 @@ pub fn camera_to_file(cam: &Camera) -> CameraFile {
 }
 
 impl Scene {
-    /// Reads and validates a scene file. Relative glTF paths resolve against
-    /// the file's folder.
+    /// Reads and validates a scene file, a few megabytes at a time (never
+    /// the whole file in memory, see `load.rs`). Relative glTF paths resolve
+    /// against the file's folder.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        if let Some(loaded) = Scene::load_streamed(path) {
+            return loaded;
+        }
+        // Not plainly a scene file: read whole and parsed again, for the
+        // exact error (with line and column).
         let text = std::fs::read_to_string(path).map_err(|e| SceneError::Read(e).in_file(path))?;
         let base = path.parent().unwrap_or(Path::new("."));
         Scene::from_json(&text, base).map_err(|e| e.in_file(path))
+    }
+
+    /// [`Scene::load`] where the file is plainly a scene file: `None` when
+    /// it cannot be read or is anything else (JSON that does not parse as
+    /// a scene file, glTF, ...), for the caller to read it whole and say why.
+    pub fn load_streamed(path: &Path) -> Option<Result<Scene, SceneError>> {
+        let file = std::fs::File::open(path).ok()?;
+        let read = load::read_pieces(file, load::BUFFER).ok()??;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Some(read.finish(base).map_err(|e| e.in_file(path)))
     }
 
     /// [`Scene::load`] of a file already read: `bytes` is its content.
@@ -291,72 +306,17 @@ impl Scene {
 
     /// Parses and validates scene JSON; glTF paths resolve against `base`.
     pub fn from_json(text: &str, base: &Path) -> Result<Scene, SceneError> {
-        let file: SceneFile = serde_json::from_str(text)?;
-        Scene::from_file(&file, base)
+        serde_json::from_str::<load::StreamedFile>(text)?.finish(base)
     }
 
-    /// Validates a parsed scene file.
+    /// Validates a parsed scene file (the same checks as [`Scene::load`]).
     pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, SceneError> {
         let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
-        let mut index = HashMap::new();
-        for (i, o) in file.objects.iter().enumerate() {
-            if o.name.is_empty() {
-                return Err(SceneError::EmptyName(i));
-            }
-            if index.insert(o.name.as_str(), i).is_some() {
-                return Err(SceneError::DuplicateName(o.name.clone()));
-            }
-        }
-        let mut objects = Vec::with_capacity(file.objects.len());
-        let mut parents = Vec::with_capacity(file.objects.len());
+        let mut builder = load::Builder::default();
         for o in &file.objects {
-            let err = |m: &str| SceneError::Object { name: o.name.clone(), problem: m.to_string() };
-            let parent = match &o.parent {
-                None => None,
-                Some(p) => Some(
-                    *index
-                        .get(p.as_str())
-                        .ok_or_else(|| SceneError::UnknownParent { name: o.name.clone(), parent: p.clone() })?,
-                ),
-            };
-            if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
-                return Err(err("non-finite number"));
-            }
-            let q = Quaternion::new(o.rotation[3], o.rotation[0], o.rotation[1], o.rotation[2]);
-            if q.norm() < 1e-6 {
-                return Err(err("rotation quaternion is zero"));
-            }
-            if o.scale.iter().any(|s| s.abs() < MIN_SCALE) {
-                return Err(err("scale has a zero component"));
-            }
-            if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
-                return Err(err("color components must be in [0, 1]"));
-            }
-            let mesh = match &o.mesh {
-                Some(text) => MeshRef::parse(text, base).map_err(|m| err(&m))?,
-                None => MeshRef::Empty,
-            };
-            let skin = o.skin.as_ref().map(|s| skin::check_skin(s, &mesh, &index)).transpose().map_err(|m| err(&m))?;
-            parents.push(parent);
-            objects.push(Object {
-                name: o.name.clone(),
-                mesh,
-                transform: Transform {
-                    position: Vector3::from(o.position),
-                    rotation: UnitQuaternion::from_quaternion(q),
-                    scale: Vector3::from(o.scale),
-                },
-                color: o.color.map(|c| c as f32),
-                skin,
-            });
+            builder.push(o.clone());
         }
-        // Parents come from the name index, so only a cycle can be refused.
-        let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
-            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
-                SceneError::Cycle(objects[child].name.clone())
-            }
-        })?;
-        Ok(Scene { camera, objects, hierarchy })
+        builder.finish(camera, base)
     }
 
     /// A scene of root objects (no parents).
@@ -409,41 +369,45 @@ impl Scene {
     fn file_form(&self, dir: Option<&Path>) -> SceneFile {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
-            objects: self
-                .objects
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let q = o.transform.rotation.quaternion();
-                    ObjectFile {
-                        name: o.name.clone(),
-                        mesh: match dir {
-                            Some(dir) => o.mesh.source_from(dir),
-                            None => o.mesh.source().map(str::to_string),
-                        },
-                        parent: self.parent(i).map(|p| self.objects[p].name.clone()),
-                        position: o.transform.position.into(),
-                        rotation: [q.i, q.j, q.k, q.w],
-                        scale: o.transform.scale.into(),
-                        color: o.color.map(f64::from),
-                        skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.clone() }),
-                    }
-                })
-                .collect(),
+            objects: (0..self.objects.len()).map(|i| self.object_file(i, dir)).collect(),
+        }
+    }
+
+    /// Object `i` as its file entry (see [`Scene::file_form`]).
+    fn object_file(&self, i: usize, dir: Option<&Path>) -> ObjectFile {
+        let o = &self.objects[i];
+        let q = o.transform.rotation.quaternion();
+        ObjectFile {
+            name: o.name.clone(),
+            mesh: match dir {
+                Some(dir) => o.mesh.source_from(dir),
+                None => o.mesh.source().map(str::to_string),
+            },
+            parent: self.parent(i).map(|p| self.objects[p].name.clone()),
+            position: o.transform.position.into(),
+            rotation: [q.i, q.j, q.k, q.w],
+            scale: o.transform.scale.into(),
+            color: o.color.map(f64::from),
+            skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.clone() }),
         }
     }
 
     /// Pretty JSON of [`Scene::to_file`].
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_file()).expect("scene serialises") + "\n"
+        let view = save::FileView { scene: self, dir: None };
+        serde_json::to_string_pretty(&view).expect("scene serialises") + "\n"
     }
 
-    /// Writes the scene to `path` atomically (temporary file + rename),
-    /// with glTF paths rewritten to name the same files from its folder.
+    /// Writes the scene to `path` atomically (streamed into a temporary
+    /// file, then renamed), with glTF paths rewritten to name the same files
+    /// from its folder. One object's entry is built at a time.
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let json = serde_json::to_string_pretty(&self.file_form(Some(dir))).expect("scene serialises") + "\n";
-        Ok(write_atomic(path, json.as_bytes())?)
+        let view = save::FileView { scene: self, dir: Some(dir) };
+        Ok(write_atomic_with(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &view)?;
+            w.write_all(b"\n")
+        })?)
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -473,20 +437,28 @@ impl Scene {
 
     /// All world matrices, each parent computed once.
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
-        let mut out: Vec<Option<Matrix4<f64>>> = vec![None; self.objects.len()];
-        fn get(s: &Scene, i: usize, out: &mut Vec<Option<Matrix4<f64>>>) -> Matrix4<f64> {
-            if let Some(m) = out[i] {
-                return m;
+        self.world_matrices_iter().collect()
+    }
+
+    /// The world matrices in object order, one at a time: only parents'
+    /// are kept (for their other descendants), so a flat scene holds none.
+    pub fn world_matrices_iter(&self) -> impl ExactSizeIterator<Item = Matrix4<f64>> + '_ {
+        let mut kept = HashMap::new();
+        (0..self.objects.len()).map(move |i| self.world_kept(i, &mut kept))
+    }
+
+    fn world_kept(&self, i: usize, kept: &mut HashMap<usize, Matrix4<f64>>) -> Matrix4<f64> {
+        let local = self.objects[i].transform.matrix();
+        let Some(p) = self.parent(i) else { return local };
+        let parent = match kept.get(&p) {
+            Some(m) => *m,
+            None => {
+                let m = self.world_kept(p, kept);
+                kept.insert(p, m);
+                m
             }
-            let local = s.objects[i].transform.matrix();
-            let m = match s.parent(i) {
-                Some(p) => get(s, p, out) * local,
-                None => local,
-            };
-            out[i] = Some(m);
-            m
-        }
-        (0..self.objects.len()).map(|i| get(self, i, &mut out)).collect()
+        };
+        parent * local
     }
 
     /// `n` unit cubes on a square grid in the ground plane, 2 m apart, in

@@ -7,7 +7,6 @@
 //! inverseBind_i * v`: as glTF says, the skinned node's own transform does
 //! not move the skin, its joints do. Everything is computed in f64.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use nalgebra::{Matrix3, Matrix4, Point3, Vector3};
@@ -109,14 +108,14 @@ impl SkinData {
 
 /// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
 /// glTF `path#N` mesh and joints that name objects of the file.
-pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, names: &HashMap<&str, usize>) -> Result<SkinRef, String> {
+pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, is_object: impl Fn(&str) -> bool) -> Result<SkinRef, String> {
     if !matches!(mesh, MeshRef::Gltf { mesh: Some(_), .. }) {
         return Err("a skin needs a glTF mesh named as \"path#N\"".into());
     }
     if s.joints.is_empty() {
         return Err("skin has no joints".into());
     }
-    if let Some(j) = s.joints.iter().find(|j| !names.contains_key(j.as_str())) {
+    if let Some(j) = s.joints.iter().find(|j| !is_object(j.as_str())) {
         return Err(format!("skin: unknown joint \"{j}\""));
     }
     Ok(SkinRef { index: s.index, joints: s.joints.clone() })

@@ -1,0 +1,136 @@
+//! Each object's local mesh bounds, every distinct value stored once: a
+//! scene of a million cubes holds one pair of corners and a 4-byte index
+//! an object (48 bytes an object before).
+
+use std::collections::HashMap;
+
+use nalgebra::Point3;
+
+/// Local `(min, max)` of a mesh.
+pub(super) type Bounds = (Point3<f64>, Point3<f64>);
+
+/// The bounds of objects `0..len`, indexable like a `Vec<Bounds>`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BoundsList {
+    /// Index into `values` of each object's bounds.
+    of: Vec<u32>,
+    values: Vec<Bounds>,
+    /// `values` by their bits (exact: two bounds are one value only when
+    /// every coordinate is the same f64).
+    ids: HashMap<[u64; 6], u32>,
+}
+
+fn key((lo, hi): &Bounds) -> [u64; 6] {
+    [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].map(f64::to_bits)
+}
+
+impl BoundsList {
+    fn id(&mut self, b: Bounds) -> u32 {
+        let next = self.values.len() as u32;
+        let id = *self.ids.entry(key(&b)).or_insert(next);
+        if id == next {
+            self.values.push(b);
+        }
+        id
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.of.len()
+    }
+
+    pub(super) fn push(&mut self, b: Bounds) {
+        let id = self.id(b);
+        self.of.push(id);
+    }
+
+    pub(super) fn set(&mut self, i: usize, b: Bounds) {
+        if i < self.of.len() {
+            self.of[i] = self.id(b);
+        }
+    }
+
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.of.truncate(len);
+    }
+
+    /// Keeps the objects whose `keep` is true (objects past its end stay).
+    pub(super) fn retain(&mut self, keep: &[bool]) {
+        let mut k = keep.iter();
+        self.of.retain(|_| *k.next().unwrap_or(&true));
+    }
+
+    /// Puts new objects at the (ascending, final) positions `added`, the
+    /// others keeping their order; `value(i)` gives added object `i`'s bounds.
+    pub(super) fn insert_at(&mut self, added: &[usize], mut value: impl FnMut(usize) -> Bounds) {
+        let total = self.of.len() + added.len();
+        let old = std::mem::take(&mut self.of);
+        let mut old = old.into_iter();
+        let mut a = added.iter().peekable();
+        let mut of = Vec::with_capacity(total);
+        for i in 0..total {
+            if a.peek() == Some(&&i) {
+                a.next();
+                of.push(self.id(value(i)));
+            } else {
+                of.extend(old.next());
+            }
+        }
+        self.of = of;
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Bounds> + '_ {
+        self.of.iter().map(|&id| &self.values[id as usize])
+    }
+}
+
+impl FromIterator<Bounds> for BoundsList {
+    fn from_iter<I: IntoIterator<Item = Bounds>>(iter: I) -> BoundsList {
+        let mut list = BoundsList::default();
+        for b in iter {
+            list.push(b);
+        }
+        list
+    }
+}
+
+impl std::ops::Index<usize> for BoundsList {
+    type Output = Bounds;
+    fn index(&self, i: usize) -> &Bounds {
+        &self.values[self.of[i] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(x: f64) -> Bounds {
+        (Point3::new(-x, -x, -x), Point3::new(x, x, x))
+    }
+
+    /// Against a plain `Vec<Bounds>` put through the same edits.
+    #[test]
+    fn behaves_as_a_vec_of_bounds_and_stores_each_value_once() {
+        let mut list: BoundsList = [b(1.0), b(2.0), b(1.0), b(1.0)].into_iter().collect();
+        let mut vec = vec![b(1.0), b(2.0), b(1.0), b(1.0)];
+        assert_eq!(list.values.len(), 2);
+        list.set(2, b(3.0));
+        vec[2] = b(3.0);
+        list.push(b(2.0));
+        vec.push(b(2.0));
+        list.retain(&[true, false, true, true, true]);
+        vec.remove(1);
+        list.insert_at(&[0, 3, 6], |i| b(10.0 + i as f64));
+        for (at, i) in [(0, 0), (3, 3), (6, 6)] {
+            vec.insert(at, b(10.0 + i as f64));
+        }
+        list.truncate(6);
+        vec.truncate(6);
+        assert_eq!(list.len(), vec.len());
+        assert_eq!(list.iter().copied().collect::<Vec<_>>(), vec);
+        assert!((0..vec.len()).all(|i| list[i] == vec[i]));
+        // -0.0 and 0.0 are kept apart: the stored value is the one given.
+        list.set(0, (Point3::new(-0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)));
+        assert!(list[0].0.x.is_sign_negative());
+    }
+}

@@ -1,0 +1,394 @@
+//! Reading scene files one object at a time.
+//!
+//! The file is streamed through serde: each entry of `objects` is read as
+//! an [`ObjectFile`] (the derived deserializer, so its error messages are
+//! the format's own), checked, and kept only as its [`Object`]; the file's
+//! bytes are never held whole and no parsed copy of the file is built.
+//! What needs every object (parents named by later objects) is checked at
+//! the end, in the order a whole-file check would meet the problems: the
+//! JSON first (a syntax error anywhere wins), then the camera, then names
+//! (empty or duplicate, first in file order), then the first object with an
+//! unknown parent or a bad value, then cycles.
+
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::path::Path;
+
+use hashbrown::HashTable;
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+
+use super::file::{CameraFile, ObjectFile, SkinFile};
+use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError, MIN_SCALE};
+use crate::math::Transform;
+
+/// A scene file as streamed: the same fields and messages as
+/// [`super::SceneFile`], with the objects read by [`Builder`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename = "SceneFile")]
+pub(super) struct StreamedFile {
+    #[serde(default)]
+    camera: Option<CameraFile>,
+    objects: Builder,
+}
+
+impl StreamedFile {
+    /// Checks what needed the whole file; glTF paths resolve against `base`.
+    pub(super) fn finish(self, base: &Path) -> Result<Scene, SceneError> {
+        let camera = self.camera.as_ref().map(camera_from_file).transpose()?;
+        self.objects.finish(camera, base)
+    }
+}
+
+fn finite<const N: usize>(v: &[f64; N]) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+/// An object's transform and colour, or the first bad value in it.
+fn values(o: &ObjectFile) -> Result<(Transform, [f32; 3]), &'static str> {
+    if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
+        return Err("non-finite number");
+    }
+    let q = Quaternion::new(o.rotation[3], o.rotation[0], o.rotation[1], o.rotation[2]);
+    if q.norm() < 1e-6 {
+        return Err("rotation quaternion is zero");
+    }
+    if o.scale.iter().any(|s| s.abs() < MIN_SCALE) {
+        return Err("scale has a zero component");
+    }
+    if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
+        return Err("color components must be in [0, 1]");
+    }
+    let transform = Transform {
+        position: Vector3::from(o.position),
+        rotation: UnitQuaternion::from_quaternion(q),
+        scale: Vector3::from(o.scale),
+    };
+    Ok((transform, o.color.map(|c| c as f32)))
+}
+
+/// Bytes of a scene file read at a time.
+pub(super) const BUFFER: usize = 1 << 22;
+
+/// No mesh (`"mesh": null`) in [`Builder::mesh_of`].
+const NO_MESH: u32 = u32::MAX;
+
+/// Objects taken one at a time, checked as far as one object allows.
+#[derive(Default)]
+pub(super) struct Builder {
+    objects: Vec<Object>,
+    /// Index of each object's mesh string in `meshes` (or [`NO_MESH`]);
+    /// the strings are resolved once each, at the end.
+    mesh_of: Vec<u32>,
+    /// Each distinct mesh string and the first object naming it.
+    meshes: Vec<(String, usize)>,
+    mesh_ids: HashMap<String, u32>,
+    /// Objects by name: indices into `objects`, hashed by their names.
+    names: HashTable<u32>,
+    hasher: std::hash::RandomState,
+    /// (object, parent name) for each object with a parent, in file order.
+    parents: Vec<(usize, String)>,
+    /// (object, its skin) for each skinned object, in file order: joints
+    /// may name later objects, so skins are checked at the end.
+    skins: Vec<(usize, SkinFile)>,
+    /// The first empty or duplicate name.
+    name_problem: Option<SceneError>,
+    /// The first object with a bad value (not counting its mesh).
+    value_problem: Option<(usize, &'static str)>,
+    /// Objects seen (past a name problem they are only counted).
+    seen: usize,
+}
+
+impl Builder {
+    /// Takes the next object of the file.
+    pub(super) fn push(&mut self, o: ObjectFile) {
+        let i = self.seen;
+        self.seen += 1;
+        if self.name_problem.is_some() {
+            return;
+        }
+        if o.name.is_empty() {
+            self.name_problem = Some(SceneError::EmptyName(i));
+            return;
+        }
+        let hash = self.hasher.hash_one(o.name.as_str());
+        let objects = &self.objects;
+        if self.names.find(hash, |&k| objects[k as usize].name == o.name).is_some() {
+            self.name_problem = Some(SceneError::DuplicateName(o.name));
+            return;
+        }
+        let Ok(key) = u32::try_from(i) else {
+            self.name_problem = Some(SceneError::Object { name: o.name, problem: "too many objects".into() });
+            return;
+        };
+        let hasher = &self.hasher;
+        self.names.insert_unique(hash, key, |&k| hasher.hash_one(objects[k as usize].name.as_str()));
+        let (transform, color) = values(&o).unwrap_or_else(|problem| {
+            self.value_problem.get_or_insert((i, problem));
+            (Transform::IDENTITY, [0.0; 3])
+        });
+        let mesh = match o.mesh {
+            None => NO_MESH,
+            Some(text) => match self.mesh_ids.get(&text) {
+                Some(&id) => id,
+                None => {
+                    let id = self.meshes.len() as u32;
+                    self.mesh_ids.insert(text.clone(), id);
+                    self.meshes.push((text, i));
+                    id
+                }
+            },
+        };
+        self.mesh_of.push(mesh);
+        if let Some(p) = o.parent {
+            self.parents.push((i, p));
+        }
+        if let Some(s) = o.skin {
+            self.skins.push((i, s));
+        }
+        self.objects.push(Object { name: o.name, mesh: MeshRef::Empty, transform, color, skin: None });
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(name);
+        self.names.find(hash, |&k| self.objects[k as usize].name == name).map(|&k| k as usize)
+    }
+
+    /// The scene, or its first problem (see the module documentation).
+    pub(super) fn finish(mut self, camera: Option<crate::math::Camera>, base: &Path) -> Result<Scene, SceneError> {
+        if let Some(e) = self.name_problem {
+            return Err(e);
+        }
+        // Each mesh string once; a bad one is a problem of its first user,
+        // checked after that object's numbers.
+        let mut refs = Vec::with_capacity(self.meshes.len());
+        let mut problem = self.value_problem.map(|(i, m)| (i, m.to_string()));
+        for (text, first) in &self.meshes {
+            match MeshRef::parse(text, base) {
+                Ok(r) => refs.push(r),
+                Err(m) => {
+                    if problem.as_ref().is_none_or(|(i, _)| first < i) {
+                        problem = Some((*first, m));
+                    }
+                    refs.push(MeshRef::Empty);
+                }
+            }
+        }
+        // A skin is checked after its object's numbers and mesh, as a
+        // problem of that object.
+        let mut skins = Vec::with_capacity(self.skins.len());
+        for (i, s) in &self.skins {
+            let mesh = match self.mesh_of[*i] {
+                NO_MESH => &MeshRef::Empty,
+                m => &refs[m as usize],
+            };
+            match skin::check_skin(s, mesh, |name| self.find(name).is_some()) {
+                Ok(r) => skins.push((*i, r)),
+                Err(m) => {
+                    if problem.as_ref().is_none_or(|(p, _)| i < p) {
+                        problem = Some((*i, m));
+                    }
+                }
+            }
+        }
+        let mut parents = vec![None; self.objects.len()];
+        for (child, name) in &self.parents {
+            if problem.as_ref().is_some_and(|(i, _)| i < child) {
+                break;
+            }
+            match self.find(name) {
+                Some(p) => parents[*child] = Some(p),
+                None => {
+                    let child = self.objects[*child].name.clone();
+                    return Err(SceneError::UnknownParent { name: child, parent: name.clone() });
+                }
+            }
+        }
+        if let Some((i, problem)) = problem {
+            return Err(SceneError::Object { name: self.objects[i].name.clone(), problem });
+        }
+        drop(std::mem::take(&mut self.names));
+        for (i, r) in skins {
+            self.objects[i].skin = Some(r);
+        }
+        for (o, &m) in self.objects.iter_mut().zip(&self.mesh_of) {
+            if m != NO_MESH {
+                o.mesh = refs[m as usize].clone();
+            }
+        }
+        let objects = self.objects;
+        // Parents come from the name index, so only a cycle can be refused.
+        let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
+            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
+                SceneError::Cycle(objects[child].name.clone())
+            }
+        })?;
+        Ok(Scene { camera, objects, hierarchy })
+    }
+}
+
+impl<'de> Deserialize<'de> for Builder {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Builder, D::Error> {
+        struct Objects;
+        impl<'de> Visitor<'de> for Objects {
+            type Value = Builder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Builder, A::Error> {
+                let mut b = Builder::default();
+                while let Some(o) = seq.next_element::<ObjectFile>()? {
+                    b.push(o);
+                }
+                Ok(b)
+            }
+        }
+        d.deserialize_seq(Objects)
+    }
+}
+
+/// A scene file read in pieces: the punctuation of the outer object and of
+/// `objects` here, each value (a key, the camera, one object) by
+/// `serde_json` from a buffer of the file. A few megabytes are held at a
+/// time, and each piece is parsed from memory (serde_json reads slices
+/// about twice as fast as readers). Anything unusual (a syntax error, an
+/// unknown or repeated key, a value that does not deserialize) makes it
+/// give up with `None`: the caller then parses the file with
+/// `serde_json::from_reader`, whose answer (and error message, with line
+/// and column) is the exact one. So this only ever accepts files that
+/// parse the same way whole.
+/// `buffer`: the bytes read at a time (it grows when one value is larger).
+pub(super) fn read_pieces(file: std::fs::File, buffer: usize) -> std::io::Result<Option<StreamedFile>> {
+    let mut r = Pieces { file, buf: vec![0; buffer.max(1)], pos: 0, end: 0, eof: false };
+    if r.next_byte()? != Some(b'{') {
+        return Ok(None);
+    }
+    let (mut camera, mut objects) = (None, None);
+    loop {
+        // A key (a `}` here would be `{}` or a trailing comma).
+        if r.next_byte()? != Some(b'"') {
+            return Ok(None);
+        }
+        r.pos -= 1;
+        let Some(key) = r.value::<String>()? else { return Ok(None) };
+        if r.next_byte()? != Some(b':') {
+            return Ok(None);
+        }
+        match key.as_str() {
+            "camera" if camera.is_none() => match r.value::<Option<CameraFile>>()? {
+                Some(c) => camera = Some(c),
+                None => return Ok(None),
+            },
+            "objects" if objects.is_none() => match r.objects()? {
+                Some(b) => objects = Some(b),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        }
+        match r.next_byte()? {
+            Some(b',') => {}
+            Some(b'}') if objects.is_some() => break,
+            _ => return Ok(None),
+        }
+    }
+    if r.next_byte()?.is_some() {
+        return Ok(None);
+    }
+    Ok(objects.map(|objects| StreamedFile { camera: camera.flatten(), objects }))
+}
+
+/// The part of a file in memory: `buf[pos..end]` is not consumed yet.
+struct Pieces {
+    file: std::fs::File,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+}
+
+impl Pieces {
+    /// Moves what is left to the front and reads more (a bigger buffer
+    /// when one value fills it). False at the end of the file.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        use std::io::Read;
+        if self.eof {
+            return Ok(false);
+        }
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.end -= self.pos;
+        self.pos = 0;
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        let n = loop {
+            match self.file.read(&mut self.buf[self.end..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => break r?,
+            }
+        };
+        self.end += n;
+        self.eof = n == 0;
+        Ok(n > 0)
+    }
+
+    /// The next byte that is not JSON whitespace, consumed.
+    fn next_byte(&mut self) -> std::io::Result<Option<u8>> {
+        loop {
+            while self.pos < self.end {
+                let b = self.buf[self.pos];
+                self.pos += 1;
+                if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                    return Ok(Some(b));
+                }
+            }
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// One JSON value (a string, null or an object: never a bare number,
+    /// which could be cut short at the end of the buffer), consumed.
+    fn value<T: serde::de::DeserializeOwned>(&mut self) -> std::io::Result<Option<T>> {
+        loop {
+            let mut values = serde_json::Deserializer::from_slice(&self.buf[self.pos..self.end]).into_iter::<T>();
+            match values.next() {
+                Some(Ok(v)) => {
+                    self.pos += values.byte_offset();
+                    return Ok(Some(v));
+                }
+                Some(Err(e)) if !e.is_eof() => return Ok(None),
+                _ => {
+                    if !self.fill()? {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `objects` array, each object handed to a [`Builder`].
+    fn objects(&mut self) -> std::io::Result<Option<Builder>> {
+        if self.next_byte()? != Some(b'[') {
+            return Ok(None);
+        }
+        let mut b = Builder::default();
+        if self.next_byte()? == Some(b']') {
+            return Ok(Some(b));
+        }
+        self.pos -= 1;
+        loop {
+            let Some(o) = self.value::<ObjectFile>()? else { return Ok(None) };
+            b.push(o);
+            match self.next_byte()? {
+                Some(b',') => {}
+                Some(b']') => return Ok(Some(b)),
+                _ => return Ok(None),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "load_tests.rs"]
+mod tests;
