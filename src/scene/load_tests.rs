@@ -130,3 +130,40 @@ fn files_the_reader_gives_up_on_fail_as_a_whole_file_read_does() {
     let e = Scene::load_streamed(&path).unwrap().unwrap_err().to_string();
     assert_eq!(e, format!("{}: object \"a\": scale has a zero component", path.display()));
 }
+
+#[test]
+fn skins_may_name_later_objects_and_their_problems_come_in_file_order() {
+    let skinned = |joints: &str, second: &str| {
+        format!(
+            r#"{{ "objects": [
+                {{"name": "body", "mesh": "m.gltf#0", "skin": {{"index": 0, "joints": {joints}}}}},
+                {{"name": "hip", "mesh": null{second}}},
+                {{"name": "knee", "mesh": null, "parent": "hip"}}
+            ] }}"#
+        )
+    };
+    // The joints come after the skinned object in the file.
+    let text = skinned(r#"["hip", "knee"]"#, "");
+    for buffer in [3, 1 << 16] {
+        let scene = pieces(&text, buffer).unwrap().unwrap();
+        let skin = scene.objects()[0].skin.as_ref().expect("the skin was kept");
+        assert_eq!((skin.index, skin.joints.clone()), (0, vec!["hip".to_string(), "knee".to_string()]));
+        assert_eq!(pieces(&text, buffer), Some(whole(&text)));
+    }
+    // An unknown joint is the skinned object's problem.
+    let err = whole(&skinned(r#"["hip", "ankle"]"#, "")).unwrap_err();
+    assert!(err.contains("body") && err.contains("ankle"), "{err}");
+    // A skin on a primitive mesh is refused too.
+    let err = whole(&text.replace("m.gltf#0", "cube")).unwrap_err();
+    assert!(err.contains("body") && err.contains("skin"), "{err}");
+    // A bad value in an earlier object wins over a later bad skin ...
+    let text = r#"{ "objects": [
+        {"name": "first", "mesh": "cube", "scale": [0, 1, 1]},
+        {"name": "body", "mesh": "m.gltf#0", "skin": {"index": 0, "joints": ["nobody"]}}
+    ] }"#;
+    let err = whole(text).unwrap_err();
+    assert!(err.contains("first") && err.contains("zero"), "{err}");
+    // ... and a bad skin wins over a later bad value.
+    let err = whole(&skinned(r#"["nobody"]"#, r#", "scale": [0, 1, 1]"#)).unwrap_err();
+    assert!(err.contains("body") && err.contains("nobody"), "{err}");
+}
