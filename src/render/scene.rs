@@ -200,6 +200,61 @@ pub(crate) struct ScenePass {
 /// Offset of the material's push constants, after [`ScenePush`].
 pub(crate) const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
 
+/// The vertex stage of a set of scene pipelines, one per material pass
+/// (opaque, MASK, BLEND): the CPU-culled and the GPU-driven scene passes
+/// differ only here.
+pub(crate) struct MaterialShaders<'a> {
+    pub name: &'static str,
+    pub vert: &'a [u8],
+    pub bindings: &'a [vk::VertexInputBindingDescription],
+    pub attributes: &'a [vk::VertexInputAttributeDescription],
+}
+
+impl MaterialShaders<'_> {
+    /// Builds the pipelines of each material pass with the material
+    /// fragment shader: single-sampled with the object-ID attachment and,
+    /// when `samples` > 1, multisampled without it (the colour pass of an
+    /// MSAA frame). `store(multisampled, pass index, pipeline)` takes each
+    /// as it is built, so the caller's guard owns it if a later one fails.
+    pub(crate) fn build(
+        &self,
+        gpu: &Gpu,
+        set_layouts: &[vk::DescriptorSetLayout],
+        (color_format, depth_format): (vk::Format, vk::Format),
+        samples: vk::SampleCountFlags,
+        mut store: impl FnMut(bool, usize, Pipeline),
+    ) -> Result<(), RenderError> {
+        let one = vk::SampleCountFlags::TYPE_1;
+        let variants: &[_] = if samples == one {
+            &[(one, IdAttachment::Written)]
+        } else {
+            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)]
+        };
+        for &(count, ids) in variants {
+            for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
+                let built = PipelineDesc {
+                    name: self.name,
+                    vert: self.vert,
+                    frag: spirv::SCENE_FRAG,
+                    bindings: self.bindings,
+                    attributes: self.attributes,
+                    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+                    push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
+                    set_layouts,
+                    depth_test: true,
+                    depth_write: kind != Pass::Blend,
+                    blend: kind == Pass::Blend,
+                    ids,
+                    frag_constants: &[i as u32],
+                }
+                .build(gpu, color_format, depth_format, count)?;
+                store(count != one, i, built);
+            }
+        }
+        Ok(())
+    }
+}
+
 impl ScenePass {
     /// With `samples` > 1 it also builds the multisampled colour pass's
     /// pipelines ([`ScenePass::record`] with `multisampled`).
@@ -239,37 +294,15 @@ impl ScenePass {
         });
         let set_layouts = [material_layout];
         let mut pass = Guard::new(gpu, ScenePass::default());
-        let one = vk::SampleCountFlags::TYPE_1;
-        let variants = if samples == one {
-            &[(one, IdAttachment::Written)][..]
-        } else {
-            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)][..]
-        };
-        for &(count, ids) in variants {
-            for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
-                let built = PipelineDesc {
-                    name: "scene",
-                    vert: spirv::SCENE_VERT,
-                    frag: spirv::SCENE_FRAG,
-                    bindings: &bindings,
-                    attributes: &attributes,
-                    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-                    push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
-                    set_layouts: &set_layouts,
-                    depth_test: true,
-                    depth_write: kind != Pass::Blend,
-                    blend: kind == Pass::Blend,
-                    ids,
-                    frag_constants: &[i as u32],
-                }
-                .build(gpu, color_format, depth_format, count)?;
-                if count == one {
-                    pass.pipelines[i] = built;
-                } else {
-                    pass.multisampled[i] = built;
-                }
+        let shaders =
+            MaterialShaders { name: "scene", vert: spirv::SCENE_VERT, bindings: &bindings, attributes: &attributes };
+        shaders.build(gpu, &set_layouts, (color_format, depth_format), samples, |multisampled, i, built| {
+            if multisampled {
+                pass.multisampled[i] = built;
+            } else {
+                pass.pipelines[i] = built;
             }
-        }
+        })?;
         Ok(pass.finish())
     }
 

@@ -39,9 +39,9 @@ use super::context::Context;
 use super::error::{RenderError, VkContext};
 use super::material::{Materials, Pass};
 use super::mesh::GpuMesh;
-use super::pipeline::{self, shader_module, spirv, IdAttachment, Pipeline, PipelineDesc, SurfaceVertex, Vertex};
+use super::pipeline::{self, shader_module, spirv, Pipeline, SurfaceVertex, Vertex};
 use super::resources::{one_shot, per_frame_sets, upload_buffer, Buffer, Destroy, Gpu, GrowBuffer, Guard};
-use super::scene::{ScenePush, MATERIAL_PUSH_OFFSET};
+use super::scene::{MaterialShaders, ScenePush, MATERIAL_PUSH_OFFSET};
 use super::MaterialId;
 use crate::math::{DepthMode, Frustum};
 
@@ -202,37 +202,19 @@ impl GpuScene {
             attribute(12, 2, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
         ];
         let set_layouts = [material_layout, g.set_layout];
-        let one = vk::SampleCountFlags::TYPE_1;
-        let variants: &[_] = if samples == one {
-            &[(one, IdAttachment::Written)]
-        } else {
-            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)]
+        let shaders = MaterialShaders {
+            name: "scene (GPU culling)",
+            vert: spirv::SCENE_GPU_VERT,
+            bindings: &bindings,
+            attributes: &attributes,
         };
-        for &(count, ids) in variants {
-            for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
-                let built = PipelineDesc {
-                    name: "scene (GPU culling)",
-                    vert: spirv::SCENE_GPU_VERT,
-                    frag: spirv::SCENE_FRAG,
-                    bindings: &bindings,
-                    attributes: &attributes,
-                    topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-                    push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<super::material::MaterialPush>() as u32,
-                    set_layouts: &set_layouts,
-                    depth_test: true,
-                    depth_write: kind != Pass::Blend,
-                    blend: kind == Pass::Blend,
-                    ids,
-                    frag_constants: &[i as u32],
-                }
-                .build(gpu, color_format, depth_format, count)?;
-                if count == one {
-                    g.pipelines[i] = built;
-                } else {
-                    g.multisampled[i] = built;
-                }
+        shaders.build(gpu, &set_layouts, (color_format, depth_format), samples, |multisampled, i, built| {
+            if multisampled {
+                g.multisampled[i] = built;
+            } else {
+                g.pipelines[i] = built;
             }
-        }
+        })?;
         Ok(g.finish())
     }
 
