@@ -5,15 +5,16 @@
 //! deleted, both give the same draw list: the same ids in the same order,
 //! the same world matrices and highlights.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::Vector3;
 use rand::{Rng, SeedableRng};
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::input::{Event, Modifiers};
-use viewport::math::{Camera, DepthMode, Projection};
+use viewport::math::DepthMode;
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, renderer};
+use crate::support::scenario::random_camera;
 
 fn draw_list(frame: &viewport::render::FrameDesc) -> Vec<(u32, [f64; 16], String)> {
     frame.objects.iter().map(|o| (o.id, o.world.as_slice().try_into().unwrap(), format!("{:?}", o.highlight))).collect()
@@ -56,23 +57,7 @@ fn the_tree_walk_draws_what_the_full_scan_draws() {
         e.set_selection(&(100..160).collect::<Vec<_>>());
         let (mut kept, mut culled) = (0, 0);
         for round in 0..30 {
-            let eye = Point3::from(
-                centre
-                    + Vector3::new(rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0)),
-            );
-            let target =
-                Point3::from(centre + Vector3::new(rng.gen_range(-20.0..20.0), 0.0, rng.gen_range(-20.0..20.0)));
-            let near = rng.gen_range(0.1..15.0);
-            e.camera = Camera {
-                eye,
-                target,
-                up: Vector3::y(),
-                projection: if round % 3 == 0 {
-                    Projection::Orthographic { height: rng.gen_range(5.0..60.0), near, far: 400.0 }
-                } else {
-                    Projection::Perspective { fov_y: rng.gen_range(0.3..1.4), near, far: 400.0 }
-                },
-            };
+            e.camera = random_camera(&mut rng, centre, 60.0, round % 3 == 0);
             for depth in [DepthMode::Reversed, DepthMode::Standard] {
                 e.depth = depth;
                 let (walked, stats) = meshes.editor_frame(&e);

@@ -16,6 +16,7 @@ use viewport::render::Renderer;
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, renderer, renderer_with_samples};
+use crate::support::scenario::random_camera;
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -98,24 +99,8 @@ fn gpu_culling_draws_exactly_what_the_cpu_frustum_test_keeps() {
                 e.handle_with_mods(&Event::KeyDown { key: "Delete".into() }, Modifiers::NONE);
                 e.set_selection(&[]);
             }
-            let eye = Point3::from(
-                centre
-                    + Vector3::new(rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0), rng.gen_range(-40.0..40.0)),
-            );
-            let target =
-                Point3::from(centre + Vector3::new(rng.gen_range(-20.0..20.0), 0.0, rng.gen_range(-20.0..20.0)));
             // Near planes up to 15 m cut through the cubes around the eye.
-            let near = rng.gen_range(0.1..15.0);
-            e.camera = Camera {
-                eye,
-                target,
-                up: Vector3::y(),
-                projection: if round % 4 == 0 {
-                    Projection::Orthographic { height: rng.gen_range(5.0..60.0), near, far: 400.0 }
-                } else {
-                    Projection::Perspective { fov_y: rng.gen_range(0.3..1.4), near, far: 400.0 }
-                },
-            };
+            e.camera = random_camera(&mut rng, centre, 40.0, round % 4 == 0);
             for depth in [DepthMode::Reversed, DepthMode::Standard] {
                 e.depth = depth;
                 let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
