@@ -1,5 +1,6 @@
 //! Unit tests of `gltf.rs`, kept in their own file so the module stays short.
 
+use super::primitive::assemble;
 use super::*;
 use std::path::PathBuf;
 
