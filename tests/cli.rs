@@ -8,10 +8,12 @@ mod support;
 /// Headless outputs and bad command-line input.
 #[path = "cli/args.rs"]
 mod args;
-/// Editing rules of `editing.md`: duplicate, delete, views, fly, pivots,
-/// snapping, picking what is drawn.
+/// Editing rules of `editing.md`: duplicate, delete, views, fly, keys.
 #[path = "cli/editing.rs"]
 mod editing;
+/// Editing rules of `editing.md`: pivots, snapping, picking what is drawn.
+#[path = "cli/editing_snap.rs"]
+mod editing_snap;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;

@@ -10,7 +10,8 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 use nalgebra::Matrix4;
 
-use super::{read_accessor, read_floats, GltfError, GltfFile};
+use super::accessor::{read_accessor, read_floats};
+use super::{GltfError, GltfFile};
 use crate::scene::SkinData;
 
 impl GltfFile {

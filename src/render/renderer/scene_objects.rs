@@ -8,9 +8,11 @@ use super::Renderer;
 
 impl Renderer {
     /// GPU culling: replaces the persistent scene objects (object `i` has
-    /// id `i + 1`) that frames with [`crate::render::FrameDesc::gpu_scene`] draw. Waits for
-    /// the device, rebuilds and uploads the whole object buffer: for a new
-    /// scene or a change of its structure (objects added or removed).
+    /// id `i + 1`) that frames with
+    /// [`FrameDesc::gpu_scene`](super::super::FrameDesc::gpu_scene) draw.
+    /// Waits for the device, rebuilds and uploads the whole object buffer:
+    /// for a new scene or a change of its structure (objects added or
+    /// removed).
     pub fn set_scene_objects(&mut self, objects: &[SceneObject]) -> Result<(), RenderError> {
         if !self.ctx.indirect_first_instance {
             return Err(RenderError::MissingFeature("drawIndirectFirstInstance"));

@@ -48,6 +48,7 @@
 //! # }
 //! ```
 
+mod axis_image;
 pub mod drag;
 pub mod geometry;
 pub mod layout;

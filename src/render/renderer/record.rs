@@ -1,0 +1,359 @@
+//! Recording one frame: the rendering scopes of the passes, in order,
+//! and the barriers between them.
+
+use ash::vk;
+
+use super::super::barrier::{self, Transition};
+use super::super::error::{RenderError, VkContext};
+use super::super::gpu::CullInputs;
+use super::super::grid::GridInputs;
+use super::super::overlay::OverlayFrame;
+use super::super::pipeline::set_full_viewport;
+use super::super::readback;
+use super::super::scene::{SceneBatches, SceneInputs, ScenePush};
+use super::super::target::Depths;
+use super::super::{FrameDesc, FrameStats};
+use super::scene_objects::highlight_table;
+use super::{Renderer, Target};
+use crate::math::View;
+
+/// One attachment of a rendering scope: its view, and the value to clear
+/// it to (None: load the previous contents).
+struct Attachment {
+    view: vk::ImageView,
+    clear: Option<vk::ClearValue>,
+    store: vk::AttachmentStoreOp,
+    /// A multisampled colour attachment's resolve target (averaged into it
+    /// at the end of the scope, in the same layout).
+    resolve: Option<vk::ImageView>,
+}
+
+impl Attachment {
+    fn new(view: vk::ImageView, clear: Option<vk::ClearValue>, store: vk::AttachmentStoreOp) -> Attachment {
+        Attachment { view, clear, store, resolve: None }
+    }
+
+    /// No image: the pipelines' writes to it are discarded.
+    fn none() -> Attachment {
+        Attachment::new(vk::ImageView::null(), None, vk::AttachmentStoreOp::DONT_CARE)
+    }
+
+    fn info(&self, layout: vk::ImageLayout) -> vk::RenderingAttachmentInfo<'static> {
+        let mut info =
+            vk::RenderingAttachmentInfo::default().image_view(self.view).image_layout(layout).store_op(self.store);
+        if let Some(resolve) = self.resolve {
+            info = info
+                .resolve_mode(vk::ResolveModeFlags::AVERAGE)
+                .resolve_image_view(resolve)
+                .resolve_image_layout(layout);
+        }
+        match self.clear {
+            Some(c) => info.load_op(vk::AttachmentLoadOp::CLEAR).clear_value(c),
+            None => info.load_op(vk::AttachmentLoadOp::LOAD),
+        }
+    }
+}
+
+/// Begins a rendering scope over the whole of `extent`.
+///
+/// # Safety
+/// `cmd` is recording outside a rendering scope; the images are in the
+/// attachment layouts.
+unsafe fn begin_rendering(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    extent: vk::Extent2D,
+    colors: &[Attachment],
+    depth: Option<Attachment>,
+) {
+    let colors: Vec<_> = colors.iter().map(|c| c.info(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)).collect();
+    let depth = depth.map(|a| a.info(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL));
+    let mut info = vk::RenderingInfo::default()
+        .render_area(vk::Rect2D { offset: vk::Offset2D::default(), extent })
+        .layer_count(1)
+        .color_attachments(&colors);
+    if let Some(depth) = depth.as_ref() {
+        info = info.depth_attachment(depth);
+    }
+    d.cmd_begin_rendering(cmd, &info);
+}
+
+/// A colour-only rendering scope that keeps `color`'s contents, for the
+/// screen-space passes (outline, selection rectangle).
+///
+/// # Safety
+/// As [`begin_rendering`].
+unsafe fn begin_screen_pass(d: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D, color: Attachment) {
+    begin_rendering(d, cmd, extent, &[color], None);
+    set_full_viewport(d, cmd, extent);
+}
+
+/// The last multisampled rendering scope of a frame, which resolves the
+/// multisampled colour (MSAA only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastPass {
+    Scene,
+    Outline,
+    Overlay,
+}
+
+fn depth_clear(value: f32) -> Option<vk::ClearValue> {
+    Some(vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: value, stencil: 0 } })
+}
+
+impl Renderer {
+    /// Records frame `fi`: scene and grid into the target's colour, ids and
+    /// scene depth, the selection outline, the overlay against its own
+    /// depth, the selection rectangle, then the hand-over.
+    pub(super) fn record(
+        &mut self,
+        fi: usize,
+        image_index: usize,
+        desc: &FrameDesc,
+    ) -> Result<FrameStats, RenderError> {
+        let Renderer { parts, overlay, ui, ctx, capture_next, .. } = self;
+        let (color_image, color_view, depths, extent) = match &parts.target {
+            Target::Offscreen(o) => (o.color.raw, o.color.view, o.depths.as_ref(), o.extent()),
+            Target::Window(s) => {
+                (s.per_image.images[image_index], s.per_image.views[image_index], s.per_image.depths.as_ref(), s.extent)
+            }
+        };
+        let depths: &Depths = depths.expect("a target with a size has depth images");
+        let aspect = extent.width as f64 / extent.height.max(1) as f64;
+        let view = desc.camera.view_matrix();
+        let projection = desc.camera.projection_matrix(aspect, desc.depth);
+
+        let batches = SceneBatches::new(&view, &desc.objects, &parts.blended);
+        let bytes: &[u8] = bytemuck::cast_slice(&batches.instances);
+        let frame = &mut parts.frames[fi];
+        // SAFETY: the frame's fence was waited for, so the GPU no longer
+        // reads its instance buffer.
+        let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
+        instance_buffer.write(0, bytes, "scene instances")?;
+        let instance_buffer = instance_buffer.raw;
+        let gpu_highlights;
+        let highlights = match &desc.gpu_scene {
+            Some(g) => {
+                gpu_highlights = highlight_table(&g.highlights);
+                &gpu_highlights
+            }
+            None => &batches.highlights,
+        };
+        let outline = !highlights.is_empty();
+        if outline {
+            // SAFETY: the frame's fence was waited for.
+            unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, highlights)? };
+        }
+        let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
+        let frame = &parts.frames[fi];
+
+        let d = ctx.device();
+        let mut stats = FrameStats::default();
+        // SAFETY: the frame's fence was waited for, so its pool is idle; every
+        // handle used below stays alive until the frame's fence signals.
+        unsafe {
+            let cmd = frame.begin(d)?;
+            let msaa = depths.msaa.as_ref();
+            let gpu_scene = match gpu_scene {
+                Some(g) => {
+                    let frustum = View::new(desc.camera, extent.width as f64, extent.height as f64, desc.depth)
+                        .ok()
+                        .map(|v| v.frustum());
+                    let inputs = CullInputs {
+                        view,
+                        eye: desc.camera.eye,
+                        frustum,
+                        meshes: &parts.meshes,
+                        bounds: &parts.bounds,
+                        materials: &parts.materials,
+                    };
+                    stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
+                    Some(&*g)
+                }
+                None => None,
+            };
+            let push = ScenePush::new(&view, &projection);
+            let mut starts = vec![
+                (Transition::ColorToAttachment, color_image),
+                (Transition::SceneDepthToAttachment, depths.scene.raw),
+                (Transition::OverlayDepthToAttachment, depths.overlay.raw),
+                (Transition::IdsToAttachment, depths.ids.raw),
+            ];
+            if let Some(ms) = msaa {
+                starts.push((Transition::MsColorToAttachment, ms.color.raw));
+                starts.push((Transition::MsDepthToAttachment, ms.depth.raw));
+            }
+            barrier::record(d, cmd, &starts, &[]);
+
+            // Scene pass: scene objects (colour and ids), then the grid
+            // blended over them (colour only). With MSAA this single-sample
+            // pass writes only the ids and the scene depth (exact at pixel
+            // centres), and the multisampled colour pass below draws the
+            // colour.
+            let bg = desc.background;
+            let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
+            let clear_ids = vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } };
+            let store = vk::AttachmentStoreOp::STORE;
+            let color = match msaa {
+                None => Attachment::new(color_view, Some(clear_color), store),
+                Some(_) => Attachment::none(),
+            };
+            begin_rendering(
+                d,
+                cmd,
+                extent,
+                &[color, Attachment::new(depths.ids.view, Some(clear_ids), store)],
+                Some(Attachment::new(depths.scene.view, depth_clear(desc.depth.clear_depth()), store)),
+            );
+            set_full_viewport(d, cmd, extent);
+            let scene = SceneInputs {
+                view,
+                projection,
+                depth: desc.depth,
+                batches: &batches,
+                meshes: &parts.meshes,
+                materials: &parts.materials,
+                instance_buffer,
+            };
+            (stats.draw_calls, stats.instances) = match gpu_scene {
+                Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false), 0),
+                None => parts.scene.record(d, cmd, &scene, false),
+            };
+            let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
+            if desc.grid && msaa.is_none() {
+                stats.draw_calls += parts.grid.record(d, cmd, &grid);
+            }
+            d.cmd_end_rendering(cmd);
+
+            // The multisampled passes draw into `ms_color`; the last of them
+            // resolves it into the target's colour (`resolve_last`).
+            let (ms_color, resolve_last) = match msaa {
+                Some(ms) => (ms.color.view, Some(color_view)),
+                None => (color_view, None),
+            };
+            let last = if !desc.overlay.is_empty() {
+                LastPass::Overlay
+            } else if outline {
+                LastPass::Outline
+            } else {
+                LastPass::Scene
+            };
+            let target = |pass: LastPass, clear: Option<vk::ClearValue>| {
+                let (store, resolve) = match resolve_last {
+                    Some(v) if pass == last => (vk::AttachmentStoreOp::DONT_CARE, Some(v)),
+                    _ => (vk::AttachmentStoreOp::STORE, None),
+                };
+                Attachment { view: ms_color, clear, store, resolve }
+            };
+
+            // MSAA: the colour pass, scene objects (colour alone) and grid
+            // against their own multisampled depth.
+            if let Some(ms) = msaa {
+                let depth = depth_clear(desc.depth.clear_depth());
+                begin_rendering(
+                    d,
+                    cmd,
+                    extent,
+                    &[target(LastPass::Scene, Some(clear_color))],
+                    Some(Attachment::new(ms.depth.view, depth, vk::AttachmentStoreOp::DONT_CARE)),
+                );
+                set_full_viewport(d, cmd, extent);
+                (stats.draw_calls, stats.instances) = match gpu_scene {
+                    Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true), 0),
+                    None => parts.scene.record(d, cmd, &scene, true),
+                };
+                if desc.grid {
+                    stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                }
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Scene depth and ids become readable by the later passes, and
+            // the colour loadable by the next scope.
+            barrier::record(
+                d,
+                cmd,
+                &[(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)],
+                &[barrier::color_after_color()],
+            );
+
+            // Selection outline, from the ids, under the gizmo.
+            if outline {
+                begin_screen_pass(d, cmd, extent, target(LastPass::Outline, None));
+                parts.outline.record(d, cmd, fi);
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Overlay pass: its own cleared depth; the scene depth is sampled.
+            if !desc.overlay.is_empty() {
+                if outline {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                begin_rendering(
+                    d,
+                    cmd,
+                    extent,
+                    &[target(LastPass::Overlay, None)],
+                    Some(Attachment::new(
+                        depths.overlay.view,
+                        depth_clear(desc.depth.clear_depth()),
+                        vk::AttachmentStoreOp::DONT_CARE,
+                    )),
+                );
+                let frame = OverlayFrame {
+                    instances: &desc.overlay,
+                    view,
+                    projection,
+                    depth: desc.depth,
+                    extent,
+                    frame_index: fi,
+                    scene_depth: Some(depths.scene.view),
+                };
+                let drawn = overlay.record(cmd, &frame)?;
+                stats.overlay_draw_calls = drawn.draw_calls;
+                stats.overlay_instances = drawn.instances;
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Box-selection rectangle, over everything.
+            if let Some(rect) = desc.selection_rect {
+                if outline || !desc.overlay.is_empty() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
+                begin_screen_pass(d, cmd, extent, color);
+                parts.rect.record(d, cmd, rect);
+                d.cmd_end_rendering(cmd);
+            }
+
+            // The UI, over everything.
+            if let Some(draw) = desc.ui.as_ref().filter(|u| !u.primitives.is_empty()) {
+                if outline || !desc.overlay.is_empty() || desc.selection_rect.is_some() {
+                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
+                }
+                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
+                begin_screen_pass(d, cmd, extent, color);
+                ui.record(cmd, extent, draw)?;
+                d.cmd_end_rendering(cmd);
+            }
+
+            // Hand-over: present (window) or copy the colour (off-screen);
+            // scene depth and ids stay as copy sources for `read_region`.
+            match &parts.target {
+                Target::Window(_) => {
+                    readback::record_window_end(d, cmd, color_image, depths);
+                    if *capture_next {
+                        let bytes = extent.width as u64 * extent.height as u64 * 4;
+                        let buffer = parts.capture.get().filter(|b| b.size >= bytes);
+                        if let Some(buffer) = buffer {
+                            readback::record_capture(d, cmd, color_image, buffer.raw, extent);
+                        }
+                    }
+                }
+                Target::Offscreen(o) => readback::record_offscreen(d, cmd, o, depths),
+            }
+            d.end_command_buffer(cmd).vk("vkEndCommandBuffer")?;
+        }
+        Ok(stats)
+    }
+}
