@@ -3,7 +3,11 @@
 //! These mirror the file exactly (unknown fields are errors); [`super::Scene`]
 //! is the validated in-memory form.
 
+use nalgebra::{Point3, Vector3};
 use serde::{Deserialize, Serialize};
+
+use super::SceneError;
+use crate::math::{Camera, Projection};
 
 fn default_up() -> [f64; 3] {
     [0.0, 1.0, 0.0]
@@ -92,4 +96,50 @@ pub struct SceneFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub camera: Option<CameraFile>,
     pub objects: Vec<ObjectFile>,
+}
+
+/// Converts and validates a `camera` block.
+pub fn camera_from_file(c: &CameraFile) -> Result<Camera, SceneError> {
+    let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
+    let far = c.far.unwrap_or(Projection::DEFAULT_FAR);
+    let projection = match c.projection {
+        ProjectionKind::Perspective => {
+            if c.height.is_some() {
+                return Err(SceneError::CameraField { field: "height", projection: "orthographic" });
+            }
+            Projection::Perspective { fov_y: c.fov_y_deg.unwrap_or(50.0).to_radians(), near, far }
+        }
+        ProjectionKind::Orthographic => {
+            if c.fov_y_deg.is_some() {
+                return Err(SceneError::CameraField { field: "fov_y_deg", projection: "perspective" });
+            }
+            Projection::Orthographic { height: c.height.unwrap_or(10.0), near, far }
+        }
+    };
+    let cam = Camera {
+        eye: Point3::from(Vector3::from(c.eye)),
+        target: Point3::from(Vector3::from(c.target)),
+        up: Vector3::from(c.up),
+        projection,
+    };
+    cam.validate()?;
+    Ok(cam)
+}
+
+/// The `camera` block that [`camera_from_file`] turns back into `cam`.
+pub fn camera_to_file(cam: &Camera) -> CameraFile {
+    let (projection, fov_y_deg, height) = match cam.projection {
+        Projection::Perspective { fov_y, .. } => (ProjectionKind::Perspective, Some(fov_y.to_degrees()), None),
+        Projection::Orthographic { height, .. } => (ProjectionKind::Orthographic, None, Some(height)),
+    };
+    CameraFile {
+        eye: cam.eye.coords.into(),
+        target: cam.target.coords.into(),
+        up: cam.up.into(),
+        projection,
+        fov_y_deg,
+        height,
+        near: Some(cam.projection.near()),
+        far: Some(cam.projection.far()),
+    }
 }

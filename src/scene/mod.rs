@@ -27,7 +27,7 @@ use std::io::Write as _;
 use crate::files::{write_atomic_with, WriteError};
 use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
-pub use file::{CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
+pub use file::{camera_from_file, camera_to_file, CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
 pub use skin::{SkinData, SkinRef};
@@ -221,52 +221,6 @@ pub fn transform_problem(t: &Transform) -> Option<&'static str> {
         Some("scale has a zero component")
     } else {
         None
-    }
-}
-
-/// Converts and validates a `camera` block.
-pub fn camera_from_file(c: &CameraFile) -> Result<Camera, SceneError> {
-    let near = c.near.unwrap_or(Projection::DEFAULT_NEAR);
-    let far = c.far.unwrap_or(Projection::DEFAULT_FAR);
-    let projection = match c.projection {
-        ProjectionKind::Perspective => {
-            if c.height.is_some() {
-                return Err(SceneError::CameraField { field: "height", projection: "orthographic" });
-            }
-            Projection::Perspective { fov_y: c.fov_y_deg.unwrap_or(50.0).to_radians(), near, far }
-        }
-        ProjectionKind::Orthographic => {
-            if c.fov_y_deg.is_some() {
-                return Err(SceneError::CameraField { field: "fov_y_deg", projection: "perspective" });
-            }
-            Projection::Orthographic { height: c.height.unwrap_or(10.0), near, far }
-        }
-    };
-    let cam = Camera {
-        eye: Point3::from(Vector3::from(c.eye)),
-        target: Point3::from(Vector3::from(c.target)),
-        up: Vector3::from(c.up),
-        projection,
-    };
-    cam.validate()?;
-    Ok(cam)
-}
-
-/// The `camera` block that [`camera_from_file`] turns back into `cam`.
-pub fn camera_to_file(cam: &Camera) -> CameraFile {
-    let (projection, fov_y_deg, height) = match cam.projection {
-        Projection::Perspective { fov_y, .. } => (ProjectionKind::Perspective, Some(fov_y.to_degrees()), None),
-        Projection::Orthographic { height, .. } => (ProjectionKind::Orthographic, None, Some(height)),
-    };
-    CameraFile {
-        eye: cam.eye.coords.into(),
-        target: cam.target.coords.into(),
-        up: cam.up.into(),
-        projection,
-        fov_y_deg,
-        height,
-        near: Some(cam.projection.near()),
-        far: Some(cam.projection.far()),
     }
 }
 
