@@ -46,6 +46,32 @@ impl BoundsList {
     pub(super) fn set(&mut self, i: usize, b: Bounds) {
         if i < self.of.len() {
             self.of[i] = self.id(b);
+            // A posed skin gets new bounds at every step of a drag: values
+            // no object uses any more are dropped once they outnumber the
+            // objects, so a long session does not keep every pose's bounds
+            // (amortised: each rebuild follows as many new values as objects).
+            if self.values.len() > 2 * self.of.len() + 1024 {
+                self.compact();
+            }
+        }
+    }
+
+    /// Keeps only the values some object uses.
+    fn compact(&mut self) {
+        let old = std::mem::take(&mut self.values);
+        self.ids.clear();
+        let mut new_id: HashMap<u32, u32> = HashMap::new();
+        for k in 0..self.of.len() {
+            let was = self.of[k];
+            let id = match new_id.get(&was) {
+                Some(&id) => id,
+                None => {
+                    let id = self.id(old[was as usize]);
+                    new_id.insert(was, id);
+                    id
+                }
+            };
+            self.of[k] = id;
         }
     }
 
@@ -129,6 +155,14 @@ mod tests {
         assert_eq!(list.len(), vec.len());
         assert_eq!(list.iter().copied().collect::<Vec<_>>(), vec);
         assert!((0..vec.len()).all(|i| list[i] == vec[i]));
+        // An object whose bounds change at every step (a posed skin) does
+        // not keep every old value.
+        for step in 0..5000 {
+            list.set(1, b(100.0 + step as f64));
+        }
+        vec[1] = b(100.0 + 4999.0);
+        assert!(list.values.len() <= 2 * list.len() + 1024 + 1, "{} values kept", list.values.len());
+        assert_eq!(list.iter().copied().collect::<Vec<_>>(), vec);
         // -0.0 and 0.0 are kept apart: the stored value is the one given.
         list.set(0, (Point3::new(-0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)));
         assert!(list[0].0.x.is_sign_negative());
