@@ -162,3 +162,47 @@ fn an_imported_skin_of_a_mesh_already_drawn_plain_is_posed() {
     assert_no_validation_errors(&r);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With GPU culling asked for (`--gpu-culling`), a scene with posed skins is
+/// drawn by the CPU path (the GPU records name the shared, unposed mesh), so
+/// the turned part shows where the joint put it; a scene without skins
+/// takes the GPU path.
+#[test]
+fn with_gpu_culling_a_posed_skin_is_drawn_posed() {
+    use viewport::draw::GpuSync;
+    let dir = std::env::temp_dir().join(format!("viewport-skin-gpu-{}", std::process::id()));
+    let path = write_skinned_strip(&dir, "strip");
+    let depth = DepthMode::Reversed;
+    let (mut editor, loaded) = open_editor_for(open_scene(Some(&path)).unwrap(), (W, H), depth).unwrap();
+    editor.camera = camera();
+    let (strip, tip) = (editor.scene().find("strip").unwrap(), editor.scene().find("tip").unwrap());
+    let mut r = renderer(W, H);
+    let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let mut sync = GpuSync::default();
+    let before = editor.scene().objects()[tip].transform;
+    let after = viewport::math::Transform {
+        rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
+        ..before
+    };
+    assert!(editor.commit_transform(tip, before, after));
+    let mut frame = meshes.frame_for(&editor, &mut r, Some(&mut sync)).unwrap();
+    assert!(frame.gpu_scene.is_none(), "posed skins are drawn by the CPU path");
+    frame.grid = false;
+    r.draw(&frame).unwrap();
+    let ids = r.read_ids().unwrap();
+    // The same points as above: the upper part turned from (0, 1.6) to (-0.6, 1).
+    let id_at = |p: [f64; 3]| {
+        let (x, y) = project(&camera(), depth, W, H, Point3::from(p));
+        ids[(y as u32 * W + x as u32) as usize]
+    };
+    assert_eq!(id_at([-0.6, 1.0, 0.0]), strip as u32 + 1);
+    assert_eq!(id_at([0.0, 1.6, 0.0]), 0);
+    // Without the skinned object (deleted) the GPU path draws again.
+    editor.set_selection(&[strip]);
+    assert!(editor.delete());
+    let frame = meshes.frame_for(&editor, &mut r, Some(&mut sync)).unwrap();
+    assert!(frame.gpu_scene.is_some(), "a scene without posed skins takes the GPU path");
+    r.draw(&frame).unwrap();
+    assert_no_validation_errors(&r);
+    let _ = std::fs::remove_dir_all(&dir);
+}
