@@ -214,7 +214,7 @@ impl MaterialShaders<'_> {
     /// Builds the pipelines of each material pass with the material
     /// fragment shader: single-sampled with the object-ID attachment and,
     /// when `samples` > 1, multisampled without it (the colour pass of an
-    /// MSAA frame). `store(multisampled, pass index, pipeline)` takes each
+    /// MSAA frame), into `single` and `multisampled` (indexed by pass), each
     /// as it is built, so the caller's guard owns it if a later one fails.
     pub(crate) fn build(
         &self,
@@ -222,7 +222,7 @@ impl MaterialShaders<'_> {
         set_layouts: &[vk::DescriptorSetLayout],
         (color_format, depth_format): (vk::Format, vk::Format),
         samples: vk::SampleCountFlags,
-        mut store: impl FnMut(bool, usize, Pipeline),
+        (single, multisampled): (&mut [Pipeline; 3], &mut [Pipeline; 3]),
     ) -> Result<(), RenderError> {
         let one = vk::SampleCountFlags::TYPE_1;
         let variants: &[_] = if samples == one {
@@ -248,7 +248,11 @@ impl MaterialShaders<'_> {
                     frag_constants: &[i as u32],
                 }
                 .build(gpu, color_format, depth_format, count)?;
-                store(count != one, i, built);
+                if count == one {
+                    single[i] = built;
+                } else {
+                    multisampled[i] = built;
+                }
             }
         }
         Ok(())
@@ -296,13 +300,14 @@ impl ScenePass {
         let mut pass = Guard::new(gpu, ScenePass::default());
         let shaders =
             MaterialShaders { name: "scene", vert: spirv::SCENE_VERT, bindings: &bindings, attributes: &attributes };
-        shaders.build(gpu, &set_layouts, (color_format, depth_format), samples, |multisampled, i, built| {
-            if multisampled {
-                pass.multisampled[i] = built;
-            } else {
-                pass.pipelines[i] = built;
-            }
-        })?;
+        let p = &mut *pass;
+        shaders.build(
+            gpu,
+            &set_layouts,
+            (color_format, depth_format),
+            samples,
+            (&mut p.pipelines, &mut p.multisampled),
+        )?;
         Ok(pass.finish())
     }
 

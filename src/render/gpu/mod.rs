@@ -209,13 +209,14 @@ impl GpuScene {
             bindings: &bindings,
             attributes: &attributes,
         };
-        shaders.build(gpu, &set_layouts, (color_format, depth_format), samples, |multisampled, i, built| {
-            if multisampled {
-                g.multisampled[i] = built;
-            } else {
-                g.pipelines[i] = built;
-            }
-        })?;
+        let p = &mut *g;
+        shaders.build(
+            gpu,
+            &set_layouts,
+            (color_format, depth_format),
+            samples,
+            (&mut p.pipelines, &mut p.multisampled),
+        )?;
         Ok(g.finish())
     }
 
