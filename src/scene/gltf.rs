@@ -113,7 +113,7 @@ impl GltfFile {
         if lines > 0 {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
-        for problem in file_problems(bytes, &document, &buffers) {
+        for problem in file_problems(bytes, base, &document, &buffers) {
             log::warn!("{}: not valid glTF, read anyway: {problem}", path.display());
         }
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
@@ -256,7 +256,7 @@ impl GltfFile {
 
 /// The breaches of the glTF specification in an opened file (see
 /// `gltf_check.rs`): those of its JSON, then those of its accessor data.
-fn file_problems(bytes: &[u8], document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
+fn file_problems(bytes: &[u8], base: &Path, document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
     let text = if bytes.starts_with(b"glTF") {
         gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
     } else {
@@ -267,7 +267,8 @@ fn file_problems(bytes: &[u8], document: &Document, buffers: &[Vec<u8>]) -> Vec<
     if bytes.starts_with(b"glTF") {
         check_mesh::check_glb(bytes, &json, &mut out);
     }
-    out.extend(check_data::check_bounds(document, buffers));
+    out.extend(check_image::check_images(&json, base, buffers));
+    out.extend(check_data::check_data(document, buffers));
     out
 }
 
@@ -929,6 +930,8 @@ fn strided(
 mod check;
 #[path = "gltf_check_data.rs"]
 mod check_data;
+#[path = "gltf_check_image.rs"]
+mod check_image;
 #[path = "gltf_check_mesh.rs"]
 mod check_mesh;
 #[path = "gltf_check_more.rs"]

@@ -143,7 +143,10 @@ fn find_texture_infos(v: &Value, out: &mut Vec<u64>) {
                     continue;
                 }
                 if key.ends_with("Texture") && item.get("index").is_some() {
-                    out.push(item.get("texCoord").and_then(Value::as_u64).unwrap_or(0));
+                    // KHR_texture_transform may name another set.
+                    let transform = item.pointer("/extensions/KHR_texture_transform/texCoord");
+                    let set = transform.or_else(|| item.get("texCoord")).and_then(Value::as_u64);
+                    out.push(set.unwrap_or(0));
                 }
                 find_texture_infos(item, out);
             }
@@ -171,23 +174,17 @@ fn uri_problem(uri: &str, image: bool) -> Option<String> {
     if params.last() != Some(&"base64") {
         return None;
     }
-    let Some(bytes) = base64_head(payload) else {
+    let Some(bytes) = base64_decode(payload, 4) else {
         return Some("a data URI whose payload is not valid base64".into());
     };
-    let sniffed = if bytes.starts_with(b"\x89PNG") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        Some("image/jpeg")
-    } else {
-        None
-    };
+    let sniffed = super::check_image::sniff(&bytes);
     (image && sniffed.is_some_and(|s| s != media))
         .then(|| format!("a data URI declared {media} whose content is {}", sniffed.unwrap_or("")))
 }
 
 /// Checks that `text` is padded standard base64 and decodes its first
-/// bytes (enough to tell an image's format); `None` when it is not base64.
-fn base64_head(text: &str) -> Option<Vec<u8>> {
+/// `groups` groups of 4 characters; `None` when it is not base64.
+pub(super) fn base64_decode(text: &str, groups: usize) -> Option<Vec<u8>> {
     let digit = |c: u8| match c {
         b'A'..=b'Z' => Some(c - b'A'),
         b'a'..=b'z' => Some(c - b'a' + 26),
@@ -201,7 +198,7 @@ fn base64_head(text: &str) -> Option<Vec<u8>> {
         return None;
     }
     let mut out = Vec::new();
-    for chunk in body.as_bytes().chunks(4).take(4) {
+    for chunk in body.as_bytes().chunks(4).take(groups) {
         let d: Vec<u32> = chunk.iter().filter_map(|&c| digit(c)).map(u32::from).collect();
         let word = d.iter().enumerate().fold(0u32, |acc, (k, &v)| acc | v << (18 - 6 * k));
         out.extend(word.to_be_bytes()[1..].iter().take(d.len().saturating_sub(1)));
