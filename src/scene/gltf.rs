@@ -113,7 +113,7 @@ impl GltfFile {
         if lines > 0 {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
-        for problem in file_problems(bytes, base, &document, &buffers) {
+        for problem in check::file_problems(bytes, base, &document, &buffers) {
             log::warn!("{}: not valid glTF, read anyway: {problem}", path.display());
         }
         Ok(GltfFile { path: path.to_path_buf(), document, buffers })
@@ -252,24 +252,6 @@ impl GltfFile {
         }
         Ok(out)
     }
-}
-
-/// The breaches of the glTF specification in an opened file (see
-/// `gltf_check.rs`): those of its JSON, then those of its accessor data.
-fn file_problems(bytes: &[u8], base: &Path, document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
-    let text = if bytes.starts_with(b"glTF") {
-        gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
-    } else {
-        bytes.to_vec()
-    };
-    let json: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
-    let mut out = check::check_json(&json);
-    if bytes.starts_with(b"glTF") {
-        check_mesh::check_glb(bytes, &json, &mut out);
-    }
-    out.extend(check_image::check_images(&json, base, buffers));
-    out.extend(check_data::check_data(document, buffers));
-    out
 }
 
 /// Parses glTF bytes into the document and its buffers; relative buffer
@@ -941,6 +923,9 @@ mod check_refs;
 #[path = "gltf_skin.rs"]
 mod skin;
 
+#[cfg(test)]
+#[path = "gltf_check_tests.rs"]
+mod check_tests;
 #[cfg(test)]
 #[path = "gltf_tests.rs"]
 mod tests;

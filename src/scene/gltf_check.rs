@@ -13,6 +13,9 @@
 //! Every lookup is bounds-checked: hostile JSON gives warnings, never a
 //! panic.
 
+use std::path::Path;
+
+use gltf::Document;
 use serde_json::{Map, Value};
 
 /// Arrays the specification requires to have at least one item, by the
@@ -78,6 +81,24 @@ fn owner_kind(path: &[String], object: &Map<String, Value>) -> &'static str {
         _ if texture_info => "textureInfo",
         _ => "other",
     }
+}
+
+/// The breaches of the glTF specification in an opened file (see
+/// `gltf_check.rs`): those of its JSON, then those of its accessor data.
+pub(super) fn file_problems(bytes: &[u8], base: &Path, document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
+    let text = if bytes.starts_with(b"glTF") {
+        gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
+    } else {
+        bytes.to_vec()
+    };
+    let json: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
+    let mut out = check_json(&json);
+    if bytes.starts_with(b"glTF") {
+        super::check_mesh::check_glb(bytes, &json, &mut out);
+    }
+    out.extend(super::check_image::check_images(&json, base, buffers));
+    out.extend(super::check_data::check_data(document, buffers));
+    out
 }
 
 /// Every breach found in `root`, the JSON of a glTF file, as
@@ -160,6 +181,9 @@ pub(super) fn number(object: &Value, key: &str) -> Option<f64> {
     object.get(key).and_then(Value::as_f64)
 }
 
+/// A test of a number's range.
+type Range<'a> = &'a dyn Fn(f64) -> bool;
+
 /// Rules on single properties: required and dependent properties, value
 /// ranges, and exclusive choices.
 fn check_properties(root: &Value, out: &mut Vec<String>) {
@@ -192,7 +216,7 @@ fn check_properties(root: &Value, out: &mut Vec<String>) {
         let at = |e: &str, k: &str| format!("/materials/{i}/extensions/{e}/{k}");
         let unit = &|v: f64| (0.0..=1.0).contains(&v);
         let non_negative = &|v: f64| v >= 0.0;
-        let factors: [(&str, &str, &dyn Fn(f64) -> bool); 16] = [
+        let factors: [(&str, &str, Range); 16] = [
             ("KHR_materials_dispersion", "dispersion", non_negative),
             ("KHR_materials_specular", "specularFactor", unit),
             ("KHR_materials_emissive_strength", "emissiveStrength", non_negative),

@@ -90,11 +90,8 @@ pub(super) fn check_references(root: &Value, out: &mut Vec<String>) {
     for (v, index, at) in &view_use {
         let target = views.and_then(|vs| vs.get(*v)).and_then(|b| number(b, "target"));
         let other = view_use.iter().any(|(w, i, _)| w == v && i != index);
-        let declared = match target {
-            Some(t) if t == 34963.0 => Some(true),
-            Some(t) if t == 34962.0 => Some(false),
-            _ => None,
-        };
+        // ELEMENT_ARRAY_BUFFER is index data, ARRAY_BUFFER vertex data.
+        let declared = target.and_then(|t| (t == 34963.0 || t == 34962.0).then_some(t == 34963.0));
         let role = |index: bool| if index { "index" } else { "vertex" };
         if other {
             out.push(format!("{at}: buffer view {v} is used both as index and as vertex data"));
