@@ -191,6 +191,25 @@ fn check_nodes(root: &Value, out: &mut Vec<String>) {
             }
         }
     }
+    // A skinned node in a scene needs its joints in that scene.
+    for (s, scene) in items(root, "scenes") {
+        let mut reached = vec![false; count];
+        let mut stack: Vec<usize> = items(scene, "nodes").filter_map(|(_, n)| n.as_u64()).map(|n| n as usize).collect();
+        while let Some(n) = stack.pop() {
+            if n < count && !std::mem::replace(&mut reached[n], true) {
+                stack.extend((0..count).filter(|&c| parent[c] == Some(n)));
+            }
+        }
+        for (i, node) in items(root, "nodes").filter(|(i, _)| reached[*i]) {
+            let Some(skin) = node.get("skin").and_then(|k| root.get("skins")?.get(k.as_u64()? as usize)) else {
+                continue;
+            };
+            let joints = items(skin, "joints").filter_map(|(_, j)| j.as_u64()).map(|j| j as usize);
+            if joints.into_iter().any(|j| j < count && !reached[j]) {
+                out.push(format!("/nodes/{i}: a skinned node in scene {s}, whose joints are not all in that scene"));
+            }
+        }
+    }
     for (s, skin) in items(root, "skins") {
         let chains: Vec<Vec<usize>> = items(skin, "joints")
             .filter_map(|(_, j)| j.as_u64().map(|j| j as usize).filter(|&j| j < count))
