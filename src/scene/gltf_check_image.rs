@@ -1,6 +1,8 @@
 //! The image rules of [`super::check`]: every image's data can be found,
 //! is a whole PNG or JPEG stream as far as its chunk and segment structure
-//! shows (nothing is decoded), and matches the declared media type.
+//! shows (nothing is decoded), and matches the declared media type. Base
+//! colour images are decoded, and a failure reported, by `material.rs`:
+//! for them only the media type is checked here (one warning per image).
 
 use std::path::Path;
 
@@ -12,7 +14,12 @@ use super::check_refs::base64_decode;
 /// See the module docs. Relative URIs resolve against `base`.
 pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Vec<String> {
     let mut out = Vec::new();
+    let decoded: Vec<u64> = items(root, "materials")
+        .filter_map(|(_, m)| m.pointer("/pbrMetallicRoughness/baseColorTexture/index")?.as_u64())
+        .filter_map(|t| root.get("textures")?.get(t as usize)?.get("source")?.as_u64())
+        .collect();
     for (i, image) in items(root, "images") {
+        let decoded = decoded.contains(&(i as u64));
         let at = format!("/images/{i}");
         let bytes = if let Some(uri) = image.get("uri").and_then(Value::as_str) {
             if let Some(data) = uri.strip_prefix("data:") {
@@ -26,7 +33,9 @@ pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Ve
                 match std::fs::read(base.join(&name)) {
                     Ok(bytes) => bytes,
                     Err(_) => {
-                        out.push(format!("{at}/uri: the image file {name} cannot be read"));
+                        if !decoded {
+                            out.push(format!("{at}/uri: the image file {name} cannot be read"));
+                        }
                         continue;
                     }
                 }
@@ -45,7 +54,9 @@ pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Ve
             Some("image/png") => png_problem(&bytes),
             Some("image/jpeg") => jpeg_problem(&bytes),
             _ => None,
-        } {
+        }
+        .filter(|_| !decoded)
+        {
             out.push(format!("{at}: {problem}"));
         }
         let declared = image.get("mimeType").and_then(Value::as_str);

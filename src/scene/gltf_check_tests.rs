@@ -160,6 +160,15 @@ fn uris() {
     let cut = base64(b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR");
     breach(|v| v["images"] = json!([{"uri": format!("data:image/png;base64,{cut}")}]), &["/images/0"]);
     breach(|v| v["images"] = json!([{"uri": "no_such_file_here.png"}]), &["/images/0/uri"]);
+    // As a base colour image it is decoded, and reported, by material.rs.
+    breach(
+        |v| {
+            v["images"] = json!([{"uri": "no_such_file_here.png"}]);
+            v["textures"] = json!([{"source": 0}]);
+            v["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+        },
+        &[],
+    );
 }
 
 #[test]
