@@ -186,6 +186,11 @@ fn check_validator_run(name: &str, how: &str, dir: &Path, input: &str, valid: bo
     }
     match out.status.code() {
         Some(0) if !written => vec![format!("{name} ({how}): exit 0 but no screenshot or scene written")],
+        // A file the validator finds errors in opens only with a warning
+        // that says what is wrong.
+        Some(0) if !valid && lines.is_empty() => {
+            vec![format!("{name} ({how}): invalid by the validator but opened without a warning")]
+        }
         Some(0) => Vec::new(),
         Some(2) => {
             let mut problems = Vec::new();

@@ -47,7 +47,12 @@ pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     match mesh {
         MeshRef::Primitive(p) => Ok(p.mesh()),
         MeshRef::Gltf { path, mesh: None, .. } => Ok(load_gltf(path)?),
-        MeshRef::Gltf { path, mesh: Some(n), .. } => Ok(GltfFile::read(path)?.mesh(*n)?),
+        MeshRef::Gltf { path, mesh: Some(n), .. } => {
+            let file = GltfFile::read(path)?;
+            let mesh = file.mesh(*n)?;
+            file.warn_problems();
+            Ok(mesh)
+        }
         MeshRef::Empty => Ok(MeshData::default()),
     }
 }
@@ -135,6 +140,8 @@ impl LoadedMeshes {
         for o in scene.objects().iter().filter(|o| o.skin.is_some()) {
             loaded.load_skin(o, &mut files)?;
         }
+        // Every file read without error: now their spec breaches.
+        files.values().for_each(GltfFile::warn_problems);
         Ok(loaded)
     }
 

@@ -23,6 +23,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use gltf::mesh::Mode;
 use gltf::Document;
@@ -51,7 +52,10 @@ const MAX_INDICES: usize = 3 * MAX_VERTICES;
 /// Loads the triangles of a glTF 2.0 file as one mesh (see the module docs).
 /// Errors read `<path>: <problem>` on one line.
 pub fn load_gltf(path: &Path) -> Result<MeshData, GltfError> {
-    GltfFile::read(path)?.merged()
+    let file = GltfFile::read(path)?;
+    let mesh = file.merged()?;
+    file.warn_problems();
+    Ok(mesh)
 }
 
 /// A parsed glTF file with its buffers in memory: read once, then asked for
@@ -61,6 +65,11 @@ pub struct GltfFile {
     path: PathBuf,
     document: Document,
     buffers: Vec<Vec<u8>>,
+    /// The file's breaches of the specification (`gltf_check.rs`), logged
+    /// by [`GltfFile::warn_problems`] once the file has been read without
+    /// error (so a file refused later prints its one error line alone).
+    problems: Vec<String>,
+    warned: AtomicBool,
 }
 
 /// One node of the opened scene, as [`GltfFile::nodes`] lists them.
@@ -113,7 +122,19 @@ impl GltfFile {
         if lines > 0 {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
-        Ok(GltfFile { path: path.to_path_buf(), document, buffers })
+        let problems = check::file_problems(bytes, base, &document, &buffers);
+        Ok(GltfFile { path: path.to_path_buf(), document, buffers, problems, warned: AtomicBool::new(false) })
+    }
+
+    /// Logs one warning per breach of the specification the file has, the
+    /// first time it is called (callers call it once their reading of the
+    /// file has succeeded).
+    pub fn warn_problems(&self) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            for problem in &self.problems {
+                log::warn!("{}: not valid glTF, read anyway: {problem}", self.path.display());
+            }
+        }
     }
 
     /// The file's path.
@@ -494,11 +515,26 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
 
 #[path = "gltf_accessor.rs"]
 mod accessor;
+#[path = "gltf_check.rs"]
+mod check;
+#[path = "gltf_check_data.rs"]
+mod check_data;
+#[path = "gltf_check_image.rs"]
+mod check_image;
+#[path = "gltf_check_mesh.rs"]
+mod check_mesh;
+#[path = "gltf_check_more.rs"]
+mod check_more;
+#[path = "gltf_check_refs.rs"]
+mod check_refs;
 #[path = "gltf_primitive.rs"]
 mod primitive;
 #[path = "gltf_skin.rs"]
 mod skin;
 
+#[cfg(test)]
+#[path = "gltf_check_tests.rs"]
+mod check_tests;
 #[cfg(test)]
 #[path = "gltf_tests.rs"]
 mod tests;
