@@ -434,4 +434,20 @@ mod tests {
         assert_eq!(key_name(&PhysicalKey::Code(KeyCode::F2)).as_deref(), Some("F2"));
         assert_eq!(key_name(&PhysicalKey::Code(KeyCode::Digit1)).as_deref(), Some("Digit1"));
     }
+
+    /// A file dropped on the window becomes the same event as a script's
+    /// `{"import": PATH}` (`script.rs`), so the import tests through
+    /// scripts cover dropping (xdotool cannot drag files onto a window).
+    #[test]
+    fn a_dropped_file_is_the_scripts_import_event() {
+        let path = std::path::PathBuf::from("/models/fox.glb");
+        let dropped = to_input(&WindowEvent::DroppedFile(path.clone()));
+        assert_eq!(dropped, Some(Event::Drop { path: path.clone() }));
+        let script = format!(r#"{{"events": [{{"import": "{}"}}]}}"#, path.display());
+        let parsed = crate::script::Script::from_json(&script, &crate::scene::Scene::demo()).unwrap();
+        assert!(
+            parsed.steps.iter().any(|s| matches!(s, crate::script::Step::Input(e, _) if Some(e) == dropped.as_ref())),
+            "the script's import is not the dropped file's event"
+        );
+    }
 }
