@@ -65,6 +65,9 @@ screenshots: build
 	# A real model made elsewhere (../shared beside the clone), opened as is.
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- ../shared/real-assets/FlightHelmet/FlightHelmet.gltf \
 	  --headless --size 800x600 --screenshot docs/flight-helmet.png
+	# The Khronos fox (../shared) posed by its joint objects: neck and tail turned in the scene file.
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- assets/fox-posed.json \
+	  --headless --no-ui --size 800x500 --screenshot docs/fox-posed.png
 
 # The scale benchmarks' scenes as files (1k, 160k and 1M cubes), for
 # trying them in the viewport: `viewport target/cubes-160k.json`.
