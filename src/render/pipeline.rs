@@ -283,39 +283,64 @@ impl PipelineDesc<'_> {
     }
 }
 
-/// Vertex input of an instanced mesh: binding 0 per vertex ([`Vertex`]:
-/// position at location 0, normal at 1), binding 1 per instance: `vec4s`
-/// consecutive vec4s from location 2, `instance_stride` bytes apart.
+/// Vertex input of a mesh's own stream: binding 0 per vertex ([`Vertex`]:
+/// position at location 0, normal at 1).
+pub(crate) fn mesh_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 2]) {
+    let binding = vk::VertexInputBindingDescription {
+        binding: 0,
+        stride: std::mem::size_of::<Vertex>() as u32,
+        input_rate: vk::VertexInputRate::VERTEX,
+    };
+    let attribute = |location, offset| vk::VertexInputAttributeDescription {
+        location,
+        binding: 0,
+        format: vk::Format::R32G32B32_SFLOAT,
+        offset,
+    };
+    (binding, [attribute(0, 0), attribute(1, 12)])
+}
+
+/// Vertex input of a mesh's surface stream, what the material shader
+/// reads: binding 2 per vertex ([`SurfaceVertex`]: texture coordinates at
+/// location 11, colour at 12).
+pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 2]) {
+    let binding = vk::VertexInputBindingDescription {
+        binding: 2,
+        stride: std::mem::size_of::<SurfaceVertex>() as u32,
+        input_rate: vk::VertexInputRate::VERTEX,
+    };
+    let attribute = |location, format, offset: usize| vk::VertexInputAttributeDescription {
+        location,
+        binding: 2,
+        format,
+        offset: offset as u32,
+    };
+    (
+        binding,
+        [
+            attribute(11, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
+            attribute(12, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
+        ],
+    )
+}
+
+/// Vertex input of an instanced mesh: the mesh's stream
+/// ([`mesh_vertex_input`]) and binding 1 per instance: `vec4s` consecutive
+/// vec4s from location 2, `instance_stride` bytes apart.
 pub(crate) fn instanced_vertex_input(
     instance_stride: u32,
     vec4s: u32,
 ) -> ([vk::VertexInputBindingDescription; 2], Vec<vk::VertexInputAttributeDescription>) {
+    let (mesh, mesh_attributes) = mesh_vertex_input();
     let bindings = [
-        vk::VertexInputBindingDescription {
-            binding: 0,
-            stride: std::mem::size_of::<Vertex>() as u32,
-            input_rate: vk::VertexInputRate::VERTEX,
-        },
+        mesh,
         vk::VertexInputBindingDescription {
             binding: 1,
             stride: instance_stride,
             input_rate: vk::VertexInputRate::INSTANCE,
         },
     ];
-    let mut attributes = vec![
-        vk::VertexInputAttributeDescription {
-            location: 0,
-            binding: 0,
-            format: vk::Format::R32G32B32_SFLOAT,
-            offset: 0,
-        },
-        vk::VertexInputAttributeDescription {
-            location: 1,
-            binding: 0,
-            format: vk::Format::R32G32B32_SFLOAT,
-            offset: 12,
-        },
-    ];
+    let mut attributes = mesh_attributes.to_vec();
     attributes.extend((0..vec4s).map(|i| vk::VertexInputAttributeDescription {
         location: 2 + i,
         binding: 1,

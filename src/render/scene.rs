@@ -15,9 +15,7 @@ use nalgebra::{Matrix3, Matrix4, Vector4};
 use super::error::RenderError;
 use super::material::{MaterialPush, Materials, Pass};
 use super::mesh::GpuMesh;
-use super::pipeline::{
-    self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc, SurfaceVertex,
-};
+use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
 use super::resources::{Destroy, Gpu, Guard};
 use super::{DrawObject, Highlight, MaterialId, MeshPart};
 use crate::math::DepthMode;
@@ -202,7 +200,9 @@ pub(crate) const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as
 
 /// The vertex stage of a set of scene pipelines, one per material pass
 /// (opaque, MASK, BLEND): the CPU-culled and the GPU-driven scene passes
-/// differ only here.
+/// differ only here. `bindings` and `attributes` are the pass's own inputs;
+/// the surface stream the material shader reads
+/// ([`pipeline::surface_vertex_input`]) is added by [`MaterialShaders::build`].
 pub(crate) struct MaterialShaders<'a> {
     pub name: &'static str,
     pub vert: &'a [u8],
@@ -224,6 +224,9 @@ impl MaterialShaders<'_> {
         samples: vk::SampleCountFlags,
         (single, multisampled): (&mut [Pipeline; 3], &mut [Pipeline; 3]),
     ) -> Result<(), RenderError> {
+        let (surface, surface_attributes) = pipeline::surface_vertex_input();
+        let bindings: Vec<_> = self.bindings.iter().copied().chain([surface]).collect();
+        let attributes: Vec<_> = self.attributes.iter().copied().chain(surface_attributes).collect();
         let one = vk::SampleCountFlags::TYPE_1;
         let variants: &[_] = if samples == one {
             &[(one, IdAttachment::Written)]
@@ -236,8 +239,8 @@ impl MaterialShaders<'_> {
                     name: self.name,
                     vert: self.vert,
                     frag: spirv::SCENE_FRAG,
-                    bindings: self.bindings,
-                    attributes: self.attributes,
+                    bindings: &bindings,
+                    attributes: &attributes,
                     topology: vk::PrimitiveTopology::TRIANGLE_LIST,
                     push_size: MATERIAL_PUSH_OFFSET + std::mem::size_of::<MaterialPush>() as u32,
                     set_layouts,
@@ -277,24 +280,6 @@ impl ScenePass {
             binding: 1,
             format: vk::Format::R32_UINT,
             offset: std::mem::offset_of!(SceneInstance, id) as u32,
-        });
-        let mut bindings = bindings.to_vec();
-        bindings.push(vk::VertexInputBindingDescription {
-            binding: 2,
-            stride: std::mem::size_of::<SurfaceVertex>() as u32,
-            input_rate: vk::VertexInputRate::VERTEX,
-        });
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 11,
-            binding: 2,
-            format: vk::Format::R32G32_SFLOAT,
-            offset: std::mem::offset_of!(SurfaceVertex, uv) as u32,
-        });
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 12,
-            binding: 2,
-            format: vk::Format::R32G32B32A32_SFLOAT,
-            offset: std::mem::offset_of!(SurfaceVertex, color) as u32,
         });
         let set_layouts = [material_layout];
         let mut pass = Guard::new(gpu, ScenePass::default());

@@ -40,7 +40,7 @@ use super::context::Context;
 use super::error::{RenderError, VkContext};
 use super::material::{Materials, Pass};
 use super::mesh::GpuMesh;
-use super::pipeline::{self, shader_module, spirv, Pipeline, SurfaceVertex, Vertex};
+use super::pipeline::{self, shader_module, spirv, Pipeline};
 use super::resources::{per_frame_sets, upload_buffer, Buffer, Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{MaterialShaders, ScenePush, MATERIAL_PUSH_OFFSET};
 use super::MaterialId;
@@ -177,37 +177,13 @@ impl GpuScene {
             d.destroy_shader_module(module, None);
             g.cull.raw = created.map_err(|(_, e)| e).vk("vkCreateComputePipelines")?[0];
         }
-        let bindings = [
-            vk::VertexInputBindingDescription {
-                binding: 0,
-                stride: std::mem::size_of::<Vertex>() as u32,
-                input_rate: vk::VertexInputRate::VERTEX,
-            },
-            vk::VertexInputBindingDescription {
-                binding: 2,
-                stride: std::mem::size_of::<SurfaceVertex>() as u32,
-                input_rate: vk::VertexInputRate::VERTEX,
-            },
-        ];
-        let attribute = |location, binding, format, offset| vk::VertexInputAttributeDescription {
-            location,
-            binding,
-            format,
-            offset: offset as u32,
-        };
-        let f3 = vk::Format::R32G32B32_SFLOAT;
-        let attributes = [
-            attribute(0, 0, f3, 0),
-            attribute(1, 0, f3, 12),
-            attribute(11, 2, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
-            attribute(12, 2, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
-        ];
+        let (mesh, mesh_attributes) = pipeline::mesh_vertex_input();
         let set_layouts = [material_layout, g.set_layout];
         let shaders = MaterialShaders {
             name: "scene (GPU culling)",
             vert: spirv::SCENE_GPU_VERT,
-            bindings: &bindings,
-            attributes: &attributes,
+            bindings: &[mesh],
+            attributes: &mesh_attributes,
         };
         let p = &mut *g;
         shaders.build(
