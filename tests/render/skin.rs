@@ -38,6 +38,22 @@ fn draw(r: &mut Renderer, meshes: &mut SceneMeshes, editor: &Editor) -> Vec<u32>
     r.read_ids().unwrap()
 }
 
+/// The id drawn at world point `p` seen by [`camera`].
+fn id_at(ids: &[u32], depth: DepthMode, p: [f64; 3]) -> u32 {
+    let (x, y) = project(&camera(), depth, W, H, Point3::from(p));
+    ids[(y as u32 * W + x as u32) as usize]
+}
+
+/// Turns object `i` (a joint at rest) 90 degrees about z, as one typed edit.
+fn turn_a_quarter_about_z(editor: &mut Editor, i: usize) {
+    let before = editor.scene().objects()[i].transform;
+    let after = viewport::math::Transform {
+        rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
+        ..before
+    };
+    assert!(editor.commit_transform(i, before, after));
+}
+
 /// A click from an empty selection (no gizmo in the way).
 fn click(editor: &mut Editor, at: (f64, f64)) -> Vec<usize> {
     editor.set_selection(&[]);
@@ -59,10 +75,7 @@ fn a_turned_joint_moves_the_drawn_and_picked_skin() {
         let mut r = renderer(W, H);
         let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
         let px = |p: [f64; 3]| project(&camera(), depth, W, H, Point3::from(p));
-        let id_at = |ids: &[u32], p: [f64; 3]| {
-            let (x, y) = px(p);
-            ids[(y as u32 * W + x as u32) as usize]
-        };
+        let id_at = |ids: &[u32], p: [f64; 3]| id_at(ids, depth, p);
         // A point of the strip's upper part in the rest pose, and where the
         // test puts that part once `tip` turns 90 degrees about z: a point
         // (x, y) of the part goes to tip + R (p - tip) = (1 - y, 1 + x), so
@@ -78,12 +91,7 @@ fn a_turned_joint_moves_the_drawn_and_picked_skin() {
         assert_eq!(click(&mut editor, px(old)), vec![strip]);
         assert!(click(&mut editor, px(new)).is_empty());
 
-        let before = editor.scene().objects()[tip].transform;
-        let after = viewport::math::Transform {
-            rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
-            ..before
-        };
-        assert!(editor.commit_transform(tip, before, after));
+        turn_a_quarter_about_z(&mut editor, tip);
         // Drawn: ids and colour.
         let ids = draw(&mut r, &mut meshes, &editor);
         assert_eq!(id_at(&ids, new), strip as u32 + 1, "turned, {depth:?}");
@@ -144,17 +152,9 @@ fn an_imported_skin_of_a_mesh_already_drawn_plain_is_posed() {
     meshes.add_loaded(&mut r, &read.loaded).unwrap();
     let at = camera().target.coords;
     let (strip, tip) = (editor.scene().find("strip").unwrap(), editor.scene().find("tip").unwrap());
-    let before = editor.scene().objects()[tip].transform;
-    let after = viewport::math::Transform {
-        rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
-        ..before
-    };
-    assert!(editor.commit_transform(tip, before, after));
+    turn_a_quarter_about_z(&mut editor, tip);
     let ids = draw(&mut r, &mut meshes, &editor);
-    let id_at = |p: [f64; 3]| {
-        let (x, y) = project(&camera(), depth, W, H, Point3::from(p));
-        ids[(y as u32 * W + x as u32) as usize]
-    };
+    let id_at = |p: [f64; 3]| id_at(&ids, depth, p);
     // The upper part's point (0, 1.6) of the file, moved by the import and
     // turned about the tip: (1 - y, 1 + x) in file space, then + at.
     assert_eq!(id_at([at.x - 0.6, at.y + 1.0, 0.0]), strip as u32 + 1);
@@ -179,22 +179,14 @@ fn with_gpu_culling_a_posed_skin_is_drawn_posed() {
     let mut r = renderer(W, H);
     let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
     let mut sync = GpuSync::default();
-    let before = editor.scene().objects()[tip].transform;
-    let after = viewport::math::Transform {
-        rotation: UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
-        ..before
-    };
-    assert!(editor.commit_transform(tip, before, after));
+    turn_a_quarter_about_z(&mut editor, tip);
     let mut frame = meshes.frame_for(&editor, &mut r, Some(&mut sync)).unwrap();
     assert!(frame.gpu_scene.is_none(), "posed skins are drawn by the CPU path");
     frame.grid = false;
     r.draw(&frame).unwrap();
     let ids = r.read_ids().unwrap();
     // The same points as above: the upper part turned from (0, 1.6) to (-0.6, 1).
-    let id_at = |p: [f64; 3]| {
-        let (x, y) = project(&camera(), depth, W, H, Point3::from(p));
-        ids[(y as u32 * W + x as u32) as usize]
-    };
+    let id_at = |p: [f64; 3]| id_at(&ids, depth, p);
     assert_eq!(id_at([-0.6, 1.0, 0.0]), strip as u32 + 1);
     assert_eq!(id_at([0.0, 1.6, 0.0]), 0);
     // Without the skinned object (deleted) the GPU path draws again.
