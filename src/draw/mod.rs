@@ -46,10 +46,10 @@ pub enum DrawError {
 pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     match mesh {
         MeshRef::Primitive(p) => Ok(p.mesh()),
-        MeshRef::Gltf { path, mesh: None, .. } => Ok(load_gltf(path)?),
-        MeshRef::Gltf { path, mesh: Some(n), .. } => {
-            let file = GltfFile::read(path)?;
-            let mesh = file.mesh(*n)?;
+        MeshRef::Gltf(g) if g.mesh.is_none() => Ok(load_gltf(&g.path)?),
+        MeshRef::Gltf(g) => {
+            let file = GltfFile::read(&g.path)?;
+            let mesh = file.mesh(g.mesh.unwrap_or_default())?;
             file.warn_problems();
             Ok(mesh)
         }
@@ -99,9 +99,10 @@ impl LoadedMeshes {
                 continue;
             }
             let slot = match &o.mesh {
-                MeshRef::Gltf { path, mesh, .. } => match by_key.get(&(path.clone(), *mesh)) {
+                MeshRef::Gltf(g) => match by_key.get(&(g.path.clone(), g.mesh)) {
                     Some(&slot) => slot,
                     None => {
+                        let (path, mesh) = (&g.path, &g.mesh);
                         let file = match files.entry(path.clone()) {
                             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                             std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),

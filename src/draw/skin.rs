@@ -41,14 +41,14 @@ impl LoadedMeshes {
     /// Reads the skin data an object's skin needs (once per mesh and skin),
     /// checking that the skin has as many joints as the object names.
     pub(super) fn load_skin(&mut self, o: &Object, files: &mut HashMap<PathBuf, GltfFile>) -> Result<(), DrawError> {
-        let (Some(skin), MeshRef::Gltf { path, mesh: Some(n), .. }) = (&o.skin, &o.mesh) else { return Ok(()) };
+        let (Some(skin), Some((path, Some(n)))) = (&o.skin, o.mesh.gltf_mesh()) else { return Ok(()) };
         let key: SkinKey = (o.mesh.clone(), skin.index);
         if !self.skins.contains_key(&key) {
-            let file = match files.entry(path.clone()) {
+            let file = match files.entry(path.to_path_buf()) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),
             };
-            let data = file.skin_data(*n, skin.index)?;
+            let data = file.skin_data(n, skin.index)?;
             self.skins.insert(key.clone(), Arc::new(data));
         }
         let joints = self.skins[&key].joint_count();

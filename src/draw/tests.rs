@@ -15,7 +15,7 @@ fn each_gltf_file_loads_once() {
     let arrows: Vec<&MeshData> = scene
         .objects()
         .iter()
-        .filter(|o| matches!(o.mesh, MeshRef::Gltf { .. }))
+        .filter(|o| matches!(o.mesh, MeshRef::Gltf(_)))
         .map(|o| loaded.get(&o.mesh).unwrap())
         .collect();
     assert_eq!(arrows.len(), 2);

@@ -18,6 +18,9 @@ pub(super) struct BoundsList {
     /// `values` by their bits (exact: two bounds are one value only when
     /// every coordinate is the same f64).
     ids: HashMap<[u64; 6], u32>,
+    /// The value given last and its index: runs of objects with the same
+    /// mesh (the common case) skip the hash map.
+    last: Option<([u64; 6], u32)>,
 }
 
 fn key((lo, hi): &Bounds) -> [u64; 6] {
@@ -26,11 +29,18 @@ fn key((lo, hi): &Bounds) -> [u64; 6] {
 
 impl BoundsList {
     fn id(&mut self, b: Bounds) -> u32 {
+        let k = key(&b);
+        if let Some((last, id)) = self.last {
+            if last == k {
+                return id;
+            }
+        }
         let next = self.values.len() as u32;
-        let id = *self.ids.entry(key(&b)).or_insert(next);
+        let id = *self.ids.entry(k).or_insert(next);
         if id == next {
             self.values.push(b);
         }
+        self.last = Some((k, id));
         id
     }
 
@@ -60,6 +70,7 @@ impl BoundsList {
     fn compact(&mut self) {
         let old = std::mem::take(&mut self.values);
         self.ids.clear();
+        self.last = None;
         let mut new_id: HashMap<u32, u32> = HashMap::new();
         for k in 0..self.of.len() {
             let was = self.of[k];

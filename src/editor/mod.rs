@@ -73,10 +73,16 @@ pub const EMPTY_HALF_SIZE: f64 = 0.05;
 fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     let (lo, hi) = match mesh {
         MeshRef::Primitive(p) => p.bounds(),
-        MeshRef::Gltf { .. } => Primitive::Cube.bounds(),
+        MeshRef::Gltf(_) => Primitive::Cube.bounds(),
         MeshRef::Empty => ([-EMPTY_HALF_SIZE; 3], [EMPTY_HALF_SIZE; 3]),
     };
     (Point3::from(lo), Point3::from(hi))
+}
+
+/// The pick tree of `scene`'s objects with local bounds `bounds`.
+fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> SceneIndex {
+    let worlds = scene.world_matrices_iter();
+    SceneIndex::build(bounds.iter().zip(worlds).map(|((lo, hi), m)| (*lo, *hi, m)))
 }
 
 /// Editor state. See the module docs for the bindings.
@@ -154,8 +160,7 @@ impl Editor {
     pub fn new(scene: Scene, width: f64, height: f64) -> Editor {
         let camera = scene.camera.filter(|c| c.validate().is_ok()).unwrap_or_default();
         let bounds: bounds::BoundsList = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
-        let worlds = scene.world_matrices_iter();
-        let index = SceneIndex::build(bounds.iter().zip(worlds).map(|((lo, hi), m)| (*lo, *hi, m)));
+        let index = index_of(&scene, &bounds);
         let mut editor = Editor {
             scene,
             bounds,
@@ -308,6 +313,12 @@ impl Editor {
         // A point far off screen hovers nothing.
         self.gizmo.hover(&v, &[], Point2::new(-1e9, -1e9));
         before.is_some()
+    }
+
+    /// Builds the pick tree again from every object's bounds and world matrix.
+    fn rebuild_index(&mut self) {
+        self.index = SceneIndex::new();
+        self.index = index_of(&self.scene, &self.bounds);
     }
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).

@@ -8,6 +8,11 @@ use std::sync::{Arc, OnceLock};
 use nalgebra::{Point2, Point3};
 
 use super::Editor;
+
+/// Objects given new bounds at once from which [`Editor::set_mesh`] builds
+/// the pick tree again rather than moving each (also at least an eighth
+/// of the scene).
+const REBUILD_AT: usize = 1024;
 use crate::mesh::MeshData;
 use crate::picking::MeshBvh;
 use crate::scene::material::Cutout;
@@ -50,13 +55,32 @@ impl Editor {
         self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
         self.link_object_meshes();
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
-            let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
-            for i in ids {
-                self.set_local_bounds(i, min, max);
-            }
+            // Only objects whose bounds differ: a million cubes handed
+            // their cube's own bounds again change nothing.
+            let objects = self.scene.objects();
+            let ids: Vec<usize> =
+                (0..objects.len()).filter(|&i| objects[i].mesh == mesh && self.bounds[i] != (min, max)).collect();
+            self.set_bounds_of(&ids, min, max);
             // Skinned objects keep their posed bounds.
             self.relink_skins();
         }
+    }
+
+    /// Gives the objects `ids` the local bounds `(min, max)`: moved in the
+    /// pick tree one by one when they are few, the tree built again once
+    /// when they are a good part of the scene (each move is a detach and a
+    /// greedy re-insert, dearer per object than a build).
+    fn set_bounds_of(&mut self, ids: &[usize], min: Point3<f64>, max: Point3<f64>) {
+        if ids.len() < REBUILD_AT.max(self.bounds.len() / 8) {
+            for &i in ids {
+                self.set_local_bounds(i, min, max);
+            }
+            return;
+        }
+        for &i in ids {
+            self.bounds.set(i, (min, max));
+        }
+        self.rebuild_index();
     }
 
     /// The holes `MASK` materials cut into a mesh handed over with

@@ -73,6 +73,12 @@ pub(super) const BUFFER: usize = 1 << 22;
 /// No mesh (`"mesh": null`) in [`Builder::mesh_of`].
 const NO_MESH: u32 = u32::MAX;
 
+/// The table hash of a name whose hash's low 32 bits are `short`: spread
+/// over 64 bits (the table takes its tag from the top bits).
+fn spread(short: u32) -> u64 {
+    u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Objects taken one at a time, checked as far as one object allows.
 #[derive(Default)]
 pub(super) struct Builder {
@@ -83,8 +89,9 @@ pub(super) struct Builder {
     /// Each distinct mesh string and the first object naming it.
     meshes: Vec<(String, usize)>,
     mesh_ids: HashMap<String, u32>,
-    /// Objects by name: indices into `objects`, hashed by their names.
-    names: HashTable<u32>,
+    /// Objects by name: (index into `objects`, 32 bits of its name's
+    /// hash), so that growing the table never reads the names again.
+    names: HashTable<(u32, u32)>,
     hasher: std::hash::RandomState,
     /// (object, parent name) for each object with a parent, in file order.
     parents: Vec<(usize, String)>,
@@ -111,9 +118,9 @@ impl Builder {
             self.name_problem = Some(SceneError::EmptyName(i));
             return;
         }
-        let hash = self.hasher.hash_one(o.name.as_str());
+        let short = self.hasher.hash_one(o.name.as_str()) as u32;
         let objects = &self.objects;
-        if self.names.find(hash, |&k| objects[k as usize].name == o.name).is_some() {
+        if self.names.find(spread(short), |&(k, h)| h == short && objects[k as usize].name == o.name).is_some() {
             self.name_problem = Some(SceneError::DuplicateName(o.name));
             return;
         }
@@ -121,8 +128,7 @@ impl Builder {
             self.name_problem = Some(SceneError::Object { name: o.name, problem: "too many objects".into() });
             return;
         };
-        let hasher = &self.hasher;
-        self.names.insert_unique(hash, key, |&k| hasher.hash_one(objects[k as usize].name.as_str()));
+        self.names.insert_unique(spread(short), (key, short), |&(_, h)| spread(h));
         let (transform, color) = values(&o).unwrap_or_else(|problem| {
             self.value_problem.get_or_insert((i, problem));
             (Transform::IDENTITY, [0.0; 3])
@@ -150,8 +156,10 @@ impl Builder {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        let hash = self.hasher.hash_one(name);
-        self.names.find(hash, |&k| self.objects[k as usize].name == name).map(|&k| k as usize)
+        let short = self.hasher.hash_one(name) as u32;
+        self.names
+            .find(spread(short), |&(k, h)| h == short && self.objects[k as usize].name == name)
+            .map(|&(k, _)| k as usize)
     }
 
     /// The scene, or its first problem (see the module documentation).

@@ -30,7 +30,7 @@ pub use changes::{copy_name, free_name, Detached};
 pub use file::{camera_from_file, camera_to_file, CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use primitives::{MeshData, Primitive};
-pub use skin::{SkinData, SkinRef};
+pub use skin::{Joints, SkinData, SkinRef};
 
 /// Why a scene could not be read, validated or saved.
 #[derive(Debug, thiserror::Error)]
@@ -78,29 +78,48 @@ impl SceneError {
     }
 }
 
-/// Which mesh an object draws.
+/// Which mesh an object draws. 16 bytes: the glTF reference, rare in
+/// large scenes, is boxed so that every object does not carry its strings.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MeshRef {
     Primitive(Primitive),
-    /// A glTF file; `source` as written in the scene (with its `#N`),
-    /// `path` the file resolved against the scene file's folder. `mesh`
-    /// `None`: every mesh of the file's default scene merged into one;
-    /// `Some(n)`: mesh `n` alone, in its own space.
-    Gltf {
-        source: String,
-        path: PathBuf,
-        mesh: Option<usize>,
-    },
+    /// A glTF file's mesh ([`GltfMesh`]).
+    Gltf(Box<GltfMesh>),
     /// No geometry (`"mesh": null`): draws nothing, has no triangles.
     Empty,
 }
 
+/// A glTF file's mesh as an object names it; `source` as written in the
+/// scene (with its `#N`), `path` the file resolved against the scene
+/// file's folder. `mesh` `None`: every mesh of the file's default scene
+/// merged into one; `Some(n)`: mesh `n` alone, in its own space.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GltfMesh {
+    pub source: String,
+    pub path: PathBuf,
+    pub mesh: Option<usize>,
+}
+
 impl MeshRef {
+    /// Mesh `mesh` of the glTF file at `path` (all of it merged for
+    /// `None`), written `source` in a scene file.
+    pub fn gltf(source: String, path: PathBuf, mesh: Option<usize>) -> MeshRef {
+        MeshRef::Gltf(Box::new(GltfMesh { source, path, mesh }))
+    }
+
+    /// The glTF file and mesh (`None`: the whole file), if a glTF mesh.
+    pub fn gltf_mesh(&self) -> Option<(&Path, Option<usize>)> {
+        match self {
+            MeshRef::Gltf(g) => Some((&g.path, g.mesh)),
+            _ => None,
+        }
+    }
+
     /// The string written in a scene file (`None` for an empty object).
     pub fn source(&self) -> Option<&str> {
         match self {
             MeshRef::Primitive(p) => Some(p.name()),
-            MeshRef::Gltf { source, .. } => Some(source),
+            MeshRef::Gltf(g) => Some(&g.source),
             MeshRef::Empty => None,
         }
     }
@@ -124,14 +143,15 @@ impl MeshRef {
                 "mesh \"{text}\" is neither a primitive (cube, sphere, cylinder, cone, torus, plane) nor a .gltf/.glb file (optionally with #N for its mesh N)"
             ));
         }
-        Ok(MeshRef::Gltf { source: text.to_string(), path: base.join(file), mesh })
+        Ok(MeshRef::gltf(text.to_string(), base.join(file), mesh))
     }
 
     /// The `mesh` string naming the same mesh from a scene file in `dir`:
     /// a glTF path is rewritten relative to `dir` unless it already names
     /// the same file from there.
     fn source_from(&self, dir: &Path) -> Option<String> {
-        let MeshRef::Gltf { source, path, mesh } = self else { return self.source().map(str::to_string) };
+        let MeshRef::Gltf(g) = self else { return self.source().map(str::to_string) };
+        let GltfMesh { source, path, mesh } = &**g;
         let file = match mesh {
             Some(_) => source.rsplit_once('#').map_or(source.as_str(), |(f, _)| f),
             None => source.as_str(),
@@ -342,7 +362,7 @@ impl Scene {
             rotation: [q.i, q.j, q.k, q.w],
             scale: o.transform.scale.into(),
             color: o.color.map(f64::from),
-            skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.clone() }),
+            skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
         }
     }
 
@@ -510,6 +530,22 @@ mod tests {
         }
     }
 
+    /// The record every object of a scene takes: a million objects take
+    /// a million of these. `MeshRef` is a tag and a pointer (the glTF
+    /// reference is boxed), a skin a thin pointer and an index, the
+    /// transform stays f64 (24 + 32 + 24 bytes), the colour 3 f32, the
+    /// name a `String` (its text on the heap).
+    #[test]
+    fn an_object_record_is_compact() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<MeshRef>(), 16);
+        assert_eq!(size_of::<Option<SkinRef>>(), 16);
+        assert_eq!(size_of::<Transform>(), 80);
+        // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 16 (skin),
+        // rounded up to the 8-byte alignment: 148 -> 152 (192 before).
+        assert_eq!(size_of::<Object>(), 152);
+    }
+
     #[test]
     fn atomic_save_leaves_no_temporary_files() {
         let dir = tempfile::tempdir().unwrap();
@@ -531,12 +567,9 @@ mod mesh_ref_tests {
             Path::new("base"),
         )
         .unwrap();
-        assert_eq!(
-            s.objects()[0].mesh,
-            MeshRef::Gltf { source: "m/x.glb#3".into(), path: PathBuf::from("base/m/x.glb"), mesh: Some(3) }
-        );
+        assert_eq!(s.objects()[0].mesh, MeshRef::gltf("m/x.glb#3".into(), PathBuf::from("base/m/x.glb"), Some(3)));
         assert_eq!(s.objects()[1].mesh, MeshRef::Empty);
-        assert!(matches!(s.objects()[2].mesh, MeshRef::Gltf { mesh: None, .. }));
+        assert!(matches!(s.objects()[2].mesh.gltf_mesh(), Some((_, None))));
         let json = s.to_json();
         assert!(json.contains(r#""mesh": "m/x.glb#3""#) && json.contains(r#""mesh": null"#), "{json}");
         assert_eq!(Scene::from_json(&json, Path::new("base")).unwrap(), s);

@@ -76,7 +76,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
         let name = free_name(&wanted, |c| taken.contains(c));
         taken.insert(name.clone());
         let mesh = match node.mesh {
-            Some(n) => MeshRef::Gltf { source: format!("{file_name}#{n}"), path: base.join(&file_name), mesh: Some(n) },
+            Some(n) => MeshRef::gltf(format!("{file_name}#{n}"), base.join(&file_name), Some(n)),
             None => MeshRef::Empty,
         };
         scene
@@ -101,7 +101,7 @@ fn link_skins(scene: &mut Scene, nodes: &[GltfNode], file: &GltfFile) -> Result<
         match names {
             Some(joints) if !joints.is_empty() => {
                 if let Some(o) = scene.object_mut(k) {
-                    o.skin = Some(SkinRef { index: s, joints });
+                    o.skin = Some(SkinRef { index: s, joints: joints.into() });
                 }
             }
             _ => log::warn!(

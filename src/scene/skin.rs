@@ -19,7 +19,41 @@ use super::{MeshData, MeshRef, SkinFile};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SkinRef {
     pub index: usize,
-    pub joints: Vec<String>,
+    pub joints: Joints,
+}
+
+/// A skin's joint names: a list behind one thin pointer, so that an
+/// object's `Option<SkinRef>` takes 16 bytes (skins are rare in large
+/// scenes). Reads as a slice of names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Joints(Box<Vec<String>>);
+
+impl std::ops::Deref for Joints {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl From<Vec<String>> for Joints {
+    fn from(names: Vec<String>) -> Joints {
+        Joints(Box::new(names))
+    }
+}
+
+impl FromIterator<String> for Joints {
+    fn from_iter<I: IntoIterator<Item = String>>(names: I) -> Joints {
+        Joints(Box::new(names.into_iter().collect()))
+    }
+}
+
+impl<T> PartialEq<Vec<T>> for Joints
+where
+    String: PartialEq<T>,
+{
+    fn eq(&self, other: &Vec<T>) -> bool {
+        self.0.len() == other.len() && self.0.iter().zip(other).all(|(a, b)| a == b)
+    }
 }
 
 /// A glTF mesh with the skin that poses it: the bind-pose triangles (the
@@ -109,7 +143,7 @@ impl SkinData {
 /// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
 /// glTF `path#N` mesh and joints that name objects of the file.
 pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, is_object: impl Fn(&str) -> bool) -> Result<SkinRef, String> {
-    if !matches!(mesh, MeshRef::Gltf { mesh: Some(_), .. }) {
+    if !matches!(mesh.gltf_mesh(), Some((_, Some(_)))) {
         return Err("a skin needs a glTF mesh named as \"path#N\"".into());
     }
     if s.joints.is_empty() {
@@ -118,7 +152,7 @@ pub(super) fn check_skin(s: &SkinFile, mesh: &MeshRef, is_object: impl Fn(&str) 
     if let Some(j) = s.joints.iter().find(|j| !is_object(j.as_str())) {
         return Err(format!("skin: unknown joint \"{j}\""));
     }
-    Ok(SkinRef { index: s.index, joints: s.joints.clone() })
+    Ok(SkinRef { index: s.index, joints: s.joints.clone().into() })
 }
 
 #[cfg(test)]
