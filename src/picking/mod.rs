@@ -5,9 +5,13 @@
 //! at the leaves.
 //!
 //! Each object's box is its mesh's local AABB under its world matrix. The
-//! BVH is built once (PLOC) with one object per leaf, so that moving an
-//! object is an incremental `move_primitive` (detach, greedy re-insert,
-//! refit with rotations) rather than a rebuild.
+//! BVH is built once (PLOC, obvhs's fast preset) with [`LEAF_OBJECTS`]
+//! object per leaf ([`SceneIndex::build_with_leaves`] allows more: fewer
+//! nodes, dearer leaves). Moving an object is incremental rather than a
+//! rebuild: a `move_primitive` (detach, greedy re-insert, refit with
+//! rotations) when it has a leaf of its own, else it leaves its shared
+//! leaf (whose box stays as it was, still conservative) and is inserted
+//! as a leaf of its own.
 //!
 //! obvhs works in f32. To keep the f32 traversal conservative for scenes far
 //! from the origin, leaf bounds are rounded outwards and padded by a relative
@@ -45,11 +49,17 @@ pub struct SceneHit {
     pub t: f64,
 }
 
-struct Leaf(Aabb);
+/// Objects a leaf of a freshly built tree holds at most: one. Leaves of
+/// two would save about a third of the nodes (24 MB at 1M objects) but
+/// made picks among 1M random boxes 1.2x (p50) to 1.8x (mean) slower
+/// (README, "Where the time and memory ... go").
+pub const LEAF_OBJECTS: u32 = 1;
 
-impl Boundable for Leaf {
+/// The tree is built straight from the stored boxes (no list of leaf
+/// bounds beside them: 32 bytes an object while it is built).
+impl Boundable for Slot {
     fn aabb(&self) -> Aabb {
-        self.0
+        leaf_aabb(self)
     }
 }
 
@@ -59,6 +69,8 @@ pub struct SceneIndex {
     bvh: Bvh2,
     /// [`Slot::NONE`] for objects that cannot be hit (degenerate or removed).
     obbs: Vec<Slot>,
+    /// Objects a leaf may hold when the tree is built (0: [`LEAF_OBJECTS`]).
+    leaf_objects: u32,
 }
 
 impl std::fmt::Debug for SceneIndex {
@@ -135,11 +147,20 @@ impl SceneIndex {
     where
         I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
     {
-        let obbs: Vec<Slot> = objects
-            .into_iter()
-            .map(|(lo, hi, m)| Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref()))
-            .collect();
-        let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
+        SceneIndex::build_with_leaves(objects, LEAF_OBJECTS)
+    }
+
+    /// [`SceneIndex::build`] with up to `leaf_objects` objects a leaf
+    /// (fewer nodes, dearer leaves) for this tree and its rebuilds.
+    pub fn build_with_leaves<I>(objects: I, leaf_objects: u32) -> SceneIndex
+    where
+        I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
+    {
+        let objects = objects.into_iter();
+        let mut obbs = Vec::with_capacity(objects.size_hint().0);
+        obbs.extend(objects.map(|(lo, hi, m)| Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref())));
+        obbs.shrink_to_fit();
+        let mut index = SceneIndex { bvh: Bvh2::default(), obbs, leaf_objects };
         index.rebuild();
         index
     }
@@ -150,10 +171,10 @@ impl SceneIndex {
             self.bvh = Bvh2::default();
             return;
         }
-        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o))).collect();
-        let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::medium_build() };
+        let leaf = if self.leaf_objects == 0 { LEAF_OBJECTS } else { self.leaf_objects };
+        let params = BvhBuildParams { max_prims_per_leaf: leaf, ..BvhBuildParams::fast_build() };
         let mut t = Duration::ZERO;
-        self.bvh = build_bvh2(&leaves, params, &mut t);
+        self.bvh = build_bvh2(&self.obbs, params, &mut t);
         self.bvh.init_primitives_to_nodes_if_uninit();
         self.bvh.init_parents_if_uninit();
     }
@@ -314,7 +335,7 @@ impl SceneIndex {
             if self.bvh.nodes.is_empty() {
                 self.rebuild();
             } else {
-                self.bvh.move_primitive(leaf_aabb(&slot), id32);
+                self.move_in_tree(leaf_aabb(&slot), id32);
             }
             return;
         }
@@ -329,6 +350,25 @@ impl SceneIndex {
             // `new` < `id` + 1 <= u32::MAX here.
             let aabb = leaf_aabb(&self.obbs[new]);
             self.bvh.insert_primitive(aabb, new as u32);
+        }
+    }
+
+    /// Gives `id` (in the tree) the leaf box `aabb`: moved when its leaf
+    /// is its own, else taken out of its shared leaf and inserted alone.
+    fn move_in_tree(&mut self, aabb: Aabb, id: u32) {
+        let node = self.bvh.primitives_to_nodes.get(id as usize).and_then(|&n| self.bvh.nodes.get(n as usize));
+        match node.map(|n| n.prim_count) {
+            Some(1) => {
+                self.bvh.move_primitive(aabb, id);
+            }
+            Some(_) => {
+                self.bvh.remove_primitive(id);
+                self.bvh.insert_primitive(aabb, id);
+            }
+            // Every id below the length is in the tree; kept total anyway.
+            None => {
+                self.bvh.insert_primitive(aabb, id);
+            }
         }
     }
 
@@ -372,7 +412,12 @@ impl SceneIndex {
                     continue;
                 };
                 let id = id as usize;
-                let Some(obb) = obbs.get(id).and_then(Slot::get) else {
+                // Objects share leaves: each one's padded world bounds
+                // first (cheap), its exact box only for those the ray meets.
+                let Some(slot) = obbs.get(id).filter(|s| s.ray_may_hit(ray)) else {
+                    continue;
+                };
+                let Some(obb) = slot.get() else {
                     continue;
                 };
                 let Some(t_box) = obb.intersect_ray(ray) else {

@@ -219,3 +219,47 @@ fn the_frustum_walk_keeps_what_brute_force_keeps() {
     }
     assert!(in_view > 500 && out_of_view > 500, "{in_view} kept, {out_of_view} culled");
 }
+
+/// A dense grid is built with shared leaves (fewer than two nodes an
+/// object); moving objects out of them (each then gets a leaf of its own)
+/// keeps every pick equal to brute force, and every object stays in the
+/// tree exactly once.
+#[test]
+fn shared_leaves_give_up_moved_objects() {
+    let (lo, hi) = cube();
+    let n = 4096;
+    let grid = |i: usize| at((i % 64) as f64 * 1.5, 0.0, -((i / 64) as f64) * 1.5 - 2.0);
+    let mut idx = SceneIndex::build_with_leaves((0..n).map(|i| (lo, hi, grid(i))), 4);
+    let shared = idx.bvh.nodes.iter().filter(|node| node.is_leaf() && node.prim_count > 1).count();
+    assert!(shared > 0, "no leaf holds several objects");
+    assert!(idx.bvh.nodes.len() < 2 * n - 1, "{} nodes for {n} objects", idx.bvh.nodes.len());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let rays = |rng: &mut rand::rngs::StdRng| -> Vec<Ray> {
+        (0..200)
+            .map(|_| {
+                let o = Point3::new(rng.gen_range(-5.0..100.0), 20.0, rng.gen_range(-100.0..5.0));
+                let t = Point3::new(rng.gen_range(0.0..96.0), 0.0, rng.gen_range(-98.0..-2.0));
+                Ray::new(o, t - o).unwrap()
+            })
+            .collect()
+    };
+    for round in 0..3 {
+        // Objects leave their leaves: some move far, some stay put (a
+        // move to the same place), some twice.
+        for _ in 0..300 {
+            let id = rng.gen_range(0..n);
+            let m = if round == 1 { grid(id) } else { at(rng.gen_range(0.0..96.0), 1.0, rng.gen_range(-98.0..-2.0)) };
+            idx.set(id, &lo, &hi, &m);
+        }
+        let mut in_tree: Vec<u32> =
+            idx.bvh.primitive_indices.iter().copied().filter(|&p| (p as usize) < n).collect::<Vec<_>>();
+        let leaves: usize =
+            idx.bvh.nodes.iter().filter(|node| node.is_leaf()).map(|node| node.prim_count as usize).sum();
+        in_tree.sort_unstable();
+        in_tree.dedup();
+        assert_eq!((in_tree.len(), leaves), (n, n), "round {round}");
+        for ray in rays(&mut rng) {
+            assert_eq!(idx.pick(&ray), idx.pick_brute_force(&ray), "round {round}");
+        }
+    }
+}
