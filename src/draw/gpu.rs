@@ -35,9 +35,10 @@ impl SceneMeshes {
     }
 
     /// Every object of `scene`, in scene order (object `i` has id `i + 1`).
+    /// World matrices are made one at a time (no list of them beside the
+    /// objects: 128 bytes an object).
     pub fn scene_objects(&self, scene: &Scene) -> Vec<SceneObject> {
-        let worlds = scene.world_matrices();
-        worlds.into_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w)).collect()
+        scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w)).collect()
     }
 
     /// Brings `renderer`'s scene objects up to date with `editor` (what

@@ -451,6 +451,8 @@ impl SceneMeshes {
                 // coincident objects keeps its id in the id buffer.
                 ids.sort_unstable();
                 let mut frame = FrameDesc::new(editor.camera, editor.depth);
+                // At most one draw an object in view: no doubling growth.
+                frame.objects.reserve_exact(ids.len());
                 let mut stats = CullStats::default();
                 let highlight = Highlighter::new(editor.selection());
                 for i in ids {

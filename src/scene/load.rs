@@ -224,7 +224,9 @@ impl Builder {
                 o.mesh = refs[m as usize].clone();
             }
         }
-        let objects = self.objects;
+        let mut objects = self.objects;
+        // Grown by doubling while read: give back the unused end.
+        objects.shrink_to_fit();
         // Parents come from the name index, so only a cycle can be refused.
         let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
             HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
