@@ -327,3 +327,63 @@ fn transforms_a_scene_file_cannot_hold_are_refused_or_clamped() {
     let text = e.scene().to_json();
     assert!(Scene::from_json(&text, std::path::Path::new(".")).is_ok());
 }
+
+/// A mesh handed over with new bounds for many objects (past the point
+/// where the pick tree is built again rather than each object moved):
+/// every object of that mesh, and only those, picks by the new bounds.
+#[test]
+fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
+    use crate::math::{Obb, Ray};
+    use crate::scene::Object;
+    let n = 3000;
+    let objects: Vec<Object> = (0..n)
+        .map(|i| Object {
+            name: format!("o{i}"),
+            // Every third object is a cube, the rest one glTF mesh.
+            mesh: if i % 3 == 0 {
+                MeshRef::Primitive(Primitive::Cube)
+            } else {
+                MeshRef::gltf("m.glb#0".into(), "m.glb".into(), Some(0))
+            },
+            transform: Transform {
+                position: nalgebra::Vector3::new((i % 60) as f64 * 3.0, 0.0, (i / 60) as f64 * 3.0),
+                ..Transform::IDENTITY
+            },
+            color: [1.0; 3],
+            skin: None,
+        })
+        .collect();
+    let mut e = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);
+    let (min, max) = (Point3::new(-1.2, -0.1, -1.2), Point3::new(1.2, 0.1, 1.2));
+    let gltf = MeshRef::gltf("m.glb#0".into(), "m.glb".into(), Some(0));
+    e.set_mesh(gltf.clone(), min, max, Arc::new(Primitive::Cube.mesh()));
+    let cube = Primitive::Cube.bounds();
+    let cube = (Point3::from(cube.0), Point3::from(cube.1));
+    // The nearest box along each ray, from the bounds the test expects.
+    let expected = |ray: &Ray| {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, o) in e.scene().objects().iter().enumerate() {
+            let (lo, hi) = if o.mesh == gltf { (min, max) } else { cube };
+            let world = e.scene().world_matrix(i);
+            if let Some(t) = Obb::from_local_aabb(&lo, &hi, &world).and_then(|b| b.intersect_ray(ray)) {
+                if best.is_none_or(|(bt, _)| t < bt) {
+                    best = Some((t, i));
+                }
+            }
+        }
+        best.map(|(_, i)| i)
+    };
+    let mut hits = 0;
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    for k in 0..400 {
+        // Straight down at random points of the grid: the wider glTF
+        // boxes now reach over gaps the cube-sized ones left.
+        let (x, z) = (rand::Rng::gen_range(&mut rng, -1.0..178.0), rand::Rng::gen_range(&mut rng, -1.0..148.0));
+        let ray = Ray::new(Point3::new(x, 10.0, z), -nalgebra::Vector3::y()).unwrap();
+        let got = e.index.pick(&ray).map(|h| h.id);
+        assert_eq!(got, expected(&ray), "ray {k}");
+        hits += got.is_some() as usize;
+    }
+    assert!(hits > 100, "{hits} hits");
+    assert!((0..n).all(|i| e.bounds[i] == if i % 3 == 0 { cube } else { (min, max) }));
+}
