@@ -4,6 +4,8 @@
 //! an [`ObjectFile`] (the derived deserializer, so its error messages are
 //! the format's own), checked, and kept only as its [`Object`]; the file's
 //! bytes are never held whole and no parsed copy of the file is built.
+//! A large file's objects are read by two threads, the second from about
+//! the middle on (`load_split.rs`), and checked in file order all the same.
 //! What needs every object (parents named by later objects) is checked at
 //! the end, in the order a whole-file check would meet the problems: the
 //! JSON first (a syntax error anywhere wins), then the camera, then names
@@ -45,7 +47,7 @@ fn finite<const N: usize>(v: &[f64; N]) -> bool {
 }
 
 /// An object's transform and colour, or the first bad value in it.
-fn values(o: &ObjectFile) -> Result<(Transform, [f32; 3]), &'static str> {
+pub(super) fn values(o: &ObjectFile) -> Result<(Transform, [f32; 3]), &'static str> {
     if !finite(&o.position) || !finite(&o.rotation) || !finite(&o.scale) || !finite(&o.color) {
         return Err("non-finite number");
     }
@@ -70,13 +72,25 @@ fn values(o: &ObjectFile) -> Result<(Transform, [f32; 3]), &'static str> {
 /// Bytes of a scene file read at a time.
 pub(super) const BUFFER: usize = 1 << 22;
 
+/// Scene files of this many bytes or more are read by two threads.
+pub(super) const SPLIT_MIN: u64 = 1 << 23;
+
 /// No mesh (`"mesh": null`) in [`Builder::mesh_of`].
-const NO_MESH: u32 = u32::MAX;
+pub(super) const NO_MESH: u32 = u32::MAX;
 
 /// The table hash of a name whose hash's low 32 bits are `short`: spread
 /// over 64 bits (the table takes its tag from the top bits).
 fn spread(short: u32) -> u64 {
     u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// One object as read, before the checks that need the objects before it.
+pub(super) struct Read {
+    pub(super) name: String,
+    /// Its transform and colour, or the first bad value in them.
+    pub(super) values: Result<(Transform, [f32; 3]), &'static str>,
+    pub(super) parent: Option<String>,
+    pub(super) skin: Option<SkinFile>,
 }
 
 /// Objects taken one at a time, checked as far as one object allows.
@@ -104,11 +118,21 @@ pub(super) struct Builder {
     value_problem: Option<(usize, &'static str)>,
     /// Objects seen (past a name problem they are only counted).
     seen: usize,
+    /// Of those, the objects a second thread read ([`split`]).
+    taken_over: usize,
 }
 
 impl Builder {
     /// Takes the next object of the file.
     pub(super) fn push(&mut self, o: ObjectFile) {
+        let values = values(&o);
+        let ObjectFile { name, mesh, parent, skin, .. } = o;
+        self.add(Read { name, values, parent, skin }, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
+    }
+
+    /// Takes the next object, its values already read; `mesh(self, i)`
+    /// gives the object's mesh id (asked only for a well-named object `i`).
+    pub(super) fn add(&mut self, o: Read, mesh: impl FnOnce(&mut Builder, usize) -> Option<u32>) {
         let i = self.seen;
         self.seen += 1;
         if self.name_problem.is_some() {
@@ -129,22 +153,11 @@ impl Builder {
             return;
         };
         self.names.insert_unique(spread(short), (key, short), |&(_, h)| spread(h));
-        let (transform, color) = values(&o).unwrap_or_else(|problem| {
+        let (transform, color) = o.values.unwrap_or_else(|problem| {
             self.value_problem.get_or_insert((i, problem));
             (Transform::IDENTITY, [0.0; 3])
         });
-        let mesh = match o.mesh {
-            None => NO_MESH,
-            Some(text) => match self.mesh_ids.get(&text) {
-                Some(&id) => id,
-                None => {
-                    let id = self.meshes.len() as u32;
-                    self.mesh_ids.insert(text.clone(), id);
-                    self.meshes.push((text, i));
-                    id
-                }
-            },
-        };
+        let mesh = mesh(self, i).unwrap_or(NO_MESH);
         self.mesh_of.push(mesh);
         if let Some(p) = o.parent {
             self.parents.push((i, p));
@@ -153,6 +166,17 @@ impl Builder {
             self.skins.push((i, s));
         }
         self.objects.push(Object { name: o.name, mesh: MeshRef::Empty, transform, color, skin: None });
+    }
+
+    /// The id of mesh string `text`, first named by object `i` if new.
+    pub(super) fn mesh_id(&mut self, text: &str, i: usize) -> u32 {
+        if let Some(&id) = self.mesh_ids.get(text) {
+            return id;
+        }
+        let id = self.meshes.len() as u32;
+        self.mesh_ids.insert(text.to_string(), id);
+        self.meshes.push((text.to_string(), i));
+        id
     }
 
     fn find(&self, name: &str) -> Option<usize> {
@@ -268,8 +292,11 @@ impl<'de> Deserialize<'de> for Builder {
 /// and column) is the exact one. So this only ever accepts files that
 /// parse the same way whole.
 /// `buffer`: the bytes read at a time (it grows when one value is larger).
-pub(super) fn read_pieces(file: std::fs::File, buffer: usize) -> std::io::Result<Option<StreamedFile>> {
-    let mut r = Pieces { file, buf: vec![0; buffer.max(1)], pos: 0, end: 0, eof: false };
+/// A file of `split_min` bytes or more has its objects read by two
+/// threads ([`split`]).
+pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io::Result<Option<StreamedFile>> {
+    let file = std::fs::File::open(path)?;
+    let mut r = Pieces { file, buf: vec![0; buffer.max(1)], pos: 0, end: 0, eof: false, base: 0 };
     if r.next_byte()? != Some(b'{') {
         return Ok(None);
     }
@@ -289,7 +316,7 @@ pub(super) fn read_pieces(file: std::fs::File, buffer: usize) -> std::io::Result
                 Some(c) => camera = Some(c),
                 None => return Ok(None),
             },
-            "objects" if objects.is_none() => match r.objects()? {
+            "objects" if objects.is_none() => match r.objects(path, buffer, split_min)? {
                 Some(b) => objects = Some(b),
                 None => return Ok(None),
             },
@@ -307,13 +334,15 @@ pub(super) fn read_pieces(file: std::fs::File, buffer: usize) -> std::io::Result
     Ok(objects.map(|objects| StreamedFile { camera: camera.flatten(), objects }))
 }
 
-/// The part of a file in memory: `buf[pos..end]` is not consumed yet.
+/// The part of a file in memory: `buf[pos..end]` is not consumed yet,
+/// `buf[0]` is byte `base` of the file.
 struct Pieces {
     file: std::fs::File,
     buf: Vec<u8>,
     pos: usize,
     end: usize,
     eof: bool,
+    base: u64,
 }
 
 impl Pieces {
@@ -326,6 +355,7 @@ impl Pieces {
         }
         self.buf.copy_within(self.pos..self.end, 0);
         self.end -= self.pos;
+        self.base += self.pos as u64;
         self.pos = 0;
         if self.end == self.buf.len() {
             self.buf.resize(self.buf.len() * 2, 0);
@@ -339,6 +369,19 @@ impl Pieces {
         self.end += n;
         self.eof = n == 0;
         Ok(n > 0)
+    }
+
+    /// Where in the file the next byte to consume is.
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Goes on reading at byte `at` of the file.
+    fn seek(&mut self, at: u64) -> std::io::Result<()> {
+        use std::io::Seek;
+        self.file.seek(std::io::SeekFrom::Start(at))?;
+        (self.base, self.pos, self.end, self.eof) = (at, 0, 0, false);
+        Ok(())
     }
 
     /// The next byte that is not JSON whitespace, consumed.
@@ -377,8 +420,11 @@ impl Pieces {
         }
     }
 
-    /// The `objects` array, each object handed to a [`Builder`].
-    fn objects(&mut self) -> std::io::Result<Option<Builder>> {
+    /// The `objects` array, each object handed to a [`Builder`]. In a file
+    /// of `split_min` bytes or more a second thread reads the objects from
+    /// about the middle on ([`split`]); this one takes them over when it
+    /// gets there.
+    fn objects(&mut self, path: &Path, buffer: usize, split_min: u64) -> std::io::Result<Option<Builder>> {
         if self.next_byte()? != Some(b'[') {
             return Ok(None);
         }
@@ -387,17 +433,51 @@ impl Pieces {
             return Ok(Some(b));
         }
         self.pos -= 1;
-        loop {
-            let Some(o) = self.value::<ObjectFile>()? else { return Ok(None) };
-            b.push(o);
-            match self.next_byte()? {
-                Some(b',') => {}
-                Some(b']') => return Ok(Some(b)),
-                _ => return Ok(None),
-            }
-        }
+        let len = self.file.metadata()?.len();
+        let start = match len >= split_min {
+            true => split::start_near_middle(path, len).ok().flatten().filter(|&s| s > self.offset()),
+            false => None,
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let stop_ref = &stop;
+            let mut tail = start.map(|s| (s, scope.spawn(move || split::read_tail(path, s, buffer, stop_ref))));
+            let read = (|| loop {
+                if let Some(&(s, _)) = tail.as_ref() {
+                    // Where the next object starts: the other thread's
+                    // objects are this file's only if it is exactly there.
+                    if self.next_byte()?.is_none() {
+                        return Ok(None);
+                    }
+                    self.pos -= 1;
+                    if self.offset() >= s {
+                        let at = self.offset();
+                        if let Some((_, handle)) = tail.take().filter(|_| at == s) {
+                            if let Ok(Some(t)) = handle.join() {
+                                b.absorb(t.part);
+                                self.seek(t.end)?;
+                                return Ok(Some(std::mem::take(&mut b)));
+                            }
+                        }
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                let Some(o) = self.value::<ObjectFile>()? else { return Ok(None) };
+                b.push(o);
+                match self.next_byte()? {
+                    Some(b',') => {}
+                    Some(b']') => return Ok(Some(std::mem::take(&mut b))),
+                    _ => return Ok(None),
+                }
+            })();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            read
+        })
     }
 }
+
+#[path = "load_split.rs"]
+mod split;
 
 #[cfg(test)]
 #[path = "load_tests.rs"]

@@ -6,13 +6,24 @@ use std::path::Path;
 use super::*;
 
 /// `text` written to a file and read by [`read_pieces`] with a `buffer`
-/// of that many bytes: `None` when it gave up.
+/// of that many bytes: `None` when it gave up. Read by one thread and by
+/// two (a second from the middle on, where it can), which must agree.
 fn pieces(text: &str, buffer: usize) -> Option<Result<Scene, String>> {
+    let one = pieces_split(text, buffer, u64::MAX).map(|r| r.0);
+    let two = pieces_split(text, buffer, 0).map(|r| r.0);
+    assert_eq!(one, two, "one thread and two disagree on {text}");
+    one
+}
+
+/// [`pieces`] with files of `split_min` bytes or more read by two threads,
+/// and how many objects the second read.
+fn pieces_split(text: &str, buffer: usize, split_min: u64) -> Option<(Result<Scene, String>, usize)> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.json");
     std::fs::write(&path, text).unwrap();
-    let read = read_pieces(std::fs::File::open(&path).unwrap(), buffer).unwrap()?;
-    Some(read.finish(Path::new("base")).map_err(|e| e.to_string()))
+    let read = read_pieces(&path, buffer, split_min).unwrap()?;
+    let taken_over = read.objects.taken_over;
+    Some((read.finish(Path::new("base")).map_err(|e| e.to_string()), taken_over))
 }
 
 fn whole(text: &str) -> Result<Scene, String> {
@@ -166,4 +177,94 @@ fn skins_may_name_later_objects_and_their_problems_come_in_file_order() {
     // ... and a bad skin wins over a later bad value.
     let err = whole(&skinned(r#"["nobody"]"#, r#", "scale": [0, 1, 1]"#)).unwrap_err();
     assert!(err.contains("body") && err.contains("nobody"), "{err}");
+}
+
+/// A scene file of `n` objects: parents named before and after, a mesh
+/// first named late, a skin whose joints come later, and the names given.
+fn many(n: usize, name: impl Fn(usize) -> String) -> String {
+    let objects: Vec<String> = (0..n)
+        .map(|i| {
+            let mesh = match i % 7 {
+                0 => r#""cube""#.to_string(),
+                1 if i > n / 2 + 10 => r#""late.glb#1""#.to_string(),
+                2 => "null".to_string(),
+                _ => r#""sphere""#.to_string(),
+            };
+            let parent = match i % 5 {
+                0 if i > 0 => format!(r#", "parent": {}"#, serde_json::to_string(&name(i - 1)).unwrap()),
+                1 if i + 3 < n => format!(r#", "parent": {}"#, serde_json::to_string(&name(i + 3)).unwrap()),
+                _ => String::new(),
+            };
+            let skin = if i == 8 {
+                format!(r#", "mesh2": 0, "skin": {{"index": 0, "joints": [{}]}}"#, serde_json::to_string(&name(n - 1)).unwrap())
+                    .replace(r#", "mesh2": 0"#, "")
+            } else {
+                String::new()
+            };
+            let mesh = if i == 8 { r#""m.gltf#0""#.to_string() } else { mesh };
+            format!(
+                "    {{\"name\": {}, \"mesh\": {mesh}{parent}{skin}, \"position\": [{}, 0.5, -{i}], \"color\": [0.25, 0.5, 1]}}",
+                serde_json::to_string(&name(i)).unwrap(),
+                i as f64 * 1.5
+            )
+        })
+        .collect();
+    format!(
+        "{{\n  \"objects\": [\n{}\n  ],\n  \"camera\": {{\"eye\": [0, 1, 5], \"target\": [0, 0, 0]}}\n}}\n",
+        objects.join(",\n")
+    )
+}
+
+#[test]
+fn a_second_thread_reads_the_second_half_and_agrees_with_one() {
+    let text = many(400, |i| format!("o{i}"));
+    let expect = whole(&text).unwrap();
+    assert_eq!(expect.len(), 400);
+    for buffer in [5, 1000, 1 << 20] {
+        let (two, taken_over) = pieces_split(&text, buffer, 0).unwrap();
+        assert_eq!(two, Ok(expect.clone()), "buffer {buffer}");
+        // About half the objects came from the second thread.
+        assert!((150..250).contains(&taken_over), "buffer {buffer}: {taken_over} taken over");
+    }
+    // Below the size given, one thread reads it all.
+    assert_eq!(pieces_split(&text, 1 << 20, text.len() as u64 + 1).unwrap().1, 0);
+}
+
+#[test]
+fn a_guess_inside_a_string_is_dropped() {
+    // One name, long enough to hold the middle of the file, is made of
+    // `}, {`: the second thread's guess is inside it, so the first thread
+    // never arrives there and reads on alone.
+    let long = "}, {\" ".repeat(20_000);
+    let text = many(300, |i| if i == 150 { long.clone() } else { format!("o{i}") });
+    let expect = whole(&text).unwrap();
+    assert_eq!(expect.objects()[150].name, long);
+    let (two, taken_over) = pieces_split(&text, 64, 0).unwrap();
+    assert_eq!(two, Ok(expect));
+    assert_eq!(taken_over, 0);
+}
+
+#[test]
+fn problems_across_the_halves_come_in_file_order() {
+    // A bad value late in the first half, a duplicate of an early name in
+    // the second: the duplicate wins (names first), then the bad value.
+    let base = many(300, |i| format!("o{i}"));
+    let dup = base.replace(r#""name": "o250""#, r#""name": "o3""#);
+    let bad = dup.replace(r#""position": [148.5, 0.5, -99]"#, r#""position": [148.5, 0.5, -99], "scale": [0, 1, 1]"#);
+    assert_ne!(bad, dup);
+    assert_eq!(whole(&bad).unwrap_err(), "object \"o3\": duplicate name");
+    let (two, taken_over) = pieces_split(&bad, 4096, 0).unwrap();
+    assert_eq!(two, Err("object \"o3\": duplicate name".to_string()));
+    assert!(taken_over > 0);
+    let bad_only =
+        base.replace(r#""position": [148.5, 0.5, -99]"#, r#""position": [148.5, 0.5, -99], "scale": [0, 1, 1]"#);
+    let later = bad_only
+        .replace(r#""position": [375, 0.5, -250]"#, r#""position": [375, 0.5, -250], "rotation": [0, 0, 0, 0]"#);
+    assert_ne!(later, bad_only);
+    assert_eq!(pieces(&later, 4096), Some(whole(&later)));
+    assert_eq!(whole(&later).unwrap_err(), "object \"o99\": scale has a zero component");
+    // A syntax error in the second half: both give up (the whole-file
+    // parse names it).
+    let broken = base.replace(r#""name": "o260""#, r#""name": "o260",,"#);
+    assert_eq!(pieces_split(&broken, 4096, 0), None);
 }

@@ -263,8 +263,7 @@ impl Scene {
     /// it cannot be read or is anything else (JSON that does not parse as
     /// a scene file, glTF, ...), for the caller to read it whole and say why.
     pub fn load_streamed(path: &Path) -> Option<Result<Scene, SceneError>> {
-        let file = std::fs::File::open(path).ok()?;
-        let read = load::read_pieces(file, load::BUFFER).ok()??;
+        let read = load::read_pieces(path, load::BUFFER, load::SPLIT_MIN).ok()??;
         let base = path.parent().unwrap_or(Path::new("."));
         Some(read.finish(base).map_err(|e| e.in_file(path)))
     }
