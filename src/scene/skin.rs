@@ -26,6 +26,9 @@ pub struct SkinRef {
 /// object's `Option<SkinRef>` takes 16 bytes (skins are rare in large
 /// scenes). Reads as a slice of names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+// Boxed on purpose: one 8-byte pointer in every object's record, where a
+// `Vec` or a boxed slice would take 24 or 16 bytes.
+#[allow(clippy::box_collection)]
 pub struct Joints(Box<Vec<String>>);
 
 impl std::ops::Deref for Joints {
