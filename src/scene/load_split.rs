@@ -19,6 +19,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{values, Builder, Pieces, Read, NO_MESH};
+use crate::math::Transform;
 use crate::scene::file::{ObjectFile, SkinFile};
 
 /// Bytes after the middle searched for a place where an object may begin.
@@ -34,12 +35,20 @@ pub(super) struct Tail {
 /// Objects read one by one, without the checks that need earlier objects.
 #[derive(Default)]
 pub(super) struct Part {
-    /// Each object and the index of its mesh string in `meshes`.
-    objects: Vec<(Read, u32)>,
+    /// Each object's name, values and the index of its mesh string in
+    /// `meshes` (parents and skins, rare, are kept apart).
+    objects: Vec<(String, Values, u32)>,
+    /// (index in `objects`, parent name) of each object with a parent.
+    parents: Vec<(usize, String)>,
+    /// (index in `objects`, skin) of each skinned object.
+    skins: Vec<(usize, SkinFile)>,
     /// The distinct mesh strings, in the order first named.
     meshes: Vec<String>,
     mesh_ids: HashMap<String, u32>,
 }
+
+/// An object's transform and colour, or the first bad value in them.
+type Values = Result<(Transform, [f32; 3]), &'static str>;
 
 impl Part {
     fn push(&mut self, o: ObjectFile) {
@@ -57,23 +66,28 @@ impl Part {
                 }
             },
         };
-        let skin: Option<SkinFile> = skin;
-        self.objects.push((Read { name, values, parent, skin }, mesh));
+        let k = self.objects.len();
+        self.parents.extend(parent.map(|p| (k, p)));
+        self.skins.extend(skin.map(|s| (k, s)));
+        self.objects.push((name, values, mesh));
     }
 }
 
 impl Builder {
     /// Takes over the objects of `part`, which follow those taken so far.
     pub(super) fn absorb(&mut self, part: Part) {
-        let Part { objects, meshes, .. } = part;
+        let Part { objects, parents, skins, meshes, .. } = part;
+        let (mut parents, mut skins) = (parents.into_iter().peekable(), skins.into_iter().peekable());
         // Local mesh index -> this builder's id, set at first use (so that
         // each string is first named by the object that names it first).
         let mut ids = vec![NO_MESH; meshes.len()];
         self.taken_over += objects.len();
         self.objects.reserve_exact(objects.len());
         self.mesh_of.reserve_exact(objects.len());
-        for (read, mesh) in objects {
-            self.add(read, |b, i| {
+        for (k, (name, values, mesh)) in objects.into_iter().enumerate() {
+            let parent = parents.next_if(|(j, _)| *j == k).map(|(_, p)| p);
+            let skin = skins.next_if(|(j, _)| *j == k).map(|(_, s)| s);
+            self.add(Read { name, values, parent, skin }, |b, i| {
                 let m = mesh as usize;
                 (mesh != NO_MESH).then(|| {
                     if ids[m] == NO_MESH {
