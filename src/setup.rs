@@ -169,11 +169,11 @@ pub const FRAMING_FACTOR: f64 = 1.2;
 /// The world bounding box of every object's drawn triangles (`None` when
 /// nothing is drawn).
 pub fn drawn_bounds(scene: &Scene, loaded: &LoadedMeshes) -> Option<(Point3<f64>, Point3<f64>)> {
-    let worlds = scene.world_matrices();
     let mut lo = Point3::from(Vector3::repeat(f64::INFINITY));
     let mut hi = Point3::from(Vector3::repeat(f64::NEG_INFINITY));
-    for (o, world) in scene.objects().iter().zip(&worlds) {
+    for (i, o) in scene.iter() {
         let Some(data) = loaded.get(&o.mesh) else { continue };
+        let world = scene.world_matrix(i);
         for p in &data.positions {
             let w = world.transform_point(&Point3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2])));
             lo = lo.inf(&w);

@@ -1,6 +1,7 @@
 //! GPU culling from an editor: keeps the renderer's persistent scene
-//! objects in step with the editor's scene (a full upload when objects were
-//! added or removed, otherwise only the moved objects' records), and builds
+//! objects (one record per id, dead slots drawing nothing) in step with the
+//! editor's scene (only the records of objects moved, added or removed;
+//! a full upload the first time and when new ids outgrow the records), and builds
 //! frames that let the renderer's compute pass cull. The CPU side of such a
 //! frame costs what changed and what is selected, not the scene's size.
 
@@ -13,6 +14,8 @@ use crate::scene::Scene;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GpuSync {
     mark: Option<ChangeMark>,
+    /// Records the renderer holds (ids below it can be updated in place).
+    records: usize,
 }
 
 impl GpuSync {
@@ -23,33 +26,63 @@ impl GpuSync {
     }
 }
 
+/// The record of a slot without an object (deleted, or room for objects
+/// still to come): no mesh, so the cull pass never draws it.
+const NO_OBJECT: SceneObject = SceneObject {
+    mesh: None,
+    world: nalgebra::Matrix4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+    color: [0.0; 3],
+};
+
 impl SceneMeshes {
-    /// Object `i` of `scene` as the GPU path keeps it.
+    /// Object `i` of `scene` as the GPU path keeps it (a dead slot: a
+    /// record that draws nothing).
     pub fn scene_object(&self, scene: &Scene, i: usize) -> SceneObject {
-        self.object_with(scene, i, scene.world_matrix(i))
+        match scene.get(i) {
+            Some(_) => self.object_with(scene, i, scene.world_matrix(i)),
+            None => NO_OBJECT,
+        }
     }
 
     fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
-        let o = &scene.objects()[i];
-        SceneObject { mesh: self.get(&o.mesh), world, color: o.color }
+        match scene.get(i) {
+            Some(o) => SceneObject { mesh: self.get(&o.mesh), world, color: o.color },
+            None => NO_OBJECT,
+        }
     }
 
-    /// Every object of `scene`, in scene order (object `i` has id `i + 1`).
+    /// Every slot of `scene`, by id (object `i` has id `i + 1`; a dead
+    /// slot's record draws nothing).
     pub fn scene_objects(&self, scene: &Scene) -> Vec<SceneObject> {
         let worlds = scene.world_matrices();
         worlds.into_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w)).collect()
     }
 
-    /// Brings `renderer`'s scene objects up to date with `editor` (what
-    /// changed since `sync`'s mark; everything the first time and after
-    /// objects were added or removed).
+    /// Brings `renderer`'s scene objects up to date with `editor`: what
+    /// changed since `sync`'s mark, record by record (ids are stable, so a
+    /// delete or its undo rewrites only the records of the objects that
+    /// went or came back). Everything is uploaded the first time, and when
+    /// new objects outgrow the records held: then with room for half as
+    /// many again, so that a run of duplicates re-uploads rarely.
     pub fn sync_gpu(&self, editor: &Editor, renderer: &mut Renderer, sync: &mut GpuSync) -> Result<(), DrawError> {
         let scene = editor.scene();
-        match editor.changes_since(sync.mark) {
-            SceneChanges::All => renderer.set_scene_objects(&self.scene_objects(scene))?,
-            SceneChanges::Moved([]) => {}
-            SceneChanges::Moved(moved) => {
-                let mut ids = moved.to_vec();
+        let changes = editor.changes_since(sync.mark);
+        let bound = scene.id_bound();
+        match changes {
+            SceneChanges::All => {
+                renderer.set_scene_objects(&self.scene_objects(scene))?;
+                sync.records = bound;
+            }
+            SceneChanges::Changed(_) if bound > sync.records => {
+                let room = bound + bound / 2;
+                let mut objects = self.scene_objects(scene);
+                objects.resize(room, NO_OBJECT);
+                renderer.set_scene_objects(&objects)?;
+                sync.records = room;
+            }
+            SceneChanges::Changed([]) => {}
+            SceneChanges::Changed(changed) => {
+                let mut ids = changed.to_vec();
                 ids.sort_unstable();
                 ids.dedup();
                 let changed: Vec<(u32, SceneObject)> =

@@ -356,7 +356,7 @@ impl SceneMeshes {
     /// A frame showing `scene` from `camera` in a `width` x `height`
     /// viewport; `selected` objects are outlined (the last one as the
     /// active object), objects outside the view frustum are left out. Each
-    /// object's id is its index in the scene + 1.
+    /// object's id buffer value is its id + 1 (dead slots draw nothing).
     pub fn frame(
         &self,
         scene: &Scene,
@@ -370,7 +370,7 @@ impl SceneMeshes {
         let mut frame = FrameDesc::new(camera, depth);
         let mut stats = CullStats::default();
         let highlight = Highlighter::new(selected);
-        for (i, world) in worlds.iter().enumerate() {
+        for (i, world) in worlds.iter().enumerate().filter(|(i, _)| scene.contains(*i)) {
             self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight, None);
         }
         (frame, stats)

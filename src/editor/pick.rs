@@ -50,7 +50,7 @@ impl Editor {
         self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
         self.link_object_meshes();
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
-            let ids: Vec<usize> = (0..self.scene.len()).filter(|&i| self.scene.objects()[i].mesh == mesh).collect();
+            let ids: Vec<usize> = self.scene.iter().filter(|(_, o)| o.mesh == mesh).map(|(i, _)| i).collect();
             for i in ids {
                 self.set_local_bounds(i, min, max);
             }
@@ -108,9 +108,12 @@ impl Editor {
         self.link_object_meshes();
     }
 
-    /// Points every object at its mesh's entry.
+    /// Points every object at its mesh's entry (index = id; none for a
+    /// dead slot).
     fn link_object_meshes(&mut self) {
-        self.object_meshes = self.scene.objects().iter().map(|o| self.meshes.get(&o.mesh).cloned()).collect();
+        let (scene, meshes) = (&self.scene, &self.meshes);
+        self.object_meshes =
+            (0..scene.id_bound()).map(|i| scene.get(i).and_then(|o| meshes.get(&o.mesh)).cloned()).collect();
         for (&i, posed) in &self.posed {
             if let Some(slot) = self.object_meshes.get_mut(i) {
                 *slot = Some(Arc::clone(posed));

@@ -207,7 +207,6 @@ impl Builder {
         if let Some((i, problem)) = problem {
             return Err(SceneError::Object { name: self.objects[i].name.clone(), problem });
         }
-        drop(std::mem::take(&mut self.names));
         for (i, r) in skins {
             self.objects[i].skin = Some(r);
         }
@@ -219,11 +218,13 @@ impl Builder {
         let objects = self.objects;
         // Parents come from the name index, so only a cycle can be refused.
         let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
-            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
-                SceneError::Cycle(objects[child].name.clone())
-            }
+            HierarchyError::Cycle { child, .. }
+            | HierarchyError::NoSuchObject(child)
+            | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.clone()),
         })?;
-        Ok(Scene { camera, objects, hierarchy })
+        // The name index built while reading becomes the scene's.
+        let names = super::names::NameIndex::from_parts(self.names, self.hasher);
+        Ok(Scene::from_parts(camera, objects, hierarchy, Some(names)))
     }
 }
 
