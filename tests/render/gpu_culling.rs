@@ -81,8 +81,8 @@ fn gpu_culling_draws_exactly_what_the_cpu_frustum_test_keeps() {
         let mut sync = GpuSync::default();
         for round in 0..16 {
             // Edits the GPU copy must follow: moves (a parent's moves its
-            // child) copy only those records; a duplicate and a delete
-            // renumber objects and rebuild the copy.
+            // child) copy only those records; a duplicate outgrows the
+            // records (a new upload with room), a delete leaves dead slots.
             if round == 5 {
                 for k in 0..20 {
                     let i = (k * 19 * 7) % 2000;
@@ -257,5 +257,94 @@ fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
         assert!(r.read_ids().unwrap().iter().all(|&id| id == 0));
     }
     assert!(r.read_scene_object(1).is_err(), "one object (index 0) only");
+    assert_no_validation_errors(&r);
+}
+
+/// Stable ids (issue 11): after deletes, their undo, a duplicate and its
+/// undo and redo, the GPU path draws exactly the live objects (every object
+/// is in view, far from every plane), as the CPU path does; deletes and
+/// their undo rewrite only the records of the objects that went or came
+/// back (no full upload), and the other objects keep their ids.
+#[test]
+fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
+    let mut r = renderer(W, H);
+    // 20 x 20 cubes; 30 of them carry a child above them.
+    let mut scene = Scene::cube_grid(400);
+    for k in 0..30 {
+        let parent = k * 13;
+        let mut child = scene.objects()[parent].clone();
+        child.name = format!("child{k}");
+        child.transform.position = Vector3::new(0.0, 1.5, 0.0);
+        scene.push(child, Some(parent)).unwrap();
+    }
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    // From high above the grid's centre: every cube well inside the view.
+    e.camera = Camera {
+        eye: Point3::new(19.0, 120.0, 19.0),
+        target: Point3::new(19.0, 0.0, 19.0),
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 1.0, far: 500.0 },
+    };
+    let mut sync = GpuSync::default();
+    // The model: live ids (cube i has id i, child k id 400 + k, below cube 13k).
+    let mut live: std::collections::BTreeSet<usize> = (0..430).collect();
+    let below = |ids: &[usize]| -> Vec<usize> {
+        let mut out: Vec<usize> = ids.to_vec();
+        out.extend(ids.iter().filter(|&&i| i < 390 && i % 13 == 0).map(|&i| 400 + i / 13));
+        out
+    };
+    let mut check = |e: &mut Editor, live: &std::collections::BTreeSet<usize>, uploads: Option<usize>, step: &str| {
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            e.depth = depth;
+            let frame = meshes.gpu_frame(e, &mut r, &mut sync).unwrap();
+            let stats = r.draw(&frame).unwrap();
+            if let (Some(n), DepthMode::Reversed) = (uploads, depth) {
+                assert_eq!(stats.uploaded_objects as usize, n, "{step}: records copied");
+            }
+            let gpu: Vec<usize> = r.read_drawn_objects().unwrap().into_iter().map(|i| i as usize).collect();
+            let want: Vec<usize> = live.iter().copied().collect();
+            assert_eq!(gpu, want, "{step}, {depth:?}: the GPU path draws the live objects");
+            let (cpu, _) = meshes.editor_frame(e);
+            let mut cpu: Vec<usize> = cpu.objects.iter().map(|o| o.id as usize - 1).collect();
+            cpu.sort_unstable();
+            assert_eq!(cpu, want, "{step}: the CPU path draws the live objects");
+        }
+    };
+    check(&mut e, &live, None, "loaded");
+    // Delete 3 cubes, two of them with children.
+    e.set_selection(&[13, 50, 390 - 13]);
+    assert!(e.delete());
+    let gone = below(&[13, 50, 377]);
+    assert_eq!(gone.len(), 5);
+    for i in &gone {
+        live.remove(i);
+    }
+    check(&mut e, &live, Some(5), "delete");
+    assert!(e.undo());
+    live.extend(gone.iter().copied());
+    check(&mut e, &live, Some(5), "undo delete");
+    assert!(e.redo());
+    for i in &gone {
+        live.remove(i);
+    }
+    check(&mut e, &live, Some(5), "redo delete");
+    // Duplicate cube 26 (with child 402) and cube 7: copies 430, 431, 432
+    // (originals in id order: 7, 26, 402).
+    e.set_selection(&[26, 7]);
+    assert!(e.duplicate());
+    assert_eq!(e.selection(), &[431, 430]);
+    live.extend([430, 431, 432]);
+    check(&mut e, &live, None, "duplicate");
+    assert!(e.undo());
+    for i in [430, 431, 432] {
+        live.remove(&i);
+    }
+    check(&mut e, &live, Some(3), "undo duplicate");
+    assert!(e.redo());
+    live.extend([430, 431, 432]);
+    check(&mut e, &live, Some(3), "redo duplicate (the records have room)");
+    // Cube 100 kept its id through all of it.
+    assert_eq!(e.scene().objects()[100].name, "cube100");
     assert_no_validation_errors(&r);
 }
