@@ -182,9 +182,9 @@ proptest! {
                         continue;
                     }
                     let before = model.clone();
-                    for j in 0..model.len() {
+                    for (j, slot) in model.iter_mut().enumerate() {
                         if below(&before, &selection, j) {
-                            model[j] = None;
+                            *slot = None;
                         }
                     }
                     undo.push((before, Some((selection.clone(), Vec::new()))));
