@@ -53,7 +53,7 @@ impl Boundable for Leaf {
     }
 }
 
-/// A BVH of object boxes, indexed by dense ids `0..len`.
+/// A BVH of object boxes, indexed by ids `0..len` (removed ids have no leaf).
 #[derive(Default)]
 pub struct SceneIndex {
     bvh: Bvh2,
@@ -191,118 +191,30 @@ impl SceneIndex {
             return;
         }
         for id in len..n {
-            // `id` < n <= u32::MAX + 1: every slot was inserted with a u32 id.
-            self.bvh.remove_primitive(id as u32);
+            if self.in_tree(id) {
+                // `id` < n <= u32::MAX + 1: every slot was inserted with a u32 id.
+                self.bvh.remove_primitive(id as u32);
+            }
         }
         self.obbs.truncate(len);
     }
 
-    /// Removes the ids in `gone` (ascending) and renumbers the others to
-    /// close the gaps, as a scene does when objects are deleted: the removed
-    /// leaves leave the tree and the rest keep their nodes (one pass over
-    /// the ids, no rebuild unless most of the tree goes).
-    pub fn remove_ids(&mut self, gone: &[usize]) {
-        let n = self.obbs.len();
-        let gone: Vec<usize> = gone.iter().copied().filter(|&i| i < n).collect();
-        if gone.is_empty() {
-            return;
-        }
-        let mut new_of = vec![u32::MAX; n];
-        let mut next = 0u32;
-        let mut g = gone.iter().peekable();
-        for (old, slot) in new_of.iter_mut().enumerate() {
-            if g.peek() == Some(&&old) {
-                g.next();
-            } else {
-                *slot = next;
-                next += 1;
-            }
-        }
-        let obbs: Vec<Slot> =
-            self.obbs.iter().enumerate().filter(|(i, _)| new_of[*i] != u32::MAX).map(|(_, o)| *o).collect();
-        if self.bvh.nodes.is_empty() || 2 * gone.len() > n {
-            self.obbs = obbs;
-            self.rebuild();
-            return;
-        }
-        for &id in &gone {
-            self.bvh.remove_primitive(id as u32);
-        }
-        self.renumber(&new_of, next as usize);
-        self.obbs = obbs;
+    /// Whether `id` has a leaf in the tree (a removed id has none).
+    fn in_tree(&self, id: usize) -> bool {
+        self.bvh.primitives_to_nodes.get(id).is_some_and(|&n| n != u32::MAX)
     }
 
-    /// Makes room for new ids at the (ascending, final) positions `added`,
-    /// renumbering the others as a scene does when objects are put back,
-    /// then sets each added id's box from `boxes(id)`.
-    pub fn insert_ids(
-        &mut self,
-        added: &[usize],
-        mut boxes: impl FnMut(usize) -> (Point3<f64>, Point3<f64>, Matrix4<f64>),
-    ) {
-        if added.is_empty() {
-            return;
-        }
-        let n = self.obbs.len();
-        let total = n + added.len();
-        // Old id -> new id: the old ids fill the positions not in `added`.
-        let mut new_of = Vec::with_capacity(n);
-        let mut a = added.iter().peekable();
-        for pos in 0..total {
-            if a.peek() == Some(&&pos) {
-                a.next();
-            } else if new_of.len() < n {
-                new_of.push(pos as u32);
-            }
-        }
-        let mut obbs = vec![Slot::NONE; total];
-        for (old, o) in self.obbs.iter().enumerate() {
-            obbs[new_of[old] as usize] = *o;
-        }
-        if self.bvh.nodes.is_empty() || 2 * added.len() > total {
-            for &i in added {
-                let (lo, hi, m) = boxes(i);
-                obbs[i] = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
-            }
-            self.obbs = obbs;
-            self.rebuild();
-            return;
-        }
-        self.renumber(&new_of, total);
-        self.obbs = obbs;
-        for &i in added {
-            let (lo, hi, m) = boxes(i);
-            let slot = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
-            self.obbs[i] = slot;
-            // `i` < total, and ids always fit u32 here.
-            self.bvh.insert_primitive(leaf_aabb(&slot), i as u32);
-        }
-    }
-
-    /// Rewrites the tree's primitive ids through `new_of` (old -> new,
-    /// `u32::MAX` for removed), for `len` ids after.
-    fn renumber(&mut self, new_of: &[u32], len: usize) {
-        for p in self.bvh.primitive_indices.iter_mut() {
-            if let Some(&new) = new_of.get(*p as usize) {
-                *p = new;
-            }
-        }
-        let old = std::mem::take(&mut self.bvh.primitives_to_nodes);
-        let mut to_nodes = vec![u32::MAX; len];
-        for (old_id, &node) in old.iter().enumerate() {
-            if let Some(&new) = new_of.get(old_id) {
-                if new != u32::MAX {
-                    to_nodes[new as usize] = node;
-                }
-            }
-        }
-        self.bvh.primitives_to_nodes = to_nodes;
-    }
-
-    /// Makes object `id` unhittable (its slot stays).
+    /// Makes object `id` unhittable, its slot kept (a deleted object: ids
+    /// are stable): its leaf leaves the tree, `O(log n)`, and
+    /// [`SceneIndex::set`] puts one back (its undo).
     pub fn remove(&mut self, id: usize) {
-        if id < self.obbs.len() {
-            self.set_obb(id, None);
+        if id >= self.obbs.len() {
+            return;
+        }
+        self.obbs[id] = Slot::NONE;
+        if self.in_tree(id) {
+            // `id` < len, and ids in the tree fit u32.
+            self.bvh.remove_primitive(id as u32);
         }
     }
 
@@ -313,8 +225,11 @@ impl SceneIndex {
             self.obbs[id] = slot;
             if self.bvh.nodes.is_empty() {
                 self.rebuild();
-            } else {
+            } else if self.in_tree(id) {
                 self.bvh.move_primitive(leaf_aabb(&slot), id32);
+            } else {
+                // A removed id set again.
+                self.bvh.insert_primitive(leaf_aabb(&slot), id32);
             }
             return;
         }

@@ -112,10 +112,11 @@ fn appending_and_truncating_agree_with_a_fresh_build() {
     assert!(hits > 100, "{hits}");
 }
 
-/// Removing ids from the middle and putting them back (delete and its
-/// undo) keeps the index equal to one built from scratch each time.
+/// Removing ids from the middle and setting them again (delete and its
+/// undo: ids are stable) keeps the index picking like one built from
+/// scratch each time, with the removed ids unhittable (a zero matrix).
 #[test]
-fn removing_and_inserting_ids_agree_with_fresh_builds() {
+fn removing_and_setting_ids_again_agree_with_fresh_builds() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(31);
     let (lo, hi) = cube();
     let worlds: Vec<Matrix4<f64>> = (0..500)
@@ -123,8 +124,8 @@ fn removing_and_inserting_ids_agree_with_fresh_builds() {
         .collect();
     let mut idx = SceneIndex::build(worlds.iter().map(|m| (lo, hi, *m)));
     let gone: Vec<usize> = (0..500).filter(|i| i % 7 == 3 || (200..230).contains(i)).collect();
-    let kept: Vec<Matrix4<f64>> =
-        worlds.iter().enumerate().filter(|(i, _)| !gone.contains(i)).map(|(_, m)| *m).collect();
+    let without: Vec<Matrix4<f64>> =
+        worlds.iter().enumerate().map(|(i, m)| if gone.contains(&i) { Matrix4::zeros() } else { *m }).collect();
     let compare = |idx: &SceneIndex, fresh: &[Matrix4<f64>], seed: u64| {
         let fresh_idx = SceneIndex::build(fresh.iter().map(|m| (lo, hi, *m)));
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -134,21 +135,41 @@ fn removing_and_inserting_ids_agree_with_fresh_builds() {
             let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
             let ray = Ray::new(o, t - o).unwrap();
             assert_eq!(idx.pick(&ray).map(|h| h.id), fresh_idx.pick(&ray).map(|h| h.id));
+            assert_eq!(idx.pick(&ray).map(|h| h.t), idx.pick_brute_force(&ray).map(|h| h.t));
             hits += idx.pick(&ray).is_some() as usize;
         }
-        assert!(hits > 100, "{hits}");
+        hits
     };
-    idx.remove_ids(&gone);
-    assert_eq!(idx.len(), kept.len());
-    compare(&idx, &kept, 1);
-    idx.insert_ids(&gone, |i| (lo, hi, worlds[i]));
-    assert_eq!(idx.len(), 500);
-    compare(&idx, &worlds, 2);
-    // And objects keep moving incrementally afterwards.
+    for &i in &gone {
+        idx.remove(i);
+    }
+    assert_eq!(idx.len(), 500, "ids stay");
+    assert!(gone.iter().all(|&i| idx.obb(i).is_none()));
+    assert!(compare(&idx, &without, 1) > 100);
+    for &i in &gone {
+        idx.set(i, &lo, &hi, &worlds[i]);
+    }
+    assert!(compare(&idx, &worlds, 2) > 100);
+    // And objects keep moving incrementally afterwards; removed ids can be
+    // truncated away (an undone duplicate).
     idx.set(250, &lo, &hi, &at(100.0, 0.0, 0.0));
     let mut moved = worlds.clone();
     moved[250] = at(100.0, 0.0, 0.0);
-    compare(&idx, &moved, 3);
+    assert!(compare(&idx, &moved, 3) > 100);
+    for i in 480..500 {
+        idx.remove(i);
+    }
+    idx.truncate(480);
+    assert!(compare(&idx, &moved[..480], 4) > 100);
+    // Removing every object leaves nothing to hit; setting them brings them back.
+    for i in 0..480 {
+        idx.remove(i);
+    }
+    assert_eq!(compare(&idx, &vec![Matrix4::zeros(); 480], 5), 0);
+    for (i, m) in moved[..480].iter().enumerate() {
+        idx.set(i, &lo, &hi, m);
+    }
+    assert!(compare(&idx, &moved[..480], 6) > 100);
 }
 
 /// The frustum walk finds exactly the boxes a brute-force test over all
