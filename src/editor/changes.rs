@@ -107,6 +107,7 @@ impl Editor {
         if self.object_meshes.len() < bound {
             self.object_meshes.resize(bound, None);
         }
+        let mut boxes = Vec::with_capacity(added.len());
         for &i in added {
             let Some(o) = self.scene.get(i) else { continue };
             let mesh = &o.mesh;
@@ -117,17 +118,17 @@ impl Editor {
             let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
             self.object_meshes[i] = self.meshes.get(mesh).cloned();
             self.bounds.put(i, (lo, hi));
-            let world = self.scene.world_matrix(i);
-            self.index.set(i, &lo, &hi, &world);
+            boxes.push((i, lo, hi, self.scene.world_matrix(i)));
         }
+        self.index.set_many(&boxes);
     }
 
     /// Makes the objects at `gone` (now dead slots) unhittable; their
     /// per-slot table entries stay (stale) until the slots are reused or
     /// truncated. Costs what was removed.
     fn index_removed(&mut self, gone: &[usize]) {
+        self.index.remove_many(gone);
         for &i in gone {
-            self.index.remove(i);
             if let Some(m) = self.object_meshes.get_mut(i) {
                 *m = None;
             }

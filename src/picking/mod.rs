@@ -144,18 +144,74 @@ impl SceneIndex {
         index
     }
 
-    /// Rebuilds the whole tree from the stored boxes.
+    /// Rebuilds the whole tree from the stored boxes: one leaf per
+    /// hittable id (unhittable ones, e.g. deleted objects, get none until
+    /// they are set again).
     pub fn rebuild(&mut self) {
-        if self.obbs.is_empty() {
+        let ids: Vec<u32> = (0..self.obbs.len()).filter(|&i| self.obbs[i].is_some()).map(|i| i as u32).collect();
+        if ids.is_empty() {
             self.bvh = Bvh2::default();
             return;
         }
-        let leaves: Vec<Leaf> = self.obbs.iter().map(|o| Leaf(leaf_aabb(o))).collect();
+        let leaves: Vec<Leaf> = ids.iter().map(|&i| Leaf(leaf_aabb(&self.obbs[i as usize]))).collect();
         let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::medium_build() };
         let mut t = Duration::ZERO;
         self.bvh = build_bvh2(&leaves, params, &mut t);
-        self.bvh.init_primitives_to_nodes_if_uninit();
+        // The tree numbers its leaves by their place in `leaves`: made ids.
+        for p in self.bvh.primitive_indices.iter_mut() {
+            *p = ids[*p as usize];
+        }
+        let mut to_nodes = vec![u32::MAX; self.obbs.len()];
+        for (n, node) in self.bvh.nodes.iter().enumerate().filter(|(_, node)| node.is_leaf()) {
+            for k in node.first_index..node.first_index + node.prim_count {
+                to_nodes[self.bvh.primitive_indices[k as usize] as usize] = n as u32;
+            }
+        }
+        self.bvh.primitives_to_nodes = to_nodes;
         self.bvh.init_parents_if_uninit();
+    }
+
+    /// Leaves in the tree, about (nodes of a binary tree with one primitive a leaf).
+    fn leaves(&self) -> usize {
+        self.bvh.nodes.len().div_ceil(2)
+    }
+
+    /// [`SceneIndex::set`] for many ids at once (objects put back or
+    /// added): one by one when they are few against the tree, else the
+    /// boxes are stored and the tree rebuilt once.
+    pub fn set_many(&mut self, items: &[(usize, Point3<f64>, Point3<f64>, Matrix4<f64>)]) {
+        if items.len() <= self.leaves() {
+            for (id, lo, hi, m) in items {
+                self.set(*id, lo, hi, m);
+            }
+            return;
+        }
+        let end = items.iter().map(|it| it.0 + 1).max().unwrap_or(0);
+        if end > self.obbs.len() {
+            self.obbs.resize(end, Slot::NONE);
+        }
+        for (id, lo, hi, m) in items {
+            self.obbs[*id] = Slot::new(pickable(Obb::from_local_aabb(lo, hi, m)).as_ref());
+        }
+        self.rebuild();
+    }
+
+    /// [`SceneIndex::remove`] for many ids at once (a delete): one by one
+    /// when they are few against the tree, else the tree is rebuilt from
+    /// what is left.
+    pub fn remove_many(&mut self, ids: &[usize]) {
+        if 2 * ids.len() <= self.leaves() {
+            for &id in ids {
+                self.remove(id);
+            }
+            return;
+        }
+        for &id in ids {
+            if let Some(slot) = self.obbs.get_mut(id) {
+                *slot = Slot::NONE;
+            }
+        }
+        self.rebuild();
     }
 
     /// Number of ids (including unhittable ones).
@@ -241,9 +297,11 @@ impl SceneIndex {
             return;
         }
         for new in first_new..=id {
-            // `new` < `id` + 1 <= u32::MAX here.
-            let aabb = leaf_aabb(&self.obbs[new]);
-            self.bvh.insert_primitive(aabb, new as u32);
+            // Gaps get no leaf (as in a rebuild). `new` < `id` + 1 <= u32::MAX here.
+            if self.obbs[new].is_some() {
+                let aabb = leaf_aabb(&self.obbs[new]);
+                self.bvh.insert_primitive(aabb, new as u32);
+            }
         }
     }
 

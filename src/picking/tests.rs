@@ -140,15 +140,17 @@ fn removing_and_setting_ids_again_agree_with_fresh_builds() {
         }
         hits
     };
-    for &i in &gone {
+    // Half one by one, half at once.
+    let (one, many) = gone.split_at(gone.len() / 2);
+    for &i in one {
         idx.remove(i);
     }
+    idx.remove_many(many);
     assert_eq!(idx.len(), 500, "ids stay");
     assert!(gone.iter().all(|&i| idx.obb(i).is_none()));
     assert!(compare(&idx, &without, 1) > 100);
-    for &i in &gone {
-        idx.set(i, &lo, &hi, &worlds[i]);
-    }
+    let back: Vec<_> = gone.iter().map(|&i| (i, lo, hi, worlds[i])).collect();
+    idx.set_many(&back);
     assert!(compare(&idx, &worlds, 2) > 100);
     // And objects keep moving incrementally afterwards; removed ids can be
     // truncated away (an undone duplicate).
@@ -170,6 +172,13 @@ fn removing_and_setting_ids_again_agree_with_fresh_builds() {
         idx.set(i, &lo, &hi, m);
     }
     assert!(compare(&idx, &moved[..480], 6) > 100);
+    // All at once both ways (a rebuild), then a few back one by one.
+    idx.remove_many(&(0..480).collect::<Vec<_>>());
+    assert_eq!(compare(&idx, &vec![Matrix4::zeros(); 480], 7), 0);
+    let all: Vec<_> = (0..480).map(|i| (i, lo, hi, moved[i])).collect();
+    idx.set_many(&all[..470]);
+    idx.set_many(&all[470..]);
+    assert!(compare(&idx, &moved[..480], 8) > 100);
 }
 
 /// The frustum walk finds exactly the boxes a brute-force test over all

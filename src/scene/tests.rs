@@ -63,6 +63,12 @@ fn atomic_save_leaves_no_temporary_files() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// A dead slot costs no more than a live one: `String`'s niche holds the `None`.
+#[test]
+fn a_slot_is_the_size_of_an_object() {
+    assert_eq!(std::mem::size_of::<Option<Object>>(), std::mem::size_of::<Object>());
+}
+
 #[test]
 fn removed_objects_leave_dead_slots_and_come_back_in_them() {
     let json = r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"b","mesh":"cube","parent":"a"},
