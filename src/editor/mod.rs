@@ -428,9 +428,10 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.undo().cloned() {
+        match self.history.take_undo() {
             Some(e) => {
                 self.apply(&e, false);
+                self.history.undone(e);
                 true
             }
             None => false,
@@ -441,9 +442,10 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.redo().cloned() {
+        match self.history.take_redo() {
             Some(e) => {
                 self.apply(&e, true);
+                self.history.redone(e);
                 true
             }
             None => false,
