@@ -47,6 +47,9 @@ pub struct SceneHit {
 
 struct Leaf(Aabb);
 
+/// An object's id, local mesh bounds (min, max) and world matrix.
+pub type PlacedBox = (usize, Point3<f64>, Point3<f64>, Matrix4<f64>);
+
 impl Boundable for Leaf {
     fn aabb(&self) -> Aabb {
         self.0
@@ -179,7 +182,7 @@ impl SceneIndex {
     /// [`SceneIndex::set`] for many ids at once (objects put back or
     /// added): one by one when they are few against the tree, else the
     /// boxes are stored and the tree rebuilt once.
-    pub fn set_many(&mut self, items: &[(usize, Point3<f64>, Point3<f64>, Matrix4<f64>)]) {
+    pub fn set_many(&mut self, items: &[PlacedBox]) {
         if items.len() <= self.leaves() {
             for (id, lo, hi, m) in items {
                 self.set(*id, lo, hi, m);
