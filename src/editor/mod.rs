@@ -329,7 +329,7 @@ impl Editor {
         View::new(self.camera, self.size.0, self.size.1, self.depth).ok()
     }
 
-    /// World matrices of every object.
+    /// World matrices by id ([`Scene::world_matrices`]: zero for a dead slot).
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
         self.scene.world_matrices()
     }
