@@ -1,18 +1,25 @@
 //! GPU culling from an editor: keeps the renderer's persistent scene
 //! objects in step with the editor's scene (a full upload when objects were
 //! added or removed, otherwise only the moved objects' records), and builds
-//! frames that let the renderer's compute pass cull. The CPU side of such a
-//! frame costs what changed and what is selected, not the scene's size.
+//! frames that let the renderer's compute pass cull. The objects of meshes
+//! with blended parts, which the compute pass skips, are listed in the
+//! frame (frustum-culled here, sorted back to front by the renderer as on
+//! the CPU path). The CPU side of such a frame costs what changed, what is
+//! selected and the blended objects, not the scene's size.
 
-use super::{DrawError, Highlighter, SceneMeshes};
+use super::{CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
+use crate::math::View;
 use crate::render::{FrameDesc, GpuSceneFrame, Highlight, Renderer, SceneObject};
 use crate::scene::Scene;
 
 /// What of an editor's scene a renderer holds ([`SceneMeshes::gpu_frame`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct GpuSync {
     mark: Option<ChangeMark>,
+    /// The objects whose meshes have blended parts (ascending), drawn from
+    /// the frame's object list; set with every whole upload.
+    blended: Vec<usize>,
 }
 
 impl GpuSync {
@@ -46,7 +53,10 @@ impl SceneMeshes {
     pub fn sync_gpu(&self, editor: &Editor, renderer: &mut Renderer, sync: &mut GpuSync) -> Result<(), DrawError> {
         let scene = editor.scene();
         match editor.changes_since(sync.mark) {
-            SceneChanges::All => renderer.set_scene_objects(&self.scene_objects(scene))?,
+            SceneChanges::All => {
+                renderer.set_scene_objects(&self.scene_objects(scene))?;
+                sync.blended = self.blended_objects(scene, renderer);
+            }
             SceneChanges::Moved([]) => {}
             SceneChanges::Moved(moved) => {
                 let mut ids = moved.to_vec();
@@ -61,9 +71,20 @@ impl SceneMeshes {
         Ok(())
     }
 
+    /// The objects of `scene` (ascending) whose meshes have blended parts.
+    fn blended_objects(&self, scene: &Scene, renderer: &Renderer) -> Vec<usize> {
+        let objects = scene.objects().iter().enumerate();
+        objects
+            .filter(|(_, o)| self.get(&o.mesh).is_some_and(|m| renderer.mesh_is_blended(m)))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// The frame for an editor's current state with GPU culling: the
-    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the selection
-    /// as highlights, the gizmo overlay and the selection rectangle.
+    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the objects
+    /// of blended meshes that meet the frustum as the frame's object list
+    /// (as the CPU path lists them), the selection as highlights, the gizmo
+    /// overlay and the selection rectangle.
     pub fn gpu_frame(
         &self,
         editor: &Editor,
@@ -81,6 +102,16 @@ impl SceneMeshes {
             .filter(|(_, h)| *h != Highlight::None)
             .collect();
         frame.gpu_scene = Some(GpuSceneFrame { highlights });
+        if !sync.blended.is_empty() {
+            let (w, h) = editor.size();
+            let frustum = View::new(editor.camera, w, h, editor.depth).ok().map(|v| v.frustum());
+            let scene = editor.scene();
+            let mut stats = CullStats::default();
+            for &i in &sync.blended {
+                let world = scene.world_matrix(i);
+                self.push_object(&mut frame, &mut stats, scene, i, &world, frustum.as_ref(), &highlight, None);
+            }
+        }
         frame.overlay = editor.overlay();
         frame.selection_rect = editor.selection_rect();
         Ok(frame)
