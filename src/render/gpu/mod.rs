@@ -257,8 +257,8 @@ impl GpuScene {
     /// The device is idle (the old buffers may be destroyed).
     pub unsafe fn set_members(&mut self, ctx: &Context, meshes: usize) -> Result<(), RenderError> {
         let gpu = &ctx.gpu;
-        let members = Members::new(&self.object_mesh, meshes);
-        let slots = members.slots.len() as u64;
+        let mut members = Members::new(&self.object_mesh, meshes);
+        let slots = u64::from(members.len);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let list = upload_buffer(ctx, bytemuck::cast_slice(&members.slots), usage, "cull members")?;
         self.member_slots.destroy(gpu);
@@ -271,6 +271,7 @@ impl GpuScene {
         self.visible.destroy(gpu);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         self.visible = Some(scratch(4 * slots, usage, "visible")?);
+        members.slots = Vec::new();
         self.members = members;
         self.last_frame = None;
         Ok(())
@@ -358,7 +359,7 @@ impl GpuScene {
             });
         }
         draws.sort_by_key(|d| (d.pass, d.material, d.mesh, d.command));
-        let slots = self.members.slots.len() as u32;
+        let slots = self.members.len;
         let counts = (self.count, meshes.len() as u32, slots);
         let header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
         let mut data = bytemuck::bytes_of(&header).to_vec();

@@ -129,7 +129,10 @@ pub(crate) const NO_OBJECT: u32 = u32::MAX;
 /// the slots keeps each mesh's visible objects in ascending order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Members {
+    /// Emptied once uploaded ([`Members::len`] stays).
     pub slots: Vec<u32>,
+    /// How many slots there are.
+    pub len: u32,
     /// Per mesh: its first slot.
     pub base: Vec<u32>,
     /// Per mesh: how many objects draw it.
@@ -156,14 +159,14 @@ impl Members {
             slots[next[m as usize] as usize] = i as u32;
             next[m as usize] += 1;
         }
-        Members { slots, base, count }
+        Members { len: slots.len() as u32, slots, base, count }
     }
 
     /// Mesh `m`'s first slot and workgroups (a mesh past the list has none).
     pub fn of(&self, m: usize) -> (u32, u32) {
         match (self.base.get(m), self.count.get(m)) {
             (Some(&b), Some(&c)) => (b, c.div_ceil(GROUP)),
-            _ => (self.slots.len() as u32, 0),
+            _ => (self.len, 0),
         }
     }
 }
@@ -267,7 +270,7 @@ mod tests {
         assert_eq!(m.count, vec![200, 0, 200]);
         // 200 objects take one workgroup of 256 slots.
         assert_eq!(m.base, vec![0, 256, 256]);
-        assert_eq!(m.slots.len(), 512);
+        assert_eq!((m.slots.len(), m.len), (512, 512));
         assert_eq!(m.slots[..200], expect_0[..]);
         assert!(m.slots[200..256].iter().all(|&s| s == NO_OBJECT));
         assert_eq!(m.slots[256..456], expect_2[..]);
