@@ -2,7 +2,11 @@
 //! objects the CPU frustum test keeps, on random cameras in both depth
 //! modes, with near planes cutting objects and a scene far from the origin;
 //! a drag copies only the moved object's record, which then equals the CPU
-//! world matrix; the id buffer matches the CPU path's. Every renderer runs
+//! world matrix; the id buffer matches the CPU path's, and of coincident
+//! objects the same one wins on both paths every frame (the ordered
+//! compaction); blended objects are drawn back to front as on the CPU
+//! path; an object that changes its mesh moves between the per-mesh lists.
+//! Every renderer runs
 //! with validation, synchronization validation included (`ContextDesc::validation`),
 //! so the transfer -> compute -> indirect/vertex barriers are checked.
 
@@ -12,7 +16,7 @@ use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection, View};
-use viewport::render::Renderer;
+use viewport::render::{Renderer, SceneObject};
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
@@ -385,5 +389,33 @@ fn overlapping_translucent_objects_look_the_same_on_both_paths() {
         .filter(|&i| (0..3).any(|k| (i32::from(cpu.data[i * 4 + k]) - i32::from(gpu.data[i * 4 + k])).abs() > 1))
         .count();
     assert!(differ * 200 <= pixels, "{differ} of {pixels} pixels differ");
+    assert_no_validation_errors(&r);
+}
+
+/// An object given another mesh through `Renderer::update_scene_objects`
+/// (here none, then its cube again) leaves and rejoins the per-mesh member
+/// lists the cull walks: it is no longer drawn, then drawn again.
+#[test]
+fn an_object_that_changes_its_mesh_leaves_and_rejoins_the_drawn_objects() {
+    let mut r = renderer(W, H);
+    let scene = Scene::cube_grid(600);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let e = Editor::new(scene, W as f64, H as f64);
+    let mut sync = GpuSync::default();
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    let all = r.read_drawn_objects().unwrap();
+    let ids = r.read_ids().unwrap();
+    assert!(all.contains(&300) && ids.contains(&301), "object 300 is drawn and seen");
+    let cube = meshes.scene_object(e.scene(), 300);
+    r.update_scene_objects(&[(300, SceneObject { mesh: None, ..cube })]).unwrap();
+    r.draw(&frame).unwrap();
+    let without: Vec<u32> = all.iter().copied().filter(|&i| i != 300).collect();
+    assert_eq!(r.read_drawn_objects().unwrap(), without);
+    assert!(!r.read_ids().unwrap().contains(&301), "object 300 left the image");
+    r.update_scene_objects(&[(300, cube)]).unwrap();
+    r.draw(&frame).unwrap();
+    assert_eq!(r.read_drawn_objects().unwrap(), all);
+    assert_eq!(r.read_ids().unwrap(), ids, "the same image as before");
     assert_no_validation_errors(&r);
 }
