@@ -93,6 +93,8 @@ pub(crate) struct GpuScene {
     staging: Vec<GrowBuffer>,
     frame_data: Vec<GrowBuffer>,
     commands: Vec<GrowBuffer>,
+    /// Per frame: whether its descriptor set names the current buffers.
+    written: Vec<bool>,
     /// Per frame: the draws recorded from `commands` (set by `cull`).
     draws: Vec<Vec<IndirectDraw>>,
     /// The frame that culled last.
@@ -157,6 +159,7 @@ impl GpuScene {
                         )
                     })
                     .collect(),
+                written: vec![false; frames],
                 draws: vec![Vec::new(); frames],
                 last_frame: None,
                 set_layout: vk::DescriptorSetLayout::null(),
@@ -241,6 +244,8 @@ impl GpuScene {
         let records: Vec<GpuObjectRecord> = objects.iter().map(|o| GpuObjectRecord::new(o, bounds)).collect();
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let buffer = upload_buffer(ctx, bytemuck::cast_slice(&records), usage, "scene objects")?;
+        // The sets name the old buffers until written again.
+        self.written.fill(false);
         self.objects.destroy(&ctx.gpu);
         self.objects = Some(buffer);
         self.last_frame = None;
@@ -261,6 +266,7 @@ impl GpuScene {
         let slots = u64::from(members.len);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let list = upload_buffer(ctx, bytemuck::cast_slice(&members.slots), usage, "cull members")?;
+        self.written.fill(false);
         self.member_slots.destroy(gpu);
         self.member_slots = Some(list);
         let scratch = |bytes: u64, usage, name| Buffer::new(gpu, bytes.max(4), usage, MemoryLocation::GpuOnly, name);
@@ -364,11 +370,15 @@ impl GpuScene {
         let header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
         let mut data = bytemuck::bytes_of(&header).to_vec();
         data.extend_from_slice(bytemuck::cast_slice(&table));
+        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
+        let command_len = command_bytes.len().max(4) as u64;
+        // A set is written again only when one of its buffers was replaced.
+        let regrown = self.frame_data[fi].must_grow(data.len() as u64) || self.commands[fi].must_grow(command_len);
+        let rewrite = regrown || !self.written[fi];
         let frame_data = self.frame_data[fi].reserve(gpu, data.len() as u64)?;
         frame_data.write(0, &data, "cull frame data")?;
         let frame_data = frame_data.raw;
-        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
-        let command_buffer = self.commands[fi].reserve(gpu, command_bytes.len().max(4) as u64)?;
+        let command_buffer = self.commands[fi].reserve(gpu, command_len)?;
         command_buffer.write(0, command_bytes, "indirect")?;
         let command_buffer = command_buffer.raw;
 
@@ -409,28 +419,31 @@ impl GpuScene {
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_compute]));
 
         // Whole buffers: an empty scene's object buffer still has 4 bytes.
-        let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let infos = [
-            info(objects.raw),
-            info(frame_data),
-            info(command_buffer),
-            info(visible.raw),
-            info(members.raw),
-            info(ranks.raw),
-            info(groups.raw),
-        ];
-        let writes: Vec<_> = infos
-            .iter()
-            .enumerate()
-            .map(|(b, i)| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(self.sets[fi])
-                    .dst_binding(b as u32)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .buffer_info(i)
-            })
-            .collect();
-        d.update_descriptor_sets(&writes, &[]);
+        if rewrite {
+            let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+            let infos = [
+                info(objects.raw),
+                info(frame_data),
+                info(command_buffer),
+                info(visible.raw),
+                info(members.raw),
+                info(ranks.raw),
+                info(groups.raw),
+            ];
+            let writes: Vec<_> = infos
+                .iter()
+                .enumerate()
+                .map(|(b, i)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(self.sets[fi])
+                        .dst_binding(b as u32)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .buffer_info(i)
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+            self.written[fi] = true;
+        }
 
         // 3. The cull, the scan per mesh, the scatter (see `cull.comp`).
         if slots > 0 && !commands.is_empty() {
