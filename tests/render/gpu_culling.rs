@@ -264,9 +264,10 @@ fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
     assert_no_validation_errors(&r);
 }
 
-/// Five cubes at object 1500's place (same mesh, same transform, other
-/// ids), in different workgroups of the cull: whatever order the GPU runs
-/// them in, one id must win every covered pixel, every frame, the one the
+/// Seven cubes at object 1500's place (same mesh, same transform, other
+/// ids), in different workgroups of the cull and two pairs in the same
+/// one: whatever order the GPU runs them in, one id must win every covered
+/// pixel, every frame, the one the
 /// CPU path shows. That path draws in scene order and the depth test passes
 /// on equal depth (`GREATER_OR_EQUAL` reversed, `LESS_OR_EQUAL` standard),
 /// so the last object of the stack in scene order keeps the pixels.
@@ -274,7 +275,7 @@ fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
 fn coincident_objects_keep_the_last_objects_id_every_frame_on_both_paths() {
     let mut r = renderer(W, H);
     let mut scene = Scene::cube_grid(3000);
-    let stack = [11usize, 700, 1500, 2200, 2999];
+    let stack = [11usize, 12, 700, 1500, 2200, 2998, 2999];
     let t = scene.objects()[1500].transform;
     for &i in &stack {
         scene.object_mut(i).unwrap().transform = t;
