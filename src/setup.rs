@@ -32,8 +32,9 @@ pub struct Options {
     pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
-    /// Draw the scene GPU-driven: persistent object buffer, compute culling,
-    /// indirect draws (`--gpu-culling`).
+    /// Draw the scene GPU-driven where the device supports it: persistent
+    /// object buffer, compute culling, indirect draws (the default;
+    /// `--culling cpu` turns it off).
     pub gpu_culling: bool,
 }
 
@@ -46,7 +47,7 @@ impl Default for Options {
             validation: false,
             samples: 0,
             ui: true,
-            gpu_culling: false,
+            gpu_culling: true,
         }
     }
 }

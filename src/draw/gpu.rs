@@ -1,21 +1,29 @@
 //! GPU culling from an editor: keeps the renderer's persistent scene
 //! objects (one record per id, dead slots drawing nothing) in step with the
 //! editor's scene (only the records of objects moved, added or removed;
-//! a full upload the first time and when new ids outgrow the records), and builds
-//! frames that let the renderer's compute pass cull. The CPU side of such a
-//! frame costs what changed and what is selected, not the scene's size.
+//! a full upload the first time and when new ids outgrow the records), and
+//! builds frames that let the renderer's compute pass cull. The objects of
+//! meshes with blended parts, which the compute pass skips, are listed in
+//! the frame (frustum-culled here, sorted back to front by the renderer as
+//! on the CPU path). The CPU side of such a frame costs what changed, what
+//! is selected and the blended objects, not the scene's size.
 
-use super::{DrawError, Highlighter, SceneMeshes};
+use super::{CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
+use crate::math::View;
 use crate::render::{FrameDesc, GpuSceneFrame, Highlight, Renderer, SceneObject};
 use crate::scene::Scene;
 
 /// What of an editor's scene a renderer holds ([`SceneMeshes::gpu_frame`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct GpuSync {
     mark: Option<ChangeMark>,
     /// Records the renderer holds (ids below it can be updated in place).
     records: usize,
+    /// The live objects whose meshes have blended parts (ascending), drawn
+    /// from the frame's object list; set with every whole upload and kept
+    /// in step with the objects that change.
+    blended: Vec<usize>,
 }
 
 impl GpuSync {
@@ -72,6 +80,7 @@ impl SceneMeshes {
             SceneChanges::All => {
                 renderer.set_scene_objects(&self.scene_objects(scene))?;
                 sync.records = bound;
+                sync.blended = self.blended_objects(scene, renderer);
             }
             SceneChanges::Changed(_) if bound > sync.records => {
                 let room = bound + bound / 2;
@@ -79,12 +88,23 @@ impl SceneMeshes {
                 objects.resize(room, NO_OBJECT);
                 renderer.set_scene_objects(&objects)?;
                 sync.records = room;
+                sync.blended = self.blended_objects(scene, renderer);
             }
             SceneChanges::Changed([]) => {}
             SceneChanges::Changed(changed) => {
                 let mut ids = changed.to_vec();
                 ids.sort_unstable();
                 ids.dedup();
+                for &i in &ids {
+                    let blended = scene.get(i).is_some_and(|o| self.is_blended(&o.mesh, renderer));
+                    match (sync.blended.binary_search(&i), blended) {
+                        (Err(at), true) => sync.blended.insert(at, i),
+                        (Ok(at), false) => {
+                            sync.blended.remove(at);
+                        }
+                        _ => {}
+                    }
+                }
                 let changed: Vec<(u32, SceneObject)> =
                     ids.into_iter().map(|i| (i as u32, self.scene_object(scene, i))).collect();
                 renderer.update_scene_objects(&changed)?;
@@ -94,9 +114,21 @@ impl SceneMeshes {
         Ok(())
     }
 
+    /// The live objects of `scene` (ascending ids) whose meshes have blended parts.
+    fn blended_objects(&self, scene: &Scene, renderer: &Renderer) -> Vec<usize> {
+        scene.iter().filter(|(_, o)| self.is_blended(&o.mesh, renderer)).map(|(i, _)| i).collect()
+    }
+
+    /// Whether `mesh` has blended parts (drawn from the frame's object list).
+    fn is_blended(&self, mesh: &crate::scene::MeshRef, renderer: &Renderer) -> bool {
+        self.get(mesh).is_some_and(|m| renderer.mesh_is_blended(m))
+    }
+
     /// The frame for an editor's current state with GPU culling: the
-    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the selection
-    /// as highlights, the gizmo overlay and the selection rectangle.
+    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the objects
+    /// of blended meshes that meet the frustum as the frame's object list
+    /// (as the CPU path lists them), the selection as highlights, the gizmo
+    /// overlay and the selection rectangle.
     pub fn gpu_frame(
         &self,
         editor: &Editor,
@@ -114,6 +146,16 @@ impl SceneMeshes {
             .filter(|(_, h)| *h != Highlight::None)
             .collect();
         frame.gpu_scene = Some(GpuSceneFrame { highlights });
+        if !sync.blended.is_empty() {
+            let (w, h) = editor.size();
+            let frustum = View::new(editor.camera, w, h, editor.depth).ok().map(|v| v.frustum());
+            let scene = editor.scene();
+            let mut stats = CullStats::default();
+            for &i in &sync.blended {
+                let world = scene.world_matrix(i);
+                self.push_object(&mut frame, &mut stats, scene, i, &world, frustum.as_ref(), &highlight, None);
+            }
+        }
         frame.overlay = editor.overlay();
         frame.selection_rect = editor.selection_rect();
         Ok(frame)

@@ -2,7 +2,11 @@
 //! objects the CPU frustum test keeps, on random cameras in both depth
 //! modes, with near planes cutting objects and a scene far from the origin;
 //! a drag copies only the moved object's record, which then equals the CPU
-//! world matrix; the id buffer matches the CPU path's. Every renderer runs
+//! world matrix; the id buffer matches the CPU path's, and of coincident
+//! objects the same one wins on both paths every frame (the ordered
+//! compaction); blended objects are drawn back to front as on the CPU
+//! path; an object that changes its mesh moves between the per-mesh lists.
+//! Every renderer runs
 //! with validation, synchronization validation included (`ContextDesc::validation`),
 //! so the transfer -> compute -> indirect/vertex barriers are checked.
 
@@ -12,10 +16,10 @@ use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection, View};
-use viewport::render::Renderer;
+use viewport::render::{Renderer, SceneObject};
 use viewport::scene::Scene;
 
-use crate::support::gpu::{assert_no_validation_errors, renderer, renderer_with_samples};
+use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
 use crate::support::scenario::random_camera;
 
 const W: u32 = 160;
@@ -346,5 +350,182 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
     check(&mut e, &live, Some(3), "redo duplicate (the records have room)");
     // Cube 100 kept its id through all of it.
     assert_eq!(e.scene().objects()[100].name, "cube100");
+    assert_no_validation_errors(&r);
+}
+
+/// Seven cubes at object 1500's place (same mesh, same transform, other
+/// ids), in different workgroups of the cull and two pairs in the same
+/// one: whatever order the GPU runs them in, one id must win every covered
+/// pixel, every frame, the one the
+/// CPU path shows. That path draws in scene order and the depth test passes
+/// on equal depth (`GREATER_OR_EQUAL` reversed, `LESS_OR_EQUAL` standard),
+/// so the last object of the stack in scene order keeps the pixels.
+#[test]
+fn coincident_objects_keep_the_last_objects_id_every_frame_on_both_paths() {
+    let mut r = renderer(W, H);
+    let mut scene = Scene::cube_grid(3000);
+    let stack = [11usize, 12, 700, 1500, 2200, 2998, 2999];
+    let t = scene.objects()[1500].transform;
+    for &i in &stack {
+        *scene.object_mut(i).unwrap().transform = t;
+    }
+    let c = scene.world_matrix(1500).column(3).xyz();
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    // Close enough that the stack covers a good part of the image.
+    e.camera = Camera {
+        eye: Point3::from(c + Vector3::new(1.5, 2.0, 2.5)),
+        target: Point3::from(c),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 0.05, far: 500.0 },
+    };
+    let stack_ids: Vec<u32> = stack.iter().map(|&i| i as u32 + 1).collect();
+    let winner = *stack_ids.last().unwrap();
+    let mut sync = GpuSync::default();
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        e.depth = depth;
+        let (cpu_frame, _) = meshes.editor_frame(&e);
+        r.draw(&cpu_frame).unwrap();
+        let cpu = r.read_ids().unwrap();
+        let covered = cpu.iter().filter(|id| stack_ids.contains(id)).count();
+        assert!(covered > 500, "{depth:?}: the stack covers {covered} pixels");
+        assert!(cpu.iter().all(|id| !stack_ids.contains(id) || *id == winner), "{depth:?}: CPU path");
+        let mut previous: Option<Vec<u32>> = None;
+        for frame in 0..24 {
+            let f = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+            r.draw(&f).unwrap();
+            let gpu = r.read_ids().unwrap();
+            let others = gpu.iter().filter(|id| stack_ids.contains(id) && **id != winner).count();
+            assert!(others == 0, "{depth:?}, frame {frame}: {others} pixels show another object of the stack");
+            let same = gpu.iter().zip(&cpu).filter(|(g, c)| **g == winner && **c == winner).count();
+            assert!(same * 100 >= covered * 99, "{depth:?}: {same} of {covered} stack pixels agree with the CPU path");
+            if let Some(p) = &previous {
+                assert!(p == &gpu, "{depth:?}, frame {frame}: the id buffer changed with nothing moving");
+            }
+            previous = Some(gpu);
+        }
+    }
+    assert_no_validation_errors(&r);
+}
+
+/// Three overlapping half-transparent quads of one blended glTF mesh, in
+/// red, green and blue, in front of an opaque wall; the scene lists them
+/// neither back to front nor front to back. Both paths draw the wall, then
+/// the quads back to front: the triple overlap is the blend computed here,
+/// the quads' ids are the nearest quad's, and the two images agree.
+#[test]
+fn overlapping_translucent_objects_look_the_same_on_both_paths() {
+    use crate::support::textured::{close, to_linear, to_srgb, unlit, Doc, Quad};
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let mut glass = unlit([1.0, 1.0, 1.0, 0.5], None);
+    glass["alphaMode"] = json!("BLEND");
+    let doc = Doc { quads: vec![Quad::new([0.0; 3], 0.6, Some(0))], materials: vec![glass], ..Doc::default() };
+    doc.write(dir.path(), "glass.gltf");
+    let quad = |name: &str, x: f64, z: f64, color: [f64; 3]| json!({"name": name, "mesh": "glass.gltf", "position": [x, 0.0, z], "color": color});
+    let scene = json!({
+        "camera": {"eye": [0, 0, 4], "target": [0, 0, 0], "fov_y_deg": 50, "near": 0.1, "far": 100},
+        "objects": [
+            quad("near", 0.0, 0.6, [1.0, 0.0, 0.0]),
+            {"name": "wall", "mesh": "cube", "position": [0, 0, -1], "scale": [6, 6, 0.2], "color": [0.6, 0.6, 0.6]},
+            quad("far", -0.3, 0.0, [0.0, 0.0, 1.0]),
+            quad("mid", 0.3, 0.3, [0.0, 1.0, 0.0]),
+        ]
+    });
+    let path = dir.path().join("glass.json");
+    std::fs::write(&path, scene.to_string()).unwrap();
+    let opened = viewport::setup::open_scene(Some(&path)).unwrap();
+    let (e, loaded) = viewport::setup::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+
+    let (mut cpu_frame, _) = meshes.editor_frame(&e);
+    cpu_frame.grid = false;
+    r.draw(&cpu_frame).unwrap();
+    let (cpu, cpu_ids) = (r.read_color().unwrap(), r.read_ids().unwrap());
+    let mut sync = GpuSync::default();
+    let mut gpu_frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    gpu_frame.grid = false;
+    let mut listed: Vec<u32> = gpu_frame.objects.iter().map(|o| o.id).collect();
+    listed.sort_unstable();
+    assert_eq!(listed, vec![1, 3, 4], "the blended objects are listed, the wall is culled on the GPU");
+    r.draw(&gpu_frame).unwrap();
+    let (gpu, gpu_ids) = (r.read_color().unwrap(), r.read_ids().unwrap());
+    assert_eq!(r.read_drawn_objects().unwrap(), vec![1], "the GPU cull draws the wall alone");
+
+    let at = |p: [f64; 3]| {
+        let (x, y) = project(&e.camera, DepthMode::Reversed, W, H, Point3::new(p[0], p[1], p[2]));
+        (x as u32, y as u32)
+    };
+    // The wall alone (unlit by no quad), then the triple overlap near the
+    // centre: blue over the wall, green over that, red last, each at 0.5.
+    let (wx, wy) = at([2.0, 1.5, -0.9]);
+    let wall = cpu.pixel(wx, wy);
+    let (ox, oy) = at([0.0, 0.0, 0.6]);
+    let want: [u8; 3] = std::array::from_fn(|k| {
+        let mut c = to_linear(wall[k]);
+        for quad in [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]] {
+            c = 0.5 * quad[k] + 0.5 * c;
+        }
+        to_srgb(c)
+    });
+    for (name, image, ids) in [("cpu", &cpu, &cpu_ids), ("gpu", &gpu, &gpu_ids)] {
+        assert!(close(image.pixel(ox, oy), want, 2), "{name}: got {:?}, want {want:?}", image.pixel(ox, oy));
+        assert!(close(image.pixel(wx, wy), [wall[0], wall[1], wall[2]], 0), "{name}: the wall");
+        assert_eq!(ids[(oy * W + ox) as usize], 1, "{name}: the nearest quad's id");
+    }
+    let pixels = (W * H) as usize;
+    let differ = (0..pixels)
+        .filter(|&i| (0..3).any(|k| (i32::from(cpu.data[i * 4 + k]) - i32::from(gpu.data[i * 4 + k])).abs() > 1))
+        .count();
+    assert!(differ * 200 <= pixels, "{differ} of {pixels} pixels differ");
+
+    // The list follows deletes, their undo and duplicates (ids are stable:
+    // near 0, wall 1, far 2, mid 3; a copy of near takes id 4).
+    let mut e = e;
+    let listed = |e: &viewport::editor::Editor, r: &mut viewport::render::Renderer, sync: &mut GpuSync| {
+        let frame = meshes.gpu_frame(e, r, sync).unwrap();
+        let mut ids: Vec<u32> = frame.objects.iter().map(|o| o.id).collect();
+        ids.sort_unstable();
+        r.draw(&frame).unwrap();
+        ids
+    };
+    e.set_selection(&[3]);
+    assert!(e.delete());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3], "mid deleted");
+    assert!(e.undo());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3, 4], "mid back");
+    e.set_selection(&[0]);
+    assert!(e.duplicate());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3, 4, 5], "near copied");
+    assert_eq!(r.read_drawn_objects().unwrap(), vec![1], "the GPU cull still draws the wall alone");
+    assert_no_validation_errors(&r);
+}
+
+/// An object given another mesh through `Renderer::update_scene_objects`
+/// (here none, then its cube again) leaves and rejoins the per-mesh member
+/// lists the cull walks: it is no longer drawn, then drawn again.
+#[test]
+fn an_object_that_changes_its_mesh_leaves_and_rejoins_the_drawn_objects() {
+    let mut r = renderer(W, H);
+    let scene = Scene::cube_grid(600);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let e = Editor::new(scene, W as f64, H as f64);
+    let mut sync = GpuSync::default();
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    let all = r.read_drawn_objects().unwrap();
+    let ids = r.read_ids().unwrap();
+    assert!(all.contains(&300) && ids.contains(&301), "object 300 is drawn and seen");
+    let cube = meshes.scene_object(e.scene(), 300);
+    r.update_scene_objects(&[(300, SceneObject { mesh: None, ..cube })]).unwrap();
+    r.draw(&frame).unwrap();
+    let without: Vec<u32> = all.iter().copied().filter(|&i| i != 300).collect();
+    assert_eq!(r.read_drawn_objects().unwrap(), without);
+    assert!(!r.read_ids().unwrap().contains(&301), "object 300 left the image");
+    r.update_scene_objects(&[(300, cube)]).unwrap();
+    r.draw(&frame).unwrap();
+    assert_eq!(r.read_drawn_objects().unwrap(), all);
+    assert_eq!(r.read_ids().unwrap(), ids, "the same image as before");
     assert_no_validation_errors(&r);
 }
