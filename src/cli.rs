@@ -83,10 +83,29 @@ pub struct Cli {
     /// the 3D view).
     #[arg(long)]
     pub no_ui: bool,
-    /// Draw the scene GPU-driven: object data in persistent GPU buffers,
-    /// frustum culling in a compute pass, indirect draws.
-    #[arg(long)]
+    /// Scene culling: gpu (the default where the device supports it:
+    /// object data in persistent GPU buffers, frustum culling in a compute
+    /// pass, indirect draws) or cpu (culled and listed on the CPU each frame).
+    #[arg(long, value_name = "MODE", value_parser = parse_culling)]
+    pub culling: Option<Culling>,
+    /// The same as `--culling gpu` (the default).
+    #[arg(long, conflicts_with = "culling")]
     pub gpu_culling: bool,
+}
+
+/// Where the scene is frustum-culled (`--culling`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Culling {
+    Cpu,
+    Gpu,
+}
+
+fn parse_culling(s: &str) -> Result<Culling, String> {
+    match s {
+        "cpu" => Ok(Culling::Cpu),
+        "gpu" => Ok(Culling::Gpu),
+        _ => Err(format!("culling must be \"cpu\" or \"gpu\", got \"{s}\"")),
+    }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -150,7 +169,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         // 0: the renderer chooses by device (ContextDesc::samples).
         samples: cli.samples.unwrap_or(0),
         ui: !cli.no_ui,
-        gpu_culling: cli.gpu_culling,
+        gpu_culling: cli.culling != Some(Culling::Cpu),
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),

@@ -32,8 +32,9 @@ pub struct Options {
     pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
-    /// Draw the scene GPU-driven: persistent object buffer, compute culling,
-    /// indirect draws (`--gpu-culling`).
+    /// Draw the scene GPU-driven where the device supports it: persistent
+    /// object buffer, compute culling, indirect draws (the default;
+    /// `--culling cpu` turns it off).
     pub gpu_culling: bool,
 }
 
@@ -46,7 +47,7 @@ impl Default for Options {
             validation: false,
             samples: 0,
             ui: true,
-            gpu_culling: false,
+            gpu_culling: true,
         }
     }
 }
@@ -169,11 +170,11 @@ pub const FRAMING_FACTOR: f64 = 1.2;
 /// The world bounding box of every object's drawn triangles (`None` when
 /// nothing is drawn).
 pub fn drawn_bounds(scene: &Scene, loaded: &LoadedMeshes) -> Option<(Point3<f64>, Point3<f64>)> {
-    let worlds = scene.world_matrices();
     let mut lo = Point3::from(Vector3::repeat(f64::INFINITY));
     let mut hi = Point3::from(Vector3::repeat(f64::NEG_INFINITY));
-    for (o, world) in scene.objects().iter().zip(&worlds) {
+    for (i, o) in scene.iter() {
         let Some(data) = loaded.get(&o.mesh) else { continue };
+        let world = scene.world_matrix(i);
         for p in &data.positions {
             let w = world.transform_point(&Point3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2])));
             lo = lo.inf(&w);

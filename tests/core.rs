@@ -5,6 +5,10 @@
 
 mod support;
 
+/// Stable ids: random scene changes against a slot model, saved files compared.
+#[path = "core/stable_ids.rs"]
+mod stable_ids;
+
 /// Random duplicate / delete / drag / undo / redo against a model.
 #[path = "core/editing_props.rs"]
 mod editing_props;

@@ -95,7 +95,7 @@ struct App {
     window: Option<Window>,
     renderer: Option<Renderer>,
     meshes: Option<SceneMeshes>,
-    /// With `--gpu-culling`: what the renderer holds of the scene.
+    /// With GPU culling (the default): what the renderer holds of the scene.
     gpu: Option<GpuSync>,
     modifiers: Modifiers,
     frames: u64,

@@ -1,18 +1,29 @@
 //! GPU culling from an editor: keeps the renderer's persistent scene
-//! objects in step with the editor's scene (a full upload when objects were
-//! added or removed, otherwise only the moved objects' records), and builds
-//! frames that let the renderer's compute pass cull. The CPU side of such a
-//! frame costs what changed and what is selected, not the scene's size.
+//! objects (one record per id, dead slots drawing nothing) in step with the
+//! editor's scene (only the records of objects moved, added or removed;
+//! a full upload the first time and when new ids outgrow the records), and
+//! builds frames that let the renderer's compute pass cull. The objects of
+//! meshes with blended parts, which the compute pass skips, are listed in
+//! the frame (frustum-culled here, sorted back to front by the renderer as
+//! on the CPU path). The CPU side of such a frame costs what changed, what
+//! is selected and the blended objects, not the scene's size.
 
-use super::{DrawError, Highlighter, SceneMeshes};
+use super::{CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
+use crate::math::View;
 use crate::render::{FrameDesc, GpuSceneFrame, Highlight, Renderer, SceneObject};
 use crate::scene::Scene;
 
 /// What of an editor's scene a renderer holds ([`SceneMeshes::gpu_frame`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct GpuSync {
     mark: Option<ChangeMark>,
+    /// Records the renderer holds (ids below it can be updated in place).
+    records: usize,
+    /// The live objects whose meshes have blended parts (ascending), drawn
+    /// from the frame's object list; set with every whole upload and kept
+    /// in step with the objects that change.
+    blended: Vec<usize>,
 }
 
 impl GpuSync {
@@ -23,36 +34,77 @@ impl GpuSync {
     }
 }
 
+/// The record of a slot without an object (deleted, or room for objects
+/// still to come): no mesh, so the cull pass never draws it.
+const NO_OBJECT: SceneObject = SceneObject {
+    mesh: None,
+    world: nalgebra::Matrix4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+    color: [0.0; 3],
+};
+
 impl SceneMeshes {
-    /// Object `i` of `scene` as the GPU path keeps it.
+    /// Object `i` of `scene` as the GPU path keeps it (a dead slot: a
+    /// record that draws nothing).
     pub fn scene_object(&self, scene: &Scene, i: usize) -> SceneObject {
-        self.object_with(scene, i, scene.world_matrix(i))
+        match scene.get(i) {
+            Some(_) => self.object_with(scene, i, scene.world_matrix(i)),
+            None => NO_OBJECT,
+        }
     }
 
     fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
-        let o = &scene.objects()[i];
-        SceneObject { mesh: self.get(&o.mesh), world, color: o.color }
+        match scene.get(i) {
+            Some(o) => SceneObject { mesh: self.get(&o.mesh), world, color: o.color },
+            None => NO_OBJECT,
+        }
     }
 
-    /// Every object of `scene`, in scene order (object `i` has id `i + 1`).
-    /// World matrices are made one at a time (no list of them beside the
-    /// objects: 128 bytes an object).
+    /// Every slot of `scene`, by id (object `i` has id `i + 1`; a dead
+    /// slot's record draws nothing). World matrices are made one at a time
+    /// (no list of them beside the objects: 128 bytes an object).
     pub fn scene_objects(&self, scene: &Scene) -> Vec<SceneObject> {
         scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w)).collect()
     }
 
-    /// Brings `renderer`'s scene objects up to date with `editor` (what
-    /// changed since `sync`'s mark; everything the first time and after
-    /// objects were added or removed).
+    /// Brings `renderer`'s scene objects up to date with `editor`: what
+    /// changed since `sync`'s mark, record by record (ids are stable, so a
+    /// delete or its undo rewrites only the records of the objects that
+    /// went or came back). Everything is uploaded the first time, and when
+    /// new objects outgrow the records held: then with room for half as
+    /// many again, so that a run of duplicates re-uploads rarely.
     pub fn sync_gpu(&self, editor: &Editor, renderer: &mut Renderer, sync: &mut GpuSync) -> Result<(), DrawError> {
         let scene = editor.scene();
-        match editor.changes_since(sync.mark) {
-            SceneChanges::All => renderer.set_scene_objects(&self.scene_objects(scene))?,
-            SceneChanges::Moved([]) => {}
-            SceneChanges::Moved(moved) => {
-                let mut ids = moved.to_vec();
+        let changes = editor.changes_since(sync.mark);
+        let bound = scene.id_bound();
+        match changes {
+            SceneChanges::All => {
+                renderer.set_scene_objects(&self.scene_objects(scene))?;
+                sync.records = bound;
+                sync.blended = self.blended_objects(scene, renderer);
+            }
+            SceneChanges::Changed(_) if bound > sync.records => {
+                let room = bound + bound / 2;
+                let mut objects = self.scene_objects(scene);
+                objects.resize(room, NO_OBJECT);
+                renderer.set_scene_objects(&objects)?;
+                sync.records = room;
+                sync.blended = self.blended_objects(scene, renderer);
+            }
+            SceneChanges::Changed([]) => {}
+            SceneChanges::Changed(changed) => {
+                let mut ids = changed.to_vec();
                 ids.sort_unstable();
                 ids.dedup();
+                for &i in &ids {
+                    let blended = scene.get(i).is_some_and(|o| self.is_blended(&o.mesh, renderer));
+                    match (sync.blended.binary_search(&i), blended) {
+                        (Err(at), true) => sync.blended.insert(at, i),
+                        (Ok(at), false) => {
+                            sync.blended.remove(at);
+                        }
+                        _ => {}
+                    }
+                }
                 let changed: Vec<(u32, SceneObject)> =
                     ids.into_iter().map(|i| (i as u32, self.scene_object(scene, i))).collect();
                 renderer.update_scene_objects(&changed)?;
@@ -62,9 +114,21 @@ impl SceneMeshes {
         Ok(())
     }
 
+    /// The live objects of `scene` (ascending ids) whose meshes have blended parts.
+    fn blended_objects(&self, scene: &Scene, renderer: &Renderer) -> Vec<usize> {
+        scene.iter().filter(|(_, o)| self.is_blended(&o.mesh, renderer)).map(|(i, _)| i).collect()
+    }
+
+    /// Whether `mesh` has blended parts (drawn from the frame's object list).
+    fn is_blended(&self, mesh: &crate::scene::MeshRef, renderer: &Renderer) -> bool {
+        self.get(mesh).is_some_and(|m| renderer.mesh_is_blended(m))
+    }
+
     /// The frame for an editor's current state with GPU culling: the
-    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the selection
-    /// as highlights, the gizmo overlay and the selection rectangle.
+    /// renderer's objects synced ([`SceneMeshes::sync_gpu`]), the objects
+    /// of blended meshes that meet the frustum as the frame's object list
+    /// (as the CPU path lists them), the selection as highlights, the gizmo
+    /// overlay and the selection rectangle.
     pub fn gpu_frame(
         &self,
         editor: &Editor,
@@ -82,6 +146,16 @@ impl SceneMeshes {
             .filter(|(_, h)| *h != Highlight::None)
             .collect();
         frame.gpu_scene = Some(GpuSceneFrame { highlights });
+        if !sync.blended.is_empty() {
+            let (w, h) = editor.size();
+            let frustum = View::new(editor.camera, w, h, editor.depth).ok().map(|v| v.frustum());
+            let scene = editor.scene();
+            let mut stats = CullStats::default();
+            for &i in &sync.blended {
+                let world = scene.world_matrix(i);
+                self.push_object(&mut frame, &mut stats, scene, i, &world, frustum.as_ref(), &highlight, None);
+            }
+        }
         frame.overlay = editor.overlay();
         frame.selection_rect = editor.selection_rect();
         Ok(frame)

@@ -357,7 +357,7 @@ impl SceneMeshes {
     /// A frame showing `scene` from `camera` in a `width` x `height`
     /// viewport; `selected` objects are outlined (the last one as the
     /// active object), objects outside the view frustum are left out. Each
-    /// object's id is its index in the scene + 1.
+    /// object's id buffer value is its id + 1 (dead slots draw nothing).
     pub fn frame(
         &self,
         scene: &Scene,
@@ -371,7 +371,7 @@ impl SceneMeshes {
         let mut frame = FrameDesc::new(camera, depth);
         let mut stats = CullStats::default();
         let highlight = Highlighter::new(selected);
-        for (i, world) in worlds.iter().enumerate() {
+        for (i, world) in worlds.iter().enumerate().filter(|(i, _)| scene.contains(*i)) {
             self.push_object(&mut frame, &mut stats, scene, i, world, frustum.as_ref(), &highlight, None);
         }
         (frame, stats)
@@ -416,7 +416,8 @@ impl SceneMeshes {
 
     /// The frame of the editor's state as the window and headless runs draw
     /// it: skinned objects posed first ([`SceneMeshes::pose_skins`]), then
-    /// the GPU-driven path when `gpu` is given ([`SceneMeshes::gpu_frame`]),
+    /// the GPU-driven path when `gpu` is given and the device supports it
+    /// ([`SceneMeshes::gpu_frame`], [`Renderer::supports_gpu_culling`]),
     /// else the CPU-culled [`SceneMeshes::editor_frame`]. The GPU path's
     /// object records name the shared meshes, not posed copies, so a scene
     /// with posed skins is drawn by the CPU path (the GPU copy catches up
@@ -429,7 +430,9 @@ impl SceneMeshes {
     ) -> Result<FrameDesc, DrawError> {
         self.pose_skins(renderer, editor)?;
         match gpu {
-            Some(sync) if editor.posed_meshes().next().is_none() => self.gpu_frame(editor, renderer, sync),
+            Some(sync) if editor.posed_meshes().next().is_none() && renderer.supports_gpu_culling() => {
+                self.gpu_frame(editor, renderer, sync)
+            }
             _ => Ok(self.editor_frame(editor).0),
         }
     }
@@ -447,8 +450,9 @@ impl SceneMeshes {
                 let frustum = view.frustum();
                 let mut ids = Vec::new();
                 editor.visit_in_frustum(&frustum, |i| ids.push(i));
-                // Scene order, as `frame` draws: the first drawn of two
-                // coincident objects keeps its id in the id buffer.
+                // Scene order, as `frame` draws: of two coincident objects
+                // the last drawn keeps its id in the id buffer (the depth
+                // test passes on equal depth).
                 ids.sort_unstable();
                 let mut frame = FrameDesc::new(editor.camera, editor.depth);
                 // At most one draw an object in view: no doubling growth.

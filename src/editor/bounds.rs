@@ -9,7 +9,7 @@ use nalgebra::Point3;
 /// Local `(min, max)` of a mesh.
 pub(super) type Bounds = (Point3<f64>, Point3<f64>);
 
-/// The bounds of objects `0..len`, indexable like a `Vec<Bounds>`.
+/// The bounds of each slot `0..len` (ids), indexable like a `Vec<Bounds>`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct BoundsList {
     /// Index into `values` of each object's bounds.
@@ -53,6 +53,16 @@ impl BoundsList {
         self.of.push(id);
     }
 
+    /// Sets slot `i`, growing the list to it (new gaps take `b` too).
+    pub(super) fn put(&mut self, i: usize, b: Bounds) {
+        if i >= self.of.len() {
+            let id = self.id(b);
+            self.of.resize(i + 1, id);
+        } else {
+            self.set(i, b);
+        }
+    }
+
     pub(super) fn set(&mut self, i: usize, b: Bounds) {
         if i < self.of.len() {
             self.of[i] = self.id(b);
@@ -88,31 +98,6 @@ impl BoundsList {
 
     pub(super) fn truncate(&mut self, len: usize) {
         self.of.truncate(len);
-    }
-
-    /// Keeps the objects whose `keep` is true (objects past its end stay).
-    pub(super) fn retain(&mut self, keep: &[bool]) {
-        let mut k = keep.iter();
-        self.of.retain(|_| *k.next().unwrap_or(&true));
-    }
-
-    /// Puts new objects at the (ascending, final) positions `added`, the
-    /// others keeping their order; `value(i)` gives added object `i`'s bounds.
-    pub(super) fn insert_at(&mut self, added: &[usize], mut value: impl FnMut(usize) -> Bounds) {
-        let total = self.of.len() + added.len();
-        let old = std::mem::take(&mut self.of);
-        let mut old = old.into_iter();
-        let mut a = added.iter().peekable();
-        let mut of = Vec::with_capacity(total);
-        for i in 0..total {
-            if a.peek() == Some(&&i) {
-                a.next();
-                of.push(self.id(value(i)));
-            } else {
-                of.extend(old.next());
-            }
-        }
-        self.of = of;
     }
 
     pub(super) fn iter(&self) -> impl Iterator<Item = &Bounds> + '_ {
@@ -155,12 +140,11 @@ mod tests {
         vec[2] = b(3.0);
         list.push(b(2.0));
         vec.push(b(2.0));
-        list.retain(&[true, false, true, true, true]);
-        vec.remove(1);
-        list.insert_at(&[0, 3, 6], |i| b(10.0 + i as f64));
-        for (at, i) in [(0, 0), (3, 3), (6, 6)] {
-            vec.insert(at, b(10.0 + i as f64));
-        }
+        // Putting past the end grows the list, the gap taking the value too.
+        list.put(7, b(10.0));
+        vec.resize(8, b(10.0));
+        list.put(1, b(11.0));
+        vec[1] = b(11.0);
         list.truncate(6);
         vec.truncate(6);
         assert_eq!(list.len(), vec.len());

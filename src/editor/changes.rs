@@ -12,56 +12,55 @@ use crate::scene::{Detached, Scene};
 /// A point in the editor's log of scene changes ([`Editor::change_mark`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChangeMark {
-    structure: u64,
-    moved: usize,
+    epoch: u64,
+    changed: usize,
 }
 
 /// What changed since a [`ChangeMark`] ([`Editor::changes_since`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SceneChanges<'a> {
-    /// Objects were added or removed (indices shifted), or the mark is from
-    /// before the log's start: every object may have changed.
+    /// The mark is from before the log's start: every object may have changed.
     All,
-    /// Only these objects' world matrices changed (possibly repeated).
-    Moved(&'a [usize]),
+    /// Only the objects with these ids changed (possibly repeated): moved,
+    /// added or removed. Ids are stable, so nothing else moved; an id whose
+    /// slot is now dead ([`Scene::get`] is `None`) was removed, one at or
+    /// past the scene's earlier id bound was added.
+    Changed(&'a [usize]),
 }
 
-/// The objects whose world matrices changed (moved subtrees, appended in
-/// order), since the last change of structure.
+/// The objects whose world matrices changed (moved subtrees) or that came
+/// or went, in order.
 #[derive(Debug, Default)]
 pub(super) struct ChangeLog {
-    structure: u64,
-    moved: Vec<usize>,
+    /// Bumped when the log starts over.
+    epoch: u64,
+    changed: Vec<usize>,
 }
 
 impl ChangeLog {
-    /// Logs moved objects; a log grown past twice the scene (a long drag
-    /// nobody read) starts over as a structure change.
-    pub(super) fn moved(&mut self, objects: &[usize], scene_len: usize) {
-        self.moved.extend_from_slice(objects);
-        if self.moved.len() > 2 * scene_len.max(4096) {
-            self.structure_changed();
+    /// Logs changed objects; a log grown past twice the id bound (a long
+    /// drag nobody read) starts over, asking readers to take everything.
+    pub(super) fn changed(&mut self, objects: &[usize], id_bound: usize) {
+        self.changed.extend_from_slice(objects);
+        if self.changed.len() > 2 * id_bound.max(4096) {
+            self.epoch += 1;
+            self.changed.clear();
         }
-    }
-
-    pub(super) fn structure_changed(&mut self) {
-        self.structure += 1;
-        self.moved.clear();
     }
 }
 
 impl Editor {
     /// The current point of the change log.
     pub fn change_mark(&self) -> ChangeMark {
-        ChangeMark { structure: self.log.structure, moved: self.log.moved.len() }
+        ChangeMark { epoch: self.log.epoch, changed: self.log.changed.len() }
     }
 
     /// What changed in the scene since `mark` (`None`: everything). Reading
     /// costs what changed, not the scene.
     pub fn changes_since(&self, mark: Option<ChangeMark>) -> SceneChanges<'_> {
         match mark {
-            Some(m) if m.structure == self.log.structure && m.moved <= self.log.moved.len() => {
-                SceneChanges::Moved(&self.log.moved[m.moved..])
+            Some(m) if m.epoch == self.log.epoch && m.changed <= self.log.changed.len() => {
+                SceneChanges::Changed(&self.log.changed[m.changed..])
             }
             _ => SceneChanges::All,
         }
@@ -76,102 +75,72 @@ impl Editor {
             Edit::Add { items, selection_before, selection_after }
             | Edit::Remove { items, selection_before, selection_after } => {
                 let adding = matches!(e, Edit::Add { .. }) == forward;
-                let before = self.scene.len();
-                // Only the objects added or removed enter or leave the pick
-                // index; at the end (a duplicate and its undo) nothing else
-                // moves, elsewhere the others are renumbered in one pass.
-                let at_end = items.indices.first() == Some(&if adding { before } else { before - items.len() })
-                    && items.indices.windows(2).all(|w| w[1] == w[0] + 1);
                 if adding {
                     // The items came out of (or were made for) this very state.
                     self.scene.restore(items).expect("history entries fit the scene they were made on");
+                    self.index_added(&items.indices);
                 } else {
                     self.scene.remove(&items.indices);
+                    self.index_removed(&items.indices);
+                    // Undoing an addition: the copies held the last slots
+                    // (later additions were undone first), which are freed
+                    // so that a redo gives them the same ids again.
+                    let first = items.indices.first().copied().unwrap_or(0);
+                    if matches!(e, Edit::Add { .. }) && first + items.len() == self.scene.id_bound() {
+                        self.scene.truncate(first);
+                        self.index_truncated();
+                    }
                 }
                 self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
-                self.log.structure_changed();
-                match (at_end, adding) {
-                    (true, true) => self.index_appended(before),
-                    (true, false) => self.index_truncated(),
-                    (false, true) => self.index_inserted(&items.indices),
-                    (false, false) => self.index_removed(&items.indices),
-                }
+                self.log.changed(&items.indices, self.scene.id_bound());
                 self.relink_skins();
             }
         }
         self.rehover();
     }
 
-    /// Bounds, pick meshes and index entries for the objects from `first` on
-    /// (just appended).
-    fn index_appended(&mut self, first: usize) {
-        for i in first..self.scene.len() {
-            let mesh = self.scene.objects()[i].mesh.clone();
-            if let (None, crate::scene::MeshRef::Primitive(p)) = (self.meshes.get(&mesh), &mesh) {
-                self.meshes
-                    .insert(mesh.clone(), std::sync::Arc::new(super::PickMesh::new(std::sync::Arc::new(p.mesh()))));
+    /// Bounds, pick meshes and index entries for the objects `added` (in
+    /// their slots now, ascending ids): the per-slot tables grow to the id
+    /// bound. Costs what was added (times the tree's depth).
+    fn index_added(&mut self, added: &[usize]) {
+        let bound = self.scene.id_bound();
+        if self.object_meshes.len() < bound {
+            self.object_meshes.resize(bound, None);
+        }
+        let mut boxes = Vec::with_capacity(added.len());
+        for &i in added {
+            let Some(o) = self.scene.get(i) else { continue };
+            let mesh = &o.mesh;
+            if let (None, crate::scene::MeshRef::Primitive(p)) = (self.meshes.get(mesh), mesh) {
+                let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
+                self.meshes.insert(mesh.clone(), std::sync::Arc::new(pick));
             }
-            let (lo, hi) = self.known_bounds.get(&mesh).copied().unwrap_or_else(|| mesh_bounds(&mesh));
-            self.bounds.push((lo, hi));
-            self.object_meshes.push(self.meshes.get(&mesh).cloned());
-            let world = self.scene.world_matrix(i);
-            self.index.set(i, &lo, &hi, &world);
+            let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
+            self.object_meshes[i] = self.meshes.get(mesh).cloned();
+            self.bounds.put(i, (lo, hi));
+            boxes.push((i, lo, hi, self.scene.world_matrix(i)));
+        }
+        self.index.set_many(&boxes);
+    }
+
+    /// Makes the objects at `gone` (now dead slots) unhittable; their
+    /// per-slot table entries stay (stale) until the slots are reused or
+    /// truncated. Costs what was removed.
+    fn index_removed(&mut self, gone: &[usize]) {
+        self.index.remove_many(gone);
+        for &i in gone {
+            if let Some(m) = self.object_meshes.get_mut(i) {
+                *m = None;
+            }
         }
     }
 
-    /// Drops the bounds, pick meshes and index entries of objects that were
-    /// removed from the end.
+    /// Drops the per-slot entries past the scene's id bound.
     fn index_truncated(&mut self) {
-        let n = self.scene.len();
+        let n = self.scene.id_bound();
         self.bounds.truncate(n);
         self.object_meshes.truncate(n);
         self.index.truncate(n);
-    }
-
-    /// After objects were put back at `added` (ascending, their indices
-    /// now): their bounds, pick meshes and index entries, the others
-    /// renumbered without rebuilding the tree.
-    fn index_inserted(&mut self, added: &[usize]) {
-        let total = self.scene.len();
-        let mut meshes = Vec::with_capacity(total);
-        let mut old_meshes = self.object_meshes.drain(..);
-        let mut a = added.iter().peekable();
-        for i in 0..total {
-            if a.peek() == Some(&&i) {
-                a.next();
-                meshes.push(self.meshes.get(&self.scene.objects()[i].mesh).cloned());
-            } else {
-                meshes.extend(old_meshes.next());
-            }
-        }
-        drop(old_meshes);
-        self.object_meshes = meshes;
-        let (scene, known) = (&self.scene, &self.known_bounds);
-        self.bounds.insert_at(added, |i| {
-            let mesh = &scene.objects()[i].mesh;
-            known.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh))
-        });
-        let (scene, bounds) = (&self.scene, &self.bounds);
-        self.index.insert_ids(added, |i| (bounds[i].0, bounds[i].1, scene.world_matrix(i)));
-    }
-
-    /// After the objects at `gone` (ascending, their old indices) were
-    /// removed: drop their entries and renumber the rest.
-    fn index_removed(&mut self, gone: &[usize]) {
-        let mut g = gone.iter().peekable();
-        let mut keep = |i: usize| {
-            if g.peek() == Some(&&i) {
-                g.next();
-                false
-            } else {
-                true
-            }
-        };
-        let keep: Vec<bool> = (0..self.bounds.len()).map(&mut keep).collect();
-        self.bounds.retain(&keep);
-        let mut k = keep.iter();
-        self.object_meshes.retain(|_| *k.next().unwrap_or(&true));
-        self.index.remove_ids(gone);
     }
 
     /// Ctrl+D / Shift+D: copies the selected objects with their descendants

@@ -30,18 +30,25 @@ impl History {
         self.redo.clear();
     }
 
-    /// The edit to revert (moved to the redo stack).
-    pub fn undo(&mut self) -> Option<&Edit> {
-        let e = self.undo.pop()?;
-        self.redo.push(e);
-        self.redo.last()
+    /// Takes the edit to revert; hand it to [`History::undone`] once
+    /// reverted (taken, not copied: a delete's entry holds its objects).
+    pub fn take_undo(&mut self) -> Option<Edit> {
+        self.undo.pop()
     }
 
-    /// The edit to re-apply (moved back to the undo stack).
-    pub fn redo(&mut self) -> Option<&Edit> {
-        let e = self.redo.pop()?;
+    /// Files a reverted edit for redo.
+    pub fn undone(&mut self, e: Edit) {
+        self.redo.push(e);
+    }
+
+    /// Takes the edit to re-apply; hand it to [`History::redone`] once applied.
+    pub fn take_redo(&mut self) -> Option<Edit> {
+        self.redo.pop()
+    }
+
+    /// Files a re-applied edit for undo (the redo branch stays).
+    pub fn redone(&mut self, e: Edit) {
         self.undo.push(e);
-        self.undo.last()
     }
 
     pub fn can_undo(&self) -> bool {

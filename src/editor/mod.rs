@@ -89,14 +89,15 @@ fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> SceneIndex {
 #[derive(Debug)]
 pub struct Editor {
     scene: Scene,
-    /// Local bounds of each object's mesh (index = object).
+    /// Local bounds of each object's mesh (index = id; a dead slot keeps
+    /// its last value).
     bounds: bounds::BoundsList,
     /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
     known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
     /// The drawn triangles of each mesh, for exact picking and snapping
     /// (primitives are generated on first use).
     meshes: HashMap<MeshRef, Arc<PickMesh>>,
-    /// Each object's entry of `meshes` (index = object), so that picking
+    /// Each object's entry of `meshes` (index = id), so that picking
     /// does not hash a mesh reference per candidate.
     object_meshes: Vec<Option<Arc<PickMesh>>>,
     /// Skin data by mesh and skin index ([`Editor::set_skin`]).
@@ -159,7 +160,10 @@ impl Editor {
     /// An editor over `scene` with a viewport of `width` x `height` pixels.
     pub fn new(scene: Scene, width: f64, height: f64) -> Editor {
         let camera = scene.camera.filter(|c| c.validate().is_ok()).unwrap_or_default();
-        let bounds: bounds::BoundsList = scene.objects().iter().map(|o| mesh_bounds(&o.mesh)).collect();
+        // Per slot; a dead slot's zero world matrix makes it unhittable.
+        let bounds: bounds::BoundsList = (0..scene.id_bound())
+            .map(|i| scene.get(i).map_or_else(|| mesh_bounds(&MeshRef::Empty), |o| mesh_bounds(&o.mesh)))
+            .collect();
         let index = index_of(&scene, &bounds);
         let mut editor = Editor {
             scene,
@@ -212,20 +216,20 @@ impl Editor {
         scene
     }
 
-    /// Selected object indices in selection order; the last is the active
+    /// Selected object ids in selection order; the last is the active
     /// one (`editing.md`, "Selection order and the active object").
     pub fn selection(&self) -> &[usize] {
         &self.selection
     }
 
-    /// Replaces the selection (invalid indices are dropped).
+    /// Replaces the selection (ids without an object are dropped).
     pub fn set_selection(&mut self, ids: &[usize]) {
         if self.gizmo.is_dragging() {
             return;
         }
         self.selection.clear();
         for &i in ids {
-            if i < self.scene.len() && !self.selection.contains(&i) {
+            if self.scene.contains(i) && !self.selection.contains(&i) {
                 self.selection.push(i);
             }
         }
@@ -249,7 +253,7 @@ impl Editor {
     /// scale, a non-finite number), so whatever the editor holds can be
     /// saved and opened again. Returns whether it was written.
     pub fn set_transform(&mut self, i: usize, t: Transform) -> bool {
-        if i >= self.scene.len() || self.gizmo.is_dragging() || transform_problem(&t).is_some() {
+        if !self.scene.contains(i) || self.gizmo.is_dragging() || transform_problem(&t).is_some() {
             return false;
         }
         self.write_transforms(&[i], &[t]);
@@ -261,7 +265,7 @@ impl Editor {
     /// the transform the edit started from (fields dragged over several
     /// frames write as they go and record one step at the end).
     pub fn commit_transform(&mut self, i: usize, before: Transform, after: Transform) -> bool {
-        if i >= self.scene.len() || self.gizmo.is_dragging() || transform_problem(&after).is_some() {
+        if !self.scene.contains(i) || self.gizmo.is_dragging() || transform_problem(&after).is_some() {
             return false;
         }
         self.write_transforms(&[i], &[after]);
@@ -275,7 +279,7 @@ impl Editor {
     /// Selects object `i` as a click does (`add`: as Shift+click does, i.e.
     /// toggles it, making it active when added).
     pub fn select_object(&mut self, i: usize, add: bool) -> bool {
-        if i >= self.scene.len() || self.gizmo.is_dragging() {
+        if !self.scene.contains(i) || self.gizmo.is_dragging() {
             return false;
         }
         match (add, self.selection.iter().position(|&s| s == i)) {
@@ -323,7 +327,7 @@ impl Editor {
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
-        if i < self.bounds.len() {
+        if i < self.bounds.len() && self.scene.contains(i) {
             self.bounds.set(i, (min, max));
             self.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
             let m = self.scene.world_matrix(i);
@@ -336,7 +340,7 @@ impl Editor {
         View::new(self.camera, self.size.0, self.size.1, self.depth).ok()
     }
 
-    /// World matrices of every object.
+    /// World matrices by id ([`Scene::world_matrices`]: zero for a dead slot).
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
         self.scene.world_matrices()
     }
@@ -409,20 +413,20 @@ impl Editor {
                         *s = MIN_SCALE.copysign(*s);
                     }
                 }
-                o.transform = t;
+                *o.transform = t;
             }
         }
         // The written objects and their subtrees, each once (a written object
         // may sit below another): what this costs depends on what moved, not
         // on the size of the scene.
         let mut moved: Vec<usize> = Vec::new();
-        for &i in objects.iter().filter(|&&i| i < self.scene.len()) {
+        for &i in objects.iter().filter(|&&i| self.scene.contains(i)) {
             if !self.scene.hierarchy().ancestors(i).any(|p| objects.contains(&p)) {
                 moved.push(i);
                 moved.extend(self.scene.hierarchy().descendants(i));
             }
         }
-        self.log.moved(&moved, self.scene.len());
+        self.log.changed(&moved, self.scene.id_bound());
         for &i in &moved {
             let (lo, hi) = self.bounds[i];
             let m = self.scene.world_matrix(i);
@@ -435,9 +439,10 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.undo().cloned() {
+        match self.history.take_undo() {
             Some(e) => {
                 self.apply(&e, false);
+                self.history.undone(e);
                 true
             }
             None => false,
@@ -448,9 +453,10 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        match self.history.redo().cloned() {
+        match self.history.take_redo() {
             Some(e) => {
                 self.apply(&e, true);
+                self.history.redone(e);
                 true
             }
             None => false,
@@ -472,7 +478,7 @@ impl Editor {
     /// Looks at the selection (or the whole scene when nothing is selected).
     pub fn focus(&mut self) -> bool {
         let ids: Vec<usize> =
-            if self.selection.is_empty() { (0..self.scene.len()).collect() } else { self.selection.clone() };
+            if self.selection.is_empty() { self.scene.ids().collect() } else { self.selection.clone() };
         let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut hi = -lo;
         for i in ids {

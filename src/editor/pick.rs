@@ -57,9 +57,12 @@ impl Editor {
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
             // Only objects whose bounds differ: a million cubes handed
             // their cube's own bounds again change nothing.
-            let objects = self.scene.objects();
-            let ids: Vec<usize> =
-                (0..objects.len()).filter(|&i| objects[i].mesh == mesh && self.bounds[i] != (min, max)).collect();
+            let ids: Vec<usize> = self
+                .scene
+                .iter()
+                .filter(|(i, o)| o.mesh == mesh && self.bounds[*i] != (min, max))
+                .map(|(i, _)| i)
+                .collect();
             self.set_bounds_of(&ids, min, max);
             // Skinned objects keep their posed bounds.
             self.relink_skins();
@@ -132,9 +135,12 @@ impl Editor {
         self.link_object_meshes();
     }
 
-    /// Points every object at its mesh's entry.
+    /// Points every object at its mesh's entry (index = id; none for a
+    /// dead slot).
     fn link_object_meshes(&mut self) {
-        self.object_meshes = self.scene.objects().iter().map(|o| self.meshes.get(&o.mesh).cloned()).collect();
+        let (scene, meshes) = (&self.scene, &self.meshes);
+        self.object_meshes =
+            (0..scene.id_bound()).map(|i| scene.get(i).and_then(|o| meshes.get(&o.mesh)).cloned()).collect();
         for (&i, posed) in &self.posed {
             if let Some(slot) = self.object_meshes.get_mut(i) {
                 *slot = Some(Arc::clone(posed));

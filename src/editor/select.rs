@@ -124,7 +124,7 @@ impl Editor {
                 self.selection.clear();
             }
             for i in ids {
-                if i < self.scene.len() && !self.selection.contains(&i) {
+                if self.scene.contains(i) && !self.selection.contains(&i) {
                     self.selection.push(i);
                 }
             }

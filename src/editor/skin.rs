@@ -7,7 +7,7 @@
 //! A skin whose joint is not in the scene (deleted) draws its mesh unposed,
 //! as a plain `path#N` mesh would, until the joint comes back (undo).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use nalgebra::Point3;
@@ -60,16 +60,12 @@ impl Editor {
         if self.skins.is_empty() {
             return;
         }
-        let objects = self.scene.objects();
-        let skinned: Vec<usize> = (0..objects.len()).filter(|&i| objects[i].skin.is_some()).collect();
-        if skinned.is_empty() {
-            return;
-        }
-        let names: HashMap<&str, usize> = objects.iter().enumerate().map(|(i, o)| (o.name.as_str(), i)).collect();
-        for i in skinned {
-            let Some(skin) = &objects[i].skin else { continue };
-            let joints = skin.joints.iter().map(|j| names.get(j.as_str()).copied()).collect();
-            self.skin_links.push(SkinLink { object: i, key: (objects[i].mesh.clone(), skin.index), joints });
+        let scene = &self.scene;
+        for (i, o) in scene.iter() {
+            let Some(skin) = &o.skin else { continue };
+            // Joints by name, through the scene's name index.
+            let joints = skin.joints.iter().map(|j| scene.find(j)).collect();
+            self.skin_links.push(SkinLink { object: i, key: (o.mesh.clone(), skin.index), joints });
         }
         for k in 0..self.skin_links.len() {
             self.repose(k);

@@ -5,13 +5,9 @@
 //! at the leaves.
 //!
 //! Each object's box is its mesh's local AABB under its world matrix. The
-//! BVH is built once (PLOC, obvhs's fast preset) with [`LEAF_OBJECTS`]
-//! object per leaf ([`SceneIndex::build_with_leaves`] allows more: fewer
-//! nodes, dearer leaves). Moving an object is incremental rather than a
-//! rebuild: a `move_primitive` (detach, greedy re-insert, refit with
-//! rotations) when it has a leaf of its own, else it leaves its shared
-//! leaf (whose box stays as it was, still conservative) and is inserted
-//! as a leaf of its own.
+//! BVH is built once (PLOC) with one object per leaf, so that moving an
+//! object is an incremental `move_primitive` (detach, greedy re-insert,
+//! refit with rotations) rather than a rebuild.
 //!
 //! obvhs works in f32. To keep the f32 traversal conservative for scenes far
 //! from the origin, leaf bounds are rounded outwards and padded by a relative
@@ -49,28 +45,23 @@ pub struct SceneHit {
     pub t: f64,
 }
 
-/// Objects a leaf of a freshly built tree holds at most: one. Leaves of
-/// two would save about a third of the nodes (24 MB at 1M objects) but
-/// made picks among 1M random boxes 1.2x (p50) to 1.8x (mean) slower
-/// (README, "Where the time and memory ... go").
-pub const LEAF_OBJECTS: u32 = 1;
+struct Leaf(Aabb);
 
-/// The tree is built straight from the stored boxes (no list of leaf
-/// bounds beside them: 32 bytes an object while it is built).
-impl Boundable for Slot {
+/// An object's id, local mesh bounds (min, max) and world matrix.
+pub type PlacedBox = (usize, Point3<f64>, Point3<f64>, Matrix4<f64>);
+
+impl Boundable for Leaf {
     fn aabb(&self) -> Aabb {
-        leaf_aabb(self)
+        self.0
     }
 }
 
-/// A BVH of object boxes, indexed by dense ids `0..len`.
+/// A BVH of object boxes, indexed by ids `0..len` (removed ids have no leaf).
 #[derive(Default)]
 pub struct SceneIndex {
     bvh: Bvh2,
     /// [`Slot::NONE`] for objects that cannot be hit (degenerate or removed).
     obbs: Vec<Slot>,
-    /// Objects a leaf may hold when the tree is built (0: [`LEAF_OBJECTS`]).
-    leaf_objects: u32,
 }
 
 impl std::fmt::Debug for SceneIndex {
@@ -147,36 +138,83 @@ impl SceneIndex {
     where
         I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
     {
-        SceneIndex::build_with_leaves(objects, LEAF_OBJECTS)
-    }
-
-    /// [`SceneIndex::build`] with up to `leaf_objects` objects a leaf
-    /// (fewer nodes, dearer leaves) for this tree and its rebuilds.
-    pub fn build_with_leaves<I>(objects: I, leaf_objects: u32) -> SceneIndex
-    where
-        I: IntoIterator<Item = (Point3<f64>, Point3<f64>, Matrix4<f64>)>,
-    {
-        let objects = objects.into_iter();
-        let mut obbs = Vec::with_capacity(objects.size_hint().0);
-        obbs.extend(objects.map(|(lo, hi, m)| Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref())));
-        obbs.shrink_to_fit();
-        let mut index = SceneIndex { bvh: Bvh2::default(), obbs, leaf_objects };
+        let obbs: Vec<Slot> = objects
+            .into_iter()
+            .map(|(lo, hi, m)| Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref()))
+            .collect();
+        let mut index = SceneIndex { bvh: Bvh2::default(), obbs };
         index.rebuild();
         index
     }
 
-    /// Rebuilds the whole tree from the stored boxes.
+    /// Rebuilds the whole tree from the stored boxes: one leaf per
+    /// hittable id (unhittable ones, e.g. deleted objects, get none until
+    /// they are set again).
     pub fn rebuild(&mut self) {
-        if self.obbs.is_empty() {
+        let ids: Vec<u32> = (0..self.obbs.len()).filter(|&i| self.obbs[i].is_some()).map(|i| i as u32).collect();
+        if ids.is_empty() {
             self.bvh = Bvh2::default();
             return;
         }
-        let leaf = if self.leaf_objects == 0 { LEAF_OBJECTS } else { self.leaf_objects };
-        let params = BvhBuildParams { max_prims_per_leaf: leaf, ..BvhBuildParams::fast_build() };
+        let leaves: Vec<Leaf> = ids.iter().map(|&i| Leaf(leaf_aabb(&self.obbs[i as usize]))).collect();
+        let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::fast_build() };
         let mut t = Duration::ZERO;
-        self.bvh = build_bvh2(&self.obbs, params, &mut t);
-        self.bvh.init_primitives_to_nodes_if_uninit();
+        self.bvh = build_bvh2(&leaves, params, &mut t);
+        // The tree numbers its leaves by their place in `leaves`: made ids.
+        for p in self.bvh.primitive_indices.iter_mut() {
+            *p = ids[*p as usize];
+        }
+        let mut to_nodes = vec![u32::MAX; self.obbs.len()];
+        for (n, node) in self.bvh.nodes.iter().enumerate().filter(|(_, node)| node.is_leaf()) {
+            for k in node.first_index..node.first_index + node.prim_count {
+                to_nodes[self.bvh.primitive_indices[k as usize] as usize] = n as u32;
+            }
+        }
+        self.bvh.primitives_to_nodes = to_nodes;
         self.bvh.init_parents_if_uninit();
+    }
+
+    /// Leaves in the tree, about (nodes of a binary tree with one primitive a leaf).
+    fn leaves(&self) -> usize {
+        self.bvh.nodes.len().div_ceil(2)
+    }
+
+    /// [`SceneIndex::set`] for many ids at once (objects put back or
+    /// added): one by one when they are few against the tree, else the
+    /// boxes are stored and the tree rebuilt once.
+    pub fn set_many(&mut self, items: &[PlacedBox]) {
+        if items.len() <= self.leaves() {
+            for (id, lo, hi, m) in items {
+                self.set(*id, lo, hi, m);
+            }
+            return;
+        }
+        let end = items.iter().map(|it| it.0 + 1).max().unwrap_or(0);
+        if end > self.obbs.len() {
+            self.obbs.resize(end, Slot::NONE);
+        }
+        for (id, lo, hi, m) in items {
+            self.obbs[*id] = Slot::new(pickable(Obb::from_local_aabb(lo, hi, m)).as_ref());
+        }
+        self.rebuild();
+    }
+
+    /// [`SceneIndex::remove`] for many ids at once (a delete): one by one
+    /// when they are few against the tree, else the tree is rebuilt from
+    /// what is left.
+    pub fn remove_many(&mut self, ids: &[usize]) {
+        if 2 * ids.len() <= self.leaves() {
+            for &id in ids {
+                self.remove(id);
+            }
+            return;
+        }
+        for &id in ids {
+            if let Some(slot) = self.obbs.get_mut(id) {
+                *slot = Slot::NONE;
+            }
+        }
+        self.rebuild();
     }
 
     /// Number of ids (including unhittable ones).
@@ -212,118 +250,30 @@ impl SceneIndex {
             return;
         }
         for id in len..n {
-            // `id` < n <= u32::MAX + 1: every slot was inserted with a u32 id.
-            self.bvh.remove_primitive(id as u32);
+            if self.in_tree(id) {
+                // `id` < n <= u32::MAX + 1: every slot was inserted with a u32 id.
+                self.bvh.remove_primitive(id as u32);
+            }
         }
         self.obbs.truncate(len);
     }
 
-    /// Removes the ids in `gone` (ascending) and renumbers the others to
-    /// close the gaps, as a scene does when objects are deleted: the removed
-    /// leaves leave the tree and the rest keep their nodes (one pass over
-    /// the ids, no rebuild unless most of the tree goes).
-    pub fn remove_ids(&mut self, gone: &[usize]) {
-        let n = self.obbs.len();
-        let gone: Vec<usize> = gone.iter().copied().filter(|&i| i < n).collect();
-        if gone.is_empty() {
-            return;
-        }
-        let mut new_of = vec![u32::MAX; n];
-        let mut next = 0u32;
-        let mut g = gone.iter().peekable();
-        for (old, slot) in new_of.iter_mut().enumerate() {
-            if g.peek() == Some(&&old) {
-                g.next();
-            } else {
-                *slot = next;
-                next += 1;
-            }
-        }
-        let obbs: Vec<Slot> =
-            self.obbs.iter().enumerate().filter(|(i, _)| new_of[*i] != u32::MAX).map(|(_, o)| *o).collect();
-        if self.bvh.nodes.is_empty() || 2 * gone.len() > n {
-            self.obbs = obbs;
-            self.rebuild();
-            return;
-        }
-        for &id in &gone {
-            self.bvh.remove_primitive(id as u32);
-        }
-        self.renumber(&new_of, next as usize);
-        self.obbs = obbs;
+    /// Whether `id` has a leaf in the tree (a removed id has none).
+    fn in_tree(&self, id: usize) -> bool {
+        self.bvh.primitives_to_nodes.get(id).is_some_and(|&n| n != u32::MAX)
     }
 
-    /// Makes room for new ids at the (ascending, final) positions `added`,
-    /// renumbering the others as a scene does when objects are put back,
-    /// then sets each added id's box from `boxes(id)`.
-    pub fn insert_ids(
-        &mut self,
-        added: &[usize],
-        mut boxes: impl FnMut(usize) -> (Point3<f64>, Point3<f64>, Matrix4<f64>),
-    ) {
-        if added.is_empty() {
-            return;
-        }
-        let n = self.obbs.len();
-        let total = n + added.len();
-        // Old id -> new id: the old ids fill the positions not in `added`.
-        let mut new_of = Vec::with_capacity(n);
-        let mut a = added.iter().peekable();
-        for pos in 0..total {
-            if a.peek() == Some(&&pos) {
-                a.next();
-            } else if new_of.len() < n {
-                new_of.push(pos as u32);
-            }
-        }
-        let mut obbs = vec![Slot::NONE; total];
-        for (old, o) in self.obbs.iter().enumerate() {
-            obbs[new_of[old] as usize] = *o;
-        }
-        if self.bvh.nodes.is_empty() || 2 * added.len() > total {
-            for &i in added {
-                let (lo, hi, m) = boxes(i);
-                obbs[i] = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
-            }
-            self.obbs = obbs;
-            self.rebuild();
-            return;
-        }
-        self.renumber(&new_of, total);
-        self.obbs = obbs;
-        for &i in added {
-            let (lo, hi, m) = boxes(i);
-            let slot = Slot::new(pickable(Obb::from_local_aabb(&lo, &hi, &m)).as_ref());
-            self.obbs[i] = slot;
-            // `i` < total, and ids always fit u32 here.
-            self.bvh.insert_primitive(leaf_aabb(&slot), i as u32);
-        }
-    }
-
-    /// Rewrites the tree's primitive ids through `new_of` (old -> new,
-    /// `u32::MAX` for removed), for `len` ids after.
-    fn renumber(&mut self, new_of: &[u32], len: usize) {
-        for p in self.bvh.primitive_indices.iter_mut() {
-            if let Some(&new) = new_of.get(*p as usize) {
-                *p = new;
-            }
-        }
-        let old = std::mem::take(&mut self.bvh.primitives_to_nodes);
-        let mut to_nodes = vec![u32::MAX; len];
-        for (old_id, &node) in old.iter().enumerate() {
-            if let Some(&new) = new_of.get(old_id) {
-                if new != u32::MAX {
-                    to_nodes[new as usize] = node;
-                }
-            }
-        }
-        self.bvh.primitives_to_nodes = to_nodes;
-    }
-
-    /// Makes object `id` unhittable (its slot stays).
+    /// Makes object `id` unhittable, its slot kept (a deleted object: ids
+    /// are stable): its leaf leaves the tree, `O(log n)`, and
+    /// [`SceneIndex::set`] puts one back (its undo).
     pub fn remove(&mut self, id: usize) {
-        if id < self.obbs.len() {
-            self.set_obb(id, None);
+        if id >= self.obbs.len() {
+            return;
+        }
+        self.obbs[id] = Slot::NONE;
+        if self.in_tree(id) {
+            // `id` < len, and ids in the tree fit u32.
+            self.bvh.remove_primitive(id as u32);
         }
     }
 
@@ -334,8 +284,11 @@ impl SceneIndex {
             self.obbs[id] = slot;
             if self.bvh.nodes.is_empty() {
                 self.rebuild();
+            } else if self.in_tree(id) {
+                self.bvh.move_primitive(leaf_aabb(&slot), id32);
             } else {
-                self.move_in_tree(leaf_aabb(&slot), id32);
+                // A removed id set again.
+                self.bvh.insert_primitive(leaf_aabb(&slot), id32);
             }
             return;
         }
@@ -347,27 +300,10 @@ impl SceneIndex {
             return;
         }
         for new in first_new..=id {
-            // `new` < `id` + 1 <= u32::MAX here.
-            let aabb = leaf_aabb(&self.obbs[new]);
-            self.bvh.insert_primitive(aabb, new as u32);
-        }
-    }
-
-    /// Gives `id` (in the tree) the leaf box `aabb`: moved when its leaf
-    /// is its own, else taken out of its shared leaf and inserted alone.
-    fn move_in_tree(&mut self, aabb: Aabb, id: u32) {
-        let node = self.bvh.primitives_to_nodes.get(id as usize).and_then(|&n| self.bvh.nodes.get(n as usize));
-        match node.map(|n| n.prim_count) {
-            Some(1) => {
-                self.bvh.move_primitive(aabb, id);
-            }
-            Some(_) => {
-                self.bvh.remove_primitive(id);
-                self.bvh.insert_primitive(aabb, id);
-            }
-            // Every id below the length is in the tree; kept total anyway.
-            None => {
-                self.bvh.insert_primitive(aabb, id);
+            // Gaps get no leaf (as in a rebuild). `new` < `id` + 1 <= u32::MAX here.
+            if self.obbs[new].is_some() {
+                let aabb = leaf_aabb(&self.obbs[new]);
+                self.bvh.insert_primitive(aabb, new as u32);
             }
         }
     }
@@ -412,12 +348,7 @@ impl SceneIndex {
                     continue;
                 };
                 let id = id as usize;
-                // Objects share leaves: each one's padded world bounds
-                // first (cheap), its exact box only for those the ray meets.
-                let Some(slot) = obbs.get(id).filter(|s| s.ray_may_hit(ray)) else {
-                    continue;
-                };
-                let Some(obb) = slot.get() else {
+                let Some(obb) = obbs.get(id).and_then(Slot::get) else {
                     continue;
                 };
                 let Some(t_box) = obb.intersect_ray(ray) else {

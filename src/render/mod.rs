@@ -237,8 +237,10 @@ pub struct FrameDesc {
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
     /// GPU culling: draw the renderer's persistent scene objects
-    /// ([`Renderer::set_scene_objects`]), culled by a compute pass, instead
-    /// of `objects`.
+    /// ([`Renderer::set_scene_objects`]), culled by a compute pass, then
+    /// `objects`. The compute pass skips meshes with blended parts
+    /// ([`Renderer::mesh_is_blended`]): their objects belong in `objects`,
+    /// which are sorted back to front as on the CPU path.
     pub gpu_scene: Option<GpuSceneFrame>,
 }
 

@@ -1,20 +1,21 @@
-//! Structural scene changes: taking objects out with their subtrees and
-//! putting them back at their places (delete and its undo), and making
-//! copies with their descendants and `name.NNN` names (duplicate).
+//! Structural scene changes: taking objects out of their slots with their
+//! subtrees and putting them back in the same slots (delete and its undo),
+//! and making copies with their descendants and `name.NNN` names in new
+//! slots (duplicate). Each costs what it changes, not the scene.
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Hierarchy, HierarchyError, Object, Scene};
+use super::{HierarchyError, Object, Scene};
 
-/// Objects out of a scene (or about to go in), with their indices and
-/// parents in the scene they belong to: the record of one delete or
-/// duplicate, which [`Scene::remove`] and [`Scene::restore`] invert.
+/// Objects out of a scene (or about to go in), with their ids and parents
+/// in the scene they belong to: the record of one delete or duplicate,
+/// which [`Scene::remove`] and [`Scene::restore`] invert.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Detached {
-    /// Indices in the full scene, ascending.
+    /// Ids (slots) in the scene, ascending.
     pub indices: Vec<usize>,
     pub objects: Vec<Object>,
-    /// Parents as indices in the full scene.
+    /// Parents as ids in the scene.
     pub parents: Vec<Option<usize>>,
 }
 
@@ -53,128 +54,93 @@ pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
 }
 
 impl Scene {
-    /// `ids` and all their descendants, ascending, each once (invalid ids
-    /// are dropped).
+    /// `ids` and all their descendants, ascending, each once (ids without
+    /// an object are dropped). Costs what they hold, not the scene.
     pub fn with_descendants(&self, ids: &[usize]) -> Vec<usize> {
-        let mut mark = vec![false; self.len()];
-        for &i in ids.iter().filter(|&&i| i < self.len()) {
-            if !mark[i] {
-                mark[i] = true;
-                for d in self.hierarchy.descendants(i) {
-                    mark[d] = true;
-                }
-            }
+        let mut out: Vec<usize> = Vec::with_capacity(ids.len());
+        for &i in ids.iter().filter(|&&i| self.contains(i)) {
+            out.push(i);
+            out.extend(self.hierarchy.descendants(i));
         }
-        (0..self.len()).filter(|&i| mark[i]).collect()
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
-    /// Removes `ids` with their descendants; what is returned puts them
-    /// back exactly ([`Scene::restore`]): same indices, names, parents.
+    /// Removes `ids` with their descendants, leaving their slots dead (no
+    /// other id moves); what is returned puts them back exactly
+    /// ([`Scene::restore`]): same ids, names, parents. Costs what is removed
+    /// (and the child lists they leave), not the scene.
     pub fn remove(&mut self, ids: &[usize]) -> Detached {
         let gone = self.with_descendants(ids);
-        let n = self.len();
-        // The last objects (undoing a duplicate): no object moves.
-        if gone.first().is_some_and(|&first| first + gone.len() == n) {
-            let first = n - gone.len();
-            let parents = (first..n).map(|i| self.hierarchy.parent(i)).collect();
-            self.hierarchy.truncate(first);
-            return Detached { indices: gone, objects: self.objects.split_off(first), parents };
+        for &i in &gone {
+            self.names.remove(i, &self.objects);
         }
-        let mut new_index = vec![usize::MAX; n];
-        let mut detached = Detached::default();
-        let mut kept_objects = Vec::with_capacity(n - gone.len());
-        let mut kept_parents = Vec::with_capacity(n - gone.len());
-        let mut g = gone.iter().peekable();
-        for (i, o) in std::mem::take(&mut self.objects).into_iter().enumerate() {
-            if g.peek() == Some(&&i) {
-                g.next();
-                detached.indices.push(i);
-                detached.parents.push(self.hierarchy.parent(i));
-                detached.objects.push(o);
-            } else {
-                new_index[i] = kept_objects.len();
-                kept_objects.push(o);
-                kept_parents.push(self.hierarchy.parent(i));
-            }
+        let parents = self.hierarchy.detach(&gone);
+        let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
+        self.live -= gone.len();
+        Detached { indices: gone, objects, parents }
+    }
+
+    /// Drops the slots from `bound` on, which must be dead (the copies of
+    /// an undone duplicate, removed first): the ids they had are free again
+    /// for the next added objects, so undo then redo gives the same ids.
+    pub fn truncate(&mut self, bound: usize) {
+        debug_assert!(self.objects.iter().skip(bound).all(Option::is_none), "truncating live objects");
+        if bound < self.objects.len() {
+            let live_past = self.objects[bound..].iter().flatten().count();
+            self.live -= live_past;
+            self.objects.truncate(bound);
+            self.hierarchy.truncate(bound);
         }
-        // A kept object's parent is kept too (removal takes whole subtrees).
-        let parents: Vec<Option<usize>> = kept_parents.iter().map(|p| p.map(|p| new_index[p])).collect();
-        self.objects = kept_objects;
-        self.hierarchy = Hierarchy::from_parents(&parents).expect("removing subtrees keeps a forest");
-        detached
     }
 
     /// Puts back what [`Scene::remove`] took out (or adds the copies of
-    /// [`Scene::duplicates`]) at their indices; the objects after them
-    /// move up. Fails, changing nothing, if the items do not fit this scene.
+    /// [`Scene::duplicates`] in new slots at the end) in their slots. Fails,
+    /// changing nothing, if the items do not fit this scene (a live slot, an
+    /// unknown parent, a cycle, a name in use). Costs what is added.
     pub fn restore(&mut self, items: &Detached) -> Result<(), HierarchyError> {
-        // Appended at the end, parents first (a duplicate): no object moves.
-        let n = self.len();
-        let appended = items.indices.iter().enumerate().all(|(k, &i)| i == n + k);
-        if appended && items.parents.iter().zip(&items.indices).all(|(p, &i)| p.is_none_or(|p| p < i)) {
-            for (o, p) in items.objects.iter().zip(&items.parents) {
-                self.hierarchy.push(*p)?;
-                self.objects.push(o.clone());
-            }
-            return Ok(());
+        if items.objects.len() != items.indices.len() || items.parents.len() != items.indices.len() {
+            return Err(HierarchyError::NoSuchObject(self.id_bound()));
         }
-        let total = self.len() + items.indices.len();
-        if items.indices.windows(2).any(|w| w[0] >= w[1]) || items.indices.last().is_some_and(|&i| i >= total) {
-            return Err(HierarchyError::NoSuchObject(total));
+        if let Some(k) = items.objects.iter().position(|o| self.find(&o.name).is_some()) {
+            return Err(HierarchyError::Taken(items.indices[k]));
         }
-        // Index of each present object after the insertion.
-        let mut new_index = Vec::with_capacity(self.len());
-        let mut at = items.indices.iter().peekable();
-        let mut slot = 0;
-        for _ in 0..self.len() {
-            while at.peek() == Some(&&slot) {
-                at.next();
-                slot += 1;
-            }
-            new_index.push(slot);
-            slot += 1;
-        }
-        let mut parents: Vec<Option<usize>> = vec![None; total];
-        for i in 0..self.len() {
-            parents[new_index[i]] = self.hierarchy.parent(i).map(|p| new_index[p]);
-        }
-        for (&i, p) in items.indices.iter().zip(&items.parents) {
-            parents[i] = *p;
-        }
-        if parents.iter().flatten().any(|&p| p >= total) {
-            return Err(HierarchyError::NoSuchObject(total));
-        }
-        let hierarchy = Hierarchy::from_parents(&parents)?;
-        // Only now that nothing can fail: move the objects into place.
-        let mut objects: Vec<Option<Object>> = (0..total).map(|_| None).collect();
-        for (i, o) in std::mem::take(&mut self.objects).into_iter().enumerate() {
-            objects[new_index[i]] = Some(o);
+        let links: Vec<(usize, Option<usize>)> =
+            items.indices.iter().copied().zip(items.parents.iter().copied()).collect();
+        self.hierarchy.attach(&links)?;
+        // Only now that nothing can fail: the objects into their slots.
+        let end = self.hierarchy.len();
+        if self.objects.len() < end {
+            self.objects.resize_with(end, || None);
         }
         for (&i, o) in items.indices.iter().zip(&items.objects) {
-            objects[i] = Some(o.clone());
+            self.objects[i] = Some(o.clone());
+            self.names.insert(i, &self.objects);
         }
-        self.objects = objects.into_iter().map(|o| o.expect("every slot filled")).collect();
-        self.hierarchy = hierarchy;
+        self.live += items.len();
         Ok(())
     }
 
-    /// Copies of `ids` with their descendants, to append with
-    /// [`Scene::restore`]: each copy keeps its original's parent unless that
-    /// parent is copied too; names follow [`copy_name`].
+    /// Copies of `ids` with their descendants, to add with
+    /// [`Scene::restore`] in new slots after the last: each copy keeps its
+    /// original's parent unless that parent is copied too; names follow
+    /// [`copy_name`]. Costs what is copied (names are looked up in the
+    /// scene's name index).
     pub fn duplicates(&self, ids: &[usize]) -> Detached {
         let originals = self.with_descendants(ids);
-        // Names in use: the scene's (borrowed) and the copies' so far.
-        let existing: HashSet<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
+        // Names of the copies so far (the scene's are in its index).
         let mut new_names: HashSet<String> = HashSet::with_capacity(originals.len());
         let mut copy_of = HashMap::with_capacity(originals.len());
         let mut out = Detached::default();
         for (k, &i) in originals.iter().enumerate() {
-            let index = self.len() + k;
+            let index = self.id_bound() + k;
             copy_of.insert(i, index);
-            let name = copy_name(&self.objects[i].name, |c| existing.contains(c) || new_names.contains(c));
+            let o = self.obj(i);
+            let name = copy_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(index);
-            out.objects.push(Object { name, ..self.objects[i].clone() });
+            out.objects.push(Object { name, ..o.clone() });
             // Re-pointed at the parent's copy below, once every copy is known.
             out.parents.push(self.hierarchy.parent(i));
         }
@@ -192,7 +158,7 @@ impl Scene {
             let renamed: HashMap<&str, &str> = originals
                 .iter()
                 .zip(&out.objects)
-                .map(|(&i, copy)| (self.objects[i].name.as_str(), copy.name.as_str()))
+                .map(|(&i, copy)| (self.obj(i).name.as_str(), copy.name.as_str()))
                 .collect();
             let skins: Vec<Option<super::SkinRef>> = out.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
             for (o, skin) in out.objects.iter_mut().zip(skins) {
@@ -203,24 +169,30 @@ impl Scene {
     }
 
     /// The objects of `other` (a whole scene, e.g. an imported glTF file's
-    /// nodes), to append with [`Scene::restore`]: same order and hierarchy,
-    /// names made unique against this scene ([`free_name`]).
+    /// nodes), to add with [`Scene::restore`] in new slots after the last:
+    /// same order and hierarchy, names made unique against this scene
+    /// ([`free_name`]).
     pub fn appended(&self, other: &Scene) -> Detached {
-        let existing: HashSet<&str> = self.objects.iter().map(|o| o.name.as_str()).collect();
         let mut new_names: HashSet<String> = HashSet::with_capacity(other.len());
+        // `other`'s ids to the new ones (its live objects packed).
+        let mut new_id = vec![usize::MAX; other.id_bound()];
+        for (k, i) in other.ids().enumerate() {
+            new_id[i] = self.id_bound() + k;
+        }
         let mut out = Detached::default();
-        for (k, o) in other.objects.iter().enumerate() {
-            let name = free_name(&o.name, |c| existing.contains(c) || new_names.contains(c));
+        for (i, o) in other.iter() {
+            let name = free_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
-            out.indices.push(self.len() + k);
+            out.indices.push(new_id[i]);
             out.objects.push(Object { name, ..o.clone() });
-            out.parents.push(other.hierarchy.parent(k).map(|p| self.len() + p));
+            out.parents.push(other.hierarchy.parent(i).map(|p| new_id[p]));
         }
         // Skins name their joints as renamed.
-        if other.objects.iter().any(|o| o.skin.is_some()) {
+        if other.objects().iter().any(|o| o.skin.is_some()) {
             let renamed: HashMap<&str, &str> =
-                other.objects.iter().zip(&out.objects).map(|(o, n)| (o.name.as_str(), n.name.as_str())).collect();
-            let skins: Vec<Option<super::SkinRef>> = other.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
+                other.objects().iter().zip(&out.objects).map(|(o, n)| (o.name.as_str(), n.name.as_str())).collect();
+            let skins: Vec<Option<super::SkinRef>> =
+                other.objects().iter().map(|o| rename_joints(o, &renamed)).collect();
             for (o, skin) in out.objects.iter_mut().zip(skins) {
                 o.skin = skin;
             }

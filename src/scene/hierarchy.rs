@@ -1,12 +1,17 @@
 //! The parent links of a scene's objects, kept acyclic.
 //!
-//! Objects are indices `0..len`. Each has at most one parent; every object
-//! also knows its children, so walking a subtree costs what the subtree
-//! holds, never the whole scene. The fields are private: the only ways to
-//! change a link are [`Hierarchy::push`] (a new object under an existing
-//! one) and [`Hierarchy::set_parent`], which refuses a link that would close
-//! a cycle. So every walk up from any object ends at a root in fewer than
-//! `len` steps, and no caller needs a loop guard.
+//! Objects are slots `0..len` (the scene's object ids); a slot is live or
+//! dead (its object deleted, kept so that every other id stays put and an
+//! undo can put the object back in the same slot). Each live object has at
+//! most one live parent; every object also knows its children (sorted by
+//! id), so walking a subtree costs what the subtree holds, never the whole
+//! scene. The fields are private: the only ways to change a link are
+//! [`Hierarchy::push`] (a new object under an existing one),
+//! [`Hierarchy::set_parent`] and [`Hierarchy::attach`], which refuse a link
+//! that would close a cycle, and [`Hierarchy::detach`] /
+//! [`Hierarchy::truncate`], which take whole subtrees out. So every walk up
+//! from any object ends at a root in fewer than `len` steps, and no caller
+//! needs a loop guard.
 
 use std::collections::HashMap;
 
@@ -17,6 +22,8 @@ pub enum HierarchyError {
     NoSuchObject(usize),
     #[error("object {child} cannot be parented to {parent}: the parent chain would form a cycle")]
     Cycle { child: usize, parent: usize },
+    #[error("object {0} already exists")]
+    Taken(usize),
 }
 
 /// Parent and children of every object; acyclic by construction.
@@ -26,15 +33,18 @@ pub enum HierarchyError {
 /// scene of 2^32 objects would not fit in memory.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Hierarchy {
-    /// The parent of each object, [`ROOT`] for none.
+    /// The parent of each slot, [`ROOT`] for none, [`DEAD`] for no object.
     parent: Vec<u32>,
-    /// The children of each object that has any, in the order they were
-    /// attached (no empty lists, so equal hierarchies compare equal).
+    /// The children of each object that has any, sorted by id (no empty
+    /// lists, so equal hierarchies compare equal).
     children: HashMap<usize, Vec<usize>>,
 }
 
 /// No parent, in [`Hierarchy::parent`]'s list.
 const ROOT: u32 = u32::MAX;
+
+/// No object in this slot (deleted), in [`Hierarchy::parent`]'s list.
+const DEAD: u32 = u32::MAX - 1;
 
 fn link(parent: Option<usize>) -> u32 {
     parent.map_or(ROOT, |p| p as u32)
@@ -78,15 +88,22 @@ impl Hierarchy {
         Ok(Hierarchy { parent: parents.iter().map(|&p| link(p)).collect(), children })
     }
 
+    /// The number of slots, live or dead: every id is below it.
     pub fn len(&self) -> usize {
         self.parent.len()
+    }
+
+    /// Whether slot `i` holds an object.
+    pub fn is_live(&self, i: usize) -> bool {
+        self.parent.get(i).is_some_and(|&p| p != DEAD)
     }
 
     pub fn is_empty(&self) -> bool {
         self.parent.is_empty()
     }
 
-    /// Adds an object under `parent` (or as a root) and returns its index.
+    /// Adds an object in a new slot under `parent` (or as a root) and
+    /// returns its id.
     pub fn push(&mut self, parent: Option<usize>) -> Result<usize, HierarchyError> {
         if let Some(p) = parent {
             self.check(p)?;
@@ -94,13 +111,14 @@ impl Hierarchy {
         let i = self.parent.len();
         self.parent.push(link(parent));
         if let Some(p) = parent {
-            self.children.entry(p).or_default().push(i);
+            self.link_child(p, i);
         }
         Ok(i)
     }
 
-    /// Drops the objects from `len` on (they must have no children below
-    /// `len`, which holds when they are whole subtrees, e.g. the last copies).
+    /// Drops the slots from `len` on (their objects must have no children
+    /// below `len`, which holds when they are whole subtrees, e.g. the last
+    /// copies).
     pub fn truncate(&mut self, len: usize) {
         for i in (len..self.len()).rev() {
             self.children.remove(&i);
@@ -111,6 +129,81 @@ impl Hierarchy {
             }
         }
         self.parent.truncate(len);
+    }
+
+    /// Takes the objects `ids` out, leaving their slots dead; returns each
+    /// one's parent. `ids` must hold whole subtrees (every child of each
+    /// one too), so only the links into the rest are cut: the cost is the
+    /// count plus the lengths of the child lists they leave. Dead or
+    /// unknown ids are skipped (their parent given as `None`).
+    pub fn detach(&mut self, ids: &[usize]) -> Vec<Option<usize>> {
+        let parents: Vec<Option<usize>> = ids.iter().map(|&i| self.parent(i)).collect();
+        for &i in ids {
+            if let Some(p) = self.parent.get_mut(i) {
+                *p = DEAD;
+            }
+        }
+        for (&i, p) in ids.iter().zip(&parents) {
+            self.children.remove(&i);
+            if let Some(p) = *p {
+                if self.is_live(p) {
+                    self.unlink(p, i);
+                }
+            }
+        }
+        parents
+    }
+
+    /// Puts objects into dead slots (or new ones past the end) with the
+    /// parents given: what [`Hierarchy::detach`] took out, or new copies.
+    /// Each parent is a live object or one of `items`. Fails, changing
+    /// nothing, on a live slot, an unknown parent or a cycle.
+    pub fn attach(&mut self, items: &[(usize, Option<usize>)]) -> Result<(), HierarchyError> {
+        let incoming: HashMap<usize, Option<usize>> = items.iter().copied().collect();
+        for &(i, p) in items {
+            if self.is_live(i) || incoming.len() != items.len() {
+                return Err(HierarchyError::Taken(i));
+            }
+            if let Some(p) = p {
+                if !self.is_live(p) && !incoming.contains_key(&p) {
+                    return Err(HierarchyError::NoSuchObject(p));
+                }
+            }
+        }
+        // A cycle can only run through the incoming objects (the live ones
+        // form a forest): colour each by the walk that first reached it.
+        let mut walk: HashMap<usize, usize> = HashMap::with_capacity(items.len());
+        for &(start, _) in items {
+            let mut at = start;
+            loop {
+                match walk.get(&at) {
+                    Some(&w) if w == start => {
+                        return Err(HierarchyError::Cycle { child: at, parent: incoming[&at].unwrap_or(at) })
+                    }
+                    Some(_) => break,
+                    None => {}
+                }
+                walk.insert(at, start);
+                match incoming.get(&at) {
+                    Some(Some(p)) => at = *p,
+                    _ => break,
+                }
+            }
+        }
+        // Nothing can fail from here on.
+        let end = items.iter().map(|&(i, _)| i + 1).max().unwrap_or(0);
+        if end > self.parent.len() {
+            self.parent.resize(end, DEAD);
+        }
+        for &(i, p) in items {
+            self.parent[i] = link(p);
+        }
+        for &(i, p) in items {
+            if let Some(p) = p {
+                self.link_child(p, i);
+            }
+        }
+        Ok(())
     }
 
     /// Re-parents `child`; refuses a parent that is `child` itself or one of
@@ -128,15 +221,25 @@ impl Hierarchy {
         }
         self.parent[child] = link(parent);
         if let Some(p) = parent {
-            self.children.entry(p).or_default().push(child);
+            self.link_child(p, child);
         }
         Ok(())
+    }
+
+    /// Puts `child` into `parent`'s list at its place by id.
+    fn link_child(&mut self, parent: usize, child: usize) {
+        let list = self.children.entry(parent).or_default();
+        if let Err(at) = list.binary_search(&child) {
+            list.insert(at, child);
+        }
     }
 
     /// Takes `child` off `parent`'s list (and drops the list when empty).
     fn unlink(&mut self, parent: usize, child: usize) {
         if let Some(list) = self.children.get_mut(&parent) {
-            list.retain(|&c| c != child);
+            if let Ok(at) = list.binary_search(&child) {
+                list.remove(at);
+            }
             if list.is_empty() {
                 self.children.remove(&parent);
             }
@@ -144,19 +247,19 @@ impl Hierarchy {
     }
 
     fn check(&self, i: usize) -> Result<(), HierarchyError> {
-        if i < self.len() {
+        if self.is_live(i) {
             Ok(())
         } else {
             Err(HierarchyError::NoSuchObject(i))
         }
     }
 
-    /// The parent of `i` (`None` for a root or an unknown index).
+    /// The parent of `i` (`None` for a root, a dead slot or an unknown id).
     pub fn parent(&self, i: usize) -> Option<usize> {
-        self.parent.get(i).filter(|&&p| p != ROOT).map(|&p| p as usize)
+        self.parent.get(i).filter(|&&p| p != ROOT && p != DEAD).map(|&p| p as usize)
     }
 
-    /// The children of `i`, in attachment order.
+    /// The children of `i`, by id.
     pub fn children(&self, i: usize) -> &[usize] {
         self.children.get(&i).map_or(&[], Vec::as_slice)
     }
@@ -166,7 +269,7 @@ impl Hierarchy {
         Ancestors { hierarchy: self, at: self.parent(i) }
     }
 
-    /// Every object below `i`, depth first, children in attachment order
+    /// Every object below `i`, depth first, children by id
     /// (not `i` itself). Costs what the subtree holds.
     pub fn descendants(&self, i: usize) -> Descendants<'_> {
         let mut stack: Vec<usize> = self.children(i).to_vec();
@@ -179,7 +282,7 @@ impl Hierarchy {
         self.ancestors(b).any(|p| p == a)
     }
 
-    /// The objects without a parent, in index order.
+    /// The live objects without a parent, by id.
     pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.len()).filter(|&i| self.parent[i] == ROOT)
     }
@@ -280,6 +383,29 @@ mod tests {
         let mut h = Hierarchy::from_parents(&[None, Some(0), Some(1), Some(0), None, Some(0), Some(5)]).unwrap();
         h.truncate(5);
         assert_eq!(h, sample());
+    }
+
+    #[test]
+    fn detaching_leaves_dead_slots_and_attaching_puts_the_links_back() {
+        // 0 <- 1 <- 2, 0 <- 3, 4 alone.
+        let mut h = sample();
+        assert_eq!(h.detach(&[1, 2]), vec![Some(0), Some(1)]);
+        assert!(!h.is_live(1) && !h.is_live(2) && h.is_live(3));
+        assert_eq!(h.len(), 5, "ids stay put");
+        assert_eq!(h.children(0), &[3]);
+        assert_eq!(h.parent(2), None);
+        assert_eq!(h.roots().collect::<Vec<_>>(), vec![0, 4], "dead slots are no roots");
+        assert_eq!(h.push(Some(1)), Err(HierarchyError::NoSuchObject(1)));
+        // A live slot, a dead parent outside the items and a cycle are refused.
+        assert_eq!(h.attach(&[(3, None)]), Err(HierarchyError::Taken(3)));
+        assert_eq!(h.attach(&[(2, Some(1))]), Err(HierarchyError::NoSuchObject(1)));
+        assert!(matches!(h.attach(&[(1, Some(2)), (2, Some(1))]), Err(HierarchyError::Cycle { .. })));
+        // Children (2 under 1) before parents are fine; lists stay sorted.
+        h.attach(&[(2, Some(1)), (1, Some(0))]).unwrap();
+        assert_eq!(h, sample());
+        // Past the end: new slots, the gap dead.
+        h.attach(&[(7, Some(4))]).unwrap();
+        assert_eq!((h.len(), h.is_live(5), h.children(4)), (8, false, &[7][..]));
     }
 
     /// Against a brute-force walk on random forests.

@@ -17,6 +17,8 @@ use std::hash::BuildHasher;
 use std::path::Path;
 
 use hashbrown::HashTable;
+
+use super::names::spread;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 
@@ -77,12 +79,6 @@ pub(super) const SPLIT_MIN: u64 = 1 << 23;
 
 /// No mesh (`"mesh": null`) in [`Builder::mesh_of`].
 pub(super) const NO_MESH: u32 = u32::MAX;
-
-/// The table hash of a name whose hash's low 32 bits are `short`: spread
-/// over 64 bits (the table takes its tag from the top bits).
-fn spread(short: u32) -> u64 {
-    u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
 
 /// One object as read, before the checks that need the objects before it.
 pub(super) struct Read {
@@ -239,7 +235,6 @@ impl Builder {
         if let Some((i, problem)) = problem {
             return Err(SceneError::Object { name: self.objects[i].name.clone(), problem });
         }
-        drop(std::mem::take(&mut self.names));
         for (i, r) in skins {
             self.objects[i].skin = Some(r);
         }
@@ -253,11 +248,13 @@ impl Builder {
         objects.shrink_to_fit();
         // Parents come from the name index, so only a cycle can be refused.
         let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
-            HierarchyError::Cycle { child, .. } | HierarchyError::NoSuchObject(child) => {
-                SceneError::Cycle(objects[child].name.clone())
-            }
+            HierarchyError::Cycle { child, .. }
+            | HierarchyError::NoSuchObject(child)
+            | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.clone()),
         })?;
-        Ok(Scene { camera, objects, hierarchy })
+        // The name index built while reading becomes the scene's.
+        let names = super::names::NameIndex::from_parts(self.names, self.hasher);
+        Ok(Scene::from_parts(camera, objects, hierarchy, Some(names)))
     }
 }
 

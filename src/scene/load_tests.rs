@@ -157,7 +157,7 @@ fn skins_may_name_later_objects_and_their_problems_come_in_file_order() {
     let text = skinned(r#"["hip", "knee"]"#, "");
     for buffer in [3, 1 << 16] {
         let scene = pieces(&text, buffer).unwrap().unwrap();
-        let skin = scene.objects()[0].skin.as_ref().expect("the skin was kept");
+        let skin = scene.get(0).unwrap().skin.as_ref().expect("the skin was kept");
         assert_eq!((skin.index, skin.joints.to_vec()), (0, vec!["hip".to_string(), "knee".to_string()]));
         assert_eq!(pieces(&text, buffer), Some(whole(&text)));
     }

@@ -13,6 +13,7 @@ mod gltf_lenient;
 pub mod hierarchy;
 mod load;
 pub mod material;
+mod names;
 pub mod open;
 pub mod primitives;
 mod save;
@@ -29,6 +30,7 @@ use crate::math::{Camera, CameraError, Projection, Transform};
 pub use changes::{copy_name, free_name, Detached};
 pub use file::{camera_from_file, camera_to_file, CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
+pub use names::{ObjectMut, Objects};
 pub use primitives::{MeshData, Primitive};
 pub use skin::{Joints, SkinData, SkinRef};
 
@@ -215,16 +217,34 @@ pub struct Object {
     pub skin: Option<SkinRef>,
 }
 
-/// A validated scene: objects in file order and their hierarchy.
+/// A validated scene: objects in slots, their hierarchy and a name index.
 ///
-/// The object list and the hierarchy are private so that they always have
-/// the same length and the parent links stay acyclic; objects' own fields
-/// (name, mesh, transform, colour) are edited through [`Scene::object_mut`].
-#[derive(Clone, Debug, Default, PartialEq)]
+/// An object's id is its slot, stable for the session: deleting objects
+/// leaves their slots dead (so no other id moves, and undo puts them back
+/// in the same slots), new objects take new slots at the end. File order is
+/// id order of the live objects; a loaded scene has dense ids `0..len`.
+/// [`Scene::len`] counts live objects, ids are below [`Scene::id_bound`].
+///
+/// The slots, the hierarchy and the name index are private so that they
+/// always agree and the parent links stay acyclic; objects' fields other
+/// than the name are edited through [`Scene::object_mut`].
+#[derive(Clone, Debug, Default)]
 pub struct Scene {
     pub camera: Option<Camera>,
-    objects: Vec<Object>,
+    /// `None`: a dead slot (no size cost: `Object`'s `String` has a niche).
+    objects: Vec<Option<Object>>,
+    /// Live objects.
+    live: usize,
     hierarchy: Hierarchy,
+    names: names::NameIndex,
+}
+
+/// Scenes are equal when their cameras, slots and links are (the name
+/// index follows from the slots).
+impl PartialEq for Scene {
+    fn eq(&self, other: &Scene) -> bool {
+        self.camera == other.camera && self.objects == other.objects && self.hierarchy == other.hierarchy
+    }
 }
 
 /// Scale components closer to zero than this are refused: a scene file
@@ -292,35 +312,86 @@ impl Scene {
         builder.finish(camera, base)
     }
 
-    /// A scene of root objects (no parents).
+    /// A scene of root objects (no parents) with ids `0..len`; names
+    /// should be unique (as a file's are).
     pub fn from_objects(camera: Option<Camera>, objects: Vec<Object>) -> Scene {
         let hierarchy = Hierarchy::from_parents(&vec![None; objects.len()]).expect("roots form no cycle");
-        Scene { camera, objects, hierarchy }
+        Scene::from_parts(camera, objects, hierarchy, None)
     }
 
-    /// Appends `object` under `parent` (or as a root); returns its index.
+    /// A scene of dense `objects` and their `hierarchy` (the same length),
+    /// with the loader's name index when it built one.
+    fn from_parts(
+        camera: Option<Camera>,
+        objects: Vec<Object>,
+        hierarchy: Hierarchy,
+        names: Option<names::NameIndex>,
+    ) -> Scene {
+        let live = objects.len();
+        // In place: `Option<Object>` has `Object`'s size and alignment.
+        let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
+        let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
+        Scene { camera, objects, live, hierarchy, names }
+    }
+
+    /// Appends `object` in a new slot under `parent` (or as a root);
+    /// returns its id. Its name should be free ([`Scene::find`]).
     pub fn push(&mut self, object: Object, parent: Option<usize>) -> Result<usize, HierarchyError> {
         let i = self.hierarchy.push(parent)?;
-        self.objects.push(object);
+        self.objects.push(Some(object));
+        self.names.insert(i, &self.objects);
+        self.live += 1;
         Ok(i)
     }
 
-    /// The objects, in file order.
-    pub fn objects(&self) -> &[Object] {
-        &self.objects
+    /// The objects by id ([`Objects`]: indexing takes an id, iterating
+    /// gives the live objects in file order).
+    pub fn objects(&self) -> Objects<'_> {
+        Objects { slots: &self.objects, live: self.live }
     }
 
-    /// Object `i`, to edit its name, mesh, transform or colour.
-    pub fn object_mut(&mut self, i: usize) -> Option<&mut Object> {
-        self.objects.get_mut(i)
+    /// Object `id`, if its slot is live.
+    pub fn get(&self, id: usize) -> Option<&Object> {
+        self.objects.get(id).and_then(Option::as_ref)
     }
 
+    /// The live objects with their ids, in id (file) order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &Object)> + '_ {
+        self.objects.iter().enumerate().filter_map(|(i, o)| o.as_ref().map(|o| (i, o)))
+    }
+
+    /// The ids of the live objects, ascending.
+    pub fn ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.iter().map(|(i, _)| i)
+    }
+
+    /// Whether `id` names a live object.
+    pub fn contains(&self, id: usize) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Object `i`'s mesh, transform, colour and skin, to edit in place.
+    pub fn object_mut(&mut self, i: usize) -> Option<ObjectMut<'_>> {
+        self.objects.get_mut(i).and_then(Option::as_mut).map(ObjectMut::new)
+    }
+
+    /// Live objects.
     pub fn len(&self) -> usize {
-        self.objects.len()
+        self.live
     }
 
     pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.live == 0
+    }
+
+    /// Every id is below this: the number of slots, live or dead.
+    pub fn id_bound(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// The live object `i` (panics on a dead slot: callers check ids first).
+    fn obj(&self, i: usize) -> &Object {
+        self.get(i).unwrap_or_else(|| panic!("no object {i}"))
     }
 
     /// The parent links.
@@ -342,13 +413,13 @@ impl Scene {
     fn file_form(&self, dir: Option<&Path>) -> SceneFile {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
-            objects: (0..self.objects.len()).map(|i| self.object_file(i, dir)).collect(),
+            objects: self.ids().map(|i| self.object_file(i, dir)).collect(),
         }
     }
 
     /// Object `i` as its file entry (see [`Scene::file_form`]).
     fn object_file(&self, i: usize, dir: Option<&Path>) -> ObjectFile {
-        let o = &self.objects[i];
+        let o = self.obj(i);
         let q = o.transform.rotation.quaternion();
         ObjectFile {
             name: o.name.clone(),
@@ -356,7 +427,7 @@ impl Scene {
                 Some(dir) => o.mesh.source_from(dir),
                 None => o.mesh.source().map(str::to_string),
             },
-            parent: self.parent(i).map(|p| self.objects[p].name.clone()),
+            parent: self.parent(i).map(|p| self.obj(p).name.clone()),
             position: o.transform.position.into(),
             rotation: [q.i, q.j, q.k, q.w],
             scale: o.transform.scale.into(),
@@ -383,22 +454,23 @@ impl Scene {
         })?)
     }
 
+    /// The id of the object named `name` (O(1): the name index).
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.objects.iter().position(|o| o.name == name)
+        self.names.find(name, &self.objects)
     }
 
     /// World matrix of object `i`: parent world * T * R * S.
     pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
-        let local = self.objects[i].transform.matrix();
-        self.hierarchy.ancestors(i).fold(local, |m, p| self.objects[p].transform.matrix() * m)
+        let local = self.obj(i).transform.matrix();
+        self.hierarchy.ancestors(i).fold(local, |m, p| self.obj(p).transform.matrix() * m)
     }
 
     /// Inverse of [`Scene::world_matrix`], from each transform's closed-form
     /// inverse (`None` for a zero scale on the way).
     pub fn world_inverse(&self, i: usize) -> Option<Matrix4<f64>> {
-        let mut inv = self.objects[i].transform.inverse_matrix()?;
+        let mut inv = self.obj(i).transform.inverse_matrix()?;
         for p in self.hierarchy.ancestors(i) {
-            inv *= self.objects[p].transform.inverse_matrix()?;
+            inv *= self.obj(p).transform.inverse_matrix()?;
         }
         Some(inv)
     }
@@ -408,20 +480,24 @@ impl Scene {
         self.parent(i).map_or_else(Matrix4::identity, |p| self.world_matrix(p))
     }
 
-    /// All world matrices, each parent computed once.
+    /// The world matrix of every slot (index = id), each parent computed
+    /// once; a dead slot's is the zero matrix (no object, nothing to draw).
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
         self.world_matrices_iter().collect()
     }
 
-    /// The world matrices in object order, one at a time: only parents'
-    /// are kept (for their other descendants), so a flat scene holds none.
+    /// [`Scene::world_matrices`] one slot at a time: only parents' are kept
+    /// (for their other descendants), so a flat scene holds none.
     pub fn world_matrices_iter(&self) -> impl ExactSizeIterator<Item = Matrix4<f64>> + '_ {
         let mut kept = HashMap::new();
-        (0..self.objects.len()).map(move |i| self.world_kept(i, &mut kept))
+        (0..self.objects.len()).map(move |i| match self.objects[i] {
+            Some(_) => self.world_kept(i, &mut kept),
+            None => Matrix4::zeros(),
+        })
     }
 
     fn world_kept(&self, i: usize, kept: &mut HashMap<usize, Matrix4<f64>>) -> Matrix4<f64> {
-        let local = self.objects[i].transform.matrix();
+        let local = self.obj(i).transform.matrix();
         let Some(p) = self.parent(i) else { return local };
         let parent = match kept.get(&p) {
             Some(m) => *m,
@@ -471,132 +547,4 @@ impl Scene {
 pub const DEMO_SCENE_JSON: &str = include_str!("../../assets/demo.json");
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn demo_scene_loads_with_a_child_under_a_rotated_parent() {
-        let s = Scene::demo();
-        assert!(s.objects.len() >= 4);
-        let child = (0..s.len()).find(|&i| s.parent(i).is_some()).expect("a child");
-        let parent = s.parent(child).unwrap();
-        assert!(s.objects[parent].transform.rotation.angle() > 0.1);
-    }
-
-    #[test]
-    fn round_trips_through_json() {
-        let s = Scene::demo();
-        let again = Scene::from_json(&s.to_json(), Path::new("assets")).unwrap();
-        assert_eq!(s.objects.len(), again.objects.len());
-        for (a, b) in s.objects.iter().zip(&again.objects) {
-            assert_eq!(a.name, b.name);
-            assert_eq!(s.hierarchy(), again.hierarchy());
-            assert!((a.transform.matrix() - b.transform.matrix()).norm() < 1e-12);
-        }
-        let (a, b) = (s.camera.unwrap(), again.camera.unwrap());
-        assert!((a.eye - b.eye).norm() < 1e-12);
-    }
-
-    #[test]
-    fn child_world_matrix_composes_parent() {
-        let s = Scene::demo();
-        let child = (0..s.len()).find(|&i| s.parent(i).is_some()).unwrap();
-        let p = s.parent(child).unwrap();
-        let expect = s.world_matrix(p) * s.objects[child].transform.matrix();
-        assert!((s.world_matrix(child) - expect).norm() < 1e-12);
-        assert!((s.world_matrices()[child] - expect).norm() < 1e-12);
-    }
-
-    #[test]
-    fn bad_scenes_are_rejected_with_a_named_problem() {
-        let cases = [
-            (r#"{"objects":[{"name":"a","mesh":"cube","bogus":1}]}"#, "bogus"),
-            (r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"a","mesh":"cube"}]}"#, "duplicate"),
-            (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"}]}"#, "unknown parent"),
-            (r#"{"objects":[{"name":"a","mesh":"teapot"}]}"#, "teapot"),
-            (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#, "zero"),
-            (r#"{"objects":[{"name":"a","mesh":"cube","rotation":[0,0,0,0]}]}"#, "zero"),
-            (
-                r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#,
-                "cycle",
-            ),
-            (r#"{"camera":{"eye":[1,1,1],"target":[1,1,1]},"objects":[]}"#, "coincide"),
-            (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),
-        ];
-        for (json, needle) in cases {
-            let e = Scene::from_json(json, Path::new(".")).unwrap_err().to_string();
-            assert!(e.contains(needle), "{json}: {e}");
-        }
-    }
-
-    /// The record every object of a scene takes: a million objects take
-    /// a million of these. `MeshRef` is a tag and a pointer (the glTF
-    /// reference is boxed), a skin a thin pointer and an index, the
-    /// transform stays f64 (24 + 32 + 24 bytes), the colour 3 f32, the
-    /// name a `String` (its text on the heap).
-    #[test]
-    fn an_object_record_is_compact() {
-        use std::mem::size_of;
-        assert_eq!(size_of::<MeshRef>(), 16);
-        assert_eq!(size_of::<Option<SkinRef>>(), 16);
-        assert_eq!(size_of::<Transform>(), 80);
-        // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 16 (skin),
-        // rounded up to the 8-byte alignment: 148 -> 152 (192 before).
-        assert_eq!(size_of::<Object>(), 152);
-    }
-
-    #[test]
-    fn atomic_save_leaves_no_temporary_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.json");
-        Scene::demo().save(&path).unwrap();
-        assert!(Scene::load(&path).is_ok());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
-}
-
-#[cfg(test)]
-mod mesh_ref_tests {
-    use super::*;
-
-    #[test]
-    fn hash_n_names_one_mesh_and_null_is_an_empty_object() {
-        let s = Scene::from_json(
-            r#"{"objects":[{"name":"a","mesh":"m/x.glb#3"},{"name":"b","mesh":null},{"name":"c","mesh":"x.gltf"}]}"#,
-            Path::new("base"),
-        )
-        .unwrap();
-        assert_eq!(s.objects()[0].mesh, MeshRef::gltf("m/x.glb#3".into(), PathBuf::from("base/m/x.glb"), Some(3)));
-        assert_eq!(s.objects()[1].mesh, MeshRef::Empty);
-        assert!(matches!(s.objects()[2].mesh.gltf_mesh(), Some((_, None))));
-        let json = s.to_json();
-        assert!(json.contains(r#""mesh": "m/x.glb#3""#) && json.contains(r#""mesh": null"#), "{json}");
-        assert_eq!(Scene::from_json(&json, Path::new("base")).unwrap(), s);
-        // `mesh` stays a required field; a `#` that is not a mesh index is refused.
-        for bad in [r#"{"objects":[{"name":"a"}]}"#, r#"{"objects":[{"name":"a","mesh":"x.glb#one"}]}"#] {
-            assert!(Scene::from_json(bad, Path::new(".")).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn saving_elsewhere_rewrites_gltf_paths_to_name_the_same_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let models = dir.path().join("models");
-        let scene = Scene::from_json(
-            r#"{"objects":[{"name":"a","mesh":"x.glb#1"},{"name":"b","mesh":"y.gltf"},{"name":"c","mesh":null}]}"#,
-            &models,
-        )
-        .unwrap();
-        let out = dir.path().join("out/s.json");
-        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-        scene.save(&out).unwrap();
-        let again = Scene::load(&out).unwrap();
-        let sources: Vec<_> = again.objects().iter().map(|o| o.mesh.source().map(str::to_string)).collect();
-        assert_eq!(sources, [Some("../models/x.glb#1".to_string()), Some("../models/y.gltf".to_string()), None]);
-        // Saved beside the meshes, the paths are kept as written.
-        let beside = models.join("s.json");
-        std::fs::create_dir_all(&models).unwrap();
-        scene.save(&beside).unwrap();
-        assert_eq!(Scene::load(&beside).unwrap().objects()[0].mesh.source(), Some("x.glb#1"));
-    }
-}
+mod tests;

@@ -34,7 +34,7 @@ impl Serialize for FileView<'_> {
 impl Serialize for Objects<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let FileView { scene, dir } = self.0;
-        s.collect_seq((0..scene.len()).map(|i| scene.object_file(i, *dir)))
+        s.collect_seq(scene.ids().map(|i| scene.object_file(i, *dir)))
     }
 }
 

@@ -500,7 +500,7 @@ impl Ui {
         let editing = self.ctx.memory(|m| m.focused().is_some()) || self.ctx.egui_is_using_pointer();
         if !editing {
             if let Some(e) = self.field_edit.take() {
-                if e.object < editor.scene().len() {
+                if editor.scene().contains(e.object) {
                     let after = editor.scene().objects()[e.object].transform;
                     editor.commit_transform(e.object, e.before, after);
                 }

@@ -67,6 +67,8 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
         (vec!["--size", "big"], "WxH"),
         (vec!["--depth", "sideways"], "sideways"),
         (vec!["--frobnicate"], "frobnicate"),
+        (vec!["--culling", "fast"], "culling must be \"cpu\" or \"gpu\""),
+        (vec!["--culling", "cpu", "--gpu-culling"], "cannot be used with"),
     ];
     for (args, needle) in cases {
         let mut full = vec!["--headless", "--screenshot", &png];
@@ -131,23 +133,25 @@ fn help_lists_every_binding_of_the_readme() {
     }
 }
 
+/// GPU culling (the default, `--culling gpu`, `--gpu-culling`) and
+/// `--culling cpu` draw the demo alike.
 #[test]
 fn gpu_culling_draws_the_demo_as_the_cpu_path_does_without_validation_errors() {
     let dir = tempfile::tempdir().unwrap();
     for samples in ["1", "4"] {
-        let shot = |gpu: bool| {
-            let png = dir.path().join(format!("{samples}-{gpu}.png"));
+        let shot = |culling: &[&str]| {
+            let png = dir.path().join(format!("{samples}-{}.png", culling.join("")));
             let mut args =
                 vec!["--headless", "--validation", "--size", "320x180", "--samples", samples, "--screenshot"];
             args.push(png.to_str().unwrap());
-            if gpu {
-                args.push("--gpu-culling");
-            }
+            args.extend_from_slice(culling);
             let out = viewport_cli(&args);
-            assert!(out.status.success(), "gpu {gpu}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(out.status.success(), "{culling:?}: {}", String::from_utf8_lossy(&out.stderr));
             crate::support::image::read_png(&png)
         };
-        let (cpu, gpu) = (shot(false), shot(true));
+        let (cpu, gpu) = (shot(&["--culling", "cpu"]), shot(&["--culling", "gpu"]));
+        assert_eq!(shot(&[]).data, gpu.data, "{samples}x: the default is --culling gpu");
+        assert_eq!(shot(&["--gpu-culling"]).data, gpu.data, "{samples}x: --gpu-culling is --culling gpu");
         let pixels = (cpu.width * cpu.height) as usize;
         let differ = (0..pixels).filter(|&i| cpu.data[i * 4..i * 4 + 4] != gpu.data[i * 4..i * 4 + 4]).count();
         // The same picture but for a few silhouette pixels (f32 model-view on the GPU).

@@ -1,7 +1,9 @@
 //! Property test of scene changes (`editing.md`, "Scene changes"): random
 //! sequences of select / duplicate / delete / drag / undo / redo never lose
-//! or invent an object. The object count after every step is checked
-//! against a model kept here (a plain parent list), and undoing everything
+//! or invent an object. The objects after every step are checked against a
+//! model kept here (a plain list of slots: an object's id is its slot,
+//! stable for the session; a deleted object leaves its slot empty and its
+//! undo fills it again; copies take new slots at the end), and undoing everything
 //! gives back the original scene exactly; redoing as many steps gives back
 //! the state before the undos.
 
@@ -46,16 +48,19 @@ fn scene() -> Scene {
     Scene::from_json(json, std::path::Path::new(".")).unwrap()
 }
 
-/// The objects below `i` in a plain parent list (brute force).
-fn closure(parents: &[Option<usize>], ids: &[usize]) -> Vec<bool> {
-    (0..parents.len())
+/// Slots: `None` for a dead slot, else the object's parent.
+type Slots = Vec<Option<Option<usize>>>;
+
+/// The live objects at or below `ids` in the slots (brute force).
+fn closure(slots: &Slots, ids: &[usize]) -> Vec<bool> {
+    (0..slots.len())
         .map(|j| {
-            let mut at = Some(j);
+            let mut at = slots[j].map(|_| j);
             while let Some(k) = at {
                 if ids.contains(&k) {
                     return true;
                 }
-                at = parents[k];
+                at = slots[k].flatten();
             }
             false
         })
@@ -103,14 +108,15 @@ proptest! {
         let mut e = Editor::new(original.clone(), 640.0, 480.0);
         // The model: parents of the current objects, and the stacks of
         // parent lists to go back and forth through.
-        let mut model: Vec<Option<usize>> = (0..original.len()).map(|i| original.parent(i)).collect();
-        let mut undo: Vec<Vec<Option<usize>>> = Vec::new();
-        let mut redo: Vec<Vec<Option<usize>>> = Vec::new();
+        let mut model: Slots = (0..original.len()).map(|i| Some(original.parent(i))).collect();
+        let mut undo: Vec<Slots> = Vec::new();
+        let mut redo: Vec<Slots> = Vec::new();
         for op in &ops {
             match op {
                 Op::Select(ids) => {
-                    let n = e.scene().len().max(1);
-                    let ids: Vec<usize> = ids.iter().map(|i| i % n).collect();
+                    // The k-th live objects of the model.
+                    let live: Vec<usize> = (0..model.len()).filter(|&j| model[j].is_some()).collect();
+                    let ids: Vec<usize> = ids.iter().filter(|_| !live.is_empty()).map(|i| live[i % live.len()]).collect();
                     e.set_selection(&ids);
                 }
                 Op::Duplicate => {
@@ -122,9 +128,13 @@ proptest! {
                         let base = model.len();
                         let order: Vec<usize> = (0..before.len()).filter(|&j| copied[j]).collect();
                         for &j in &order {
-                            let p = before[j].map(|p| order.iter().position(|&o| o == p).map_or(p, |k| base + k));
-                            model.push(p);
+                            let p = before[j].flatten().map(|p| order.iter().position(|&o| o == p).map_or(p, |k| base + k));
+                            model.push(Some(p));
                         }
+                        // The copies of the selection, in selection order.
+                        let expect: Vec<usize> =
+                            sel.iter().map(|s| base + order.iter().position(|o| o == s).unwrap()).collect();
+                        prop_assert_eq!(e.selection(), &expect[..]);
                         undo.push(before);
                         redo.clear();
                         prop_assert_eq!(e.selection().len(), sel.len(), "the copies of the selection are selected");
@@ -136,15 +146,12 @@ proptest! {
                     if !sel.is_empty() {
                         let gone = closure(&model, &sel);
                         let before = model.clone();
-                        let mut new_index = vec![usize::MAX; before.len()];
-                        let mut kept = Vec::new();
-                        for j in 0..before.len() {
-                            if !gone[j] {
-                                new_index[j] = kept.len();
-                                kept.push(j);
+                        // The slots empty out; no other object moves.
+                        for (slot, g) in model.iter_mut().zip(&gone) {
+                            if *g {
+                                *slot = None;
                             }
                         }
-                        model = kept.iter().map(|&j| before[j].map(|p| new_index[p])).collect();
                         undo.push(before);
                         redo.clear();
                         prop_assert!(e.selection().is_empty());
@@ -174,8 +181,9 @@ proptest! {
                     }
                 }
             }
-            let got: Vec<Option<usize>> = (0..e.scene().len()).map(|i| e.scene().parent(i)).collect();
+            let got: Slots = (0..e.scene().id_bound()).map(|i| e.scene().get(i).map(|_| e.scene().parent(i))).collect();
             prop_assert_eq!(&got, &model, "after {:?}", op);
+            prop_assert_eq!(e.scene().len(), model.iter().flatten().count());
             // Picking sees exactly the objects there are: the incrementally
             // kept index answers like one built from scratch.
             let fresh = Editor::new(e.scene().clone(), 640.0, 480.0);

@@ -2,7 +2,11 @@
 //! objects the CPU frustum test keeps, on random cameras in both depth
 //! modes, with near planes cutting objects and a scene far from the origin;
 //! a drag copies only the moved object's record, which then equals the CPU
-//! world matrix; the id buffer matches the CPU path's. Every renderer runs
+//! world matrix; the id buffer matches the CPU path's, and of coincident
+//! objects the same one wins on both paths every frame (the ordered
+//! compaction); blended objects are drawn back to front as on the CPU
+//! path; an object that changes its mesh moves between the per-mesh lists.
+//! Every renderer runs
 //! with validation, synchronization validation included (`ContextDesc::validation`),
 //! so the transfer -> compute -> indirect/vertex barriers are checked.
 
@@ -12,10 +16,10 @@ use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection, View};
-use viewport::render::Renderer;
+use viewport::render::{Renderer, SceneObject};
 use viewport::scene::Scene;
 
-use crate::support::gpu::{assert_no_validation_errors, renderer, renderer_with_samples};
+use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
 use crate::support::scenario::random_camera;
 
 const W: u32 = 160;
@@ -81,8 +85,8 @@ fn gpu_culling_draws_exactly_what_the_cpu_frustum_test_keeps() {
         let mut sync = GpuSync::default();
         for round in 0..16 {
             // Edits the GPU copy must follow: moves (a parent's moves its
-            // child) copy only those records; a duplicate and a delete
-            // renumber objects and rebuild the copy.
+            // child) copy only those records; a duplicate outgrows the
+            // records (a new upload with room), a delete leaves dead slots.
             if round == 5 {
                 for k in 0..20 {
                     let i = (k * 19 * 7) % 2000;
@@ -257,5 +261,271 @@ fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
         assert!(r.read_ids().unwrap().iter().all(|&id| id == 0));
     }
     assert!(r.read_scene_object(1).is_err(), "one object (index 0) only");
+    assert_no_validation_errors(&r);
+}
+
+/// Stable ids (issue 11): after deletes, their undo, a duplicate and its
+/// undo and redo, the GPU path draws exactly the live objects (every object
+/// is in view, far from every plane), as the CPU path does; deletes and
+/// their undo rewrite only the records of the objects that went or came
+/// back (no full upload), and the other objects keep their ids.
+#[test]
+fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
+    let mut r = renderer(W, H);
+    // 20 x 20 cubes; 30 of them carry a child above them.
+    let mut scene = Scene::cube_grid(400);
+    for k in 0..30 {
+        let parent = k * 13;
+        let mut child = scene.objects()[parent].clone();
+        child.name = format!("child{k}");
+        child.transform.position = Vector3::new(0.0, 1.5, 0.0);
+        scene.push(child, Some(parent)).unwrap();
+    }
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    // From high above the grid's centre: every cube well inside the view.
+    e.camera = Camera {
+        eye: Point3::new(19.0, 120.0, 19.0),
+        target: Point3::new(19.0, 0.0, 19.0),
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 1.0, far: 500.0 },
+    };
+    let mut sync = GpuSync::default();
+    // The model: live ids (cube i has id i, child k id 400 + k, below cube 13k).
+    let mut live: std::collections::BTreeSet<usize> = (0..430).collect();
+    let below = |ids: &[usize]| -> Vec<usize> {
+        let mut out: Vec<usize> = ids.to_vec();
+        out.extend(ids.iter().filter(|&&i| i < 390 && i % 13 == 0).map(|&i| 400 + i / 13));
+        out
+    };
+    let mut check = |e: &mut Editor, live: &std::collections::BTreeSet<usize>, uploads: Option<usize>, step: &str| {
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            e.depth = depth;
+            let frame = meshes.gpu_frame(e, &mut r, &mut sync).unwrap();
+            let stats = r.draw(&frame).unwrap();
+            if let (Some(n), DepthMode::Reversed) = (uploads, depth) {
+                assert_eq!(stats.uploaded_objects as usize, n, "{step}: records copied");
+            }
+            let gpu: Vec<usize> = r.read_drawn_objects().unwrap().into_iter().map(|i| i as usize).collect();
+            let want: Vec<usize> = live.iter().copied().collect();
+            assert_eq!(gpu, want, "{step}, {depth:?}: the GPU path draws the live objects");
+            let (cpu, _) = meshes.editor_frame(e);
+            let mut cpu: Vec<usize> = cpu.objects.iter().map(|o| o.id as usize - 1).collect();
+            cpu.sort_unstable();
+            assert_eq!(cpu, want, "{step}: the CPU path draws the live objects");
+        }
+    };
+    check(&mut e, &live, None, "loaded");
+    // Delete 3 cubes, two of them with children.
+    e.set_selection(&[13, 50, 390 - 13]);
+    assert!(e.delete());
+    let gone = below(&[13, 50, 377]);
+    assert_eq!(gone.len(), 5);
+    for i in &gone {
+        live.remove(i);
+    }
+    check(&mut e, &live, Some(5), "delete");
+    assert!(e.undo());
+    live.extend(gone.iter().copied());
+    check(&mut e, &live, Some(5), "undo delete");
+    assert!(e.redo());
+    for i in &gone {
+        live.remove(i);
+    }
+    check(&mut e, &live, Some(5), "redo delete");
+    // Duplicate cube 26 (with child 402) and cube 7: copies 430, 431, 432
+    // (originals in id order: 7, 26, 402).
+    e.set_selection(&[26, 7]);
+    assert!(e.duplicate());
+    assert_eq!(e.selection(), &[431, 430]);
+    live.extend([430, 431, 432]);
+    check(&mut e, &live, None, "duplicate");
+    assert!(e.undo());
+    for i in [430, 431, 432] {
+        live.remove(&i);
+    }
+    check(&mut e, &live, Some(3), "undo duplicate");
+    assert!(e.redo());
+    live.extend([430, 431, 432]);
+    check(&mut e, &live, Some(3), "redo duplicate (the records have room)");
+    // Cube 100 kept its id through all of it.
+    assert_eq!(e.scene().objects()[100].name, "cube100");
+    assert_no_validation_errors(&r);
+}
+
+/// Seven cubes at object 1500's place (same mesh, same transform, other
+/// ids), in different workgroups of the cull and two pairs in the same
+/// one: whatever order the GPU runs them in, one id must win every covered
+/// pixel, every frame, the one the
+/// CPU path shows. That path draws in scene order and the depth test passes
+/// on equal depth (`GREATER_OR_EQUAL` reversed, `LESS_OR_EQUAL` standard),
+/// so the last object of the stack in scene order keeps the pixels.
+#[test]
+fn coincident_objects_keep_the_last_objects_id_every_frame_on_both_paths() {
+    let mut r = renderer(W, H);
+    let mut scene = Scene::cube_grid(3000);
+    let stack = [11usize, 12, 700, 1500, 2200, 2998, 2999];
+    let t = scene.objects()[1500].transform;
+    for &i in &stack {
+        *scene.object_mut(i).unwrap().transform = t;
+    }
+    let c = scene.world_matrix(1500).column(3).xyz();
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    // Close enough that the stack covers a good part of the image.
+    e.camera = Camera {
+        eye: Point3::from(c + Vector3::new(1.5, 2.0, 2.5)),
+        target: Point3::from(c),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 0.05, far: 500.0 },
+    };
+    let stack_ids: Vec<u32> = stack.iter().map(|&i| i as u32 + 1).collect();
+    let winner = *stack_ids.last().unwrap();
+    let mut sync = GpuSync::default();
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        e.depth = depth;
+        let (cpu_frame, _) = meshes.editor_frame(&e);
+        r.draw(&cpu_frame).unwrap();
+        let cpu = r.read_ids().unwrap();
+        let covered = cpu.iter().filter(|id| stack_ids.contains(id)).count();
+        assert!(covered > 500, "{depth:?}: the stack covers {covered} pixels");
+        assert!(cpu.iter().all(|id| !stack_ids.contains(id) || *id == winner), "{depth:?}: CPU path");
+        let mut previous: Option<Vec<u32>> = None;
+        for frame in 0..24 {
+            let f = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+            r.draw(&f).unwrap();
+            let gpu = r.read_ids().unwrap();
+            let others = gpu.iter().filter(|id| stack_ids.contains(id) && **id != winner).count();
+            assert!(others == 0, "{depth:?}, frame {frame}: {others} pixels show another object of the stack");
+            let same = gpu.iter().zip(&cpu).filter(|(g, c)| **g == winner && **c == winner).count();
+            assert!(same * 100 >= covered * 99, "{depth:?}: {same} of {covered} stack pixels agree with the CPU path");
+            if let Some(p) = &previous {
+                assert!(p == &gpu, "{depth:?}, frame {frame}: the id buffer changed with nothing moving");
+            }
+            previous = Some(gpu);
+        }
+    }
+    assert_no_validation_errors(&r);
+}
+
+/// Three overlapping half-transparent quads of one blended glTF mesh, in
+/// red, green and blue, in front of an opaque wall; the scene lists them
+/// neither back to front nor front to back. Both paths draw the wall, then
+/// the quads back to front: the triple overlap is the blend computed here,
+/// the quads' ids are the nearest quad's, and the two images agree.
+#[test]
+fn overlapping_translucent_objects_look_the_same_on_both_paths() {
+    use crate::support::textured::{close, to_linear, to_srgb, unlit, Doc, Quad};
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let mut glass = unlit([1.0, 1.0, 1.0, 0.5], None);
+    glass["alphaMode"] = json!("BLEND");
+    let doc = Doc { quads: vec![Quad::new([0.0; 3], 0.6, Some(0))], materials: vec![glass], ..Doc::default() };
+    doc.write(dir.path(), "glass.gltf");
+    let quad = |name: &str, x: f64, z: f64, color: [f64; 3]| json!({"name": name, "mesh": "glass.gltf", "position": [x, 0.0, z], "color": color});
+    let scene = json!({
+        "camera": {"eye": [0, 0, 4], "target": [0, 0, 0], "fov_y_deg": 50, "near": 0.1, "far": 100},
+        "objects": [
+            quad("near", 0.0, 0.6, [1.0, 0.0, 0.0]),
+            {"name": "wall", "mesh": "cube", "position": [0, 0, -1], "scale": [6, 6, 0.2], "color": [0.6, 0.6, 0.6]},
+            quad("far", -0.3, 0.0, [0.0, 0.0, 1.0]),
+            quad("mid", 0.3, 0.3, [0.0, 1.0, 0.0]),
+        ]
+    });
+    let path = dir.path().join("glass.json");
+    std::fs::write(&path, scene.to_string()).unwrap();
+    let opened = viewport::setup::open_scene(Some(&path)).unwrap();
+    let (e, loaded) = viewport::setup::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+
+    let (mut cpu_frame, _) = meshes.editor_frame(&e);
+    cpu_frame.grid = false;
+    r.draw(&cpu_frame).unwrap();
+    let (cpu, cpu_ids) = (r.read_color().unwrap(), r.read_ids().unwrap());
+    let mut sync = GpuSync::default();
+    let mut gpu_frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    gpu_frame.grid = false;
+    let mut listed: Vec<u32> = gpu_frame.objects.iter().map(|o| o.id).collect();
+    listed.sort_unstable();
+    assert_eq!(listed, vec![1, 3, 4], "the blended objects are listed, the wall is culled on the GPU");
+    r.draw(&gpu_frame).unwrap();
+    let (gpu, gpu_ids) = (r.read_color().unwrap(), r.read_ids().unwrap());
+    assert_eq!(r.read_drawn_objects().unwrap(), vec![1], "the GPU cull draws the wall alone");
+
+    let at = |p: [f64; 3]| {
+        let (x, y) = project(&e.camera, DepthMode::Reversed, W, H, Point3::new(p[0], p[1], p[2]));
+        (x as u32, y as u32)
+    };
+    // The wall alone (unlit by no quad), then the triple overlap near the
+    // centre: blue over the wall, green over that, red last, each at 0.5.
+    let (wx, wy) = at([2.0, 1.5, -0.9]);
+    let wall = cpu.pixel(wx, wy);
+    let (ox, oy) = at([0.0, 0.0, 0.6]);
+    let want: [u8; 3] = std::array::from_fn(|k| {
+        let mut c = to_linear(wall[k]);
+        for quad in [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]] {
+            c = 0.5 * quad[k] + 0.5 * c;
+        }
+        to_srgb(c)
+    });
+    for (name, image, ids) in [("cpu", &cpu, &cpu_ids), ("gpu", &gpu, &gpu_ids)] {
+        assert!(close(image.pixel(ox, oy), want, 2), "{name}: got {:?}, want {want:?}", image.pixel(ox, oy));
+        assert!(close(image.pixel(wx, wy), [wall[0], wall[1], wall[2]], 0), "{name}: the wall");
+        assert_eq!(ids[(oy * W + ox) as usize], 1, "{name}: the nearest quad's id");
+    }
+    let pixels = (W * H) as usize;
+    let differ = (0..pixels)
+        .filter(|&i| (0..3).any(|k| (i32::from(cpu.data[i * 4 + k]) - i32::from(gpu.data[i * 4 + k])).abs() > 1))
+        .count();
+    assert!(differ * 200 <= pixels, "{differ} of {pixels} pixels differ");
+
+    // The list follows deletes, their undo and duplicates (ids are stable:
+    // near 0, wall 1, far 2, mid 3; a copy of near takes id 4).
+    let mut e = e;
+    let listed = |e: &viewport::editor::Editor, r: &mut viewport::render::Renderer, sync: &mut GpuSync| {
+        let frame = meshes.gpu_frame(e, r, sync).unwrap();
+        let mut ids: Vec<u32> = frame.objects.iter().map(|o| o.id).collect();
+        ids.sort_unstable();
+        r.draw(&frame).unwrap();
+        ids
+    };
+    e.set_selection(&[3]);
+    assert!(e.delete());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3], "mid deleted");
+    assert!(e.undo());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3, 4], "mid back");
+    e.set_selection(&[0]);
+    assert!(e.duplicate());
+    assert_eq!(listed(&e, &mut r, &mut sync), vec![1, 3, 4, 5], "near copied");
+    assert_eq!(r.read_drawn_objects().unwrap(), vec![1], "the GPU cull still draws the wall alone");
+    assert_no_validation_errors(&r);
+}
+
+/// An object given another mesh through `Renderer::update_scene_objects`
+/// (here none, then its cube again) leaves and rejoins the per-mesh member
+/// lists the cull walks: it is no longer drawn, then drawn again.
+#[test]
+fn an_object_that_changes_its_mesh_leaves_and_rejoins_the_drawn_objects() {
+    let mut r = renderer(W, H);
+    let scene = Scene::cube_grid(600);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let e = Editor::new(scene, W as f64, H as f64);
+    let mut sync = GpuSync::default();
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    let all = r.read_drawn_objects().unwrap();
+    let ids = r.read_ids().unwrap();
+    assert!(all.contains(&300) && ids.contains(&301), "object 300 is drawn and seen");
+    let cube = meshes.scene_object(e.scene(), 300);
+    r.update_scene_objects(&[(300, SceneObject { mesh: None, ..cube })]).unwrap();
+    r.draw(&frame).unwrap();
+    let without: Vec<u32> = all.iter().copied().filter(|&i| i != 300).collect();
+    assert_eq!(r.read_drawn_objects().unwrap(), without);
+    assert!(!r.read_ids().unwrap().contains(&301), "object 300 left the image");
+    r.update_scene_objects(&[(300, cube)]).unwrap();
+    r.draw(&frame).unwrap();
+    assert_eq!(r.read_drawn_objects().unwrap(), all);
+    assert_eq!(r.read_ids().unwrap(), ids, "the same image as before");
     assert_no_validation_errors(&r);
 }

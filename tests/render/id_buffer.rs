@@ -289,3 +289,66 @@ fn box_selection_agrees(samples: u32, tag: &str) {
     assert_no_validation_errors(&r);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Draws the editor's frame (CPU path, no grid) and reads the id buffer and colours.
+fn draw_editor(r: &mut Renderer, meshes: &SceneMeshes, editor: &viewport::editor::Editor) -> (Vec<u32>, RgbaImage) {
+    let (mut frame, _) = meshes.editor_frame(editor);
+    frame.grid = false;
+    r.draw(&frame).unwrap();
+    (r.read_ids().unwrap(), r.read_color().unwrap())
+}
+
+/// Ids are stable (issue 11): after deletes and their undo every object
+/// still writes its own id + 1 (the colour of that slot in the file, so a
+/// shifted id would show the wrong colour), deleted objects write none, and
+/// the id buffer agrees with picking.
+#[test]
+fn ids_stay_put_and_agree_with_picking_after_delete_and_undo() {
+    let dir = write_u_prism("pickdel");
+    let mut r = renderer_with_samples(W, H, 1);
+    let (mut editor, loaded) = open_editor(scene(&dir, 0.0), (W, H), DepthMode::Reversed).unwrap();
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let mut rng = Lcg(0xde1e7e);
+    // Objects by file position: torus 0, u 1, slab 2, parent 3 (child 4), back 5.
+    let mut check = |editor: &viewport::editor::Editor, live: &[u32], step: &str| {
+        let (ids, color) = draw_editor(&mut r, &meshes, editor);
+        for id in 0..6u32 {
+            assert_eq!(ids.contains(&(id + 1)), live.contains(&id), "{step}: object {id} drawn or not");
+        }
+        let mut compared = 0;
+        while compared < 1500 {
+            let (x, y) = (rng.next(W), rng.next(H));
+            if on_silhouette(&ids, x, y) {
+                continue;
+            }
+            compared += 1;
+            let gpu = ids[(y * W + x) as usize];
+            let cursor = Point2::new(x as f64 + 0.5, y as f64 + 0.5);
+            let cpu = editor.surface_at(cursor, |_| true).map_or(0, |(i, _)| i as u32 + 1);
+            assert_eq!(gpu, cpu, "{step}: id buffer and picking at ({x}, {y})");
+            if gpu > 0 {
+                let want = COLORS[gpu as usize - 1].map(|c| c > 0.5);
+                assert_eq!(lit_channels(color.pixel(x, y)), want, "{step}: colour at ({x}, {y}) of id {gpu}");
+            }
+        }
+        assert_no_validation_errors(&r);
+    };
+    check(&editor, &[0, 1, 2, 3, 4, 5], "loaded");
+    editor.set_selection(&[2, 3]);
+    assert!(editor.delete());
+    check(&editor, &[0, 1, 5], "slab and parent (with its child) deleted");
+    editor.set_selection(&[0]);
+    assert!(editor.delete());
+    check(&editor, &[1, 5], "torus deleted too");
+    // Undo selects what was deleted again: cleared, so that no outline
+    // or gizmo covers the colours.
+    assert!(editor.undo());
+    editor.set_selection(&[]);
+    check(&editor, &[0, 1, 5], "torus back");
+    assert!(editor.undo());
+    editor.set_selection(&[]);
+    check(&editor, &[0, 1, 2, 3, 4, 5], "everything back");
+    assert!(editor.redo());
+    check(&editor, &[0, 1, 5], "delete redone");
+    let _ = std::fs::remove_dir_all(&dir);
+}

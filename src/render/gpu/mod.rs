@@ -2,26 +2,34 @@
 //! persistent device-local buffer of [`GpuObjectRecord`]s, written whole
 //! when the scene's structure changes and otherwise only for the objects
 //! that changed (copied from a per-frame staging buffer in the frame's own
-//! command buffer). Each frame a compute pass (`cull.comp`, one thread per
-//! object) tests every object's box against the frustum and fills, per mesh
-//! part, one `VkDrawIndexedIndirectCommand` (its instance count) and the
-//! mesh's slice of a visible-object list; the scene pass then records one
+//! command buffer), beside a member list ([`records::Members`]: the objects'
+//! indices grouped by mesh, ascending, padded to whole workgroups) rebuilt
+//! with it. Each frame `cull.comp` runs three dispatches, an ordered
+//! compaction: a cull (one thread per member slot: the box against the
+//! frustum, the kept object's rank in its workgroup), a scan per mesh of
+//! the workgroups' counts (which writes each mesh part's
+//! `VkDrawIndexedIndirectCommand` instance count), and a scatter of the
+//! kept objects into the mesh's slice of a visible list. Each mesh's
+//! visible objects are thus in ascending object order, every frame, as
+//! the CPU path draws them: of two coincident surfaces the same object
+//! keeps the pixel's id on both paths (the later one: the depth test passes
+//! on equal depth). The scene pass then records one
 //! `vkCmdDrawIndexedIndirect` per mesh part, whatever the number of objects.
+//! Meshes with blended parts are skipped by the cull: their objects come
+//! in [`crate::render::FrameDesc::objects`], drawn after these by the CPU
+//! scene pass, sorted back to front.
 //!
 //! Synchronisation, per frame: the header, mesh table and commands are
 //! per-frame host-visible buffers written after the frame's fence (instance
-//! counts 0). The object buffer and the visible list are shared by the
-//! frames in flight, so the recorded order is
+//! counts 0). The object buffer, the member list, the ranks, the workgroup
+//! counts and the visible list are shared by the frames in flight, so the
+//! recorded order is
 //! 1. (only with changes) previous compute and vertex reads -> copy writes,
 //!    then the copies of the changed records;
 //! 2. copies and previous vertex reads -> compute reads and writes;
-//! 3. the cull dispatch;
+//! 3. the three dispatches, compute writes -> compute reads and writes
+//!    between them;
 //! 4. compute writes -> indirect command reads and vertex shader reads.
-//!
-//! Limits of this path (it is an option, [`crate::render::FrameDesc::gpu_scene`]):
-//! instances of a blended mesh are not sorted back to front, and the order
-//! of instances inside a draw follows the atomic slot order, so of two
-//! coincident surfaces either may keep its id.
 
 mod read_back;
 mod records;
@@ -34,7 +42,7 @@ use nalgebra::{Matrix4, Point3};
 
 pub(crate) use records::MeshBounds;
 pub use records::{split_f64, GpuObjectRecord, SceneObject};
-use records::{FrameHeader, IndexedCommand, MeshInfo, NO_MESH};
+use records::{FrameHeader, IndexedCommand, Members, MeshInfo, GROUP, NO_MESH};
 
 use super::context::Context;
 use super::error::{RenderError, VkContext};
@@ -46,10 +54,10 @@ use super::scene::{MaterialShaders, ScenePush, MATERIAL_PUSH_OFFSET};
 use super::MaterialId;
 use crate::math::{DepthMode, Frustum};
 
-/// Threads per workgroup of `cull.comp`.
-const GROUP: u32 = 64;
 const RECORD: u64 = std::mem::size_of::<GpuObjectRecord>() as u64;
 const COMMAND: u64 = std::mem::size_of::<IndexedCommand>() as u64;
+/// Storage buffers of the cull's descriptor set (see `cull.comp`).
+const BINDINGS: u32 = 7;
 
 type Stage = vk::PipelineStageFlags2;
 type Access = vk::AccessFlags2;
@@ -68,17 +76,26 @@ struct IndirectDraw {
 /// pipeline and the scene pipelines that read objects from buffers.
 pub(crate) struct GpuScene {
     count: u32,
-    /// Per object: its mesh index (or [`NO_MESH`]), to keep `mesh_counts`.
+    /// Per object: the mesh it is listed under in `members` (`NO_MESH`: not
+    /// listed); an object whose record went to `NO_MESH` keeps its old mesh.
     object_mesh: Vec<u32>,
-    /// Per mesh: how many objects draw it (sizes its slice of the visible list).
-    mesh_counts: Vec<u32>,
+    /// The CPU side of the member list (its slots are in `member_slots`).
+    members: Members,
     /// Changed records not yet copied, by object index.
     pending: BTreeMap<u32, GpuObjectRecord>,
     objects: Option<Buffer>,
+    /// The member list, per slot: the kept object's rank in its workgroup
+    /// (ranks), per workgroup: its count, then its offset (groups), and
+    /// per slot: the visible list; see `cull.comp`.
+    member_slots: Option<Buffer>,
+    ranks: Option<Buffer>,
+    groups: Option<Buffer>,
     visible: Option<Buffer>,
     staging: Vec<GrowBuffer>,
     frame_data: Vec<GrowBuffer>,
     commands: Vec<GrowBuffer>,
+    /// Per frame: whether its descriptor set names the current buffers.
+    written: Vec<bool>,
     /// Per frame: the draws recorded from `commands` (set by `cull`).
     draws: Vec<Vec<IndirectDraw>>,
     /// The frame that culled last.
@@ -100,6 +117,8 @@ pub(crate) struct CullInputs<'a> {
     pub frustum: Option<Frustum>,
     pub meshes: &'a [GpuMesh],
     pub bounds: &'a [MeshBounds],
+    /// Per mesh: whether a part is blended (such meshes are not culled here).
+    pub blended: &'a [bool],
     pub materials: &'a Materials,
 }
 
@@ -120,9 +139,12 @@ impl GpuScene {
             GpuScene {
                 count: 0,
                 object_mesh: Vec::new(),
-                mesh_counts: Vec::new(),
+                members: Members::default(),
                 pending: BTreeMap::new(),
                 objects: None,
+                member_slots: None,
+                ranks: None,
+                groups: None,
                 visible: None,
                 staging: (0..frames).map(|_| host(vk::BufferUsageFlags::TRANSFER_SRC, "object staging")).collect(),
                 frame_data: (0..frames)
@@ -138,6 +160,7 @@ impl GpuScene {
                         )
                     })
                     .collect(),
+                written: vec![false; frames],
                 draws: vec![Vec::new(); frames],
                 last_frame: None,
                 set_layout: vk::DescriptorSetLayout::null(),
@@ -156,17 +179,29 @@ impl GpuScene {
                 .descriptor_count(1)
                 .stage_flags(stages)
         };
-        let bindings =
-            [binding(0, both), binding(1, both), binding(2, vk::ShaderStageFlags::COMPUTE), binding(3, both)];
-        let sizes =
-            [vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 4 * frames as u32 }];
+        let compute = vk::ShaderStageFlags::COMPUTE;
+        let bindings = [
+            binding(0, both),
+            binding(1, both),
+            binding(2, compute),
+            binding(3, both),
+            binding(4, compute),
+            binding(5, compute),
+            binding(6, compute),
+        ];
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: BINDINGS * frames as u32,
+        }];
         // SAFETY: plain object creation; the guard or the owner destroys them.
         unsafe {
             let s = &mut *g;
             s.sets = per_frame_sets(d, &bindings, &sizes, frames, &mut s.set_layout, &mut s.pool)?;
-            g.cull.layout = d
-                .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&[g.set_layout]), None)
-                .vk("vkCreatePipelineLayout")?;
+            // The push constant: the dispatch's phase.
+            let phase = [vk::PushConstantRange { stage_flags: compute, offset: 0, size: 4 }];
+            let set_layouts = [g.set_layout];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&phase);
+            g.cull.layout = d.create_pipeline_layout(&info, None).vk("vkCreatePipelineLayout")?;
             let module = shader_module(gpu, spirv::CULL_COMP, "cull")?;
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
@@ -210,45 +245,67 @@ impl GpuScene {
         let records: Vec<GpuObjectRecord> = objects.iter().map(|o| GpuObjectRecord::new(o, bounds)).collect();
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let buffer = upload_buffer(ctx, bytemuck::cast_slice(&records), usage, "scene objects")?;
-        let gpu = &ctx.gpu;
-        self.objects.destroy(gpu);
+        // The sets name the old buffers until written again.
+        self.written.fill(false);
+        self.objects.destroy(&ctx.gpu);
         self.objects = Some(buffer);
-        self.visible.destroy(gpu);
-        let bytes = 4 * (records.len() as u64).max(1);
-        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
-        self.visible = Some(Buffer::new(gpu, bytes, usage, MemoryLocation::GpuOnly, "visible")?);
         self.last_frame = None;
         self.count = records.len() as u32;
         self.object_mesh = records.iter().map(|r| r.mesh).collect();
-        self.mesh_counts = vec![0; bounds.len()];
-        for &m in &self.object_mesh {
-            if m != NO_MESH {
-                self.mesh_counts[m as usize] += 1;
-            }
-        }
         self.pending.clear();
+        self.set_members(ctx, bounds.len())
+    }
+
+    /// Rebuilds the member list from `object_mesh` over `meshes` meshes and
+    /// uploads it; sizes the ranks, workgroup counts and visible list.
+    ///
+    /// # Safety
+    /// The device is idle (the old buffers may be destroyed).
+    pub unsafe fn set_members(&mut self, ctx: &Context, meshes: usize) -> Result<(), RenderError> {
+        let gpu = &ctx.gpu;
+        let mut members = Members::new(&self.object_mesh, meshes);
+        let slots = u64::from(members.len);
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let list = upload_buffer(ctx, bytemuck::cast_slice(&members.slots), usage, "cull members")?;
+        self.written.fill(false);
+        self.member_slots.destroy(gpu);
+        self.member_slots = Some(list);
+        let scratch = |bytes: u64, usage, name| Buffer::new(gpu, bytes.max(4), usage, MemoryLocation::GpuOnly, name);
+        self.ranks.destroy(gpu);
+        self.ranks = Some(scratch(4 * slots, usage, "cull ranks")?);
+        self.groups.destroy(gpu);
+        self.groups = Some(scratch(4 * slots / u64::from(GROUP), usage, "cull workgroup counts")?);
+        self.visible.destroy(gpu);
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+        self.visible = Some(scratch(4 * slots, usage, "visible")?);
+        members.slots = Vec::new();
+        self.members = members;
+        self.last_frame = None;
         Ok(())
     }
 
     /// Queues new records for the objects `changed` names (copied by the
     /// next frame). An index past the objects is an error, nothing queued.
-    pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<(), RenderError> {
+    /// Returns whether an object now draws a mesh it is not listed under:
+    /// the member list is then stale ([`GpuScene::set_members`] before the
+    /// next frame). A record that draws nothing (a deleted object) stays
+    /// listed under its old mesh, where the cull skips it, so deleting
+    /// objects and undoing the delete leave the member list as it is.
+    pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<bool, RenderError> {
         if let Some(&(i, _)) = changed.iter().find(|(i, _)| *i >= self.count) {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
-        self.mesh_counts.resize(bounds.len().max(self.mesh_counts.len()), 0);
+        let mut remeshed = false;
         for (i, o) in changed {
             let r = GpuObjectRecord::new(o, bounds);
-            let old = std::mem::replace(&mut self.object_mesh[*i as usize], r.mesh);
-            if old != NO_MESH {
-                self.mesh_counts[old as usize] -= 1;
-            }
-            if r.mesh != NO_MESH {
-                self.mesh_counts[r.mesh as usize] += 1;
+            let listed = &mut self.object_mesh[*i as usize];
+            if r.mesh != NO_MESH && r.mesh != *listed {
+                *listed = r.mesh;
+                remeshed = true;
             }
             self.pending.insert(*i, r);
         }
-        Ok(())
+        Ok(remeshed)
     }
 
     /// Frame `fi`, before the scene pass: writes the header, mesh table and
@@ -266,25 +323,27 @@ impl GpuScene {
         inputs: &CullInputs,
     ) -> Result<u32, RenderError> {
         let d = &gpu.device;
-        let (Some(objects), Some(visible)) = (&self.objects, &self.visible) else {
+        let buffers = (&self.objects, &self.member_slots, &self.ranks, &self.groups, &self.visible);
+        let (Some(objects), Some(members), Some(ranks), Some(groups), Some(visible)) = buffers else {
             self.draws[fi].clear();
             return Ok(0);
         };
         self.last_frame = Some(fi);
         let uploaded = self.pending.len() as u32;
         let meshes = inputs.meshes;
-        self.mesh_counts.resize(meshes.len().max(self.mesh_counts.len()), 0);
-        // The mesh table and commands: every part of every mesh, instance
-        // counts 0, each mesh's instances from its slice of the visible list.
+        // The mesh table and commands: every part of every mesh culled here,
+        // instance counts 0, each mesh's instances from its slice of the
+        // visible list. Meshes with blended parts are left to the CPU list.
         let mut table = Vec::with_capacity(meshes.len());
         let mut commands: Vec<IndexedCommand> = Vec::new();
         let draws = &mut self.draws[fi];
         draws.clear();
-        let mut base = 0u32;
         for (m, mesh) in meshes.iter().enumerate() {
             let (lo, hi) = inputs.bounds.get(m).copied().unwrap_or(([0.0; 3], [0.0; 3]));
             let first_cmd = commands.len() as u32;
-            let drawn = self.mesh_counts[m] > 0 && mesh.vertices.is_some();
+            let (base, group_count) = self.members.of(m);
+            let blended = inputs.blended.get(m).copied().unwrap_or(false);
+            let drawn = group_count > 0 && mesh.vertices.is_some() && !blended;
             if drawn {
                 for p in &mesh.parts {
                     let Some(material) = inputs.materials.get(p.material) else { continue };
@@ -309,20 +368,25 @@ impl GpuScene {
                 half: std::array::from_fn(|k| (hi[k] - lo[k]) * 0.5),
                 cmd_count: commands.len() as u32 - first_cmd,
                 base,
-                pad: [0; 3],
+                groups: group_count,
+                pad: [0; 2],
             });
-            base += self.mesh_counts[m];
         }
         draws.sort_by_key(|d| (d.pass, d.material, d.mesh, d.command));
-        let header =
-            FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), self.count, meshes.len() as u32);
+        let slots = self.members.len;
+        let counts = (self.count, meshes.len() as u32, slots);
+        let header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
         let mut data = bytemuck::bytes_of(&header).to_vec();
         data.extend_from_slice(bytemuck::cast_slice(&table));
+        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
+        let command_len = command_bytes.len().max(4) as u64;
+        // A set is written again only when one of its buffers was replaced.
+        let regrown = self.frame_data[fi].must_grow(data.len() as u64) || self.commands[fi].must_grow(command_len);
+        let rewrite = regrown || !self.written[fi];
         let frame_data = self.frame_data[fi].reserve(gpu, data.len() as u64)?;
         frame_data.write(0, &data, "cull frame data")?;
         let frame_data = frame_data.raw;
-        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
-        let command_buffer = self.commands[fi].reserve(gpu, command_bytes.len().max(4) as u64)?;
+        let command_buffer = self.commands[fi].reserve(gpu, command_len)?;
         command_buffer.write(0, command_bytes, "indirect")?;
         let command_buffer = command_buffer.raw;
 
@@ -363,26 +427,50 @@ impl GpuScene {
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_compute]));
 
         // Whole buffers: an empty scene's object buffer still has 4 bytes.
-        let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
-        let infos = [info(objects.raw), info(frame_data), info(command_buffer), info(visible.raw)];
-        let writes: Vec<_> = infos
-            .iter()
-            .enumerate()
-            .map(|(b, i)| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(self.sets[fi])
-                    .dst_binding(b as u32)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .buffer_info(i)
-            })
-            .collect();
-        d.update_descriptor_sets(&writes, &[]);
+        if rewrite {
+            let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
+            let infos = [
+                info(objects.raw),
+                info(frame_data),
+                info(command_buffer),
+                info(visible.raw),
+                info(members.raw),
+                info(ranks.raw),
+                info(groups.raw),
+            ];
+            let writes: Vec<_> = infos
+                .iter()
+                .enumerate()
+                .map(|(b, i)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(self.sets[fi])
+                        .dst_binding(b as u32)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .buffer_info(i)
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+            self.written[fi] = true;
+        }
 
-        // 3. The cull.
-        if self.count > 0 && !commands.is_empty() {
+        // 3. The cull, the scan per mesh, the scatter (see `cull.comp`).
+        if slots > 0 && !commands.is_empty() {
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.raw);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.layout, 0, &[self.sets[fi]], &[]);
-            d.cmd_dispatch(cmd, self.count.div_ceil(GROUP), 1, 1);
+            let between = vk::MemoryBarrier2::default()
+                .src_stage_mask(Stage::COMPUTE_SHADER)
+                .src_access_mask(Access::SHADER_STORAGE_WRITE)
+                .dst_stage_mask(Stage::COMPUTE_SHADER)
+                .dst_access_mask(Access::SHADER_STORAGE_READ | Access::SHADER_STORAGE_WRITE);
+            let phases = [(0u32, slots / GROUP), (1, meshes.len() as u32), (2, slots / GROUP)];
+            for (k, (phase, groups)) in phases.into_iter().enumerate() {
+                if k > 0 {
+                    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[between]));
+                }
+                let stage = vk::ShaderStageFlags::COMPUTE;
+                d.cmd_push_constants(cmd, self.cull.layout, stage, 0, bytemuck::bytes_of(&phase));
+                d.cmd_dispatch(cmd, groups, 1, 1);
+            }
         }
         // 4. Its counts and list before the draws read them.
         let to_draw = vk::MemoryBarrier2::default()
@@ -461,6 +549,9 @@ impl Destroy for GpuScene {
         }
         self.cull.destroy(gpu);
         self.objects.destroy(gpu);
+        self.member_slots.destroy(gpu);
+        self.ranks.destroy(gpu);
+        self.groups.destroy(gpu);
         self.visible.destroy(gpu);
         self.staging.destroy(gpu);
         self.frame_data.destroy(gpu);

@@ -95,7 +95,7 @@ pub(crate) struct FrameHeader {
     pub planes: [[f32; 4]; 6],
     pub eye_hi: [f32; 4],
     pub eye_lo: [f32; 4],
-    /// Objects, planes, meshes, unused.
+    /// Objects, planes, meshes, member slots.
     pub counts: [u32; 4],
     /// The view's rotation by columns.
     pub view_rot: [[f32; 4]; 3],
@@ -109,9 +109,66 @@ pub(crate) struct MeshInfo {
     pub first_cmd: u32,
     pub half: [f32; 3],
     pub cmd_count: u32,
-    /// First slot of the mesh's slice of the visible list.
+    /// First slot of the mesh's members, and of its slice of the visible list.
     pub base: u32,
-    pub pad: [u32; 3],
+    /// Workgroups of the mesh's (padded) members.
+    pub groups: u32,
+    pub pad: [u32; 2],
+}
+
+/// Threads per workgroup of `cull.comp`; each mesh's members are padded to
+/// a multiple of it.
+pub(crate) const GROUP: u32 = 256;
+/// A padding slot of [`Members::slots`].
+pub(crate) const NO_OBJECT: u32 = u32::MAX;
+
+/// The member list `cull.comp` walks: the indices of the objects that draw
+/// a mesh, grouped by mesh (in mesh order) and ascending inside each mesh,
+/// each mesh's run padded with [`NO_OBJECT`] to whole workgroups. A
+/// workgroup thus holds one mesh's objects, and an ordered compaction of
+/// the slots keeps each mesh's visible objects in ascending order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Members {
+    /// Emptied once uploaded ([`Members::len`] stays).
+    pub slots: Vec<u32>,
+    /// How many slots there are.
+    pub len: u32,
+    /// Per mesh: its first slot.
+    pub base: Vec<u32>,
+    /// Per mesh: how many objects draw it.
+    pub count: Vec<u32>,
+}
+
+impl Members {
+    /// The members of objects whose mesh indices are `object_mesh` ([`NO_MESH`]:
+    /// none), over `meshes` meshes (a counting sort, linear in objects).
+    pub fn new(object_mesh: &[u32], meshes: usize) -> Members {
+        let mut count = vec![0u32; meshes];
+        for &m in object_mesh.iter().filter(|&&m| (m as usize) < meshes) {
+            count[m as usize] += 1;
+        }
+        let mut base = Vec::with_capacity(meshes);
+        let mut at = 0u32;
+        for &c in &count {
+            base.push(at);
+            at += c.div_ceil(GROUP) * GROUP;
+        }
+        let mut slots = vec![NO_OBJECT; at as usize];
+        let mut next = base.clone();
+        for (i, &m) in object_mesh.iter().enumerate().filter(|(_, &m)| (m as usize) < meshes) {
+            slots[next[m as usize] as usize] = i as u32;
+            next[m as usize] += 1;
+        }
+        Members { len: slots.len() as u32, slots, base, count }
+    }
+
+    /// Mesh `m`'s first slot and workgroups (a mesh past the list has none).
+    pub fn of(&self, m: usize) -> (u32, u32) {
+        match (self.base.get(m), self.count.get(m)) {
+            (Some(&b), Some(&c)) => (b, c.div_ceil(GROUP)),
+            _ => (self.len, 0),
+        }
+    }
 }
 
 /// `VkDrawIndexedIndirectCommand` (20 bytes).
@@ -128,13 +185,13 @@ pub(crate) struct IndexedCommand {
 impl FrameHeader {
     /// The header for a view with rotation (3x3 of) `view`, eye `eye` and
     /// `frustum` (None: nothing is culled), over `objects` objects and
-    /// `meshes` meshes. Planes are moved to the eye in f64 first.
+    /// `meshes` meshes and `slots` member slots. Planes are moved to the
+    /// eye in f64 first.
     pub fn new(
         view: &Matrix4<f64>,
         eye: &Point3<f64>,
         frustum: Option<&Frustum>,
-        objects: u32,
-        meshes: u32,
+        (objects, meshes, slots): (u32, u32, u32),
     ) -> FrameHeader {
         let mut h = FrameHeader::default();
         let mut n = 0;
@@ -151,7 +208,7 @@ impl FrameHeader {
             h.eye_hi[k] = hi;
             h.eye_lo[k] = lo;
         }
-        h.counts = [objects, n as u32, meshes, 0];
+        h.counts = [objects, n as u32, meshes, slots];
         h.view_rot = std::array::from_fn(|c| [view[(0, c)] as f32, view[(1, c)] as f32, view[(2, c)] as f32, 0.0]);
         h
     }
@@ -189,5 +246,35 @@ mod tests {
         assert_eq!(GpuObjectRecord::new(&flat, &bounds).flags, FLAG_NO_BOX);
         let unknown = SceneObject { mesh: Some(MeshId(3)), ..flat };
         assert_eq!(GpuObjectRecord::new(&unknown, &bounds).mesh, NO_MESH);
+    }
+
+    #[test]
+    fn members_group_objects_by_mesh_in_ascending_order_padded_to_workgroups() {
+        // 600 objects: every third draws mesh 2, the rest alternate mesh 0
+        // and none; mesh 1 has no objects.
+        let object_mesh: Vec<u32> = (0..600u32)
+            .map(|i| {
+                if i % 3 == 0 {
+                    2
+                } else if i % 2 == 0 {
+                    0
+                } else {
+                    NO_MESH
+                }
+            })
+            .collect();
+        let m = Members::new(&object_mesh, 3);
+        let expect_0: Vec<u32> = (0..600).filter(|i| i % 3 != 0 && i % 2 == 0).collect();
+        let expect_2: Vec<u32> = (0..600).step_by(3).collect();
+        assert_eq!((expect_0.len(), expect_2.len()), (200, 200));
+        assert_eq!(m.count, vec![200, 0, 200]);
+        // 200 objects take one workgroup of 256 slots.
+        assert_eq!(m.base, vec![0, 256, 256]);
+        assert_eq!((m.slots.len(), m.len), (512, 512));
+        assert_eq!(m.slots[..200], expect_0[..]);
+        assert!(m.slots[200..256].iter().all(|&s| s == NO_OBJECT));
+        assert_eq!(m.slots[256..456], expect_2[..]);
+        assert!(m.slots[456..].iter().all(|&s| s == NO_OBJECT));
+        assert_eq!((m.of(0), m.of(1), m.of(2), m.of(7)), ((0, 1), (256, 0), (256, 1), (512, 0)));
     }
 }

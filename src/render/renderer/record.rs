@@ -134,7 +134,7 @@ impl Renderer {
         let gpu_highlights;
         let highlights = match &desc.gpu_scene {
             Some(g) => {
-                gpu_highlights = highlight_table(&g.highlights);
+                gpu_highlights = highlight_table(&batches.highlights, &g.highlights);
                 &gpu_highlights
             }
             None => &batches.highlights,
@@ -165,6 +165,7 @@ impl Renderer {
                         frustum,
                         meshes: &parts.meshes,
                         bounds: &parts.bounds,
+                        blended: &parts.blended,
                         materials: &parts.materials,
                     };
                     stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
@@ -215,10 +216,14 @@ impl Renderer {
                 materials: &parts.materials,
                 instance_buffer,
             };
-            (stats.draw_calls, stats.instances) = match gpu_scene {
-                Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false), 0),
-                None => parts.scene.record(d, cmd, &scene, false),
+            // GPU culling: the culled objects, then the listed ones (the
+            // blended meshes' objects, sorted back to front).
+            let culled = match gpu_scene {
+                Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false),
+                None => 0,
             };
+            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
+            stats.draw_calls += culled;
             let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
             if desc.grid && msaa.is_none() {
                 stats.draw_calls += parts.grid.record(d, cmd, &grid);
@@ -258,10 +263,12 @@ impl Renderer {
                     Some(Attachment::new(ms.depth.view, depth, vk::AttachmentStoreOp::DONT_CARE)),
                 );
                 set_full_viewport(d, cmd, extent);
-                (stats.draw_calls, stats.instances) = match gpu_scene {
-                    Some(g) => (g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true), 0),
-                    None => parts.scene.record(d, cmd, &scene, true),
+                let culled = match gpu_scene {
+                    Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true),
+                    None => 0,
                 };
+                (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
+                stats.draw_calls += culled;
                 if desc.grid {
                     stats.draw_calls += parts.grid.record(d, cmd, &grid);
                 }

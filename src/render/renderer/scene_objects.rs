@@ -3,7 +3,7 @@
 
 use super::super::gpu::{GpuObjectRecord, GpuScene, SceneObject};
 use super::super::target::DEPTH_FORMAT;
-use super::super::{Highlight, RenderError, FRAMES_IN_FLIGHT};
+use super::super::{Highlight, MeshId, RenderError, FRAMES_IN_FLIGHT};
 use super::Renderer;
 
 impl Renderer {
@@ -14,7 +14,7 @@ impl Renderer {
     /// for a new scene or a change of its structure (objects added or
     /// removed).
     pub fn set_scene_objects(&mut self, objects: &[SceneObject]) -> Result<(), RenderError> {
-        if !self.ctx.indirect_first_instance {
+        if !self.supports_gpu_culling() {
             return Err(RenderError::MissingFeature("drawIndirectFirstInstance"));
         }
         self.ctx.wait_idle()?;
@@ -34,13 +34,34 @@ impl Renderer {
         unsafe { scene.set_objects(&self.ctx, objects, &parts.bounds) }
     }
 
+    /// Whether the device has what GPU culling needs
+    /// (`drawIndirectFirstInstance`: each mesh's indirect draws start at its
+    /// slice of the visible list). Lavapipe has it.
+    pub fn supports_gpu_culling(&self) -> bool {
+        self.ctx.indirect_first_instance
+    }
+
+    /// Whether mesh `mesh` has a blended part. GPU culling leaves such
+    /// meshes' objects to [`FrameDesc::objects`](super::super::FrameDesc::objects),
+    /// which the CPU scene pass sorts back to front.
+    pub fn mesh_is_blended(&self, mesh: MeshId) -> bool {
+        self.parts.blended.get(mesh.0 as usize).copied().unwrap_or(false)
+    }
+
     /// GPU culling: new data for the objects `changed` names (by index);
-    /// the next frame copies only these records. No wait.
+    /// the next frame copies only these records. No wait, unless an object
+    /// changed its mesh: then the per-mesh member list is rebuilt (waits
+    /// for the device).
     pub fn update_scene_objects(&mut self, changed: &[(u32, SceneObject)]) -> Result<(), RenderError> {
-        match &mut self.parts.gpu_scene {
-            Some(s) => s.update(changed, &self.parts.bounds),
-            None => Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 }),
+        let Some(s) = &mut self.parts.gpu_scene else {
+            return Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 });
+        };
+        if s.update(changed, &self.parts.bounds)? {
+            self.ctx.wait_idle()?;
+            // SAFETY: the device is idle.
+            unsafe { s.set_members(&self.ctx, self.parts.bounds.len())? };
         }
+        Ok(())
     }
 
     /// GPU culling: object `index`'s record as the GPU holds it (waits for
@@ -64,9 +85,10 @@ impl Renderer {
 }
 
 /// The outline's per-id table ([`Highlight::code`] at index id) of a
-/// GPU-culled frame's highlighted objects; empty when none is.
-pub(super) fn highlight_table(highlights: &[(u32, Highlight)]) -> Vec<u32> {
-    let mut table = Vec::new();
+/// GPU-culled frame: `listed` (the table of the frame's object list) with
+/// its highlighted objects added; empty when none is highlighted.
+pub(super) fn highlight_table(listed: &[u32], highlights: &[(u32, Highlight)]) -> Vec<u32> {
+    let mut table = listed.to_vec();
     for &(id, h) in highlights.iter().filter(|(_, h)| *h != Highlight::None) {
         let i = id as usize;
         if table.len() <= i {

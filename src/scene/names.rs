@@ -1,0 +1,149 @@
+//! The scene's objects by name, and the views of its slots.
+//!
+//! [`NameIndex`] is a hash table of object ids (with 32 hash bits: 8 bytes each) hashed and
+//! compared through the scene's own name strings, so no name is stored
+//! twice: finding a name, and so choosing a copy's name, costs O(1) instead
+//! of a set of every name in the scene. [`Objects`] and [`ObjectMut`] are
+//! how callers read and edit the objects in their slots.
+
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+
+use super::{MeshRef, Object, SkinRef};
+use crate::math::Transform;
+
+/// The table hash of a name whose hash's low 32 bits are `short`: spread
+/// over 64 bits (the table takes its tag from the top bits).
+pub(super) fn spread(short: u32) -> u64 {
+    u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Object ids by name, each with 32 bits of its name's hash (so that
+/// growing the table reads no names); kept in step by every
+/// [`super::Scene`] mutation.
+#[derive(Clone, Default)]
+pub(super) struct NameIndex {
+    table: HashTable<(u32, u32)>,
+    hasher: std::hash::RandomState,
+}
+
+impl std::fmt::Debug for NameIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NameIndex").field("len", &self.table.len()).finish()
+    }
+}
+
+/// The name of the object in slot `k` ("" for a dead slot, which the
+/// index never holds).
+fn name_of(objects: &[Option<Object>], k: u32) -> &str {
+    objects.get(k as usize).and_then(Option::as_ref).map_or("", |o| o.name.as_str())
+}
+
+impl NameIndex {
+    /// The index a scene loader built (ids hashed by `hasher`).
+    pub(super) fn from_parts(table: HashTable<(u32, u32)>, hasher: std::hash::RandomState) -> NameIndex {
+        NameIndex { table, hasher }
+    }
+
+    /// The index of every live object of `objects`.
+    pub(super) fn build(objects: &[Option<Object>]) -> NameIndex {
+        let mut index = NameIndex::default();
+        for (i, _) in objects.iter().enumerate().filter(|(_, o)| o.is_some()) {
+            index.insert(i, objects);
+        }
+        index
+    }
+
+    /// The low 32 bits of `name`'s hash.
+    fn short(&self, name: &str) -> u32 {
+        self.hasher.hash_one(name) as u32
+    }
+
+    pub(super) fn find(&self, name: &str, objects: &[Option<Object>]) -> Option<usize> {
+        let short = self.short(name);
+        let found = self.table.find(spread(short), |&(k, h)| h == short && name_of(objects, k) == name);
+        found.map(|&(k, _)| k as usize)
+    }
+
+    /// Adds object `id`, already in its slot of `objects`.
+    pub(super) fn insert(&mut self, id: usize, objects: &[Option<Object>]) {
+        let short = self.short(name_of(objects, id as u32));
+        // Ids fit u32: the hierarchy's links are u32 too.
+        self.table.insert_unique(spread(short), (id as u32, short), |&(_, h)| spread(h));
+    }
+
+    /// Drops object `id`, still in its slot of `objects`.
+    pub(super) fn remove(&mut self, id: usize, objects: &[Option<Object>]) {
+        let short = self.short(name_of(objects, id as u32));
+        if let Ok(entry) = self.table.find_entry(spread(short), |&(k, _)| k as usize == id) {
+            entry.remove();
+        }
+    }
+}
+
+/// The objects of a scene by id ([`super::Scene::objects`]): indexing takes
+/// an id (and panics on a dead slot, like an index past a `Vec`'s end),
+/// [`Objects::iter`] goes through the live objects in id order (file order)
+/// and [`Objects::len`] counts them. Ids are below
+/// [`super::Scene::id_bound`], not below `len`, once objects were deleted.
+#[derive(Clone, Copy)]
+pub struct Objects<'a> {
+    pub(super) slots: &'a [Option<Object>],
+    pub(super) live: usize,
+}
+
+impl<'a> Objects<'a> {
+    /// The live objects, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a Object> + 'a {
+        self.slots.iter().flatten()
+    }
+
+    /// The number of live objects.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Object `id`, if its slot is live.
+    pub fn get(&self, id: usize) -> Option<&'a Object> {
+        self.slots.get(id).and_then(Option::as_ref)
+    }
+}
+
+impl std::ops::Index<usize> for Objects<'_> {
+    type Output = Object;
+    fn index(&self, id: usize) -> &Object {
+        self.get(id).unwrap_or_else(|| panic!("no object {id}"))
+    }
+}
+
+impl<'a> IntoIterator for Objects<'a> {
+    type Item = &'a Object;
+    type IntoIter = std::iter::Flatten<std::slice::Iter<'a, Option<Object>>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.slots.iter().flatten()
+    }
+}
+
+/// The fields of an object that can be edited in place
+/// ([`super::Scene::object_mut`]); the name is not among them, so the
+/// scene's name index stays right and names stay unique.
+pub struct ObjectMut<'a> {
+    pub mesh: &'a mut MeshRef,
+    /// Local transform, relative to the parent.
+    pub transform: &'a mut Transform,
+    /// Linear RGB in [0, 1].
+    pub color: &'a mut [f32; 3],
+    pub skin: &'a mut Option<SkinRef>,
+}
+
+impl<'a> ObjectMut<'a> {
+    pub(super) fn new(o: &'a mut Object) -> ObjectMut<'a> {
+        let Object { name: _, mesh, transform, color, skin } = o;
+        ObjectMut { mesh, transform, color, skin }
+    }
+}

@@ -1,0 +1,165 @@
+//! Tests of the scene: the demo, JSON round trips, world matrices, bad files, mesh references.
+
+use super::*;
+
+#[test]
+fn demo_scene_loads_with_a_child_under_a_rotated_parent() {
+    let s = Scene::demo();
+    assert!(s.len() >= 4);
+    let child = (0..s.len()).find(|&i| s.parent(i).is_some()).expect("a child");
+    let parent = s.parent(child).unwrap();
+    assert!(s.objects()[parent].transform.rotation.angle() > 0.1);
+}
+
+#[test]
+fn round_trips_through_json() {
+    let s = Scene::demo();
+    let again = Scene::from_json(&s.to_json(), Path::new("assets")).unwrap();
+    assert_eq!(s.len(), again.len());
+    for (a, b) in s.objects().iter().zip(again.objects()) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(s.hierarchy(), again.hierarchy());
+        assert!((a.transform.matrix() - b.transform.matrix()).norm() < 1e-12);
+    }
+    let (a, b) = (s.camera.unwrap(), again.camera.unwrap());
+    assert!((a.eye - b.eye).norm() < 1e-12);
+}
+
+#[test]
+fn child_world_matrix_composes_parent() {
+    let s = Scene::demo();
+    let child = (0..s.len()).find(|&i| s.parent(i).is_some()).unwrap();
+    let p = s.parent(child).unwrap();
+    let expect = s.world_matrix(p) * s.objects()[child].transform.matrix();
+    assert!((s.world_matrix(child) - expect).norm() < 1e-12);
+    assert!((s.world_matrices()[child] - expect).norm() < 1e-12);
+}
+
+#[test]
+fn bad_scenes_are_rejected_with_a_named_problem() {
+    let cases = [
+        (r#"{"objects":[{"name":"a","mesh":"cube","bogus":1}]}"#, "bogus"),
+        (r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"a","mesh":"cube"}]}"#, "duplicate"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"}]}"#, "unknown parent"),
+        (r#"{"objects":[{"name":"a","mesh":"teapot"}]}"#, "teapot"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#, "zero"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","rotation":[0,0,0,0]}]}"#, "zero"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#, "cycle"),
+        (r#"{"camera":{"eye":[1,1,1],"target":[1,1,1]},"objects":[]}"#, "coincide"),
+        (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),
+    ];
+    for (json, needle) in cases {
+        let e = Scene::from_json(json, Path::new(".")).unwrap_err().to_string();
+        assert!(e.contains(needle), "{json}: {e}");
+    }
+}
+
+#[test]
+fn atomic_save_leaves_no_temporary_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.json");
+    Scene::demo().save(&path).unwrap();
+    assert!(Scene::load(&path).is_ok());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// The record every object of a scene takes: a million objects take
+/// a million of these. `MeshRef` is a tag and a pointer (the glTF
+/// reference is boxed), a skin a thin pointer and an index, the
+/// transform stays f64 (24 + 32 + 24 bytes), the colour 3 f32, the
+/// name a `String` (its text on the heap).
+#[test]
+fn an_object_record_is_compact() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<MeshRef>(), 16);
+    assert_eq!(size_of::<Option<SkinRef>>(), 16);
+    assert_eq!(size_of::<Transform>(), 80);
+    // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 16 (skin),
+    // rounded up to the 8-byte alignment: 148 -> 152 (192 before).
+    assert_eq!(size_of::<Object>(), 152);
+}
+
+/// A dead slot costs no more than a live one: `String`'s niche holds the `None`.
+#[test]
+fn a_slot_is_the_size_of_an_object() {
+    assert_eq!(std::mem::size_of::<Option<Object>>(), std::mem::size_of::<Object>());
+}
+
+#[test]
+fn removed_objects_leave_dead_slots_and_come_back_in_them() {
+    let json = r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"b","mesh":"cube","parent":"a"},
+        {"name":"c","mesh":"cube"},{"name":"d","mesh":"cube","parent":"c"}]}"#;
+    let mut s = Scene::from_json(json, Path::new(".")).unwrap();
+    let original = s.clone();
+    let out = s.remove(&[0]);
+    assert_eq!(out.indices, [0, 1], "a with its child");
+    assert_eq!((s.len(), s.id_bound()), (2, 4));
+    assert_eq!((s.find("a"), s.find("b"), s.find("d")), (None, None, Some(3)));
+    assert!(s.get(0).is_none() && s.objects()[2].name == "c");
+    assert_eq!(s.ids().collect::<Vec<_>>(), [2, 3]);
+    assert_eq!(s.world_matrices()[0], Matrix4::zeros(), "a dead slot has no world matrix");
+    // The saved file lists the live objects in id order.
+    let names: Vec<String> = s.to_file().objects.into_iter().map(|o| o.name).collect();
+    assert_eq!(names, ["c", "d"]);
+    // Copies take new slots after the last, named against the live names.
+    let copies = s.duplicates(&[2]);
+    assert_eq!(copies.indices, [4, 5]);
+    assert_eq!(copies.parents, [None, Some(4)]);
+    assert_eq!(copies.objects.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["c.001", "d.001"]);
+    s.restore(&out).unwrap();
+    assert_eq!(s, original, "back in the same slots");
+    assert_eq!(s.find("b"), Some(1));
+    assert_eq!(s.restore(&out), Err(HierarchyError::Taken(0)), "the slots are live again");
+    assert_eq!(s, original, "a refused restore changes nothing");
+    // Appended copies, removed and truncated, leave the scene as it was.
+    s.restore(&copies).unwrap();
+    assert_eq!((s.len(), s.find("d.001")), (6, Some(5)));
+    s.remove(&[4]);
+    s.truncate(4);
+    assert_eq!(s, original);
+}
+
+mod mesh_ref_tests {
+    use super::super::*;
+
+    #[test]
+    fn hash_n_names_one_mesh_and_null_is_an_empty_object() {
+        let s = Scene::from_json(
+            r#"{"objects":[{"name":"a","mesh":"m/x.glb#3"},{"name":"b","mesh":null},{"name":"c","mesh":"x.gltf"}]}"#,
+            Path::new("base"),
+        )
+        .unwrap();
+        assert_eq!(s.objects()[0].mesh, MeshRef::gltf("m/x.glb#3".into(), PathBuf::from("base/m/x.glb"), Some(3)));
+        assert_eq!(s.objects()[1].mesh, MeshRef::Empty);
+        assert!(matches!(s.objects()[2].mesh.gltf_mesh(), Some((_, None))));
+        let json = s.to_json();
+        assert!(json.contains(r#""mesh": "m/x.glb#3""#) && json.contains(r#""mesh": null"#), "{json}");
+        assert_eq!(Scene::from_json(&json, Path::new("base")).unwrap(), s);
+        // `mesh` stays a required field; a `#` that is not a mesh index is refused.
+        for bad in [r#"{"objects":[{"name":"a"}]}"#, r#"{"objects":[{"name":"a","mesh":"x.glb#one"}]}"#] {
+            assert!(Scene::from_json(bad, Path::new(".")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn saving_elsewhere_rewrites_gltf_paths_to_name_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let models = dir.path().join("models");
+        let scene = Scene::from_json(
+            r#"{"objects":[{"name":"a","mesh":"x.glb#1"},{"name":"b","mesh":"y.gltf"},{"name":"c","mesh":null}]}"#,
+            &models,
+        )
+        .unwrap();
+        let out = dir.path().join("out/s.json");
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        scene.save(&out).unwrap();
+        let again = Scene::load(&out).unwrap();
+        let sources: Vec<_> = again.objects().iter().map(|o| o.mesh.source().map(str::to_string)).collect();
+        assert_eq!(sources, [Some("../models/x.glb#1".to_string()), Some("../models/y.gltf".to_string()), None]);
+        // Saved beside the meshes, the paths are kept as written.
+        let beside = models.join("s.json");
+        std::fs::create_dir_all(&models).unwrap();
+        scene.save(&beside).unwrap();
+        assert_eq!(Scene::load(&beside).unwrap().objects()[0].mesh.source(), Some("x.glb#1"));
+    }
+}
