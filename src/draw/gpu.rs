@@ -63,7 +63,13 @@ impl SceneMeshes {
     /// slot's record draws nothing). World matrices are made one at a time
     /// (no list of them beside the objects: 128 bytes an object).
     pub fn scene_objects(&self, scene: &Scene) -> Vec<SceneObject> {
-        scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w)).collect()
+        self.scene_objects_iter(scene).collect()
+    }
+
+    /// [`SceneMeshes::scene_objects`] one at a time (for an upload that
+    /// writes them straight into staging memory).
+    pub fn scene_objects_iter<'a>(&'a self, scene: &'a Scene) -> impl Iterator<Item = SceneObject> + 'a {
+        scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w))
     }
 
     /// Brings `renderer`'s scene objects up to date with `editor`: what
@@ -78,15 +84,14 @@ impl SceneMeshes {
         let bound = scene.id_bound();
         match changes {
             SceneChanges::All => {
-                renderer.set_scene_objects(&self.scene_objects(scene))?;
+                renderer.set_scene_objects_from(bound, self.scene_objects_iter(scene))?;
                 sync.records = bound;
                 sync.blended = self.blended_objects(scene, renderer);
             }
             SceneChanges::Changed(_) if bound > sync.records => {
+                // The records past the objects draw nothing.
                 let room = bound + bound / 2;
-                let mut objects = self.scene_objects(scene);
-                objects.resize(room, NO_OBJECT);
-                renderer.set_scene_objects(&objects)?;
+                renderer.set_scene_objects_from(room, self.scene_objects_iter(scene))?;
                 sync.records = room;
                 sync.blended = self.blended_objects(scene, renderer);
             }

@@ -488,13 +488,25 @@ pub(crate) fn upload_buffer(
     usage: vk::BufferUsageFlags,
     name: &str,
 ) -> Result<Buffer, RenderError> {
-    let size = bytes.len() as u64;
+    upload_buffer_with(ctx, bytes.len(), usage, name, |dst| dst.copy_from_slice(bytes))
+}
+
+/// [`upload_buffer`] of `size` bytes that `fill` writes straight into the
+/// mapped staging memory (no copy of them on the heap beside it).
+pub(crate) fn upload_buffer_with(
+    ctx: &Context,
+    size: usize,
+    usage: vk::BufferUsageFlags,
+    name: &str,
+    fill: impl FnOnce(&mut [u8]),
+) -> Result<Buffer, RenderError> {
     let gpu = &ctx.gpu;
     let mut staging = Guard::new(
         gpu,
-        Buffer::new(gpu, size, vk::BufferUsageFlags::TRANSFER_SRC, MemoryLocation::CpuToGpu, "staging")?,
+        Buffer::new(gpu, size as u64, vk::BufferUsageFlags::TRANSFER_SRC, MemoryLocation::CpuToGpu, "staging")?,
     );
-    staging.write(0, bytes, "staging")?;
+    fill(&mut staging.mapped().ok_or(RenderError::NotHostVisible("staging"))?[..size]);
+    let size = size as u64;
     let buffer = Guard::new(
         gpu,
         Buffer::new(gpu, size, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,

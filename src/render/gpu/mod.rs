@@ -49,7 +49,7 @@ use super::error::{RenderError, VkContext};
 use super::material::{Materials, Pass};
 use super::mesh::GpuMesh;
 use super::pipeline::{self, shader_module, spirv, Pipeline};
-use super::resources::{per_frame_sets, upload_buffer, Buffer, Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{per_frame_sets, upload_buffer, upload_buffer_with, Buffer, Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::{MaterialShaders, ScenePush, MATERIAL_PUSH_OFFSET};
 use super::MaterialId;
 use crate::math::{DepthMode, Frustum};
@@ -231,27 +231,43 @@ impl GpuScene {
         Ok(g.finish())
     }
 
-    /// Replaces every object (a new scene, or a change of its structure):
-    /// the object buffer is rebuilt and uploaded at once.
+    /// Replaces every object (a new scene, or a change of its structure)
+    /// with the `count` objects `objects` yields: the object buffer is
+    /// rebuilt and uploaded at once, each record written straight into the
+    /// staging memory (at 1M objects no list of objects or records beside
+    /// it: 230 MB less at the peak). Objects past `count` are not read;
+    /// missing ones draw nothing.
     ///
     /// # Safety
     /// The device is idle (the old buffers may be destroyed).
     pub unsafe fn set_objects(
         &mut self,
         ctx: &Context,
-        objects: &[SceneObject],
+        count: usize,
+        objects: impl Iterator<Item = SceneObject>,
         bounds: &[MeshBounds],
     ) -> Result<(), RenderError> {
-        let records: Vec<GpuObjectRecord> = objects.iter().map(|o| GpuObjectRecord::new(o, bounds)).collect();
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
-        let buffer = upload_buffer(ctx, bytemuck::cast_slice(&records), usage, "scene objects")?;
+        let size = count * std::mem::size_of::<GpuObjectRecord>();
+        let mut object_mesh = vec![NO_MESH; count];
+        let buffer = upload_buffer_with(ctx, size, usage, "scene objects", |dst| {
+            let empty =
+                GpuObjectRecord::new(&SceneObject { mesh: None, world: Matrix4::identity(), color: [0.0; 3] }, bounds);
+            let mut objects = objects.take(count);
+            let chunks = dst.chunks_exact_mut(std::mem::size_of::<GpuObjectRecord>());
+            for (chunk, mesh) in chunks.zip(object_mesh.iter_mut()) {
+                let r = objects.next().map_or(empty, |o| GpuObjectRecord::new(&o, bounds));
+                *mesh = r.mesh;
+                chunk.copy_from_slice(bytemuck::bytes_of(&r));
+            }
+        })?;
         // The sets name the old buffers until written again.
         self.written.fill(false);
         self.objects.destroy(&ctx.gpu);
         self.objects = Some(buffer);
         self.last_frame = None;
-        self.count = records.len() as u32;
-        self.object_mesh = records.iter().map(|r| r.mesh).collect();
+        self.count = count as u32;
+        self.object_mesh = object_mesh;
         self.pending.clear();
         self.set_members(ctx, bounds.len())
     }

@@ -14,6 +14,18 @@ impl Renderer {
     /// for a new scene or a change of its structure (objects added or
     /// removed).
     pub fn set_scene_objects(&mut self, objects: &[SceneObject]) -> Result<(), RenderError> {
+        self.set_scene_objects_from(objects.len(), objects.iter().copied())
+    }
+
+    /// [`Renderer::set_scene_objects`] for the `count` objects `objects`
+    /// yields (missing ones draw nothing), written straight into the
+    /// upload's staging memory: a scene of a million objects needs no list
+    /// of them for the upload.
+    pub fn set_scene_objects_from(
+        &mut self,
+        count: usize,
+        objects: impl Iterator<Item = SceneObject>,
+    ) -> Result<(), RenderError> {
         if !self.supports_gpu_culling() {
             return Err(RenderError::MissingFeature("drawIndirectFirstInstance"));
         }
@@ -31,7 +43,7 @@ impl Renderer {
             )?),
         };
         // SAFETY: the device is idle.
-        unsafe { scene.set_objects(&self.ctx, objects, &parts.bounds) }
+        unsafe { scene.set_objects(&self.ctx, count, objects, &parts.bounds) }
     }
 
     /// Whether the device has what GPU culling needs
