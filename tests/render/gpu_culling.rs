@@ -204,6 +204,23 @@ fn after_a_drag_the_gpu_copy_of_the_moved_object_equals_the_cpu_matrix() {
     assert_no_validation_errors(&r);
 }
 
+/// The id buffer of `e`'s frame drawn by the CPU path.
+fn cpu_path_ids(r: &mut Renderer, meshes: &SceneMeshes, e: &Editor) -> Vec<u32> {
+    let (frame, _) = meshes.editor_frame(e);
+    r.draw(&frame).unwrap();
+    r.read_ids().unwrap()
+}
+
+/// A perspective camera (0.9 rad, y up) at `c + offset` looking at `c`.
+fn looking_at(c: Vector3<f64>, offset: Vector3<f64>, near: f64) -> Camera {
+    Camera {
+        eye: Point3::from(c + offset),
+        target: Point3::from(c),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 0.9, near, far: 500.0 },
+    }
+}
+
 #[test]
 fn the_gpu_path_writes_the_ids_the_cpu_path_writes() {
     for samples in [1, 4] {
@@ -215,19 +232,12 @@ fn the_gpu_path_writes_the_ids_the_cpu_path_writes() {
         let c = scene.world_matrix(200).column(3).xyz();
         let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
         let mut e = Editor::new(scene, W as f64, H as f64);
-        e.camera = Camera {
-            eye: Point3::from(c + Vector3::new(6.0, 9.0, 14.0)),
-            target: Point3::from(c),
-            up: Vector3::y(),
-            projection: Projection::Perspective { fov_y: 0.9, near: 0.1, far: 500.0 },
-        };
+        e.camera = looking_at(c, Vector3::new(6.0, 9.0, 14.0), 0.1);
         e.set_selection(&[200, 201]);
         let mut sync = GpuSync::default();
         for depth in [DepthMode::Reversed, DepthMode::Standard] {
             e.depth = depth;
-            let (cpu_frame, _) = meshes.editor_frame(&e);
-            r.draw(&cpu_frame).unwrap();
-            let cpu = r.read_ids().unwrap();
+            let cpu = cpu_path_ids(&mut r, &meshes, &e);
             let gpu_frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
             r.draw(&gpu_frame).unwrap();
             let gpu = r.read_ids().unwrap();
@@ -373,20 +383,13 @@ fn coincident_objects_keep_the_last_objects_id_every_frame_on_both_paths() {
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
     let mut e = Editor::new(scene, W as f64, H as f64);
     // Close enough that the stack covers a good part of the image.
-    e.camera = Camera {
-        eye: Point3::from(c + Vector3::new(1.5, 2.0, 2.5)),
-        target: Point3::from(c),
-        up: Vector3::y(),
-        projection: Projection::Perspective { fov_y: 0.9, near: 0.05, far: 500.0 },
-    };
+    e.camera = looking_at(c, Vector3::new(1.5, 2.0, 2.5), 0.05);
     let stack_ids: Vec<u32> = stack.iter().map(|&i| i as u32 + 1).collect();
     let winner = *stack_ids.last().unwrap();
     let mut sync = GpuSync::default();
     for depth in [DepthMode::Reversed, DepthMode::Standard] {
         e.depth = depth;
-        let (cpu_frame, _) = meshes.editor_frame(&e);
-        r.draw(&cpu_frame).unwrap();
-        let cpu = r.read_ids().unwrap();
+        let cpu = cpu_path_ids(&mut r, &meshes, &e);
         let covered = cpu.iter().filter(|id| stack_ids.contains(id)).count();
         assert!(covered > 500, "{depth:?}: the stack covers {covered} pixels");
         assert!(cpu.iter().all(|id| !stack_ids.contains(id) || *id == winner), "{depth:?}: CPU path");

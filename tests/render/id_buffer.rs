@@ -149,6 +149,28 @@ fn msaa_id_buffer_agrees_with_cpu_picking_and_colours() {
     ids_agree_with_picking(4, "pick4");
 }
 
+/// `n` random pixels off every silhouette, each with the id the buffer
+/// holds and the id picking gives at the pixel's centre.
+fn off_silhouette_samples(
+    rng: &mut Lcg,
+    ids: &[u32],
+    editor: &viewport::editor::Editor,
+    n: usize,
+) -> Vec<(u32, u32, u32, u32)> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let (x, y) = (rng.next(W), rng.next(H));
+        if on_silhouette(ids, x, y) {
+            continue;
+        }
+        let gpu = ids[(y * W + x) as usize];
+        let cursor = Point2::new(x as f64 + 0.5, y as f64 + 0.5);
+        let cpu = editor.surface_at(cursor, |_| true).map_or(0, |(i, _)| i as u32 + 1);
+        out.push((x, y, gpu, cpu));
+    }
+    out
+}
+
 fn ids_agree_with_picking(samples: u32, tag: &str) {
     let dir = write_u_prism(tag);
     let mut r = renderer_with_samples(W, H, samples);
@@ -164,16 +186,9 @@ fn ids_agree_with_picking(samples: u32, tag: &str) {
             for id in 0..=6u32 {
                 assert!(ids.contains(&id), "id {id} not drawn ({depth:?}, offset {offset})");
             }
-            let (mut compared, mut disagree) = (0, Vec::new());
-            while compared < 2500 {
-                let (x, y) = (rng.next(W), rng.next(H));
-                if on_silhouette(&ids, x, y) {
-                    continue;
-                }
-                compared += 1;
-                let gpu = ids[(y * W + x) as usize];
-                let cursor = Point2::new(x as f64 + 0.5, y as f64 + 0.5);
-                let cpu = editor.surface_at(cursor, |_| true).map_or(0, |(i, _)| i as u32 + 1);
+            let samples = off_silhouette_samples(&mut rng, &ids, &editor, 2500);
+            let mut disagree = Vec::new();
+            for &(x, y, gpu, cpu) in &samples {
                 if cpu != gpu {
                     disagree.push((x, y, gpu, cpu));
                 }
@@ -188,7 +203,7 @@ fn ids_agree_with_picking(samples: u32, tag: &str) {
                 }
             }
             assert!(disagree.is_empty(), "{depth:?}, offset {offset}: (x, y, gpu, cpu) {disagree:?}");
-            total += compared;
+            total += samples.len();
         }
     }
     assert_eq!(total, 10_000);
@@ -315,16 +330,7 @@ fn ids_stay_put_and_agree_with_picking_after_delete_and_undo() {
         for id in 0..6u32 {
             assert_eq!(ids.contains(&(id + 1)), live.contains(&id), "{step}: object {id} drawn or not");
         }
-        let mut compared = 0;
-        while compared < 1500 {
-            let (x, y) = (rng.next(W), rng.next(H));
-            if on_silhouette(&ids, x, y) {
-                continue;
-            }
-            compared += 1;
-            let gpu = ids[(y * W + x) as usize];
-            let cursor = Point2::new(x as f64 + 0.5, y as f64 + 0.5);
-            let cpu = editor.surface_at(cursor, |_| true).map_or(0, |(i, _)| i as u32 + 1);
+        for (x, y, gpu, cpu) in off_silhouette_samples(&mut rng, &ids, editor, 1500) {
             assert_eq!(gpu, cpu, "{step}: id buffer and picking at ({x}, {y})");
             if gpu > 0 {
                 let want = COLORS[gpu as usize - 1].map(|c| c > 0.5);
