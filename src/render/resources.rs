@@ -488,48 +488,69 @@ pub(crate) fn upload_buffer(
     usage: vk::BufferUsageFlags,
     name: &str,
 ) -> Result<Buffer, RenderError> {
-    upload_buffer_with(ctx, bytes.len(), usage, name, |dst| dst.copy_from_slice(bytes))
+    upload_buffer_with(ctx, bytes.len(), 1, usage, name, |at, dst| dst.copy_from_slice(&bytes[at..at + dst.len()]))
 }
 
-/// [`upload_buffer`] of `size` bytes that `fill` writes straight into the
-/// mapped staging memory (no copy of them on the heap beside it).
+/// Staging memory an upload uses at most at a time.
+const STAGING_BYTES: usize = 8 << 20;
+
+/// [`upload_buffer`] of `size` bytes that `fill` writes straight into
+/// mapped staging memory, in pieces of at most [`STAGING_BYTES`] (whole
+/// multiples of `unit` bytes): `fill(offset, piece)` writes bytes
+/// `offset..offset + piece.len()`, in order. No copy of the data is kept on
+/// the heap, and at most one piece of staging memory exists at a time.
 pub(crate) fn upload_buffer_with(
     ctx: &Context,
     size: usize,
+    unit: usize,
     usage: vk::BufferUsageFlags,
     name: &str,
-    fill: impl FnOnce(&mut [u8]),
+    mut fill: impl FnMut(usize, &mut [u8]),
 ) -> Result<Buffer, RenderError> {
     let gpu = &ctx.gpu;
-    let mut staging = Guard::new(
-        gpu,
-        Buffer::new(gpu, size as u64, vk::BufferUsageFlags::TRANSFER_SRC, MemoryLocation::CpuToGpu, "staging")?,
-    );
-    fill(&mut staging.mapped().ok_or(RenderError::NotHostVisible("staging"))?[..size]);
-    let size = size as u64;
+    let unit = unit.max(1);
+    let piece = (STAGING_BYTES / unit).max(1) * unit;
     let buffer = Guard::new(
         gpu,
-        Buffer::new(gpu, size, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,
+        Buffer::new(gpu, size as u64, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,
     );
-    let (src, dst) = (staging.raw, buffer.raw);
-    one_shot(ctx, |cb| {
-        // SAFETY: both buffers are alive until the one-shot submit was waited for.
-        unsafe {
-            ctx.device().cmd_copy_buffer(
-                cb,
-                src,
-                dst,
-                &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: size.max(4) }],
-            );
-            // Make the copy visible to every later read of the buffer.
-            let barrier = [vk::MemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::COPY)
-                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-                .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-                .dst_access_mask(vk::AccessFlags2::MEMORY_READ)];
-            ctx.device().cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&barrier));
-        }
-    })?;
+    let mut staging = Guard::new(
+        gpu,
+        Buffer::new(
+            gpu,
+            piece.min(size) as u64,
+            vk::BufferUsageFlags::TRANSFER_SRC,
+            MemoryLocation::CpuToGpu,
+            "staging",
+        )?,
+    );
+    let mut offset = 0;
+    // At least one copy, so that an empty buffer is defined too.
+    while offset < size || offset == 0 {
+        let len = piece.min(size - offset);
+        fill(offset, &mut staging.mapped().ok_or(RenderError::NotHostVisible("staging"))?[..len]);
+        let (src, dst) = (staging.raw, buffer.raw);
+        one_shot(ctx, |cb| {
+            // SAFETY: both buffers are alive until the one-shot submit was
+            // waited for, which is also when the staging piece is free again.
+            unsafe {
+                ctx.device().cmd_copy_buffer(
+                    cb,
+                    src,
+                    dst,
+                    &[vk::BufferCopy { src_offset: 0, dst_offset: offset as u64, size: (len as u64).max(4) }],
+                );
+                // Make the copy visible to every later read of the buffer.
+                let barrier = [vk::MemoryBarrier2::default()
+                    .src_stage_mask(vk::PipelineStageFlags2::COPY)
+                    .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                    .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                    .dst_access_mask(vk::AccessFlags2::MEMORY_READ)];
+                ctx.device().cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&barrier));
+            }
+        })?;
+        offset += len.max(1);
+    }
     drop(staging);
     Ok(buffer.finish())
 }

@@ -532,3 +532,34 @@ fn an_object_that_changes_its_mesh_leaves_and_rejoins_the_drawn_objects() {
     assert_eq!(r.read_ids().unwrap(), ids, "the same image as before");
     assert_no_validation_errors(&r);
 }
+
+/// A whole upload larger than one piece of staging memory (8 MB, about
+/// 105,000 records) arrives complete: records on both sides of every piece
+/// boundary hold their objects' translations (split as `split_f64` says,
+/// computed here from the scene) and meshes, and the records past the
+/// objects (room for new ids) draw nothing.
+#[test]
+fn an_upload_in_several_staging_pieces_arrives_whole() {
+    let mut r = renderer(W, H);
+    let n = 230_000;
+    let scene = Scene::cube_grid(n);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let room = n + 1000;
+    r.set_scene_objects_from(room, meshes.scene_objects_iter(&scene)).unwrap();
+    let per_piece = (8 << 20) / std::mem::size_of::<viewport::render::GpuObjectRecord>();
+    let cube = r.read_scene_object(0).unwrap().mesh;
+    assert_ne!(cube, u32::MAX, "object 0 draws the cube");
+    for i in [0, 1, per_piece - 1, per_piece, per_piece + 1, 2 * per_piece - 1, 2 * per_piece, n - 1] {
+        let record = r.read_scene_object(i as u32).unwrap();
+        let t = scene.world_matrix(i).column(3).xyz();
+        for k in 0..3 {
+            let (hi, lo) = viewport::render::split_f64(t[k]);
+            assert_eq!((record.translation_hi[k], record.translation_lo[k]), (hi, lo), "object {i}, axis {k}");
+        }
+        assert_eq!(record.mesh, cube, "object {i}'s mesh");
+    }
+    for i in [n, n + 1, room - 1] {
+        assert_eq!(r.read_scene_object(i as u32).unwrap().mesh, u32::MAX, "record {i} past the objects");
+    }
+    assert_no_validation_errors(&r);
+}

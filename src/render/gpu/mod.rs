@@ -234,8 +234,9 @@ impl GpuScene {
     /// Replaces every object (a new scene, or a change of its structure)
     /// with the `count` objects `objects` yields: the object buffer is
     /// rebuilt and uploaded at once, each record written straight into the
-    /// staging memory (at 1M objects no list of objects or records beside
-    /// it: 230 MB less at the peak). Objects past `count` are not read;
+    /// staging memory, 8 MB at a time (at 1M objects no list of objects or
+    /// records beside it, and no staging copy of the whole buffer: about
+    /// 290 MB less at the peak). Objects past `count` are not read;
     /// missing ones draw nothing.
     ///
     /// # Safety
@@ -250,12 +251,13 @@ impl GpuScene {
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let size = count * std::mem::size_of::<GpuObjectRecord>();
         let mut object_mesh = vec![NO_MESH; count];
-        let buffer = upload_buffer_with(ctx, size, usage, "scene objects", |dst| {
-            let empty =
-                GpuObjectRecord::new(&SceneObject { mesh: None, world: Matrix4::identity(), color: [0.0; 3] }, bounds);
-            let mut objects = objects.take(count);
-            let chunks = dst.chunks_exact_mut(std::mem::size_of::<GpuObjectRecord>());
-            for (chunk, mesh) in chunks.zip(object_mesh.iter_mut()) {
+        let unit = std::mem::size_of::<GpuObjectRecord>();
+        let nothing = SceneObject { mesh: None, world: Matrix4::identity(), color: [0.0; 3] };
+        let empty = GpuObjectRecord::new(&nothing, bounds);
+        let mut objects = objects.take(count);
+        let buffer = upload_buffer_with(ctx, size, unit, usage, "scene objects", |at, dst| {
+            let chunks = dst.chunks_exact_mut(unit);
+            for (chunk, mesh) in chunks.zip(object_mesh[at / unit..].iter_mut()) {
                 let r = objects.next().map_or(empty, |o| GpuObjectRecord::new(&o, bounds));
                 *mesh = r.mesh;
                 chunk.copy_from_slice(bytemuck::bytes_of(&r));
