@@ -34,41 +34,28 @@ impl GpuSync {
     }
 }
 
-/// The record of a slot without an object (deleted, or room for objects
-/// still to come): no mesh, so the cull pass never draws it.
-const NO_OBJECT: SceneObject = SceneObject {
-    mesh: None,
-    world: nalgebra::Matrix4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
-    color: [0.0; 3],
-};
-
 impl SceneMeshes {
     /// Object `i` of `scene` as the GPU path keeps it (a dead slot: a
     /// record that draws nothing).
     pub fn scene_object(&self, scene: &Scene, i: usize) -> SceneObject {
         match scene.get(i) {
             Some(_) => self.object_with(scene, i, scene.world_matrix(i)),
-            None => NO_OBJECT,
+            None => SceneObject::NONE,
         }
     }
 
     fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
         match scene.get(i) {
             Some(o) => SceneObject { mesh: self.get(&o.mesh), world, color: o.color },
-            None => NO_OBJECT,
+            None => SceneObject::NONE,
         }
     }
 
     /// Every slot of `scene`, by id (object `i` has id `i + 1`; a dead
-    /// slot's record draws nothing). World matrices are made one at a time
-    /// (no list of them beside the objects: 128 bytes an object).
-    pub fn scene_objects(&self, scene: &Scene) -> Vec<SceneObject> {
-        self.scene_objects_iter(scene).collect()
-    }
-
-    /// [`SceneMeshes::scene_objects`] one at a time (for an upload that
-    /// writes them straight into staging memory).
-    pub fn scene_objects_iter<'a>(&'a self, scene: &'a Scene) -> impl Iterator<Item = SceneObject> + 'a {
+    /// slot's record draws nothing), one at a time: world matrices are
+    /// made as they are read, and an upload writes each straight into
+    /// staging memory (no list of them beside the scene).
+    pub fn scene_objects<'a>(&'a self, scene: &'a Scene) -> impl Iterator<Item = SceneObject> + 'a {
         scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w))
     }
 
@@ -82,38 +69,35 @@ impl SceneMeshes {
         let scene = editor.scene();
         let changes = editor.changes_since(sync.mark);
         let bound = scene.id_bound();
-        match changes {
-            SceneChanges::All => {
-                renderer.set_scene_objects_from(bound, self.scene_objects_iter(scene))?;
-                sync.records = bound;
-                sync.blended = self.blended_objects(scene, renderer);
-            }
-            SceneChanges::Changed(_) if bound > sync.records => {
-                // The records past the objects draw nothing.
-                let room = bound + bound / 2;
-                renderer.set_scene_objects_from(room, self.scene_objects_iter(scene))?;
-                sync.records = room;
-                sync.blended = self.blended_objects(scene, renderer);
-            }
-            SceneChanges::Changed([]) => {}
-            SceneChanges::Changed(changed) => {
-                let mut ids = changed.to_vec();
-                ids.sort_unstable();
-                ids.dedup();
-                for &i in &ids {
-                    let blended = scene.get(i).is_some_and(|o| self.is_blended(&o.mesh, renderer));
-                    match (sync.blended.binary_search(&i), blended) {
-                        (Err(at), true) => sync.blended.insert(at, i),
-                        (Ok(at), false) => {
-                            sync.blended.remove(at);
-                        }
-                        _ => {}
+        // A whole upload: the first time (records for the objects), and
+        // when new ids outgrow the records held (room for half as many
+        // again; the records past the objects draw nothing).
+        let whole = match changes {
+            SceneChanges::All => Some(bound),
+            SceneChanges::Changed(_) if bound > sync.records => Some(bound + bound / 2),
+            SceneChanges::Changed(_) => None,
+        };
+        if let Some(records) = whole {
+            renderer.set_scene_objects(records, self.scene_objects(scene))?;
+            sync.records = records;
+            sync.blended = self.blended_objects(scene, renderer);
+        } else if let SceneChanges::Changed(changed @ [_, ..]) = changes {
+            let mut ids = changed.to_vec();
+            ids.sort_unstable();
+            ids.dedup();
+            for &i in &ids {
+                let blended = scene.get(i).is_some_and(|o| self.is_blended(&o.mesh, renderer));
+                match (sync.blended.binary_search(&i), blended) {
+                    (Err(at), true) => sync.blended.insert(at, i),
+                    (Ok(at), false) => {
+                        sync.blended.remove(at);
                     }
+                    _ => {}
                 }
-                let changed: Vec<(u32, SceneObject)> =
-                    ids.into_iter().map(|i| (i as u32, self.scene_object(scene, i))).collect();
-                renderer.update_scene_objects(&changed)?;
             }
+            let changed: Vec<(u32, SceneObject)> =
+                ids.into_iter().map(|i| (i as u32, self.scene_object(scene, i))).collect();
+            renderer.update_scene_objects(&changed)?;
         }
         sync.mark = Some(editor.change_mark());
         Ok(())

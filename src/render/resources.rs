@@ -525,8 +525,8 @@ pub(crate) fn upload_buffer_with(
         )?,
     );
     let mut offset = 0;
-    // At least one copy, so that an empty buffer is defined too.
-    while offset < size || offset == 0 {
+    // At least one copy (`loop`), so that an empty buffer is defined too.
+    loop {
         let len = piece.min(size - offset);
         fill(offset, &mut staging.mapped().ok_or(RenderError::NotHostVisible("staging"))?[..len]);
         let (src, dst) = (staging.raw, buffer.raw);
@@ -549,7 +549,10 @@ pub(crate) fn upload_buffer_with(
                 ctx.device().cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&barrier));
             }
         })?;
-        offset += len.max(1);
+        offset += len;
+        if offset >= size {
+            break;
+        }
     }
     drop(staging);
     Ok(buffer.finish())

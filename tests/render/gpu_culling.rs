@@ -545,7 +545,7 @@ fn an_upload_in_several_staging_pieces_arrives_whole() {
     let scene = Scene::cube_grid(n);
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
     let room = n + 1000;
-    r.set_scene_objects_from(room, meshes.scene_objects_iter(&scene)).unwrap();
+    r.set_scene_objects(room, meshes.scene_objects(&scene)).unwrap();
     let per_piece = (8 << 20) / std::mem::size_of::<viewport::render::GpuObjectRecord>();
     let cube = r.read_scene_object(0).unwrap().mesh;
     assert_ne!(cube, u32::MAX, "object 0 draws the cube");

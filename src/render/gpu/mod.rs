@@ -252,8 +252,7 @@ impl GpuScene {
         let size = count * std::mem::size_of::<GpuObjectRecord>();
         let mut object_mesh = vec![NO_MESH; count];
         let unit = std::mem::size_of::<GpuObjectRecord>();
-        let nothing = SceneObject { mesh: None, world: Matrix4::identity(), color: [0.0; 3] };
-        let empty = GpuObjectRecord::new(&nothing, bounds);
+        let empty = GpuObjectRecord::new(&SceneObject::NONE, bounds);
         let mut objects = objects.take(count);
         let buffer = upload_buffer_with(ctx, size, unit, usage, "scene objects", |at, dst| {
             let chunks = dst.chunks_exact_mut(unit);

@@ -20,6 +20,16 @@ pub struct SceneObject {
     pub color: [f32; 3],
 }
 
+impl SceneObject {
+    /// A slot without an object (deleted, or room for objects still to
+    /// come): no mesh, so the cull pass never draws it.
+    pub const NONE: SceneObject = SceneObject {
+        mesh: None,
+        world: Matrix4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+        color: [0.0; 3],
+    };
+}
+
 /// `mesh` of a record that draws nothing.
 pub(crate) const NO_MESH: u32 = u32::MAX;
 /// Record flag: the object has no box (degenerate, e.g. zero scale) and,

@@ -10,18 +10,12 @@ impl Renderer {
     /// GPU culling: replaces the persistent scene objects (object `i` has
     /// id `i + 1`) that frames with
     /// [`FrameDesc::gpu_scene`](super::super::FrameDesc::gpu_scene) draw.
-    /// Waits for the device, rebuilds and uploads the whole object buffer:
-    /// for a new scene or a change of its structure (objects added or
-    /// removed).
-    pub fn set_scene_objects(&mut self, objects: &[SceneObject]) -> Result<(), RenderError> {
-        self.set_scene_objects_from(objects.len(), objects.iter().copied())
-    }
-
-    /// [`Renderer::set_scene_objects`] for the `count` objects `objects`
-    /// yields (missing ones draw nothing), written straight into the
-    /// upload's staging memory: a scene of a million objects needs no list
-    /// of them for the upload.
-    pub fn set_scene_objects_from(
+    /// Waits for the device, rebuilds and uploads the whole object buffer
+    /// (for a new scene, or new ids past the records held) from the
+    /// `count` objects `objects` yields (missing ones draw nothing),
+    /// written straight into the upload's staging memory: a scene of a
+    /// million objects needs no list of them for the upload.
+    pub fn set_scene_objects(
         &mut self,
         count: usize,
         objects: impl Iterator<Item = SceneObject>,
