@@ -74,7 +74,7 @@ impl Scene {
     pub fn remove(&mut self, ids: &[usize]) -> Detached {
         let gone = self.with_descendants(ids);
         for &i in &gone {
-            self.names.remove(i, &self.objects);
+            self.names.remove(i, super::names::name_of(&self.objects, i as u32));
         }
         let parents = self.hierarchy.detach(&gone);
         let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
@@ -116,7 +116,7 @@ impl Scene {
         }
         for (&i, o) in items.indices.iter().zip(&items.objects) {
             self.objects[i] = Some(o.clone());
-            self.names.insert(i, &self.objects);
+            self.names.insert(i, &o.name);
         }
         self.live += items.len();
         Ok(())

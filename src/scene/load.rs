@@ -13,16 +13,13 @@
 //! unknown parent or a bad value, then cycles.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 use std::path::Path;
 
-use hashbrown::HashTable;
-
-use super::names::spread;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 
 use super::file::{CameraFile, ObjectFile, SkinFile};
+use super::names::NameIndex;
 use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError, MIN_SCALE};
 use crate::math::Transform;
 
@@ -99,10 +96,8 @@ pub(super) struct Builder {
     /// Each distinct mesh string and the first object naming it.
     meshes: Vec<(String, usize)>,
     mesh_ids: HashMap<String, u32>,
-    /// Objects by name: (index into `objects`, 32 bits of its name's
-    /// hash), so that growing the table never reads the names again.
-    names: HashTable<(u32, u32)>,
-    hasher: std::hash::RandomState,
+    /// Objects by name (indices into `objects`): the scene's name index.
+    names: NameIndex,
     /// (object, parent name) for each object with a parent, in file order.
     parents: Vec<(usize, String)>,
     /// (object, its skin) for each skinned object, in file order: joints
@@ -138,17 +133,19 @@ impl Builder {
             self.name_problem = Some(SceneError::EmptyName(i));
             return;
         }
-        let short = self.hasher.hash_one(o.name.as_str()) as u32;
+        if u32::try_from(i).is_err() {
+            // A duplicate name is still the problem named first.
+            self.name_problem = Some(match self.find(&o.name) {
+                Some(_) => SceneError::DuplicateName(o.name),
+                None => SceneError::Object { name: o.name, problem: "too many objects".into() },
+            });
+            return;
+        }
         let objects = &self.objects;
-        if self.names.find(spread(short), |&(k, h)| h == short && objects[k as usize].name == o.name).is_some() {
+        if !self.names.insert_new(i, &o.name, |k| objects[k as usize].name.as_str()) {
             self.name_problem = Some(SceneError::DuplicateName(o.name));
             return;
         }
-        let Ok(key) = u32::try_from(i) else {
-            self.name_problem = Some(SceneError::Object { name: o.name, problem: "too many objects".into() });
-            return;
-        };
-        self.names.insert_unique(spread(short), (key, short), |&(_, h)| spread(h));
         let (transform, color) = o.values.unwrap_or_else(|problem| {
             self.value_problem.get_or_insert((i, problem));
             (Transform::IDENTITY, [0.0; 3])
@@ -176,10 +173,7 @@ impl Builder {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        let short = self.hasher.hash_one(name) as u32;
-        self.names
-            .find(spread(short), |&(k, h)| h == short && self.objects[k as usize].name == name)
-            .map(|&(k, _)| k as usize)
+        self.names.find_by(name, |k| self.objects[k as usize].name.as_str())
     }
 
     /// The scene, or its first problem (see the module documentation).
@@ -253,8 +247,7 @@ impl Builder {
             | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.clone()),
         })?;
         // The name index built while reading becomes the scene's.
-        let names = super::names::NameIndex::from_parts(self.names, self.hasher);
-        Ok(Scene::from_parts(camera, objects, hierarchy, Some(names)))
+        Ok(Scene::from_parts(camera, objects, hierarchy, Some(self.names)))
     }
 }
 

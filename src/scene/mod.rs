@@ -338,8 +338,8 @@ impl Scene {
     /// returns its id. Its name should be free ([`Scene::find`]).
     pub fn push(&mut self, object: Object, parent: Option<usize>) -> Result<usize, HierarchyError> {
         let i = self.hierarchy.push(parent)?;
+        self.names.insert(i, &object.name);
         self.objects.push(Some(object));
-        self.names.insert(i, &self.objects);
         self.live += 1;
         Ok(i)
     }

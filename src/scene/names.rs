@@ -15,13 +15,15 @@ use crate::math::Transform;
 
 /// The table hash of a name whose hash's low 32 bits are `short`: spread
 /// over 64 bits (the table takes its tag from the top bits).
-pub(super) fn spread(short: u32) -> u64 {
+fn spread(short: u32) -> u64 {
     u64::from(short).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Object ids by name, each with 32 bits of its name's hash (so that
-/// growing the table reads no names); kept in step by every
-/// [`super::Scene`] mutation.
+/// growing the table reads no names); built by the scene loader (which
+/// also finds duplicate names with it) and kept in step by every
+/// [`super::Scene`] mutation. Names are compared through `name_of`, the
+/// owner's own strings by id.
 #[derive(Clone, Default)]
 pub(super) struct NameIndex {
     table: HashTable<(u32, u32)>,
@@ -36,21 +38,16 @@ impl std::fmt::Debug for NameIndex {
 
 /// The name of the object in slot `k` ("" for a dead slot, which the
 /// index never holds).
-fn name_of(objects: &[Option<Object>], k: u32) -> &str {
+pub(super) fn name_of(objects: &[Option<Object>], k: u32) -> &str {
     objects.get(k as usize).and_then(Option::as_ref).map_or("", |o| o.name.as_str())
 }
 
 impl NameIndex {
-    /// The index a scene loader built (ids hashed by `hasher`).
-    pub(super) fn from_parts(table: HashTable<(u32, u32)>, hasher: std::hash::RandomState) -> NameIndex {
-        NameIndex { table, hasher }
-    }
-
     /// The index of every live object of `objects`.
     pub(super) fn build(objects: &[Option<Object>]) -> NameIndex {
         let mut index = NameIndex::default();
         for (i, _) in objects.iter().enumerate().filter(|(_, o)| o.is_some()) {
-            index.insert(i, objects);
+            index.insert(i, name_of(objects, i as u32));
         }
         index
     }
@@ -60,22 +57,43 @@ impl NameIndex {
         self.hasher.hash_one(name) as u32
     }
 
-    pub(super) fn find(&self, name: &str, objects: &[Option<Object>]) -> Option<usize> {
+    /// The id named `name`, comparing names through `name_of`.
+    pub(super) fn find_by<'a>(&self, name: &str, name_of: impl Fn(u32) -> &'a str) -> Option<usize> {
         let short = self.short(name);
-        let found = self.table.find(spread(short), |&(k, h)| h == short && name_of(objects, k) == name);
+        let found = self.table.find(spread(short), |&(k, h)| h == short && name_of(k) == name);
         found.map(|&(k, _)| k as usize)
     }
 
-    /// Adds object `id`, already in its slot of `objects`.
-    pub(super) fn insert(&mut self, id: usize, objects: &[Option<Object>]) {
-        let short = self.short(name_of(objects, id as u32));
+    /// The live object of `objects` named `name`.
+    pub(super) fn find(&self, name: &str, objects: &[Option<Object>]) -> Option<usize> {
+        self.find_by(name, |k| name_of(objects, k))
+    }
+
+    /// Adds object `id` named `name` (not in the index yet).
+    pub(super) fn insert(&mut self, id: usize, name: &str) {
+        let short = self.short(name);
+        self.insert_short(id, short);
+    }
+
+    /// Adds object `id` named `name` unless the name is taken (names
+    /// compared through `name_of`); false if it is. The name is hashed once.
+    pub(super) fn insert_new<'a>(&mut self, id: usize, name: &str, name_of: impl Fn(u32) -> &'a str) -> bool {
+        let short = self.short(name);
+        if self.table.find(spread(short), |&(k, h)| h == short && name_of(k) == name).is_some() {
+            return false;
+        }
+        self.insert_short(id, short);
+        true
+    }
+
+    fn insert_short(&mut self, id: usize, short: u32) {
         // Ids fit u32: the hierarchy's links are u32 too.
         self.table.insert_unique(spread(short), (id as u32, short), |&(_, h)| spread(h));
     }
 
-    /// Drops object `id`, still in its slot of `objects`.
-    pub(super) fn remove(&mut self, id: usize, objects: &[Option<Object>]) {
-        let short = self.short(name_of(objects, id as u32));
+    /// Drops object `id`, named `name`.
+    pub(super) fn remove(&mut self, id: usize, name: &str) {
+        let short = self.short(name);
         if let Ok(entry) = self.table.find_entry(spread(short), |&(k, _)| k as usize == id) {
             entry.remove();
         }
