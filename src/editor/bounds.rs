@@ -1,10 +1,16 @@
 //! Each object's local mesh bounds, every distinct value stored once: a
 //! scene of a million cubes holds one pair of corners and a 4-byte index
-//! an object (48 bytes an object before).
+//! an object (48 bytes an object before); and the pick boxes derived from
+//! them and the scene ([`SceneBoxes`]), which the pick tree asks for
+//! rather than storing them.
 
 use std::collections::HashMap;
 
 use nalgebra::Point3;
+
+use crate::math::Obb;
+use crate::picking::{placed_obb, Boxes};
+use crate::scene::Scene;
 
 /// Local `(min, max)` of a mesh.
 pub(super) type Bounds = (Point3<f64>, Point3<f64>);
@@ -46,6 +52,11 @@ impl BoundsList {
 
     pub(super) fn len(&self) -> usize {
         self.of.len()
+    }
+
+    /// Slot `i`'s bounds, if the list reaches it.
+    pub(super) fn get(&self, i: usize) -> Option<&Bounds> {
+        self.of.get(i).map(|&id| &self.values[id as usize])
     }
 
     pub(super) fn push(&mut self, b: Bounds) {
@@ -100,6 +111,7 @@ impl BoundsList {
         self.of.truncate(len);
     }
 
+    #[cfg(test)]
     pub(super) fn iter(&self) -> impl Iterator<Item = &Bounds> + '_ {
         self.of.iter().map(|&id| &self.values[id as usize])
     }
@@ -119,6 +131,26 @@ impl std::ops::Index<usize> for BoundsList {
     type Output = Bounds;
     fn index(&self, i: usize) -> &Bounds {
         &self.values[self.of[i] as usize]
+    }
+}
+
+/// The editor's pick boxes: object `i`'s is its mesh's local bounds
+/// (`BoundsList`) under its world matrix (the scene's transforms and
+/// hierarchy), made by [`placed_obb`] each time it is asked for; a dead
+/// slot has none. The editor tells its pick tree about every change of
+/// either (moves, bounds, adds, removes), so the box derived now is the
+/// one its leaf was built from.
+#[derive(Clone, Copy)]
+pub(super) struct SceneBoxes<'a> {
+    pub(super) scene: &'a Scene,
+    pub(super) bounds: &'a BoundsList,
+}
+
+impl Boxes for SceneBoxes<'_> {
+    fn obb(&self, id: usize) -> Option<Obb> {
+        self.scene.get(id)?;
+        let (lo, hi) = self.bounds.get(id)?;
+        placed_obb(lo, hi, &self.scene.world_matrix(id))
     }
 }
 

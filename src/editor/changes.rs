@@ -107,7 +107,6 @@ impl Editor {
         if self.object_meshes.len() < bound {
             self.object_meshes.resize(bound, None);
         }
-        let mut boxes = Vec::with_capacity(added.len());
         for &i in added {
             let Some(o) = self.scene.get(i) else { continue };
             let mesh = &o.mesh;
@@ -118,16 +117,15 @@ impl Editor {
             let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
             self.object_meshes[i] = self.meshes.get(mesh).cloned();
             self.bounds.put(i, (lo, hi));
-            boxes.push((i, lo, hi, self.scene.world_matrix(i)));
         }
-        self.index.set_many(&boxes);
+        self.index.set_many(added, &super::boxes!(self));
     }
 
     /// Makes the objects at `gone` (now dead slots) unhittable; their
     /// per-slot table entries stay (stale) until the slots are reused or
     /// truncated. Costs what was removed.
     fn index_removed(&mut self, gone: &[usize]) {
-        self.index.remove_many(gone);
+        self.index.remove_many(gone, &super::boxes!(self));
         for &i in gone {
             if let Some(m) = self.object_meshes.get_mut(i) {
                 *m = None;
@@ -140,7 +138,7 @@ impl Editor {
         let n = self.scene.id_bound();
         self.bounds.truncate(n);
         self.object_meshes.truncate(n);
-        self.index.truncate(n);
+        self.index.truncate(n, &super::boxes!(self));
     }
 
     /// Ctrl+D / Shift+D: copies the selected objects with their descendants

@@ -13,7 +13,7 @@
 //! cancels a drag; Ctrl+D / Shift+D duplicates, Delete deletes; Ctrl+Z
 //! undoes, Ctrl+Shift+Z (or Ctrl+Y) redoes.
 //!
-//! The editor owns the [`Scene`], the [`SceneIndex`] that picks it (kept up
+//! The editor owns the [`Scene`], the [`BoxTree`] that picks it (kept up
 //! to date incrementally while objects move) and the camera. The renderer
 //! reads [`Editor::view`], [`Editor::scene`], [`Editor::world_matrices`],
 //! [`Editor::selection`] and [`Editor::overlay`]. Submodules: [`camera`]
@@ -43,7 +43,7 @@ use nalgebra::{Matrix4, Point2, Point3};
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
-use crate::picking::SceneIndex;
+use crate::picking::{BoxTree, Boxes};
 use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
 pub use camera::AxisView;
 
@@ -79,10 +79,19 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     (Point3::from(lo), Point3::from(hi))
 }
 
+/// The pick boxes of `scene`'s objects with local bounds `bounds`, derived
+/// when asked for (a macro rather than a method, so that the borrows of
+/// the two fields stay apart from `self.index`'s).
+macro_rules! boxes {
+    ($editor:expr) => {
+        $crate::editor::bounds::SceneBoxes { scene: &$editor.scene, bounds: &$editor.bounds }
+    };
+}
+pub(crate) use boxes;
+
 /// The pick tree of `scene`'s objects with local bounds `bounds`.
-fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> SceneIndex {
-    let worlds = scene.world_matrices_iter();
-    SceneIndex::build(bounds.iter().zip(worlds).map(|((lo, hi), m)| (*lo, *hi, m)))
+fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
+    BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
 }
 
 /// Editor state. See the module docs for the bindings.
@@ -108,7 +117,9 @@ pub struct Editor {
     posed: HashMap<usize, Arc<PickMesh>>,
     /// Keys held that change a drag: V (vertex snap).
     vertex_snap_held: bool,
-    index: SceneIndex,
+    /// The pick tree: boxes are derived from `scene` and `bounds` when a
+    /// ray reaches a leaf ([`bounds::SceneBoxes`]), none is stored.
+    index: BoxTree,
     selection: Vec<usize>,
     pub camera: Camera,
     pub depth: DepthMode,
@@ -321,7 +332,7 @@ impl Editor {
 
     /// Builds the pick tree again from every object's bounds and world matrix.
     fn rebuild_index(&mut self) {
-        self.index = SceneIndex::new();
+        self.index = BoxTree::default();
         self.index = index_of(&self.scene, &self.bounds);
     }
 
@@ -330,8 +341,7 @@ impl Editor {
         if i < self.bounds.len() && self.scene.contains(i) {
             self.bounds.set(i, (min, max));
             self.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
-            let m = self.scene.world_matrix(i);
-            self.index.set(i, &min, &max, &m);
+            self.index.set(i, &boxes!(self));
         }
     }
 
@@ -428,9 +438,7 @@ impl Editor {
         }
         self.log.changed(&moved, self.scene.id_bound());
         for &i in &moved {
-            let (lo, hi) = self.bounds[i];
-            let m = self.scene.world_matrix(i);
-            self.index.set(i, &lo, &hi, &m);
+            self.index.set(i, &boxes!(self));
         }
         self.repose_moved(&moved);
     }
@@ -481,8 +489,9 @@ impl Editor {
             if self.selection.is_empty() { self.scene.ids().collect() } else { self.selection.clone() };
         let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut hi = -lo;
+        let boxes = boxes!(self);
         for i in ids {
-            if let Some(b) = self.index.obb(i) {
+            if let Some(b) = boxes.obb(i) {
                 let (a, b) = b.aabb();
                 lo = lo.inf(&a);
                 hi = hi.sup(&b);
@@ -498,3 +507,5 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_pick;

@@ -115,7 +115,7 @@ impl Editor {
     }
 
     /// Calls `f` with every object whose pick box may be in `frustum` (see
-    /// [`SceneIndex::visit_in_frustum`](crate::picking::SceneIndex::visit_in_frustum)):
+    /// [`BoxTree::visit_in_frustum`](crate::picking::BoxTree::visit_in_frustum)):
     /// frames are culled through the tree the editor keeps up to date, so
     /// their cost follows what is in view.
     pub fn visit_in_frustum(&self, frustum: &crate::math::Frustum, f: impl FnMut(usize)) {
@@ -161,7 +161,7 @@ impl Editor {
     /// ray through the inverse world matrix, in f64).
     pub fn surface_at(&self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
         let ray = self.view()?.cursor_ray(&cursor)?;
-        let hit = self.index.pick_with(&ray, |id, _, t_best| {
+        let hit = self.index.pick_with(&super::boxes!(self), &ray, |id, _, t_best| {
             if !keep(id) {
                 return None;
             }
@@ -191,7 +191,7 @@ impl Editor {
             for gx in -steps..=steps {
                 let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
                 let Some(ray) = view.cursor_ray(&q) else { continue };
-                self.index.pick_with(&ray, |id, _, _| {
+                self.index.pick_with(&super::boxes!(self), &ray, |id, _, _| {
                     if keep(id) && !candidates.contains(&id) {
                         candidates.push(id);
                     }
@@ -213,5 +213,18 @@ impl Editor {
             }
         }
         best.map(|(_, p)| p)
+    }
+}
+
+#[cfg(test)]
+impl Editor {
+    /// The nearest pick box `ray` hits (boxes alone, no triangles).
+    pub(super) fn pick_box(&self, ray: &crate::math::Ray) -> Option<crate::picking::SceneHit> {
+        self.index.pick_with(&super::boxes!(self), ray, |_, t, _| Some(t))
+    }
+
+    /// Object `i`'s pick box, as the tree derives it.
+    pub(super) fn pick_obb(&self, i: usize) -> Option<crate::math::Obb> {
+        crate::picking::Boxes::obb(&super::boxes!(self), i)
     }
 }

@@ -123,7 +123,6 @@ impl Editor {
             *slot = pick;
         }
         self.bounds.set(i, (lo, hi));
-        let world = self.scene.world_matrix(i);
-        self.index.set(i, &lo, &hi, &world);
+        self.index.set(i, &super::boxes!(self));
     }
 }

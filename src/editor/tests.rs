@@ -39,7 +39,7 @@ fn clear_point(e: &Editor, i: usize) -> Point2<f64> {
     {
         let q = screen_of(e, p + Vector3::new(d[0], d[1], d[2]));
         let ray = v.cursor_ray(&q).unwrap();
-        if e.gizmo.pick(&v, &e.targets(), q).is_none() && e.index.pick(&ray).map(|h| h.id) == Some(i) {
+        if e.gizmo.pick(&v, &e.targets(), q).is_none() && e.pick_box(&ray).map(|h| h.id) == Some(i) {
             return q;
         }
     }
@@ -108,9 +108,9 @@ fn gizmo_drag_undo_redo() {
     e.handle(&Event::KeyDown { key: "Z".into() });
     assert_eq!(e.scene().objects()[c].transform, after);
     // The pick index followed the move (incrementally), and picks it there.
-    assert!((e.index.obb(c).unwrap().center - world_pos(&e, c)).norm() < 1e-9);
+    assert!((e.pick_obb(c).unwrap().center - world_pos(&e, c)).norm() < 1e-9);
     let down = crate::math::Ray::new(world_pos(&e, c) + Vector3::new(0.0, 10.0, 0.0), -Vector3::y()).unwrap();
-    assert_eq!(e.index.pick(&down).map(|h| h.id), Some(c));
+    assert_eq!(e.pick_box(&down).map(|h| h.id), Some(c));
 }
 
 #[test]
@@ -380,7 +380,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
         // boxes now reach over gaps the cube-sized ones left.
         let (x, z) = (rand::Rng::gen_range(&mut rng, -1.0..178.0), rand::Rng::gen_range(&mut rng, -1.0..148.0));
         let ray = Ray::new(Point3::new(x, 10.0, z), -nalgebra::Vector3::y()).unwrap();
-        let got = e.index.pick(&ray).map(|h| h.id);
+        let got = e.pick_box(&ray).map(|h| h.id);
         assert_eq!(got, expected(&ray), "ray {k}");
         hits += got.is_some() as usize;
     }

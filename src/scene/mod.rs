@@ -459,10 +459,22 @@ impl Scene {
         self.names.find(name, &self.objects)
     }
 
-    /// World matrix of object `i`: parent world * T * R * S.
+    /// World matrix of object `i`: parent world * T * R * S, multiplied
+    /// from the root down as [`Scene::world_matrices`] does, so that both
+    /// give the same bits (the pick boxes derived from one match what is
+    /// drawn from the other).
     pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
         let local = self.obj(i).transform.matrix();
-        self.hierarchy.ancestors(i).fold(local, |m, p| self.obj(p).transform.matrix() * m)
+        if self.parent(i).is_none() {
+            return local;
+        }
+        let chain: Vec<usize> = self.hierarchy.ancestors(i).collect();
+        let mut world = Matrix4::identity();
+        for (k, &p) in chain.iter().rev().enumerate() {
+            let m = self.obj(p).transform.matrix();
+            world = if k == 0 { m } else { world * m };
+        }
+        world * local
     }
 
     /// Inverse of [`Scene::world_matrix`], from each transform's closed-form

@@ -1,0 +1,143 @@
+//! The pick tree derives each object's box from the scene when a ray
+//! reaches it: its picks must be those of a brute-force f64 test of the ray
+//! against every live object's box, each box made here from the object's
+//! world matrix (composed here from the local transforms and parent links)
+//! and its mesh's bounds, through moves of parents and children, deletes,
+//! undos and duplicates.
+
+use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::Editor;
+use crate::math::{Obb, Ray, Transform};
+use crate::scene::{MeshRef, Object, Primitive, Scene};
+
+fn random_transform(rng: &mut StdRng, spread: f64) -> Transform {
+    Transform {
+        position: Vector3::new(
+            rng.gen_range(-spread..spread),
+            rng.gen_range(-spread..spread),
+            rng.gen_range(-spread..spread),
+        ),
+        rotation: UnitQuaternion::from_euler_angles(
+            rng.gen_range(0.0..6.3),
+            rng.gen_range(0.0..6.3),
+            rng.gen_range(0.0..6.3),
+        ),
+        scale: Vector3::new(rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0)),
+    }
+}
+
+/// 400 objects far from the origin, each under a random earlier one (or a
+/// root), of every primitive (planes are flat boxes).
+fn random_scene(rng: &mut StdRng) -> Scene {
+    let mut scene = Scene::default();
+    for i in 0..400 {
+        let parent = if i > 0 && rng.gen_bool(0.6) { Some(rng.gen_range(0..i)) } else { None };
+        let mut transform = random_transform(rng, if parent.is_some() { 3.0 } else { 25.0 });
+        if parent.is_none() {
+            transform.position += Vector3::new(2.0e4, -1.0e4, 3.0e4);
+        }
+        let object = Object {
+            name: format!("o{i}"),
+            mesh: MeshRef::Primitive(Primitive::ALL[i % Primitive::ALL.len()]),
+            transform,
+            color: [0.5; 3],
+            skin: None,
+        };
+        scene.push(object, parent).unwrap();
+    }
+    scene
+}
+
+/// Object `i`'s world matrix: its parent's (root first) times its own.
+fn world(scene: &Scene, i: usize) -> Matrix4<f64> {
+    let local = scene.get(i).unwrap().transform.matrix();
+    match scene.parent(i) {
+        Some(p) => world(scene, p) * local,
+        None => local,
+    }
+}
+
+fn expected_obb(scene: &Scene, i: usize) -> Option<Obb> {
+    let MeshRef::Primitive(p) = scene.get(i)?.mesh else { return None };
+    let (lo, hi) = p.bounds();
+    Obb::from_local_aabb(&Point3::from(lo), &Point3::from(hi), &world(scene, i))
+}
+
+/// The nearest entry of `ray` into a live object's box (the lower id on a tie).
+fn brute_force(scene: &Scene, ray: &Ray) -> Option<(usize, f64)> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, _) in scene.iter() {
+        let Some(t) = expected_obb(scene, i).and_then(|b| b.intersect_ray(ray)) else { continue };
+        if best.is_none_or(|(_, bt)| t < bt) {
+            best = Some((i, t));
+        }
+    }
+    best
+}
+
+/// Rays at the roots' region; returns how many hit.
+fn compare(e: &Editor, rng: &mut StdRng, round: &str) -> usize {
+    let scene = e.scene();
+    for (i, _) in scene.iter() {
+        assert_eq!(e.pick_obb(i), expected_obb(scene, i), "{round}: box of {i}");
+    }
+    let centre = Vector3::new(2.0e4, -1.0e4, 3.0e4);
+    let mut hits = 0;
+    for k in 0..600 {
+        let o = Point3::from(centre + Vector3::new(rng.gen_range(-60.0..60.0), rng.gen_range(-60.0..60.0), 80.0));
+        let target = Point3::from(
+            centre + Vector3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0)),
+        );
+        let ray = Ray::new(o, target - o).unwrap();
+        let got = e.pick_box(&ray).map(|h| (h.id, h.t));
+        assert_eq!(got, brute_force(scene, &ray), "{round}: ray {k}");
+        hits += got.is_some() as usize;
+    }
+    hits
+}
+
+#[test]
+fn picks_on_derived_boxes_agree_with_brute_force_through_edits() {
+    let mut rng = StdRng::seed_from_u64(61);
+    let mut e = Editor::new(random_scene(&mut rng), 800.0, 600.0);
+    assert!(compare(&e, &mut rng, "loaded") > 100);
+    // Moves of single objects, parents among them (their subtrees follow).
+    for _ in 0..60 {
+        let i = rng.gen_range(0..400);
+        let mut t = e.scene().get(i).unwrap().transform;
+        t.position += Vector3::new(rng.gen_range(-4.0..4.0), rng.gen_range(-4.0..4.0), rng.gen_range(-4.0..4.0));
+        t.rotation = UnitQuaternion::from_euler_angles(rng.gen(), rng.gen(), rng.gen()) * t.rotation;
+        assert!(e.set_transform(i, t));
+    }
+    assert!(compare(&e, &mut rng, "moved") > 100);
+    // A delete of some objects with their subtrees: dead slots are never hit.
+    let doomed: Vec<usize> = (0..400).filter(|i| i % 9 == 4).collect();
+    e.set_selection(&doomed);
+    assert!(e.delete());
+    assert!(e.scene().len() <= 400 - doomed.len());
+    assert!(compare(&e, &mut rng, "deleted") > 50);
+    // Moves after the delete, then its undo, then a duplicate of moved objects.
+    let live: Vec<usize> = e.scene().ids().collect();
+    for &i in live.iter().step_by(11) {
+        let mut t = e.scene().get(i).unwrap().transform;
+        t.scale *= 1.5;
+        assert!(e.set_transform(i, t));
+    }
+    assert!(compare(&e, &mut rng, "moved after delete") > 50);
+    assert!(e.undo());
+    assert_eq!(e.scene().len(), 400);
+    assert!(compare(&e, &mut rng, "undone") > 100);
+    e.set_selection(&[3, 17, 150]);
+    assert!(e.duplicate());
+    assert!(e.scene().id_bound() > 400);
+    let copies = e.selection().to_vec();
+    for &i in &copies {
+        let mut t = e.scene().get(i).unwrap().transform;
+        t.position.x += 2.5;
+        assert!(e.set_transform(i, t));
+    }
+    assert!(compare(&e, &mut rng, "duplicated") > 100);
+}

@@ -1,0 +1,366 @@
+//! The BVH of object boxes without the boxes: [`BoxTree`] holds only the
+//! tree (conservative f32 leaf bounds and ids); each object's exact box is
+//! asked of a [`Boxes`] source when a ray reaches its leaf, or when its
+//! leaf is built or moved. The editor derives a box from the scene (world
+//! matrix and mesh bounds) instead of storing 96 bytes an object;
+//! [`super::SceneIndex`] is the same tree over boxes it stores itself.
+//!
+//! Invariant: an id has a leaf exactly when its source gave a box the last
+//! time the tree was told about it ([`BoxTree::set`], a rebuild), so every
+//! leaf is hittable and the frustum walk needs no box.
+
+use std::time::Duration;
+
+use glam::Vec3A;
+use nalgebra::Point3;
+use obvhs::aabb::Aabb;
+use obvhs::bvh2::builder::build_bvh2;
+use obvhs::bvh2::Bvh2;
+use obvhs::ray::{Ray as BvhRay, RayHit};
+use obvhs::{Boundable, BvhBuildParams};
+
+use crate::math::{Frustum, Obb, Ray};
+
+use super::SceneHit;
+
+/// Where a [`BoxTree`] finds object `id`'s exact box. It must be a pure
+/// function of what the tree was last told: whenever an id's box changes,
+/// the owner calls [`BoxTree::set`] for it (or rebuilds).
+pub trait Boxes {
+    /// Object `id`'s box, `None` when it cannot be hit (no object, a
+    /// degenerate or out-of-range box: see [`super::placed_obb`]).
+    fn obb(&self, id: usize) -> Option<Obb>;
+
+    /// The world-space bounds of [`Boxes::obb`] (as [`Obb::aabb`] gives them).
+    fn aabb(&self, id: usize) -> Option<(Point3<f64>, Point3<f64>)> {
+        self.obb(id).map(|b| b.aabb())
+    }
+}
+
+struct Leaf(Aabb);
+
+impl Boundable for Leaf {
+    fn aabb(&self) -> Aabb {
+        self.0
+    }
+}
+
+/// The next f32 towards +infinity (`f32::next_up`, stable only since 1.86).
+fn next_up(v: f32) -> f32 {
+    if v.is_nan() || v == f32::INFINITY {
+        return v;
+    }
+    if v == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = v.to_bits();
+    f32::from_bits(if v > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(v: f32) -> f32 {
+    -next_up(-v)
+}
+
+fn round_down(x: f64) -> f32 {
+    let v = x as f32;
+    if (v as f64) > x {
+        next_down(v)
+    } else {
+        v
+    }
+}
+
+pub(super) fn round_up(x: f64) -> f32 {
+    let v = x as f32;
+    if (v as f64) < x {
+        next_up(v)
+    } else {
+        v
+    }
+}
+
+/// Conservative f32 bounds of a box's world bounds.
+fn leaf_aabb((lo, hi): (Point3<f64>, Point3<f64>)) -> Aabb {
+    let mag = lo.coords.abs().max().max(hi.coords.abs().max());
+    let pad = 1e-6 * (mag + (hi - lo).max()) + 1e-9;
+    let f = |p: Point3<f64>, d: f64, r: fn(f64) -> f32| Vec3A::new(r(p.x + d), r(p.y + d), r(p.z + d));
+    Aabb::new(f(lo, -pad, round_down), f(hi, pad, round_up))
+}
+
+/// A BVH over ids `0..len` whose boxes a [`Boxes`] source gives.
+#[derive(Default)]
+pub struct BoxTree {
+    bvh: Bvh2,
+    len: usize,
+}
+
+impl std::fmt::Debug for BoxTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoxTree").field("len", &self.len).field("nodes", &self.bvh.nodes.len()).finish()
+    }
+}
+
+impl BoxTree {
+    /// The tree over ids `0..len`, a leaf for each id `boxes` gives a box.
+    pub fn build(len: usize, boxes: &impl Boxes) -> BoxTree {
+        let mut tree = BoxTree { bvh: Bvh2::default(), len };
+        tree.rebuild(boxes);
+        tree
+    }
+
+    /// Builds the whole tree again over ids `0..len()`.
+    pub fn rebuild(&mut self, boxes: &impl Boxes) {
+        self.bvh = Bvh2::default();
+        let mut ids: Vec<u32> = Vec::new();
+        let mut leaves: Vec<Leaf> = Vec::new();
+        for i in 0..self.len {
+            if let (Ok(id), Some(b)) = (u32::try_from(i), boxes.aabb(i)) {
+                ids.push(id);
+                leaves.push(Leaf(leaf_aabb(b)));
+            }
+        }
+        if ids.is_empty() {
+            return;
+        }
+        let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::fast_build() };
+        let mut t = Duration::ZERO;
+        self.bvh = build_bvh2(&leaves, params, &mut t);
+        drop(leaves);
+        // The tree numbers its leaves by their place in `leaves`: made ids.
+        for p in self.bvh.primitive_indices.iter_mut() {
+            *p = ids[*p as usize];
+        }
+        drop(ids);
+        let mut to_nodes = vec![u32::MAX; self.len];
+        for (n, node) in self.bvh.nodes.iter().enumerate().filter(|(_, node)| node.is_leaf()) {
+            for k in node.first_index..node.first_index + node.prim_count {
+                to_nodes[self.bvh.primitive_indices[k as usize] as usize] = n as u32;
+            }
+        }
+        self.bvh.primitives_to_nodes = to_nodes;
+        self.bvh.init_parents_if_uninit();
+    }
+
+    /// Leaves in the tree, about (nodes of a binary tree with one primitive a leaf).
+    pub fn leaves(&self) -> usize {
+        self.bvh.nodes.len().div_ceil(2)
+    }
+
+    /// Number of ids (including unhittable ones).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `id` has a leaf in the tree.
+    fn in_tree(&self, id: usize) -> bool {
+        self.bvh.primitives_to_nodes.get(id).is_some_and(|&n| n != u32::MAX)
+    }
+
+    /// Object `id`'s box changed (added, moved, made unhittable): its leaf
+    /// is moved, inserted or removed, `O(log n)` on a balanced tree. Ids
+    /// beyond the end grow the tree; the gaps get leaves where `boxes`
+    /// gives them boxes.
+    pub fn set(&mut self, id: usize, boxes: &impl Boxes) {
+        let Ok(id32) = u32::try_from(id) else { return };
+        if id >= self.len {
+            let first_new = self.len;
+            self.len = id + 1;
+            if self.bvh.nodes.is_empty() {
+                self.rebuild(boxes);
+                return;
+            }
+            for new in first_new..id {
+                // `new` < `id` <= u32::MAX here.
+                if let Some(b) = boxes.aabb(new) {
+                    self.bvh.insert_primitive(leaf_aabb(b), new as u32);
+                }
+            }
+        }
+        match (boxes.aabb(id), self.in_tree(id)) {
+            (Some(b), true) => {
+                self.bvh.move_primitive(leaf_aabb(b), id32);
+            }
+            (Some(b), false) if !self.bvh.nodes.is_empty() => {
+                self.bvh.insert_primitive(leaf_aabb(b), id32);
+            }
+            (Some(_), false) => self.rebuild(boxes),
+            (None, true) => self.bvh.remove_primitive(id32),
+            (None, false) => {}
+        }
+    }
+
+    /// [`BoxTree::set`] for many ids at once (objects put back or added):
+    /// one by one when they are few against the tree, else the tree is
+    /// built again over `0..max(len, largest id + 1)`.
+    pub fn set_many(&mut self, ids: &[usize], boxes: &impl Boxes) {
+        if ids.len() <= self.leaves() {
+            for &id in ids {
+                self.set(id, boxes);
+            }
+            return;
+        }
+        self.len = ids.iter().map(|&i| i + 1).fold(self.len, usize::max);
+        self.rebuild(boxes);
+    }
+
+    /// Removes object `id`'s leaf (a deleted object: ids are stable, so
+    /// `len` stays), `O(log n)`; [`BoxTree::set`] puts one back. `boxes`
+    /// must give no box for `id` from now on.
+    pub fn remove(&mut self, id: usize) {
+        if id < self.len && self.in_tree(id) {
+            // `id` < len, and ids in the tree fit u32.
+            self.bvh.remove_primitive(id as u32);
+        }
+    }
+
+    /// [`BoxTree::remove`] for many ids at once (a delete): one by one when
+    /// they are few against the tree, else the tree is built again from
+    /// what `boxes` still gives.
+    pub fn remove_many(&mut self, ids: &[usize], boxes: &impl Boxes) {
+        if 2 * ids.len() <= self.leaves() {
+            for &id in ids {
+                self.remove(id);
+            }
+            return;
+        }
+        self.rebuild(boxes);
+    }
+
+    /// Drops the ids from `len` on: removed from the tree one by one when
+    /// they are few, by a rebuild when they are most of it.
+    pub fn truncate(&mut self, len: usize, boxes: &impl Boxes) {
+        let n = self.len;
+        if len >= n {
+            return;
+        }
+        if len == 0 || self.bvh.nodes.is_empty() || 2 * (n - len) > n {
+            self.len = len;
+            self.rebuild(boxes);
+            return;
+        }
+        for id in len..n {
+            if self.in_tree(id) {
+                // `id` < n <= u32::MAX + 1: every leaf was inserted with a u32 id.
+                self.bvh.remove_primitive(id as u32);
+            }
+        }
+        self.bvh.primitives_to_nodes.truncate(len);
+        self.len = len;
+    }
+
+    /// The nearest exact hit: boxes (from `boxes`, derived as a ray reaches
+    /// their leaves) are the broad phase, and `exact(id, t_box, t_best)`
+    /// gives object `id`'s own hit distance along the ray (for example on
+    /// its triangles; `None` for a miss), called only for boxes the ray
+    /// enters before the best exact hit so far (`t_best`, infinite at
+    /// first: hits beyond it need not be looked for). Distances are the
+    /// ray's `t`; ties go to the lower id.
+    pub fn pick_with(
+        &self,
+        boxes: &impl Boxes,
+        ray: &Ray,
+        mut exact: impl FnMut(usize, f64, f64) -> Option<f64>,
+    ) -> Option<SceneHit> {
+        if self.bvh.nodes.is_empty() {
+            return None;
+        }
+        let o = ray.origin;
+        let d = ray.dir;
+        let origin = Vec3A::new(o.x as f32, o.y as f32, o.z as f32);
+        let dir = Vec3A::new(d.x as f32, d.y as f32, d.z as f32);
+        if !origin.is_finite() || !dir.is_finite() {
+            return None;
+        }
+        // Slack for the f32 origin and the f32 slab arithmetic.
+        let slack = 1e-5 * (1.0 + o.coords.abs().max());
+        let bray = BvhRay::new(origin, dir, 0.0, f32::INFINITY);
+        let mut best: Option<SceneHit> = None;
+        let mut hit = RayHit::none();
+        let prim_indices = &self.bvh.primitive_indices;
+        let mut visit = |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
+            for p in node.first_index..node.first_index + node.prim_count {
+                let Some(&id) = prim_indices.get(p as usize) else {
+                    continue;
+                };
+                let id = id as usize;
+                let Some(obb) = boxes.obb(id) else {
+                    continue;
+                };
+                let Some(t_box) = obb.intersect_ray(ray) else {
+                    continue;
+                };
+                // The box's entry can round to just past a hit on a face
+                // that lies in the box's face (a duplicate exactly over its
+                // original): skip only boxes clearly beyond, so that ties
+                // still reach `exact` and the lower id wins either way.
+                if best.is_some_and(|b| t_box > (b.t + slack) * (1.0 + 1e-6)) {
+                    continue;
+                }
+                let Some(t) = exact(id, t_box, best.map_or(f64::INFINITY, |b| b.t)) else {
+                    continue;
+                };
+                if best.is_none_or(|b| t < b.t || (t == b.t && id < b.id)) {
+                    best = Some(SceneHit { id, t });
+                    bray.tmax = round_up((t + slack) * (1.0 + 1e-6));
+                }
+            }
+            true
+        };
+        obvhs::fast_stack!(u32, (96, 192), self.bvh.max_depth, stack, {
+            self.bvh.ray_traverse_dynamic(&mut stack, bray, &mut hit, &mut visit)
+        });
+        best
+    }
+
+    /// Calls `f` with every id whose box may meet `frustum`: the tree is
+    /// walked from the root and a subtree is skipped only when its node
+    /// box is surely outside (the leaf boxes are padded outwards, so the
+    /// test is conservative). Every leaf is a hittable id (the invariant
+    /// above), so no box is derived. The cost follows what is in view (and
+    /// the tree's depth), not the scene.
+    pub fn visit_in_frustum(&self, frustum: &Frustum, mut f: impl FnMut(usize)) {
+        if self.bvh.nodes.is_empty() {
+            return;
+        }
+        let corner = |v: Vec3A| Point3::new(f64::from(v.x), f64::from(v.y), f64::from(v.z));
+        let mut stack = vec![0u32];
+        while let Some(n) = stack.pop() {
+            let Some(node) = self.bvh.nodes.get(n as usize) else { continue };
+            if !frustum.intersects_aabb(&corner(node.aabb.min), &corner(node.aabb.max)) {
+                continue;
+            }
+            if node.is_leaf() {
+                for p in node.first_index..node.first_index + node.prim_count {
+                    let Some(&id) = self.bvh.primitive_indices.get(p as usize) else { continue };
+                    if (id as usize) < self.len {
+                        f(id as usize);
+                    }
+                }
+            } else {
+                stack.extend([node.first_index, node.first_index + 1]);
+            }
+        }
+    }
+
+    /// A one-line summary of the tree (node count, maximum depth) for logs.
+    pub fn stats(&self) -> String {
+        format!("{} objects, {} BVH nodes, max depth {}", self.len, self.bvh.nodes.len(), self.bvh.max_depth)
+    }
+
+    /// Brute force over every id's box from `boxes` (reference for tests).
+    pub fn pick_brute_force(&self, boxes: &impl Boxes, ray: &Ray) -> Option<SceneHit> {
+        let mut best: Option<SceneHit> = None;
+        for id in 0..self.len {
+            if let Some(t) = boxes.obb(id).and_then(|b| b.intersect_ray(ray)) {
+                if best.is_none_or(|b| t < b.t) {
+                    best = Some(SceneHit { id, t });
+                }
+            }
+        }
+        best
+    }
+}
