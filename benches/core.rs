@@ -183,7 +183,7 @@ fn exact_pick(c: &mut Criterion) {
         let side = 4.0 * (n as f64).cbrt();
         let objects: Vec<Object> = (0..n)
             .map(|i| Object {
-                name: format!("o{i}"),
+                name: format!("o{i}").into(),
                 mesh: MeshRef::Primitive(if i % 2 == 0 { Primitive::Torus } else { Primitive::Sphere }),
                 transform: Transform {
                     position: Vector3::new(

@@ -54,7 +54,7 @@ impl LoadedMeshes {
         let joints = self.skins[&key].joint_count();
         if joints != skin.joints.len() {
             return Err(DrawError::Skin {
-                name: o.name.clone(),
+                name: o.name.to_string(),
                 problem: format!("skin {} has {joints} joints, the object names {}", skin.index, skin.joints.len()),
             });
         }

@@ -338,7 +338,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
     let n = 3000;
     let objects: Vec<Object> = (0..n)
         .map(|i| Object {
-            name: format!("o{i}"),
+            name: format!("o{i}").into(),
             // Every third object is a cube, the rest one glTF mesh.
             mesh: if i % 3 == 0 {
                 MeshRef::Primitive(Primitive::Cube)

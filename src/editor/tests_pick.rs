@@ -40,7 +40,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
             transform.position += Vector3::new(2.0e4, -1.0e4, 3.0e4);
         }
         let object = Object {
-            name: format!("o{i}"),
+            name: format!("o{i}").into(),
             mesh: MeshRef::Primitive(Primitive::ALL[i % Primitive::ALL.len()]),
             transform,
             color: [0.5; 3],

@@ -185,7 +185,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
             let q = t.rotation.quaternion();
             let w = scene.world_matrix(i);
             (
-                o.name.clone(),
+                o.name.to_string(),
                 TraceObject {
                     position: t.position.into(),
                     rotation: [q.i, q.j, q.k, q.w],
@@ -200,7 +200,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         hovered: editor.hovered_handle().map(|h| h.name()),
         active: editor.active_handle().map(|h| h.name()),
         objects,
-        selection: editor.selection().iter().map(|&i| scene.objects()[i].name.clone()).collect(),
+        selection: editor.selection().iter().map(|&i| scene.objects()[i].name.to_string()).collect(),
         count: scene.len(),
         camera: camera_to_file(&editor.camera),
         ui: None,

@@ -140,7 +140,7 @@ impl Scene {
             let name = copy_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(index);
-            out.objects.push(Object { name, ..o.clone() });
+            out.objects.push(Object { name: name.into(), ..o.clone() });
             // Re-pointed at the parent's copy below, once every copy is known.
             out.parents.push(self.hierarchy.parent(i));
         }
@@ -184,7 +184,7 @@ impl Scene {
             let name = free_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(new_id[i]);
-            out.objects.push(Object { name, ..o.clone() });
+            out.objects.push(Object { name: name.into(), ..o.clone() });
             out.parents.push(other.hierarchy.parent(i).map(|p| new_id[p]));
         }
         // Skins name their joints as renamed.

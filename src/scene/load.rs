@@ -17,6 +17,7 @@ use std::path::Path;
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+use smol_str::SmolStr;
 
 use super::file::{CameraFile, ObjectFile, SkinFile};
 use super::names::NameIndex;
@@ -79,7 +80,7 @@ pub(super) const NO_MESH: u32 = u32::MAX;
 
 /// One object as read, before the checks that need the objects before it.
 pub(super) struct Read {
-    pub(super) name: String,
+    pub(super) name: SmolStr,
     /// Its transform and colour, or the first bad value in them.
     pub(super) values: Result<(Transform, [f32; 3]), &'static str>,
     pub(super) parent: Option<String>,
@@ -118,7 +119,7 @@ impl Builder {
     pub(super) fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
         let ObjectFile { name, mesh, parent, skin, .. } = o;
-        self.add(Read { name, values, parent, skin }, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
+        self.add(Read { name: name.into(), values, parent, skin }, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
     }
 
     /// Takes the next object, its values already read; `mesh(self, i)`
@@ -136,14 +137,14 @@ impl Builder {
         if u32::try_from(i).is_err() {
             // A duplicate name is still the problem named first.
             self.name_problem = Some(match self.find(&o.name) {
-                Some(_) => SceneError::DuplicateName(o.name),
-                None => SceneError::Object { name: o.name, problem: "too many objects".into() },
+                Some(_) => SceneError::DuplicateName(o.name.to_string()),
+                None => SceneError::Object { name: o.name.to_string(), problem: "too many objects".into() },
             });
             return;
         }
         let objects = &self.objects;
         if !self.names.insert_new(i, &o.name, |k| objects[k as usize].name.as_str()) {
-            self.name_problem = Some(SceneError::DuplicateName(o.name));
+            self.name_problem = Some(SceneError::DuplicateName(o.name.to_string()));
             return;
         }
         let (transform, color) = o.values.unwrap_or_else(|problem| {
@@ -221,13 +222,13 @@ impl Builder {
             match self.find(name) {
                 Some(p) => parents[*child] = Some(p),
                 None => {
-                    let child = self.objects[*child].name.clone();
+                    let child = self.objects[*child].name.to_string();
                     return Err(SceneError::UnknownParent { name: child, parent: name.clone() });
                 }
             }
         }
         if let Some((i, problem)) = problem {
-            return Err(SceneError::Object { name: self.objects[i].name.clone(), problem });
+            return Err(SceneError::Object { name: self.objects[i].name.to_string(), problem });
         }
         for (i, r) in skins {
             self.objects[i].skin = Some(r);
@@ -244,7 +245,7 @@ impl Builder {
         let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
             HierarchyError::Cycle { child, .. }
             | HierarchyError::NoSuchObject(child)
-            | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.clone()),
+            | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.to_string()),
         })?;
         // The name index built while reading becomes the scene's.
         Ok(Scene::from_parts(camera, objects, hierarchy, Some(self.names)))

@@ -37,7 +37,7 @@ pub(super) struct Tail {
 pub(super) struct Part {
     /// Each object's name, values and the index of its mesh string in
     /// `meshes` (parents and skins, rare, are kept apart).
-    objects: Vec<(String, Values, u32)>,
+    objects: Vec<(smol_str::SmolStr, Values, u32)>,
     /// (index in `objects`, parent name) of each object with a parent.
     parents: Vec<(usize, String)>,
     /// (index in `objects`, skin) of each skinned object.
@@ -69,7 +69,7 @@ impl Part {
         let k = self.objects.len();
         self.parents.extend(parent.map(|p| (k, p)));
         self.skins.extend(skin.map(|s| (k, s)));
-        self.objects.push((name, values, mesh));
+        self.objects.push((name.into(), values, mesh));
     }
 }
 

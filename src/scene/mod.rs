@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Vector3};
+use smol_str::SmolStr;
 use std::io::Write as _;
 
 use crate::files::{write_atomic_with, WriteError};
@@ -207,7 +208,9 @@ fn relative_path(dir: &Path, target: &Path) -> PathBuf {
 /// [`Hierarchy`] ([`Scene::parent`]), which keeps the links acyclic.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
-    pub name: String,
+    /// Names up to 23 bytes are held inline (no heap block): a million
+    /// `cube_N` names cost nothing beyond the record.
+    pub name: SmolStr,
     pub mesh: MeshRef,
     /// Local transform, relative to the parent.
     pub transform: Transform,
@@ -422,12 +425,12 @@ impl Scene {
         let o = self.obj(i);
         let q = o.transform.rotation.quaternion();
         ObjectFile {
-            name: o.name.clone(),
+            name: o.name.to_string(),
             mesh: match dir {
                 Some(dir) => o.mesh.source_from(dir),
                 None => o.mesh.source().map(str::to_string),
             },
-            parent: self.parent(i).map(|p| self.obj(p).name.clone()),
+            parent: self.parent(i).map(|p| self.obj(p).name.to_string()),
             position: o.transform.position.into(),
             rotation: [q.i, q.j, q.k, q.w],
             scale: o.transform.scale.into(),
@@ -529,7 +532,7 @@ impl Scene {
         let side = (n as f64).sqrt().ceil().max(1.0) as usize;
         let objects = (0..n)
             .map(|i| Object {
-                name: format!("cube{i}"),
+                name: format!("cube{i}").into(),
                 mesh: MeshRef::Primitive(Primitive::Cube),
                 transform: Transform {
                     position: Vector3::new((i % side) as f64 * 2.0, 0.0, (i / side) as f64 * 2.0),

@@ -80,7 +80,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
             None => MeshRef::Empty,
         };
         scene
-            .push(Object { name, mesh, transform, color: [1.0, 1.0, 1.0], skin: None }, node.parent)
+            .push(Object { name: name.into(), mesh, transform, color: [1.0, 1.0, 1.0], skin: None }, node.parent)
             .map_err(|e| invalid(format!("{what}: {e}")))?;
     }
     link_skins(&mut scene, &nodes, &file)?;
@@ -97,7 +97,7 @@ fn link_skins(scene: &mut Scene, nodes: &[GltfNode], file: &GltfFile) -> Result<
         let (Some(s), Some(_)) = (node.skin, node.mesh) else { continue };
         let joints = file.skin_joints(s)?;
         let names: Option<Vec<String>> =
-            joints.iter().map(|j| object_of.get(j).map(|&o| scene.objects()[o].name.clone())).collect();
+            joints.iter().map(|j| object_of.get(j).map(|&o| scene.objects()[o].name.to_string())).collect();
         match names {
             Some(joints) if !joints.is_empty() => {
                 if let Some(o) = scene.object_mut(k) {

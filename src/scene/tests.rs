@@ -74,12 +74,17 @@ fn an_object_record_is_compact() {
     assert_eq!(size_of::<MeshRef>(), 16);
     assert_eq!(size_of::<Option<SkinRef>>(), 16);
     assert_eq!(size_of::<Transform>(), 80);
+    // The name: 24 bytes, and names up to 23 bytes need no heap block.
+    assert_eq!(size_of::<smol_str::SmolStr>(), 24);
+    assert!(!smol_str::SmolStr::new("cube_999999").is_heap_allocated());
+    assert!(smol_str::SmolStr::new("a name longer than 23 bytes").is_heap_allocated());
     // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 16 (skin),
     // rounded up to the 8-byte alignment: 148 -> 152 (192 before).
     assert_eq!(size_of::<Object>(), 152);
 }
 
-/// A dead slot costs no more than a live one: `String`'s niche holds the `None`.
+/// A dead slot costs no more than a live one: a niche of the record (the
+/// name's or the mesh's) holds the `None`.
 #[test]
 fn a_slot_is_the_size_of_an_object() {
     assert_eq!(std::mem::size_of::<Option<Object>>(), std::mem::size_of::<Object>());

@@ -192,7 +192,7 @@ fn side_panel(
                 while let Some((i, depth)) = stack.pop() {
                     let o = &scene.objects()[i];
                     let selected = editor.selection().contains(&i);
-                    let mut text = egui::RichText::new(&o.name);
+                    let mut text = egui::RichText::new(o.name.as_str());
                     if active == Some(i) {
                         text = text.strong().color(Color32::from_rgb(255, 230, 140));
                     }

@@ -228,7 +228,7 @@ proptest! {
             prop_assert_eq!(e.selection(), &selection[..], "selection after {:?}", op);
             // Every live slot of the model holds its object under its id.
             for (id, entry) in model.iter().enumerate() {
-                let got = e.scene().get(id).map(|o| o.name.clone());
+                let got = e.scene().get(id).map(|o| o.name.to_string());
                 prop_assert_eq!(got.as_ref(), entry.as_ref().map(|m| &m.name), "id {} after {:?}", id, op);
             }
             prop_assert!(e.scene().id_bound() >= model.len());

@@ -35,7 +35,7 @@ fn the_tree_walk_draws_what_the_full_scan_draws() {
         for k in 0..300 {
             let parent = if k < 150 { (k * 19) % 3000 } else { 3000 + k - 150 };
             let mut child = scene.objects()[parent].clone();
-            child.name = format!("child{k}");
+            child.name = format!("child{k}").into();
             child.transform.position = Vector3::new(0.0, 1.5, 0.0);
             scene.push(child, Some(parent)).unwrap();
         }

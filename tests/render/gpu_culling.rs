@@ -74,7 +74,7 @@ fn gpu_culling_draws_exactly_what_the_cpu_frustum_test_keeps() {
         for k in 0..100 {
             let parent = (k * 19) % 2000;
             let mut child = scene.objects()[parent].clone();
-            child.name = format!("child{k}");
+            child.name = format!("child{k}").into();
             child.transform.position = Vector3::new(0.0, 1.5, 0.0);
             child.transform.scale = Vector3::new(0.5, 2.0, 1.0);
             scene.push(child, Some(parent)).unwrap();
@@ -287,7 +287,7 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
     for k in 0..30 {
         let parent = k * 13;
         let mut child = scene.objects()[parent].clone();
-        child.name = format!("child{k}");
+        child.name = format!("child{k}").into();
         child.transform.position = Vector3::new(0.0, 1.5, 0.0);
         scene.push(child, Some(parent)).unwrap();
     }
