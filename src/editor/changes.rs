@@ -103,19 +103,15 @@ impl Editor {
     /// their slots now, ascending ids): the per-slot tables grow to the id
     /// bound. Costs what was added (times the tree's depth).
     fn index_added(&mut self, added: &[usize]) {
-        let bound = self.scene.id_bound();
-        if self.object_meshes.len() < bound {
-            self.object_meshes.resize(bound, None);
-        }
         for &i in added {
             let Some(o) = self.scene.get(i) else { continue };
             let mesh = &o.mesh;
-            if let (None, crate::scene::MeshRef::Primitive(p)) = (self.meshes.get(mesh), mesh) {
+            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.meshes.contains(mesh), mesh) {
                 let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
-                self.meshes.insert(mesh.clone(), std::sync::Arc::new(pick));
+                self.meshes.insert(mesh, std::sync::Arc::new(pick));
             }
             let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
-            self.object_meshes[i] = self.meshes.get(mesh).cloned();
+            self.meshes.link(i, mesh);
             self.bounds.put(i, (lo, hi));
         }
         self.index.set_many(added, &super::boxes!(self));
@@ -127,9 +123,7 @@ impl Editor {
     fn index_removed(&mut self, gone: &[usize]) {
         self.index.remove_many(gone, &super::boxes!(self));
         for &i in gone {
-            if let Some(m) = self.object_meshes.get_mut(i) {
-                *m = None;
-            }
+            self.meshes.unlink(i);
         }
     }
 
@@ -137,7 +131,7 @@ impl Editor {
     fn index_truncated(&mut self) {
         let n = self.scene.id_bound();
         self.bounds.truncate(n);
-        self.object_meshes.truncate(n);
+        self.meshes.truncate(n);
         self.index.truncate(n, &super::boxes!(self));
     }
 

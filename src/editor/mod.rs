@@ -26,6 +26,7 @@ pub mod camera;
 mod changes;
 mod events;
 mod history;
+mod meshes;
 mod navigate;
 mod pick;
 mod select;
@@ -104,11 +105,10 @@ pub struct Editor {
     /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
     known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
     /// The drawn triangles of each mesh, for exact picking and snapping
-    /// (primitives are generated on first use).
-    meshes: HashMap<MeshRef, Arc<PickMesh>>,
-    /// Each object's entry of `meshes` (index = id), so that picking
-    /// does not hash a mesh reference per candidate.
-    object_meshes: Vec<Option<Arc<PickMesh>>>,
+    /// (primitives are generated on first use), and each object's (a
+    /// 4-byte index an object, so that picking does not hash a mesh
+    /// reference per candidate).
+    meshes: meshes::MeshTable,
     /// Skin data by mesh and skin index ([`Editor::set_skin`]).
     skins: HashMap<skin::SkinKey, Arc<crate::scene::SkinData>>,
     /// The skinned objects with their joints' indices.
@@ -180,8 +180,7 @@ impl Editor {
             scene,
             bounds,
             known_bounds: HashMap::new(),
-            meshes: HashMap::new(),
-            object_meshes: Vec::new(),
+            meshes: meshes::MeshTable::default(),
             skins: HashMap::new(),
             skin_links: Vec::new(),
             posed: HashMap::new(),

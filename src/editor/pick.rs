@@ -52,8 +52,7 @@ impl Editor {
     /// The triangles and local bounds of a mesh (e.g. once a glTF file is
     /// loaded); every object that uses it picks and snaps by them.
     pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
-        self.meshes.insert(mesh.clone(), Arc::new(PickMesh::new(data)));
-        self.link_object_meshes();
+        self.meshes.insert(&mesh, Arc::new(PickMesh::new(data)));
         if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
             // Only objects whose bounds differ: a million cubes handed
             // their cube's own bounds again change nothing.
@@ -91,8 +90,7 @@ impl Editor {
     /// snapping go through them, as the drawn id buffer does.
     pub fn set_mesh_cutout(&mut self, mesh: &MeshRef, cutout: Arc<Cutout>) {
         let Some(data) = self.meshes.get(mesh).map(|m| Arc::clone(&m.data)) else { return };
-        self.meshes.insert(mesh.clone(), Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
-        self.link_object_meshes();
+        self.meshes.insert(mesh, Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
         self.relink_skins();
     }
 
@@ -108,8 +106,8 @@ impl Editor {
         data: Arc<MeshData>,
         cutout: Option<Arc<Cutout>>,
     ) {
-        if !self.meshes.contains_key(&mesh) {
-            self.meshes.insert(mesh.clone(), Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
+        if !self.meshes.contains(&mesh) {
+            self.meshes.insert(&mesh, Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
             self.known_bounds.insert(mesh, (min, max));
         }
     }
@@ -125,33 +123,26 @@ impl Editor {
     /// Makes sure every primitive the scene uses has its triangles here,
     /// and every object knows its mesh's entry.
     pub(super) fn add_primitive_meshes(&mut self) {
-        for o in self.scene.objects() {
+        for (i, o) in self.scene.iter() {
             if let MeshRef::Primitive(p) = o.mesh {
-                if !self.meshes.contains_key(&o.mesh) {
-                    self.meshes.insert(o.mesh.clone(), Arc::new(PickMesh::new(Arc::new(p.mesh()))));
+                if !self.meshes.contains(&o.mesh) {
+                    self.meshes.insert(&o.mesh, Arc::new(PickMesh::new(Arc::new(p.mesh()))));
                 }
             }
+            self.meshes.link(i, &o.mesh);
         }
-        self.link_object_meshes();
     }
 
-    /// Points every object at its mesh's entry (index = id; none for a
-    /// dead slot).
-    fn link_object_meshes(&mut self) {
-        let (scene, meshes) = (&self.scene, &self.meshes);
-        self.object_meshes =
-            (0..scene.id_bound()).map(|i| scene.get(i).and_then(|o| meshes.get(&o.mesh)).cloned()).collect();
-        for (&i, posed) in &self.posed {
-            if let Some(slot) = self.object_meshes.get_mut(i) {
-                *slot = Some(Arc::clone(posed));
+    /// The triangles object `i` draws: its posed ones if it is a posed
+    /// skin, else its mesh's (`None` for a file mesh not handed over with
+    /// [`Editor::set_mesh`]).
+    pub(super) fn mesh_of(&self, i: usize) -> Option<&PickMesh> {
+        if !self.posed.is_empty() {
+            if let Some(posed) = self.posed.get(&i) {
+                return Some(posed);
             }
         }
-    }
-
-    /// The triangles object `i` draws (`None` for a file mesh not handed
-    /// over with [`Editor::set_mesh`]).
-    pub(super) fn mesh_of(&self, i: usize) -> Option<&PickMesh> {
-        self.object_meshes.get(i)?.as_deref()
+        self.meshes.of(i)
     }
 
     /// The first surface under `cursor` on the drawn triangles of the objects

@@ -104,24 +104,20 @@ impl Editor {
             _ => None,
         };
         let mesh = &self.scene.objects()[i].mesh;
-        let (lo, hi, pick) = match posed {
+        let (lo, hi) = match posed {
             Some(posed) => {
                 let (lo, hi) = posed.bounds();
                 // MASK holes cut the same triangles, posed or not.
                 let cutout = self.meshes.get(mesh).and_then(|m| m.cutout.clone());
                 let pick = Arc::new(PickMesh { cutout, ..PickMesh::new(Arc::new(posed)) });
-                self.posed.insert(i, Arc::clone(&pick));
-                (Point3::from(lo.map(f64::from)), Point3::from(hi.map(f64::from)), Some(pick))
+                self.posed.insert(i, pick);
+                (Point3::from(lo.map(f64::from)), Point3::from(hi.map(f64::from)))
             }
             None => {
                 self.posed.remove(&i);
-                let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
-                (lo, hi, self.meshes.get(mesh).cloned())
+                self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh))
             }
         };
-        if let Some(slot) = self.object_meshes.get_mut(i) {
-            *slot = pick;
-        }
         self.bounds.set(i, (lo, hi));
         self.index.set(i, &super::boxes!(self));
     }
