@@ -160,7 +160,8 @@ impl Scene {
                 .zip(&out.objects)
                 .map(|(&i, copy)| (self.obj(i).name.as_str(), copy.name.as_str()))
                 .collect();
-            let skins: Vec<Option<super::SkinRef>> = out.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
+            let skins: Vec<Option<Box<super::SkinRef>>> =
+                out.objects.iter().map(|o| rename_joints(o, &renamed)).collect();
             for (o, skin) in out.objects.iter_mut().zip(skins) {
                 o.skin = skin;
             }
@@ -191,7 +192,7 @@ impl Scene {
         if other.objects().iter().any(|o| o.skin.is_some()) {
             let renamed: HashMap<&str, &str> =
                 other.objects().iter().zip(&out.objects).map(|(o, n)| (o.name.as_str(), n.name.as_str())).collect();
-            let skins: Vec<Option<super::SkinRef>> =
+            let skins: Vec<Option<Box<super::SkinRef>>> =
                 other.objects().iter().map(|o| rename_joints(o, &renamed)).collect();
             for (o, skin) in out.objects.iter_mut().zip(skins) {
                 o.skin = skin;
@@ -202,9 +203,15 @@ impl Scene {
 }
 
 /// `o`'s skin with its joints renamed where `renamed` says.
-fn rename_joints(o: &Object, renamed: &HashMap<&str, &str>) -> Option<super::SkinRef> {
-    o.skin.as_ref().map(|s| super::SkinRef {
-        index: s.index,
-        joints: s.joints.iter().map(|j| renamed.get(j.as_str()).map_or_else(|| j.clone(), |n| n.to_string())).collect(),
+fn rename_joints(o: &Object, renamed: &HashMap<&str, &str>) -> Option<Box<super::SkinRef>> {
+    o.skin.as_ref().map(|s| {
+        Box::new(super::SkinRef {
+            index: s.index,
+            joints: s
+                .joints
+                .iter()
+                .map(|j| renamed.get(j.as_str()).map_or_else(|| j.clone(), |n| n.to_string()))
+                .collect(),
+        })
     })
 }

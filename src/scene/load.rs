@@ -231,7 +231,7 @@ impl Builder {
             return Err(SceneError::Object { name: self.objects[i].name.to_string(), problem });
         }
         for (i, r) in skins {
-            self.objects[i].skin = Some(r);
+            self.objects[i].skin = Some(Box::new(r));
         }
         for (o, &m) in self.objects.iter_mut().zip(&self.mesh_of) {
             if m != NO_MESH {

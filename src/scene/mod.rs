@@ -217,7 +217,8 @@ pub struct Object {
     /// Linear RGB in [0, 1].
     pub color: [f32; 3],
     /// The joints that pose its glTF mesh ([`skin`]), if it is skinned.
-    pub skin: Option<SkinRef>,
+    /// Boxed: 8 bytes in every record (skins are rare in large scenes).
+    pub skin: Option<Box<SkinRef>>,
 }
 
 /// A validated scene: objects in slots, their hierarchy and a name index.

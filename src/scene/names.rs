@@ -156,7 +156,7 @@ pub struct ObjectMut<'a> {
     pub transform: &'a mut Transform,
     /// Linear RGB in [0, 1].
     pub color: &'a mut [f32; 3],
-    pub skin: &'a mut Option<SkinRef>,
+    pub skin: &'a mut Option<Box<SkinRef>>,
 }
 
 impl<'a> ObjectMut<'a> {

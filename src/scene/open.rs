@@ -101,7 +101,7 @@ fn link_skins(scene: &mut Scene, nodes: &[GltfNode], file: &GltfFile) -> Result<
         match names {
             Some(joints) if !joints.is_empty() => {
                 if let Some(o) = scene.object_mut(k) {
-                    *o.skin = Some(SkinRef { index: s, joints: joints.into() });
+                    *o.skin = Some(Box::new(SkinRef { index: s, joints: joints.into() }));
                 }
             }
             _ => log::warn!(

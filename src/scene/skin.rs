@@ -22,9 +22,9 @@ pub struct SkinRef {
     pub joints: Joints,
 }
 
-/// A skin's joint names: a list behind one thin pointer, so that an
-/// object's `Option<SkinRef>` takes 16 bytes (skins are rare in large
-/// scenes). Reads as a slice of names.
+/// A skin's joint names: a list behind one thin pointer, so that a
+/// `SkinRef` takes 16 bytes (and an object's boxed one 8). Reads as a
+/// slice of names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 // Boxed on purpose: one 8-byte pointer in every object's record, where a
 // `Vec` or a boxed slice would take 24 or 16 bytes.
