@@ -4,10 +4,13 @@
 //! bounds of each object's oriented box, with the exact f64 ray-OBB slab test
 //! at the leaves.
 //!
-//! Each object's box is its mesh's local AABB under its world matrix. The
-//! BVH is built once (PLOC) with one object per leaf, so that moving an
-//! object is an incremental `move_primitive` (detach, greedy re-insert,
-//! refit with rotations) rather than a rebuild.
+//! Each object's box is its mesh's local AABB under its world matrix
+//! ([`placed_obb`]). The BVH is built once (PLOC) with one object per
+//! leaf, so that moving an object is an incremental `move_primitive`
+//! (detach, greedy re-insert, refit with rotations) rather than a rebuild.
+//! The tree ([`BoxTree`]) stores no boxes: it asks a [`Boxes`] source for
+//! one when a ray reaches a leaf; [`SceneIndex`] is the tree over boxes it
+//! stores itself, the editor derives them from its scene.
 //!
 //! obvhs works in f32. To keep the f32 traversal conservative for scenes far
 //! from the origin, leaf bounds are rounded outwards and padded by a relative
