@@ -469,16 +469,25 @@ impl Scene {
     /// drawn from the other).
     pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
         let local = self.obj(i).transform.matrix();
-        if self.parent(i).is_none() {
-            return local;
+        // The nearest ancestors on the stack (no allocation for a pick box
+        // derived under a parent), any beyond them in a list.
+        let mut near = [0usize; 16];
+        let mut n = 0;
+        let mut far: Vec<usize> = Vec::new();
+        for p in self.hierarchy.ancestors(i) {
+            if n < near.len() {
+                near[n] = p;
+                n += 1;
+            } else {
+                far.push(p);
+            }
         }
-        let chain: Vec<usize> = self.hierarchy.ancestors(i).collect();
-        let mut world = Matrix4::identity();
-        for (k, &p) in chain.iter().rev().enumerate() {
+        let mut world: Option<Matrix4<f64>> = None;
+        for &p in far.iter().rev().chain(near[..n].iter().rev()) {
             let m = self.obj(p).transform.matrix();
-            world = if k == 0 { m } else { world * m };
+            world = Some(world.map_or(m, |w| w * m));
         }
-        world * local
+        world.map_or(local, |w| w * local)
     }
 
     /// Inverse of [`Scene::world_matrix`], from each transform's closed-form

@@ -35,6 +35,44 @@ fn child_world_matrix_composes_parent() {
     assert!((s.world_matrices()[child] - expect).norm() < 1e-12);
 }
 
+/// Down a chain of 40 (deeper than the ancestors `world_matrix` keeps on
+/// its stack) with a branch off it, each object's world matrix is its
+/// parent's times its own, multiplied from the root down: the same bits
+/// from `world_matrix` and `world_matrices` (the pick boxes are derived
+/// from one, the drawn objects from the other).
+#[test]
+fn world_matrices_compose_from_the_root_down_on_every_path() {
+    use nalgebra::UnitQuaternion;
+    let mut s = Scene::default();
+    for k in 0..44usize {
+        let f = k as f64;
+        let transform = Transform {
+            position: Vector3::new(1.0e4 + 0.3 * f, -0.7 * f, 0.11 * f),
+            rotation: UnitQuaternion::from_euler_angles(0.1 * f, -0.05 * f, 0.02 * f),
+            scale: Vector3::new(1.0 + 0.01 * f, 0.99, 1.0 - 0.005 * f),
+        };
+        let parent = match k {
+            0 => None,
+            40.. => Some(20),
+            _ => Some(k - 1),
+        };
+        let object =
+            Object { name: format!("o{k}").into(), mesh: MeshRef::Empty, transform, color: [1.0; 3], skin: None };
+        s.push(object, parent).unwrap();
+    }
+    let mut expect: Vec<Matrix4<f64>> = Vec::new();
+    for k in 0..44 {
+        let local = s.objects()[k].transform.matrix();
+        let parent = s.parent(k).map_or_else(Matrix4::identity, |p| expect[p]);
+        expect.push(if k == 0 { local } else { parent * local });
+    }
+    let all = s.world_matrices();
+    for k in 0..44 {
+        assert_eq!(s.world_matrix(k), expect[k], "object {k}");
+        assert_eq!(all[k], expect[k], "object {k}");
+    }
+}
+
 #[test]
 fn bad_scenes_are_rejected_with_a_named_problem() {
     let cases = [
