@@ -36,8 +36,10 @@ void main() {
 
     // The distance must be computed per fragment: it is not linear across the quad.
     float fade = 1.0 - smoothstep(pc.params.y, pc.params.z, length(v_relative));
-    if (alpha * fade < 0.003) {
-        discard;
-    }
+    // An empty fragment covers no sample rather than being discarded: the
+    // same pixels change, but lavapipe skips the blending (per sample with
+    // MSAA) of a block whose samples are all uncovered, and not of one
+    // whose fragments were discarded.
+    gl_SampleMask[0] = alpha * fade < 0.003 ? 0 : -1;
     out_color = vec4(color, alpha * fade);
 }

@@ -75,11 +75,13 @@
 //! depth image (`target.rs`, `Multisampled`), and the overlay's own depth is
 //! multisampled. The frame then records:
 //! 2a. the scene pass single-sampled as above but with no colour image
-//!     (a null colour attachment: its writes are discarded) and without the
-//!     grid: it writes only the ids and the scene depth, so both stay exact
-//!     at pixel centres (integer formats cannot be averaged, lavapipe has no
-//!     multisampled integer attachments, and sample 0 of 4x is not at the
-//!     pixel centre);
+//!     (a null colour attachment, `UNDEFINED` in the pipelines) and without
+//!     the grid: it writes only the ids and the scene depth, so both stay
+//!     exact at pixel centres (integer formats cannot be averaged, lavapipe
+//!     has no multisampled integer attachments, and sample 0 of 4x is not at
+//!     the pixel centre); its pipelines use an id-only fragment shader
+//!     (`scene_ids.frag`: no lighting, the texture read only for MASK's
+//!     alpha cut-off, computed as `scene.frag` does);
 //! 2b. the colour pass, multisampled: the scene objects (colour only, the
 //!     scene pipelines built for the sample count) and the grid, against
 //!     the multisampled depth, colour cleared to the background;

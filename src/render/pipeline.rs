@@ -23,6 +23,7 @@ pub(crate) mod spirv {
     }
     pub const SCENE_VERT: &[u8] = shader!("scene.vert");
     pub const SCENE_FRAG: &[u8] = shader!("scene.frag");
+    pub const SCENE_IDS_FRAG: &[u8] = shader!("scene_ids.frag");
     pub const SCENE_GPU_VERT: &[u8] = shader!("scene_gpu.vert");
     pub const CULL_COMP: &[u8] = shader!("cull.comp");
     pub const GRID_VERT: &[u8] = shader!("grid.vert");
@@ -179,6 +180,8 @@ pub(crate) const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
 impl PipelineDesc<'_> {
     /// Builds the pipeline for one colour attachment of `color_format` and
     /// a depth attachment of `depth_format`, with `samples` samples per pixel.
+    /// A `color_format` of `UNDEFINED` leaves colour attachment 0 unused (no
+    /// image bound there, nothing written; the ids pass of an MSAA frame).
     pub fn build(
         &self,
         gpu: &Gpu,
@@ -233,7 +236,9 @@ impl PipelineDesc<'_> {
             .depth_write_enable(self.depth_test && self.depth_write)
             // Overridden every frame by cmd_set_depth_compare_op.
             .depth_compare_op(vk::CompareOp::GREATER_OR_EQUAL);
-        let first = if self.blend {
+        let first = if color_format == vk::Format::UNDEFINED {
+            vk::PipelineColorBlendAttachmentState::default()
+        } else if self.blend {
             vk::PipelineColorBlendAttachmentState::default()
                 .blend_enable(true)
                 .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)

@@ -228,17 +228,23 @@ impl MaterialShaders<'_> {
         let bindings: Vec<_> = self.bindings.iter().copied().chain([surface]).collect();
         let attributes: Vec<_> = self.attributes.iter().copied().chain(surface_attributes).collect();
         let one = vk::SampleCountFlags::TYPE_1;
+        // With MSAA the single-sample pipelines draw the ids pass, which has
+        // no colour target: an id-only shader (no lighting, no texture
+        // fetch outside MASK) and colour attachment 0 unused.
         let variants: &[_] = if samples == one {
-            &[(one, IdAttachment::Written)]
+            &[(one, IdAttachment::Written, spirv::SCENE_FRAG, color_format)]
         } else {
-            &[(one, IdAttachment::Written), (samples, IdAttachment::Absent)]
+            &[
+                (one, IdAttachment::Written, spirv::SCENE_IDS_FRAG, vk::Format::UNDEFINED),
+                (samples, IdAttachment::Absent, spirv::SCENE_FRAG, color_format),
+            ]
         };
-        for &(count, ids) in variants {
+        for &(count, ids, frag, color_format) in variants {
             for (i, kind) in [Pass::Opaque, Pass::Mask, Pass::Blend].into_iter().enumerate() {
                 let built = PipelineDesc {
                     name: self.name,
                     vert: self.vert,
-                    frag: spirv::SCENE_FRAG,
+                    frag,
                     bindings: &bindings,
                     attributes: &attributes,
                     topology: vk::PrimitiveTopology::TRIANGLE_LIST,
@@ -246,7 +252,7 @@ impl MaterialShaders<'_> {
                     set_layouts,
                     depth_test: true,
                     depth_write: kind != Pass::Blend,
-                    blend: kind == Pass::Blend,
+                    blend: kind == Pass::Blend && color_format != vk::Format::UNDEFINED,
                     ids,
                     frag_constants: &[i as u32],
                 }

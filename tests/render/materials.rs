@@ -7,7 +7,7 @@
 //! computed here from the texels and factors written, with the sRGB curve
 //! and the lighting formula restated. Validation is on and must stay silent.
 
-use crate::support::gpu::{assert_no_validation_errors, project, renderer};
+use crate::support::gpu::{assert_no_validation_errors, project, renderer_with_samples};
 use crate::support::textured::{close, lit, quadrants, to_linear, to_srgb, unlit, Doc, Image, ImageAt, Quad};
 use nalgebra::{Point2, Point3, Vector3};
 use serde_json::json;
@@ -72,11 +72,18 @@ impl Shot {
 /// Opens `path` as the viewport does, draws one frame without the grid and
 /// checks the validation layer stayed silent.
 fn shoot(path: &Path) -> Shot {
+    shoot_with(path, 1)
+}
+
+/// As [`shoot`], with `samples` MSAA samples per pixel (the ids and depth
+/// then come from the single-sample ids pass and its own shader).
+fn shoot_with(path: &Path, samples: u32) -> Shot {
     let opened = open_scene(Some(path)).expect("the glTF opens");
     let (mut editor, loaded) = open_editor_for(opened, (W, H), DepthMode::Reversed).expect("its meshes load");
     editor.camera = camera();
     assert!(loaded.warnings().is_empty(), "{:?}", loaded.warnings());
-    let mut r = renderer(W, H);
+    let mut r = renderer_with_samples(W, H, samples);
+    assert_eq!(r.device_info().samples, samples);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).expect("upload");
     let (mut frame, _) = meshes.frame(editor.scene(), camera(), DepthMode::Reversed, &[], (W, H));
     frame.grid = false;
@@ -186,21 +193,26 @@ fn mask_cuts_texels_below_the_cutoff_out_of_colour_ids_depth_and_picking() {
         samplers: vec![nearest()],
         images: vec![Image { bytes: Some(quadrants(4, texels)), at: ImageAt::File("mask.png".into()) }],
     };
-    let shot = shoot(&doc.write(dir.path(), "mask.gltf"));
+    let path = doc.write(dir.path(), "mask.gltf");
     let background = FrameDesc::BACKGROUND.map(|c| to_srgb(f64::from(c)));
     let clear = DepthMode::Reversed.clear_depth();
-    for (i, (centre, texel)) in CENTRES.iter().zip(texels).enumerate() {
-        let got = shot.color(*centre);
-        if texel[3] >= 128 {
-            assert!(close(got, [texel[0], texel[1], texel[2]], 1), "kept quadrant {i}: {got:?}");
-            assert_eq!(shot.id(*centre), 1, "kept quadrant {i}");
-            assert_ne!(shot.depth(*centre), clear, "kept quadrant {i}");
-            assert_eq!(shot.picked(*centre), Some(0), "a click on kept quadrant {i}");
-        } else {
-            assert!(close(got, background, 1), "cut quadrant {i} shows {got:?}, not the background");
-            assert_eq!(shot.id(*centre), 0, "cut quadrant {i} wrote its id");
-            assert_eq!(shot.depth(*centre), clear, "cut quadrant {i} wrote depth");
-            assert_eq!(shot.picked(*centre), None, "a click on cut quadrant {i} picked the quad");
+    // With 4x MSAA the ids and depth come from the ids pass's own shader,
+    // which must cut the same texels.
+    for samples in [1, 4] {
+        let shot = shoot_with(&path, samples);
+        for (i, (centre, texel)) in CENTRES.iter().zip(texels).enumerate() {
+            let got = shot.color(*centre);
+            if texel[3] >= 128 {
+                assert!(close(got, [texel[0], texel[1], texel[2]], 1), "kept quadrant {i}: {got:?}");
+                assert_eq!(shot.id(*centre), 1, "kept quadrant {i}");
+                assert_ne!(shot.depth(*centre), clear, "kept quadrant {i}");
+                assert_eq!(shot.picked(*centre), Some(0), "a click on kept quadrant {i}");
+            } else {
+                assert!(close(got, background, 1), "cut quadrant {i} shows {got:?}, not the background");
+                assert_eq!(shot.id(*centre), 0, "cut quadrant {i} wrote its id");
+                assert_eq!(shot.depth(*centre), clear, "cut quadrant {i} wrote depth");
+                assert_eq!(shot.picked(*centre), None, "a click on cut quadrant {i} picked the quad");
+            }
         }
     }
 }
@@ -216,19 +228,23 @@ fn blend_mixes_a_half_transparent_quad_over_an_opaque_one_without_writing_depth(
         materials: vec![glass, unlit([1.0, 0.0, 0.0, 1.0], None)],
         ..Doc::default()
     };
-    let shot = shoot(&doc.write(dir.path(), "blend.gltf"));
-    // Blending on an sRGB target happens on linear values.
-    let half = to_srgb(0.5);
-    let centre = [0.0, 0.0, 0.5];
-    let got = shot.color(centre);
-    assert!(close(got, [half, 0, half], 2), "glass over the wall: got {got:?}");
-    let wall_only = [0.8, 0.8, 0.0];
-    assert!(close(shot.color(wall_only), [255, 0, 0], 1));
-    // The glass is what is seen (its id), but the depth is the wall's.
-    assert_eq!(shot.id(centre), 1);
-    assert_eq!(shot.id(wall_only), 2);
-    let (behind, wall) = (shot.depth(centre), shot.depth(wall_only));
-    assert!((behind - wall).abs() < 1e-6, "the blended quad wrote depth: {behind} vs the wall's {wall}");
+    let path = doc.write(dir.path(), "blend.gltf");
+    // With 4x MSAA the ids and depth come from the ids pass's own shader.
+    for samples in [1, 4] {
+        let shot = shoot_with(&path, samples);
+        // Blending on an sRGB target happens on linear values.
+        let half = to_srgb(0.5);
+        let centre = [0.0, 0.0, 0.5];
+        let got = shot.color(centre);
+        assert!(close(got, [half, 0, half], 2), "glass over the wall: got {got:?}");
+        let wall_only = [0.8, 0.8, 0.0];
+        assert!(close(shot.color(wall_only), [255, 0, 0], 1));
+        // The glass is what is seen (its id), but the depth is the wall's.
+        assert_eq!(shot.id(centre), 1);
+        assert_eq!(shot.id(wall_only), 2);
+        let (behind, wall) = (shot.depth(centre), shot.depth(wall_only));
+        assert!((behind - wall).abs() < 1e-6, "the blended quad wrote depth: {behind} vs the wall's {wall}");
+    }
 }
 
 #[test]

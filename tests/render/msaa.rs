@@ -5,12 +5,13 @@
 //! multisampled image with the validation layer quiet.
 
 use crate::support::gpu::*;
+use crate::support::textured::{close, to_srgb};
 use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3, Vector4};
 use std::path::Path;
 use viewport::draw::SceneMeshes;
 use viewport::gizmo::{Gizmo, GizmoConfig, Mode, Target};
-use viewport::math::{DepthMode, View};
-use viewport::render::RgbaImage;
+use viewport::math::{Camera, DepthMode, Projection, View};
+use viewport::render::{FrameDesc, RgbaImage};
 use viewport::scene::Scene;
 
 const W: u32 = 240;
@@ -209,4 +210,57 @@ fn the_default_sample_count_follows_the_device_kind() {
     let expected = if info.kind == "CPU" { 1 } else { viewport::render::AUTO_SAMPLES_GPU };
     assert_eq!(info.samples, expected, "{info}");
     crate::support::gpu::assert_no_validation_errors(&r);
+}
+
+/// The ground grid from 5 m straight above (cells of 1 m, about 38 px per
+/// metre here, the fade 27 m away and more): a fragment that covers no
+/// line leaves the background alone and one on a line brightens it, both
+/// single-sampled and with 4x MSAA, and the two frames agree pixel for
+/// pixel (the grid covers every sample of every pixel, and the shader runs
+/// once per pixel in both). The shader marks empty fragments through
+/// `gl_SampleMask` instead of discarding them.
+#[test]
+fn the_grid_leaves_empty_ground_alone_and_looks_the_same_with_and_without_msaa() {
+    let camera = Camera {
+        eye: Point3::new(0.3, 5.0, 0.2),
+        target: Point3::new(0.3, 0.0, 0.2),
+        up: Vector3::z(),
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.1, far: 100.0 },
+    };
+    let background = FrameDesc::BACKGROUND.map(|c| to_srgb(f64::from(c)));
+    let mut images = Vec::new();
+    for samples in [1, 4] {
+        let mut r = renderer_with_samples(W, H, samples);
+        assert_eq!(r.device_info().samples, samples);
+        let desc = FrameDesc::new(camera, DepthMode::Reversed);
+        assert!(desc.grid && desc.objects.is_empty());
+        r.draw(&desc).expect("draw");
+        let img = r.read_color().expect("read back");
+        assert_no_validation_errors(&r);
+        let pixel = |p: Point3<f64>| {
+            let (x, y) = project(&camera, DepthMode::Reversed, W, H, p);
+            assert!(x >= 0.0 && y >= 0.0 && x < f64::from(W) && y < f64::from(H), "{p} is off the image");
+            img.pixel(x as u32, y as u32)
+        };
+        for k in -2..=2 {
+            for m in -1..=1 {
+                let (k, m) = (f64::from(k), f64::from(m));
+                // A cell's centre: half a metre (about 19 px) from every line.
+                let got = pixel(Point3::new(k + 0.5, 0.0, m + 0.5));
+                assert!(close(got, background, 0), "{samples}x: cell centre ({k}, {m}) shows {got:?}");
+                // On a minor line (x = k, not an axis): within half a pixel of
+                // it, so at least half covered: at least 0.35 x 0.5 of grey 0.45
+                // over the background.
+                if k != 0.0 {
+                    let got = pixel(Point3::new(k, 0.0, m + 0.5));
+                    let want = to_srgb(f64::from(FrameDesc::BACKGROUND[0]) + 0.175 * (0.45 - 0.035));
+                    assert!(got[0] >= want - 1, "{samples}x: line x = {k} shows {got:?}, want at least {want}");
+                }
+            }
+        }
+        images.push(img);
+    }
+    let (one, four) = (&images[0], &images[1]);
+    let worst = one.data.iter().zip(&four.data).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max();
+    assert!(worst.unwrap() <= 1, "1x and 4x grids differ by up to {worst:?} levels");
 }

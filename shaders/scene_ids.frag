@@ -1,0 +1,32 @@
+#version 450
+// The object-ID pass of an MSAA frame (single-sampled, no colour target):
+// only the object's id, through the depth test, with the MASK discard of
+// `scene.frag` computed the same way, so the same fragments survive as in
+// a frame without MSAA. No lighting and, outside MASK, no texture fetch.
+
+layout(constant_id = 0) const int ALPHA_MODE = 0; // 0 opaque, 1 mask, 2 blend
+
+layout(location = 2) in vec4 v_color;
+layout(location = 3) flat in uint v_id;
+layout(location = 4) in vec2 v_uv;
+
+layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
+
+layout(push_constant) uniform Push {
+    mat4 projection;
+    vec4 light_dir_view;
+    vec4 base_color;
+    vec4 params;
+} pc;
+
+layout(location = 1) out uint out_id;
+
+void main() {
+    if (ALPHA_MODE == 1) {
+        vec4 color = pc.base_color * texture(base_color_texture, v_uv) * v_color;
+        if (color.a < pc.params.x) {
+            discard;
+        }
+    }
+    out_id = v_id;
+}
