@@ -79,6 +79,16 @@ impl Renderer {
         }
     }
 
+    /// GPU culling: how many workgroups of the cull's member slots the last
+    /// frame's coarse (chunk) pass handed to the per-object test, of how
+    /// many (waits for the device; for tests).
+    pub fn read_cull_workgroups(&self) -> Result<(u32, u32), RenderError> {
+        match &self.parts.gpu_scene {
+            Some(s) => s.read_listed(&self.ctx),
+            None => Ok((0, 0)),
+        }
+    }
+
     /// GPU culling: the objects (indices, ascending) the last frame drew,
     /// read back from its indirect commands and visible list (waits for
     /// the device; for tests).
