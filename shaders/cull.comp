@@ -63,6 +63,13 @@ layout(std430, set = 0, binding = 1) readonly buffer FrameData {
     vec4 eye_lo;
     uvec4 counts;     // x: objects, y: planes, z: meshes, w: member slots
     vec4 view_rot[3]; // the view's rotation, columns
+    // The small-object test (render/small.rs): the projection, then
+    // width, height, margin (pixels), then the sample positions in a pixel
+    // ((x, y) pairs), then their count (0: off).
+    mat4 projection;
+    vec4 screen;
+    vec4 sample_xy[5];
+    uvec4 sample_count;
     MeshInfo meshes[];
 };
 // The indirect dispatch of phases 1 and 3 (x, y, z, pad), then one
@@ -109,6 +116,41 @@ void scan_workgroup(uint t) {
     }
 }
 
+// Whether the screen rectangle [r.x, r.y] x [r.z, r.w], widened by the
+// margin, holds a sample position (integer pixel + a listed offset).
+bool rect_holds_sample(vec4 r) {
+    float m = screen.z;
+    for (uint k = 0u; k < sample_count.x; k++) {
+        vec2 s = (k & 1u) == 0u ? sample_xy[k / 2u].xy : sample_xy[k / 2u].zw;
+        if (ceil(r.x - m - s.x) <= floor(r.y + m - s.x) && ceil(r.z - m - s.y) <= floor(r.w + m - s.y)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The small-object test: false when every corner of the box (camera-
+// relative centre c, half-edge vectors e) is in front of the near plane and
+// their screen rectangle holds no sample.
+bool small_keeps(vec3 c, mat3 e) {
+    mat3 r = mat3(view_rot[0].xyz, view_rot[1].xyz, view_rot[2].xyz);
+    vec4 rect = vec4(1e30, -1e30, 1e30, -1e30);
+    for (uint k = 0u; k < 8u; k++) {
+        vec3 p = c + e[0] * ((k & 1u) != 0u ? 1.0 : -1.0) + e[1] * ((k & 2u) != 0u ? 1.0 : -1.0)
+            + e[2] * ((k & 4u) != 0u ? 1.0 : -1.0);
+        if (!(dot(planes[4].xyz, p) + planes[4].w > 0.0)) {
+            return true;
+        }
+        vec4 clip = projection * vec4(r * p, 1.0);
+        if (!(clip.w > 0.0)) {
+            return true;
+        }
+        vec2 s = (clip.xy / clip.w + 1.0) * 0.5 * screen.xy;
+        rect = vec4(min(rect.x, s.x), max(rect.y, s.x), min(rect.z, s.y), max(rect.w, s.y));
+    }
+    return rect_holds_sample(rect);
+}
+
 bool kept(uint i) {
     uint mesh = objects[i].mesh;
     if (mesh >= counts.z) {
@@ -133,6 +175,10 @@ bool kept(uint i) {
         if (dot(n, pv) + planes[k].w < 0.0) {
             return false;
         }
+    }
+    if (sample_count.x > 0u) {
+        vec3 h = m.half_size;
+        return small_keeps(c, mat3(l[0] * h.x, l[1] * h.y, l[2] * h.z));
     }
     return true;
 }

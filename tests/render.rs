@@ -44,3 +44,6 @@ mod selection;
 /// Skinned meshes posed by their joint objects: drawn, picked, snapped.
 #[path = "render/skin.rs"]
 mod skin;
+/// Small-object culling: no pixel changes, both paths keep the same objects.
+#[path = "render/small_culling.rs"]
+mod small_culling;

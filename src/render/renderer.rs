@@ -61,6 +61,9 @@ struct Parts {
     bounds: Vec<MeshBounds>,
     /// The GPU-driven scene, made by the first [`Renderer::set_scene_objects`].
     gpu_scene: Option<GpuScene>,
+    /// Whether both scene paths leave out objects that cover no sample
+    /// (`render/small.rs`); on unless turned off.
+    small_culling: bool,
     /// The target's colour format (for pipelines made later).
     color_format: vk::Format,
     /// Textures, samplers and materials (destroyed after the meshes and
@@ -155,6 +158,7 @@ impl Renderer {
                 blended: Vec::new(),
                 bounds: Vec::new(),
                 gpu_scene: None,
+                small_culling: true,
                 color_format,
                 materials: Materials::default(),
                 target,

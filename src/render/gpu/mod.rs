@@ -61,6 +61,7 @@ use super::mesh::GpuMesh;
 use super::pipeline::{self, shader_module, spirv, Pipeline};
 use super::resources::{per_frame_sets, upload_buffer, upload_buffer_with, Buffer, Destroy, Gpu, GrowBuffer, Guard};
 use super::scene::MaterialShaders;
+use super::small::GpuSmallCull;
 use super::MaterialId;
 use crate::math::Frustum;
 
@@ -139,6 +140,8 @@ pub(crate) struct CullInputs<'a> {
     /// Per mesh: whether a part is blended (such meshes are not culled here).
     pub blended: &'a [bool],
     pub materials: &'a Materials,
+    /// The small-object test (off: a zero count).
+    pub small: GpuSmallCull,
 }
 
 impl GpuScene {
@@ -426,7 +429,11 @@ impl GpuScene {
         draws.sort_by_key(|d| (d.pass, d.material, d.mesh, d.command));
         let slots = self.members.len;
         let counts = (self.count, meshes.len() as u32, slots);
-        let header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
+        let mut header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
+        if header.counts[1] >= 5 {
+            // The near plane (index 4) tells corners in front of it.
+            header.small = inputs.small;
+        }
         let mut data = bytemuck::bytes_of(&header).to_vec();
         data.extend_from_slice(bytemuck::cast_slice(&table));
         // The indirect dispatch of the cull and the scatter (x counted up

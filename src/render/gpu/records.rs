@@ -6,6 +6,7 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Point3};
 
+use super::super::small::GpuSmallCull;
 use super::super::MeshId;
 use super::chunks::{chunk_of, ObjectBox};
 use crate::math::geom::Obb;
@@ -138,7 +139,7 @@ fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, P
     Obb::from_local_aabb(&min, &max, w).map(|b| b.aabb())
 }
 
-/// The per-frame header (std430, 192 bytes) before the mesh table.
+/// The per-frame header (std430, 368 bytes) before the mesh table.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct FrameHeader {
@@ -150,6 +151,8 @@ pub(crate) struct FrameHeader {
     pub counts: [u32; 4],
     /// The view's rotation by columns.
     pub view_rot: [[f32; 4]; 3],
+    /// The small-object test (`render/small.rs`; off by default).
+    pub small: GpuSmallCull,
 }
 
 /// One mesh of the per-frame table (std430, 48 bytes).
@@ -289,7 +292,7 @@ mod tests {
     #[test]
     fn layouts_match_the_shaders() {
         assert_eq!(std::mem::size_of::<GpuObjectRecord>(), 80);
-        assert_eq!(std::mem::size_of::<FrameHeader>(), 192);
+        assert_eq!(std::mem::size_of::<FrameHeader>(), 368);
         assert_eq!(std::mem::size_of::<MeshInfo>(), 48);
         assert_eq!(std::mem::size_of::<IndexedCommand>(), 20);
     }
