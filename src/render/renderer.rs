@@ -255,6 +255,10 @@ impl Renderer {
         if let Some(old) = gpu_mesh.replace_vertices(&self.ctx, mesh)? {
             self.parts.retired.push(self.frames_drawn, old);
         }
+        // The pose's box: the culls (frustum, small objects) test it.
+        if let Some(b) = self.parts.bounds.get_mut(id.0 as usize) {
+            *b = mesh.bounds();
+        }
         Ok(())
     }
 
