@@ -17,6 +17,9 @@ mod depth_probe;
 /// The overlay recorded into a foreign ash program's frame (the example).
 #[path = "render/embed_overlay.rs"]
 mod embed_overlay;
+/// GPU culling's chunk boxes: few workgroups tested, edits followed.
+#[path = "render/gpu_chunks.rs"]
+mod gpu_chunks;
 /// GPU culling: the compute pass keeps what the CPU frustum test keeps.
 #[path = "render/gpu_culling.rs"]
 mod gpu_culling;
@@ -41,3 +44,6 @@ mod selection;
 /// Skinned meshes posed by their joint objects: drawn, picked, snapped.
 #[path = "render/skin.rs"]
 mod skin;
+/// Small-object culling: no pixel changes, both paths keep the same objects.
+#[path = "render/small_culling.rs"]
+mod small_culling;

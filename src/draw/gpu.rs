@@ -11,8 +11,8 @@
 use super::{CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
 use crate::math::View;
-use crate::render::{FrameDesc, GpuSceneFrame, Highlight, Renderer, SceneObject};
-use crate::scene::Scene;
+use crate::render::{FrameDesc, GpuSceneFrame, Highlight, MeshId, Renderer, SceneObject};
+use crate::scene::{MeshRef, Scene};
 
 /// What of an editor's scene a renderer holds ([`SceneMeshes::gpu_frame`]).
 #[derive(Clone, Debug, Default)]
@@ -55,8 +55,24 @@ impl SceneMeshes {
     /// slot's record draws nothing), one at a time: world matrices are
     /// made as they are read, and an upload writes each straight into
     /// staging memory (no list of them beside the scene).
+    /// Runs of objects with the same mesh (the usual order of large scenes)
+    /// look the mesh up once.
     pub fn scene_objects<'a>(&'a self, scene: &'a Scene) -> impl Iterator<Item = SceneObject> + 'a {
-        scene.world_matrices_iter().enumerate().map(|(i, w)| self.object_with(scene, i, w))
+        let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
+        scene.world_matrices_iter().enumerate().map(move |(i, world)| match scene.get(i) {
+            Some(o) => {
+                let mesh = match last {
+                    Some((r, m)) if *r == o.mesh => m,
+                    _ => {
+                        let m = self.get(&o.mesh);
+                        last = Some((&o.mesh, m));
+                        m
+                    }
+                };
+                SceneObject { mesh, world, color: o.color }
+            }
+            None => SceneObject::NONE,
+        })
     }
 
     /// Brings `renderer`'s scene objects up to date with `editor`: what
@@ -103,8 +119,12 @@ impl SceneMeshes {
         Ok(())
     }
 
-    /// The live objects of `scene` (ascending ids) whose meshes have blended parts.
+    /// The live objects of `scene` (ascending ids) whose meshes have
+    /// blended parts (none without looking at the objects when no mesh has).
     fn blended_objects(&self, scene: &Scene, renderer: &Renderer) -> Vec<usize> {
+        if !self.entries.values().any(|e| renderer.mesh_is_blended(e.id)) {
+            return Vec::new();
+        }
         scene.iter().filter(|(_, o)| self.is_blended(&o.mesh, renderer)).map(|(i, _)| i).collect()
     }
 

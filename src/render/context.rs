@@ -151,6 +151,8 @@ pub struct Context {
     info: DeviceInfo,
     /// Whether indirect draws may start at a non-zero instance (GPU culling needs it).
     pub(crate) indirect_first_instance: bool,
+    /// `standardSampleLocations`: MSAA samples sit where Vulkan's table says.
+    pub(crate) standard_sample_locations: bool,
     /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
     _device: DeviceOwner,
     /// Dropped last: the instance-level objects.
@@ -333,6 +335,7 @@ impl Context {
             report,
             info,
             indirect_first_instance: supported.draw_indirect_first_instance == vk::TRUE,
+            standard_sample_locations: limits.standard_sample_locations == vk::TRUE,
             _device: owner,
             roots,
         })

@@ -115,6 +115,7 @@ mod rect;
 mod renderer;
 mod resources;
 mod scene;
+mod small;
 mod target;
 mod texture;
 mod ui;

@@ -61,6 +61,9 @@ struct Parts {
     bounds: Vec<MeshBounds>,
     /// The GPU-driven scene, made by the first [`Renderer::set_scene_objects`].
     gpu_scene: Option<GpuScene>,
+    /// Whether both scene paths leave out objects that cover no sample
+    /// (`render/small.rs`); on unless turned off.
+    small_culling: bool,
     /// The target's colour format (for pipelines made later).
     color_format: vk::Format,
     /// Textures, samplers and materials (destroyed after the meshes and
@@ -155,6 +158,7 @@ impl Renderer {
                 blended: Vec::new(),
                 bounds: Vec::new(),
                 gpu_scene: None,
+                small_culling: true,
                 color_format,
                 materials: Materials::default(),
                 target,
@@ -250,6 +254,10 @@ impl Renderer {
             .ok_or_else(|| RenderError::BadMesh(format!("no mesh {}", id.0)))?;
         if let Some(old) = gpu_mesh.replace_vertices(&self.ctx, mesh)? {
             self.parts.retired.push(self.frames_drawn, old);
+        }
+        // The pose's box: the culls (frustum, small objects) test it.
+        if let Some(b) = self.parts.bounds.get_mut(id.0 as usize) {
+            *b = mesh.bounds();
         }
         Ok(())
     }

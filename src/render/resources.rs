@@ -499,6 +499,11 @@ const STAGING_BYTES: usize = 8 << 20;
 /// multiples of `unit` bytes): `fill(offset, piece)` writes bytes
 /// `offset..offset + piece.len()`, in order. No copy of the data is kept on
 /// the heap, and at most one piece of staging memory exists at a time.
+/// Where the device-local memory is host-visible and coherent (unified
+/// memory: integrated GPUs, CPU rasterisers such as lavapipe, where the
+/// copy would be a second pass over the same host memory), `fill` writes
+/// the buffer itself, in the same pieces, and nothing is copied: the
+/// submits that later read it make the host writes visible.
 pub(crate) fn upload_buffer_with(
     ctx: &Context,
     size: usize,
@@ -510,10 +515,25 @@ pub(crate) fn upload_buffer_with(
     let gpu = &ctx.gpu;
     let unit = unit.max(1);
     let piece = (STAGING_BYTES / unit).max(1) * unit;
-    let buffer = Guard::new(
+    let mut buffer = Guard::new(
         gpu,
         Buffer::new(gpu, size as u64, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,
     );
+    let coherent = buffer.alloc.as_ref().is_some_and(|a| {
+        let flags = a.memory_properties();
+        flags.contains(vk::MemoryPropertyFlags::HOST_COHERENT) && a.mapped_ptr().is_some()
+    });
+    if coherent {
+        if let Some(dst) = buffer.mapped() {
+            for (k, chunk) in dst[..size].chunks_mut(piece).enumerate() {
+                fill(k * piece, chunk);
+            }
+            if size == 0 {
+                fill(0, &mut []);
+            }
+            return Ok(buffer.finish());
+        }
+    }
     let mut staging = Guard::new(
         gpu,
         Buffer::new(

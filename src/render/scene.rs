@@ -72,14 +72,21 @@ pub(crate) struct SceneBatches {
 }
 
 impl SceneBatches {
-    /// Groups `objects` by mesh (objects naming an unknown mesh are skipped)
+    /// Groups `objects` by mesh (objects naming an unknown mesh, and those
+    /// `keep` refuses, are skipped)
     /// and computes their view-space instance data and the per-id highlight
     /// table (in the same single pass over the objects). `blended[m]` says
     /// whether mesh `m` has blended parts: its instances are sorted back to
     /// front (farthest origin first), so that they blend in order.
-    pub fn new(view: &Matrix4<f64>, objects: &[DrawObject], blended: &[bool]) -> SceneBatches {
+    pub fn new(
+        view: &Matrix4<f64>,
+        objects: &[DrawObject],
+        blended: &[bool],
+        keep: impl Fn(&DrawObject) -> bool,
+    ) -> SceneBatches {
         let mesh_count = blended.len();
-        let mut order: Vec<&DrawObject> = objects.iter().filter(|o| (o.mesh.0 as usize) < mesh_count).collect();
+        let mut order: Vec<&DrawObject> =
+            objects.iter().filter(|o| (o.mesh.0 as usize) < mesh_count && keep(o)).collect();
         order.sort_by_key(|o| o.mesh);
         let mut runs: Vec<Run> = Vec::new();
         for (i, o) in order.iter().enumerate() {
@@ -388,13 +395,13 @@ mod tests {
             object(1, 5, Highlight::Active),
             object(7, 2, Highlight::Selected), // unknown mesh: skipped
         ];
-        let b = SceneBatches::new(&Matrix4::identity(), &objects, &[false, false]);
+        let b = SceneBatches::new(&Matrix4::identity(), &objects, &[false, false], |_| true);
         let runs: Vec<(usize, u32, u32)> = b.runs.iter().map(|r| (r.mesh, r.first, r.count)).collect();
         assert_eq!(runs, vec![(0, 0, 1), (1, 1, 2)]);
         let ids: Vec<u32> = b.instances.iter().map(|i| i.id[0]).collect();
         assert_eq!(ids, vec![1, 3, 5]);
         assert_eq!(b.highlights, vec![0, 0, 0, 1, 0, 2]);
-        let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], &[false, false]);
+        let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], &[false, false], |_| true);
         assert!(none.highlights.is_empty());
     }
 
@@ -407,10 +414,10 @@ mod tests {
         // The camera looks down -z: the most negative z is the farthest.
         let objects = [at(1, -2.0), at(2, -9.0), at(3, -5.0)];
         let ids = |b: &SceneBatches| b.instances.iter().map(|i| i.id[0]).collect::<Vec<_>>();
-        let blended = SceneBatches::new(&Matrix4::identity(), &objects, &[true]);
+        let blended = SceneBatches::new(&Matrix4::identity(), &objects, &[true], |_| true);
         assert_eq!(ids(&blended), vec![2, 3, 1]);
         assert_eq!(blended.runs[0].far, -9.0);
-        let opaque = SceneBatches::new(&Matrix4::identity(), &objects, &[false]);
+        let opaque = SceneBatches::new(&Matrix4::identity(), &objects, &[false], |_| true);
         assert_eq!(ids(&opaque), vec![1, 2, 3]);
     }
 

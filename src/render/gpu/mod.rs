@@ -3,43 +3,53 @@
 //! when the scene's structure changes and otherwise only for the objects
 //! that changed (copied from a per-frame staging buffer in the frame's own
 //! command buffer), beside a member list ([`records::Members`]: the objects'
-//! indices grouped by mesh, ascending, padded to whole workgroups) rebuilt
-//! with it. Each frame `cull.comp` runs three dispatches, an ordered
-//! compaction: a cull (one thread per member slot: the box against the
-//! frustum, the kept object's rank in its workgroup), a scan per mesh of
-//! the workgroups' counts (which writes each mesh part's
+//! indices grouped by mesh, ascending, padded to whole workgroups of 64)
+//! rebuilt with it, and a box per chunk of 32 consecutive ids
+//! ([`chunks`]), grown with the records that change. Each frame `cull.comp`
+//! runs four dispatches, an ordered compaction: a coarse pass (one thread
+//! per workgroup of member slots: the chunks its objects fall in against
+//! the frustum; the workgroups that may keep an object are listed, and
+//! their number is the x of the next dispatches, indirect), a cull over the
+//! listed workgroups (one thread per member slot: the box against the
+//! frustum; a mask of the kept slots per workgroup), a scan per mesh of the
+//! workgroups' counts (which writes each mesh part's
 //! `VkDrawIndexedIndirectCommand` instance count), and a scatter of the
-//! kept objects into the mesh's slice of a visible list. Each mesh's
-//! visible objects are thus in ascending object order, every frame, as
-//! the CPU path draws them: of two coincident surfaces the same object
-//! keeps the pixel's id on both paths (the later one: the depth test passes
-//! on equal depth). The scene pass then records one
+//! listed workgroups' kept objects into the mesh's slice of a visible
+//! list. Each mesh's visible objects are thus in ascending object order,
+//! every frame, as the CPU path draws them: of two coincident surfaces the
+//! same object keeps the pixel's id on both paths (the later one: the depth
+//! test passes on equal depth). The scene pass then records one
 //! `vkCmdDrawIndexedIndirect` per mesh part, whatever the number of objects.
 //! Meshes with blended parts are skipped by the cull: their objects come
 //! in [`crate::render::FrameDesc::objects`], drawn after these by the CPU
 //! scene pass, sorted back to front.
 //!
-//! Synchronisation, per frame: the header, mesh table and commands are
-//! per-frame host-visible buffers written after the frame's fence (instance
-//! counts 0). The object buffer, the member list, the ranks, the workgroup
-//! counts and the visible list are shared by the frames in flight, so the
-//! recorded order is
+//! Synchronisation, per frame: the header, mesh table and commands (the
+//! indirect dispatch first, x 0) are per-frame host-visible buffers written
+//! after the frame's fence (instance counts 0). The object buffer, the
+//! chunk boxes, the member list, the keep masks, the workgroup counts,
+//! offsets and list, and the visible list are shared by the frames in
+//! flight, so the recorded order is
 //! 1. (only with changes) previous compute and vertex reads -> copy writes,
-//!    then the copies of the changed records;
+//!    then the copies of the changed records and chunk boxes;
 //! 2. copies and previous vertex reads -> compute reads and writes;
-//! 3. the three dispatches, compute writes -> compute reads and writes
-//!    between them;
+//! 3. the four dispatches, compute writes -> compute reads and writes
+//!    between them (after the coarse pass also -> indirect command reads);
 //! 4. compute writes -> indirect command reads and vertex shader reads.
 
+mod changes;
+mod chunks;
+mod draws;
 mod read_back;
 mod records;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use nalgebra::{Matrix4, Point3};
 
+use chunks::{chunk_of, ChunkBox, GpuChunk, CHUNK};
 pub(crate) use records::MeshBounds;
 pub use records::{split_f64, GpuObjectRecord, SceneObject};
 use records::{FrameHeader, IndexedCommand, Members, MeshInfo, GROUP, NO_MESH};
@@ -50,14 +60,20 @@ use super::material::{Materials, Pass};
 use super::mesh::GpuMesh;
 use super::pipeline::{self, shader_module, spirv, Pipeline};
 use super::resources::{per_frame_sets, upload_buffer, upload_buffer_with, Buffer, Destroy, Gpu, GrowBuffer, Guard};
-use super::scene::{MaterialShaders, ScenePush, MATERIAL_PUSH_OFFSET};
+use super::scene::MaterialShaders;
+use super::small::GpuSmallCull;
 use super::MaterialId;
-use crate::math::{DepthMode, Frustum};
+use crate::math::Frustum;
 
 const RECORD: u64 = std::mem::size_of::<GpuObjectRecord>() as u64;
 const COMMAND: u64 = std::mem::size_of::<IndexedCommand>() as u64;
+/// Bytes before the draw commands in the per-frame command buffer: the
+/// indirect dispatch of the cull and the scatter (`VkDispatchIndirectCommand`
+/// and a pad).
+const DISPATCH: u64 = 16;
+const CHUNK_BYTES: u64 = std::mem::size_of::<GpuChunk>() as u64;
 /// Storage buffers of the cull's descriptor set (see `cull.comp`).
-const BINDINGS: u32 = 7;
+const BINDINGS: u32 = 8;
 
 type Stage = vk::PipelineStageFlags2;
 type Access = vk::AccessFlags2;
@@ -83,12 +99,16 @@ pub(crate) struct GpuScene {
     members: Members,
     /// Changed records not yet copied, by object index.
     pending: BTreeMap<u32, GpuObjectRecord>,
+    /// The chunks' boxes ([`chunks`]), and those grown since the GPU's copy.
+    chunks: Vec<ChunkBox>,
+    pending_chunks: BTreeSet<usize>,
     objects: Option<Buffer>,
-    /// The member list, per slot: the kept object's rank in its workgroup
-    /// (ranks), per workgroup: its count, then its offset (groups), and
-    /// per slot: the visible list; see `cull.comp`.
+    chunk_boxes: Option<Buffer>,
+    /// The member list, per workgroup of slots: which slots it keeps
+    /// (masks), its count, offset and the list of workgroups near the view
+    /// (groups), and per slot: the visible list; see `cull.comp`.
     member_slots: Option<Buffer>,
-    ranks: Option<Buffer>,
+    masks: Option<Buffer>,
     groups: Option<Buffer>,
     visible: Option<Buffer>,
     staging: Vec<GrowBuffer>,
@@ -120,6 +140,8 @@ pub(crate) struct CullInputs<'a> {
     /// Per mesh: whether a part is blended (such meshes are not culled here).
     pub blended: &'a [bool],
     pub materials: &'a Materials,
+    /// The small-object test (off: a zero count).
+    pub small: GpuSmallCull,
 }
 
 impl GpuScene {
@@ -141,9 +163,12 @@ impl GpuScene {
                 object_mesh: Vec::new(),
                 members: Members::default(),
                 pending: BTreeMap::new(),
+                chunks: Vec::new(),
+                pending_chunks: BTreeSet::new(),
                 objects: None,
+                chunk_boxes: None,
                 member_slots: None,
-                ranks: None,
+                masks: None,
                 groups: None,
                 visible: None,
                 staging: (0..frames).map(|_| host(vk::BufferUsageFlags::TRANSFER_SRC, "object staging")).collect(),
@@ -188,6 +213,7 @@ impl GpuScene {
             binding(4, compute),
             binding(5, compute),
             binding(6, compute),
+            binding(7, compute),
         ];
         let sizes = [vk::DescriptorPoolSize {
             ty: vk::DescriptorType::STORAGE_BUFFER,
@@ -254,18 +280,44 @@ impl GpuScene {
         let unit = std::mem::size_of::<GpuObjectRecord>();
         let empty = GpuObjectRecord::new(&SceneObject::NONE, bounds);
         let mut objects = objects.take(count);
+        let mut chunks = vec![ChunkBox::default(); count.div_ceil(CHUNK as usize)];
         let buffer = upload_buffer_with(ctx, size, unit, usage, "scene objects", |at, dst| {
-            let chunks = dst.chunks_exact_mut(unit);
-            for (chunk, mesh) in chunks.zip(object_mesh[at / unit..].iter_mut()) {
-                let r = objects.next().map_or(empty, |o| GpuObjectRecord::new(&o, bounds));
-                *mesh = r.mesh;
-                chunk.copy_from_slice(bytemuck::bytes_of(&r));
+            let first = at / unit;
+            for (k, (dst, mesh)) in dst.chunks_exact_mut(unit).zip(object_mesh[first..].iter_mut()).enumerate() {
+                if let Some(o) = objects.next() {
+                    let (r, b) = GpuObjectRecord::with_box(&o, bounds);
+                    chunks[chunk_of((first + k) as u32)].add(&b);
+                    *mesh = r.mesh;
+                    dst.copy_from_slice(bytemuck::bytes_of(&r));
+                } else {
+                    dst.copy_from_slice(bytemuck::bytes_of(&empty));
+                }
             }
         })?;
+        let buffer = Guard::new(&ctx.gpu, buffer);
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+        let boxes = upload_buffer_with(
+            ctx,
+            chunks.len() * CHUNK_BYTES as usize,
+            CHUNK_BYTES as usize,
+            usage,
+            "cull chunks",
+            |at, dst| {
+                let first = at / CHUNK_BYTES as usize;
+                for (dst, c) in dst.chunks_exact_mut(CHUNK_BYTES as usize).zip(&chunks[first..]) {
+                    dst.copy_from_slice(bytemuck::bytes_of(&c.gpu()));
+                }
+            },
+        )?;
+        let boxes = Guard::new(&ctx.gpu, boxes);
         // The sets name the old buffers until written again.
         self.written.fill(false);
         self.objects.destroy(&ctx.gpu);
-        self.objects = Some(buffer);
+        self.objects = Some(buffer.finish());
+        self.chunk_boxes.destroy(&ctx.gpu);
+        self.chunk_boxes = Some(boxes.finish());
+        self.chunks = chunks;
+        self.pending_chunks.clear();
         self.last_frame = None;
         self.count = count as u32;
         self.object_mesh = object_mesh;
@@ -274,7 +326,9 @@ impl GpuScene {
     }
 
     /// Rebuilds the member list from `object_mesh` over `meshes` meshes and
-    /// uploads it; sizes the ranks, workgroup counts and visible list.
+    /// uploads it, followed by each workgroup's chunk span; sizes the
+    /// keep masks, the workgroup counts, offsets and list, and the visible
+    /// list.
     ///
     /// # Safety
     /// The device is idle (the old buffers may be destroyed).
@@ -283,46 +337,24 @@ impl GpuScene {
         let mut members = Members::new(&self.object_mesh, meshes);
         let slots = u64::from(members.len);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        members.slots.extend(members.spans.iter().flatten());
         let list = upload_buffer(ctx, bytemuck::cast_slice(&members.slots), usage, "cull members")?;
         self.written.fill(false);
         self.member_slots.destroy(gpu);
         self.member_slots = Some(list);
         let scratch = |bytes: u64, usage, name| Buffer::new(gpu, bytes.max(4), usage, MemoryLocation::GpuOnly, name);
-        self.ranks.destroy(gpu);
-        self.ranks = Some(scratch(4 * slots, usage, "cull ranks")?);
+        self.masks.destroy(gpu);
+        self.masks = Some(scratch(8 * slots / u64::from(GROUP), usage, "cull keep masks")?);
         self.groups.destroy(gpu);
-        self.groups = Some(scratch(4 * slots / u64::from(GROUP), usage, "cull workgroup counts")?);
+        self.groups = Some(scratch(12 * slots / u64::from(GROUP), usage, "cull workgroup counts")?);
         self.visible.destroy(gpu);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         self.visible = Some(scratch(4 * slots, usage, "visible")?);
         members.slots = Vec::new();
+        members.spans = Vec::new();
         self.members = members;
         self.last_frame = None;
         Ok(())
-    }
-
-    /// Queues new records for the objects `changed` names (copied by the
-    /// next frame). An index past the objects is an error, nothing queued.
-    /// Returns whether an object now draws a mesh it is not listed under:
-    /// the member list is then stale ([`GpuScene::set_members`] before the
-    /// next frame). A record that draws nothing (a deleted object) stays
-    /// listed under its old mesh, where the cull skips it, so deleting
-    /// objects and undoing the delete leave the member list as it is.
-    pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<bool, RenderError> {
-        if let Some(&(i, _)) = changed.iter().find(|(i, _)| *i >= self.count) {
-            return Err(RenderError::BadObject { index: i, count: self.count });
-        }
-        let mut remeshed = false;
-        for (i, o) in changed {
-            let r = GpuObjectRecord::new(o, bounds);
-            let listed = &mut self.object_mesh[*i as usize];
-            if r.mesh != NO_MESH && r.mesh != *listed {
-                *listed = r.mesh;
-                remeshed = true;
-            }
-            self.pending.insert(*i, r);
-        }
-        Ok(remeshed)
     }
 
     /// Frame `fi`, before the scene pass: writes the header, mesh table and
@@ -340,11 +372,16 @@ impl GpuScene {
         inputs: &CullInputs,
     ) -> Result<u32, RenderError> {
         let d = &gpu.device;
-        let buffers = (&self.objects, &self.member_slots, &self.ranks, &self.groups, &self.visible);
-        let (Some(objects), Some(members), Some(ranks), Some(groups), Some(visible)) = buffers else {
+        let buffers = (&self.objects, &self.member_slots, &self.masks, &self.groups, &self.visible);
+        let (Some(objects), Some(members), Some(masks), Some(groups), Some(visible)) = buffers else {
             self.draws[fi].clear();
             return Ok(0);
         };
+        let Some(chunk_boxes) = self.chunk_boxes.as_ref().map(|b| b.raw) else {
+            self.draws[fi].clear();
+            return Ok(0);
+        };
+        let (objects, members, masks, groups, visible) = (objects.raw, members.raw, masks.raw, groups.raw, visible.raw);
         self.last_frame = Some(fi);
         let uploaded = self.pending.len() as u32;
         let meshes = inputs.meshes;
@@ -392,11 +429,18 @@ impl GpuScene {
         draws.sort_by_key(|d| (d.pass, d.material, d.mesh, d.command));
         let slots = self.members.len;
         let counts = (self.count, meshes.len() as u32, slots);
-        let header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
+        let mut header = FrameHeader::new(&inputs.view, &inputs.eye, inputs.frustum.as_ref(), counts);
+        if header.counts[1] >= 5 {
+            // The near plane (index 4) tells corners in front of it.
+            header.small = inputs.small;
+        }
         let mut data = bytemuck::bytes_of(&header).to_vec();
         data.extend_from_slice(bytemuck::cast_slice(&table));
-        let command_bytes: &[u8] = bytemuck::cast_slice(&commands);
-        let command_len = command_bytes.len().max(4) as u64;
+        // The indirect dispatch of the cull and the scatter (x counted up
+        // by the coarse pass), then the draws.
+        let mut command_bytes = bytemuck::bytes_of(&[0u32, 1, 1, 0]).to_vec();
+        command_bytes.extend_from_slice(bytemuck::cast_slice(&commands));
+        let command_len = command_bytes.len() as u64;
         // A set is written again only when one of its buffers was replaced.
         let regrown = self.frame_data[fi].must_grow(data.len() as u64) || self.commands[fi].must_grow(command_len);
         let rewrite = regrown || !self.written[fi];
@@ -404,36 +448,11 @@ impl GpuScene {
         frame_data.write(0, &data, "cull frame data")?;
         let frame_data = frame_data.raw;
         let command_buffer = self.commands[fi].reserve(gpu, command_len)?;
-        command_buffer.write(0, command_bytes, "indirect")?;
+        command_buffer.write(0, &command_bytes, "indirect")?;
         let command_buffer = command_buffer.raw;
 
-        // 1. The changed records, contiguous runs copied as one region each.
-        if !self.pending.is_empty() {
-            let staging = self.staging[fi].reserve(gpu, self.pending.len() as u64 * RECORD)?;
-            let records: Vec<GpuObjectRecord> = self.pending.values().copied().collect();
-            staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
-            let mut regions: Vec<vk::BufferCopy> = Vec::new();
-            let mut last = None;
-            for (k, &i) in self.pending.keys().enumerate() {
-                match regions.last_mut() {
-                    Some(r) if last == Some(i - 1) => r.size += RECORD,
-                    _ => regions.push(vk::BufferCopy {
-                        src_offset: k as u64 * RECORD,
-                        dst_offset: u64::from(i) * RECORD,
-                        size: RECORD,
-                    }),
-                }
-                last = Some(i);
-            }
-            let before = vk::MemoryBarrier2::default()
-                .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
-                .src_access_mask(Access::TRANSFER_WRITE)
-                .dst_stage_mask(Stage::COPY)
-                .dst_access_mask(Access::TRANSFER_WRITE);
-            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[before]));
-            d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &regions);
-            self.pending.clear();
-        }
+        // 1. The changed records and grown chunk boxes.
+        self.copy_pending(gpu, cmd, fi)?;
         // 2. Copies and the previous frame's reads of the visible list
         //    before the cull's reads and writes.
         let to_compute = vk::MemoryBarrier2::default()
@@ -447,13 +466,14 @@ impl GpuScene {
         if rewrite {
             let info = |buffer: vk::Buffer| [vk::DescriptorBufferInfo { buffer, offset: 0, range: vk::WHOLE_SIZE }];
             let infos = [
-                info(objects.raw),
+                info(objects),
                 info(frame_data),
                 info(command_buffer),
-                info(visible.raw),
-                info(members.raw),
-                info(ranks.raw),
-                info(groups.raw),
+                info(visible),
+                info(members),
+                info(masks),
+                info(groups),
+                info(chunk_boxes),
             ];
             let writes: Vec<_> = infos
                 .iter()
@@ -470,7 +490,9 @@ impl GpuScene {
             self.written[fi] = true;
         }
 
-        // 3. The cull, the scan per mesh, the scatter (see `cull.comp`).
+        // 3. The coarse pass, the cull, the scan per mesh, the scatter (see
+        //    `cull.comp`); the cull and the scatter are dispatched over the
+        //    workgroups the coarse pass lists.
         if slots > 0 && !commands.is_empty() {
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.raw);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.cull.layout, 0, &[self.sets[fi]], &[]);
@@ -479,14 +501,31 @@ impl GpuScene {
                 .src_access_mask(Access::SHADER_STORAGE_WRITE)
                 .dst_stage_mask(Stage::COMPUTE_SHADER)
                 .dst_access_mask(Access::SHADER_STORAGE_READ | Access::SHADER_STORAGE_WRITE);
-            let phases = [(0u32, slots / GROUP), (1, meshes.len() as u32), (2, slots / GROUP)];
-            for (k, (phase, groups)) in phases.into_iter().enumerate() {
-                if k > 0 {
-                    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[between]));
+            // The coarse pass's list count is the indirect dispatch's x.
+            let listed = vk::MemoryBarrier2::default()
+                .src_stage_mask(Stage::COMPUTE_SHADER)
+                .src_access_mask(Access::SHADER_STORAGE_WRITE)
+                .dst_stage_mask(Stage::DRAW_INDIRECT | Stage::COMPUTE_SHADER)
+                .dst_access_mask(
+                    Access::INDIRECT_COMMAND_READ | Access::SHADER_STORAGE_READ | Access::SHADER_STORAGE_WRITE,
+                );
+            let workgroups = slots / GROUP;
+            // (phase, workgroups: None for the listed ones)
+            let phases =
+                [(0u32, Some(workgroups.div_ceil(GROUP))), (1, None), (2, Some(meshes.len() as u32)), (3, None)];
+            for (phase, groups) in phases {
+                // Before the indirect dispatches: also their x (the scan
+                // writes instance counts into the same buffer).
+                let barrier = if groups.is_none() { listed } else { between };
+                if phase > 0 {
+                    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[barrier]));
                 }
                 let stage = vk::ShaderStageFlags::COMPUTE;
                 d.cmd_push_constants(cmd, self.cull.layout, stage, 0, bytemuck::bytes_of(&phase));
-                d.cmd_dispatch(cmd, groups, 1, 1);
+                match groups {
+                    Some(n) => d.cmd_dispatch(cmd, n, 1, 1),
+                    None => d.cmd_dispatch_indirect(cmd, command_buffer, 0),
+                }
             }
         }
         // 4. Its counts and list before the draws read them.
@@ -498,65 +537,6 @@ impl GpuScene {
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[to_draw]));
         Ok(uploaded)
     }
-
-    /// Records frame `fi`'s indirect draws (after [`GpuScene::cull`]);
-    /// returns the draw calls.
-    ///
-    /// # Safety
-    /// `cmd` is recording inside the scene pass's rendering scope, viewport
-    /// and scissor set; the buffers live until the GPU finished the frame.
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record(
-        &self,
-        d: &ash::Device,
-        cmd: vk::CommandBuffer,
-        fi: usize,
-        push: &ScenePush,
-        depth: DepthMode,
-        meshes: &[GpuMesh],
-        materials: &Materials,
-        multisampled: bool,
-    ) -> u32 {
-        let Some(commands) = self.commands[fi].get() else { return 0 };
-        let (mut pass, mut material, mut mesh) = (None, None, None);
-        let mut calls = 0;
-        for draw in &self.draws[fi] {
-            let Some(m) = materials.get(draw.material) else { continue };
-            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
-            let pipeline = &pipeline[draw.pass as usize];
-            if pass != Some(draw.pass) {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
-                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(depth));
-                pipeline::push(d, cmd, pipeline.layout, push);
-                let set = [self.sets[fi]];
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 1, &set, &[]);
-                pass = Some(draw.pass);
-                material = None;
-            }
-            if material != Some(draw.material) {
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
-                d.cmd_push_constants(
-                    cmd,
-                    pipeline.layout,
-                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
-                    MATERIAL_PUSH_OFFSET,
-                    bytemuck::bytes_of(&m.push),
-                );
-                material = Some(draw.material);
-            }
-            if mesh != Some(draw.mesh) {
-                let g = &meshes[draw.mesh];
-                let (Some(v), Some(i), Some(s)) = (&g.vertices, &g.indices, &g.surface) else { continue };
-                d.cmd_bind_vertex_buffers(cmd, 0, &[v.raw], &[0]);
-                d.cmd_bind_vertex_buffers(cmd, 2, &[s.raw], &[0]);
-                d.cmd_bind_index_buffer(cmd, i.raw, 0, vk::IndexType::UINT32);
-                mesh = Some(draw.mesh);
-            }
-            d.cmd_draw_indexed_indirect(cmd, commands.raw, u64::from(draw.command) * COMMAND, 1, COMMAND as u32);
-            calls += 1;
-        }
-        calls
-    }
 }
 
 impl Destroy for GpuScene {
@@ -567,9 +547,10 @@ impl Destroy for GpuScene {
         self.cull.destroy(gpu);
         self.objects.destroy(gpu);
         self.member_slots.destroy(gpu);
-        self.ranks.destroy(gpu);
+        self.masks.destroy(gpu);
         self.groups.destroy(gpu);
         self.visible.destroy(gpu);
+        self.chunk_boxes.destroy(gpu);
         self.staging.destroy(gpu);
         self.frame_data.destroy(gpu);
         self.commands.destroy(gpu);

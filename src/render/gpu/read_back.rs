@@ -8,7 +8,7 @@ use super::super::context::Context;
 use super::super::error::RenderError;
 use super::super::resources::{one_shot, Buffer, Guard};
 use super::records::IndexedCommand;
-use super::{Access, GpuObjectRecord, GpuScene, Stage, COMMAND, RECORD};
+use super::{Access, GpuObjectRecord, GpuScene, Stage, COMMAND, DISPATCH, RECORD};
 
 impl GpuScene {
     /// Reads object `index`'s record back from the GPU (waits for the
@@ -21,6 +21,17 @@ impl GpuScene {
         Ok(bytemuck::pod_read_unaligned(&bytes[0]))
     }
 
+    /// How many workgroups of member slots the last culled frame's coarse
+    /// pass kept for the per-object test, and how many there are (waits
+    /// for the device; for tests).
+    pub fn read_listed(&self, ctx: &Context) -> Result<(u32, u32), RenderError> {
+        let total = self.members.len / super::records::GROUP;
+        let Some(fi) = self.last_frame else { return Ok((0, total)) };
+        let Some(commands) = self.commands[fi].get() else { return Ok((0, total)) };
+        let bytes = download(ctx, &[(commands.raw, 0, 4)])?;
+        Ok((bytemuck::pod_read_unaligned(&bytes[0]), total))
+    }
+
     /// The objects (indices, ascending) the last culled frame drew, read
     /// back from its commands and visible list (waits for the device; for
     /// tests). Empty before the first culled frame.
@@ -29,7 +40,7 @@ impl GpuScene {
         let Some(commands) = self.commands[fi].get() else { return Ok(Vec::new()) };
         let bytes = download(ctx, &[(commands.raw, 0, commands.size), (visible.raw, 0, visible.size)])?;
         let commands: Vec<IndexedCommand> =
-            bytes[0].chunks_exact(COMMAND as usize).map(bytemuck::pod_read_unaligned).collect();
+            bytes[0][DISPATCH as usize..].chunks_exact(COMMAND as usize).map(bytemuck::pod_read_unaligned).collect();
         let visible: Vec<u32> = bytes[1].chunks_exact(4).map(bytemuck::pod_read_unaligned).collect();
         // The first command of each mesh (its parts share the instances).
         let mut firsts: Vec<(usize, u32)> = Vec::new();

@@ -6,7 +6,9 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Point3};
 
+use super::super::small::GpuSmallCull;
 use super::super::MeshId;
+use super::chunks::{chunk_of, ObjectBox};
 use crate::math::geom::Obb;
 use crate::math::Frustum;
 
@@ -69,6 +71,13 @@ impl GpuObjectRecord {
     /// The record of `o`; `bounds[m]` are mesh `m`'s local bounds (an
     /// unknown mesh draws nothing, as on the CPU path).
     pub(crate) fn new(o: &SceneObject, bounds: &[MeshBounds]) -> GpuObjectRecord {
+        GpuObjectRecord::with_box(o, bounds).0
+    }
+
+    /// [`GpuObjectRecord::new`] and what the object adds to its chunk's
+    /// box: its world box (the CPU cull's: the world AABB of its OBB), or
+    /// "always" when it has none (never culled), or nothing (no mesh).
+    pub(crate) fn with_box(o: &SceneObject, bounds: &[MeshBounds]) -> (GpuObjectRecord, ObjectBox) {
         let w = &o.world;
         let (mut hi, mut lo) = ([0.0; 3], [0.0; 3]);
         for k in 0..3 {
@@ -76,19 +85,19 @@ impl GpuObjectRecord {
         }
         let columns = std::array::from_fn(|c| [w[(0, c)] as f32, w[(1, c)] as f32, w[(2, c)] as f32, o.color[c]]);
         let mesh = o.mesh.map(|m| m.0).filter(|&m| (m as usize) < bounds.len());
-        let flags = match mesh {
-            Some(m) => {
-                let (min, max) = bounds[m as usize];
-                let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
-                if Obb::from_local_aabb(&p(min), &p(max), w).is_none() {
-                    FLAG_NO_BOX
-                } else {
-                    0
+        let (flags, object_box) = match mesh {
+            Some(m) => match world_box(w, bounds[m as usize]) {
+                None => (FLAG_NO_BOX, ObjectBox::Always),
+                Some((min, max)) => {
+                    let translation = Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
+                    (0, ObjectBox::Box { min, max, translation })
                 }
-            }
-            None => 0,
+            },
+            None => (0, ObjectBox::None),
         };
-        GpuObjectRecord { translation_hi: hi, mesh: mesh.unwrap_or(NO_MESH), translation_lo: lo, flags, columns }
+        let record =
+            GpuObjectRecord { translation_hi: hi, mesh: mesh.unwrap_or(NO_MESH), translation_lo: lo, flags, columns };
+        (record, object_box)
     }
 
     /// The world translation, hi + lo in f64.
@@ -97,7 +106,40 @@ impl GpuObjectRecord {
     }
 }
 
-/// The per-frame header (std430, 192 bytes) before the mesh table.
+/// The world AABB of a mesh box `(min, max)` under `world`, or `None` when
+/// [`Obb::from_local_aabb`] has no box (the CPU cull's test: such objects
+/// are never culled). Building the OBB (normals, square roots) is most of
+/// the cost of a record; it is needed only to decide `None`, and that is
+/// certain to be `Some` when the box's half-edges, scaled by the longest,
+/// span a volume above 1e-6: each scaled edge is then longer than 1e-6
+/// (more than `Obb::new`'s 1e-9) and each face normal's cross product too
+/// (more than its 1e-12). Otherwise, and for non-finite or huge values,
+/// the OBB decides.
+fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, Point3<f64>)> {
+    let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
+    let (min, max) = (p(min), p(max));
+    let mid = nalgebra::center(&min, &max);
+    let half = (max - min) * 0.5;
+    let lin = w.fixed_view::<3, 3>(0, 0);
+    let edges = [lin.column(0) * half.x, lin.column(1) * half.y, lin.column(2) * half.z];
+    let center = lin * mid.coords + w.fixed_view::<3, 1>(0, 3);
+    let tame = |v: f64| v.abs() < 1e150;
+    let scale = edges.iter().map(|e| e.norm()).fold(0.0, f64::max);
+    let ordinary = center.iter().chain(edges.iter().flat_map(|e| e.iter())).all(|&v| tame(v))
+        && scale > 1e-150
+        && (edges[0] / scale).dot(&(edges[1] / scale).cross(&(edges[2] / scale))).abs() > 1e-6
+        && w[(3, 0)] == 0.0
+        && w[(3, 1)] == 0.0
+        && w[(3, 2)] == 0.0
+        && w[(3, 3)] == 1.0;
+    if ordinary {
+        let ext = edges[0].abs() + edges[1].abs() + edges[2].abs();
+        return Some((Point3::from(center - ext), Point3::from(center + ext)));
+    }
+    Obb::from_local_aabb(&min, &max, w).map(|b| b.aabb())
+}
+
+/// The per-frame header (std430, 368 bytes) before the mesh table.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct FrameHeader {
@@ -109,6 +151,8 @@ pub(crate) struct FrameHeader {
     pub counts: [u32; 4],
     /// The view's rotation by columns.
     pub view_rot: [[f32; 4]; 3],
+    /// The small-object test (`render/small.rs`; off by default).
+    pub small: GpuSmallCull,
 }
 
 /// One mesh of the per-frame table (std430, 48 bytes).
@@ -128,7 +172,7 @@ pub(crate) struct MeshInfo {
 
 /// Threads per workgroup of `cull.comp`; each mesh's members are padded to
 /// a multiple of it.
-pub(crate) const GROUP: u32 = 256;
+pub(crate) const GROUP: u32 = 64;
 /// A padding slot of [`Members::slots`].
 pub(crate) const NO_OBJECT: u32 = u32::MAX;
 
@@ -147,6 +191,9 @@ pub(crate) struct Members {
     pub base: Vec<u32>,
     /// Per mesh: how many objects draw it.
     pub count: Vec<u32>,
+    /// Per workgroup of slots: the first and last chunk
+    /// ([`super::chunks::CHUNK`] ids) its objects fall in.
+    pub spans: Vec<[u32; 2]>,
 }
 
 impl Members {
@@ -163,13 +210,26 @@ impl Members {
             base.push(at);
             at += c.div_ceil(GROUP) * GROUP;
         }
-        let mut slots = vec![NO_OBJECT; at as usize];
+        // Room for the workgroups' spans too ([`GpuScene::set_members`]
+        // uploads them after the slots, without growing the list).
+        let mut slots = Vec::with_capacity(at as usize + 2 * (at / GROUP) as usize);
+        slots.resize(at as usize, NO_OBJECT);
         let mut next = base.clone();
         for (i, &m) in object_mesh.iter().enumerate().filter(|(_, &m)| (m as usize) < meshes) {
             slots[next[m as usize] as usize] = i as u32;
             next[m as usize] += 1;
         }
-        Members { len: slots.len() as u32, slots, base, count }
+        // Each workgroup's objects ascend: its first and last slots that
+        // hold one give its chunks.
+        let spans = slots
+            .chunks_exact(GROUP as usize)
+            .map(|g| {
+                let first = g[0];
+                let last = g.iter().rev().find(|&&i| i != NO_OBJECT).copied().unwrap_or(first);
+                [chunk_of(first) as u32, chunk_of(last) as u32]
+            })
+            .collect();
+        Members { len: slots.len() as u32, slots, base, count, spans }
     }
 
     /// Mesh `m`'s first slot and workgroups (a mesh past the list has none).
@@ -232,7 +292,7 @@ mod tests {
     #[test]
     fn layouts_match_the_shaders() {
         assert_eq!(std::mem::size_of::<GpuObjectRecord>(), 80);
-        assert_eq!(std::mem::size_of::<FrameHeader>(), 192);
+        assert_eq!(std::mem::size_of::<FrameHeader>(), 368);
         assert_eq!(std::mem::size_of::<MeshInfo>(), 48);
         assert_eq!(std::mem::size_of::<IndexedCommand>(), 20);
     }
@@ -258,6 +318,48 @@ mod tests {
         assert_eq!(GpuObjectRecord::new(&unknown, &bounds).mesh, NO_MESH);
     }
 
+    /// The quick box decision agrees with the OBB's on ordinary,
+    /// sheared, flat and collapsed boxes, and its box holds the OBB's.
+    #[test]
+    fn the_quick_box_test_decides_as_the_obb_does() {
+        use nalgebra::{Rotation3, Unit};
+        let bounds = ([-0.5f32, -1.0, 0.0], [0.5f32, 1.0, 3.0]);
+        let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
+        let turn = Rotation3::from_axis_angle(&Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0)), 0.7);
+        let mut worlds = Vec::new();
+        for scale in [Vector3::new(1.0, 2.0, 3.0), Vector3::new(1e-4, 1.0, 1.0), Vector3::new(0.0, 1.0, 1.0)] {
+            for far in [0.0, 3.0e5] {
+                let t = Matrix4::new_translation(&Vector3::new(far, -far, 1.0));
+                worlds.push(t * turn.to_homogeneous() * Matrix4::new_nonuniform_scaling(&scale));
+            }
+        }
+        let mut shear = Matrix4::identity();
+        shear[(0, 1)] = 5.0;
+        worlds.push(shear);
+        worlds.push(Matrix4::new_nonuniform_scaling(&Vector3::new(0.0, 0.0, 1.0)));
+        worlds.push(Matrix4::zeros());
+        let mut nan = Matrix4::identity();
+        nan[(1, 3)] = f64::NAN;
+        worlds.push(nan);
+        let (mut some, mut none) = (0, 0);
+        for w in &worlds {
+            let obb = Obb::from_local_aabb(&p(bounds.0), &p(bounds.1), w);
+            let quick = world_box(w, bounds);
+            assert_eq!(quick.is_some(), obb.is_some(), "{w}");
+            if let (Some((lo, hi)), Some(b)) = (quick, obb) {
+                let (blo, bhi) = b.aabb();
+                for k in 0..3 {
+                    let tol = 1e-9 * (1.0 + blo[k].abs() + bhi[k].abs());
+                    assert!((lo[k] - blo[k]).abs() <= tol && (hi[k] - bhi[k]).abs() <= tol, "{w}");
+                }
+                some += 1;
+            } else {
+                none += 1;
+            }
+        }
+        assert_eq!((some, none), (7, 3), "flat boxes have one, lines, points and NaN none");
+    }
+
     #[test]
     fn members_group_objects_by_mesh_in_ascending_order_padded_to_workgroups() {
         // 600 objects: every third draws mesh 2, the rest alternate mesh 0
@@ -278,13 +380,22 @@ mod tests {
         let expect_2: Vec<u32> = (0..600).step_by(3).collect();
         assert_eq!((expect_0.len(), expect_2.len()), (200, 200));
         assert_eq!(m.count, vec![200, 0, 200]);
-        // 200 objects take one workgroup of 256 slots.
+        // 200 objects take four workgroups of 64 slots.
+        assert_eq!(GROUP, 64);
         assert_eq!(m.base, vec![0, 256, 256]);
         assert_eq!((m.slots.len(), m.len), (512, 512));
         assert_eq!(m.slots[..200], expect_0[..]);
         assert!(m.slots[200..256].iter().all(|&s| s == NO_OBJECT));
         assert_eq!(m.slots[256..456], expect_2[..]);
         assert!(m.slots[456..].iter().all(|&s| s == NO_OBJECT));
-        assert_eq!((m.of(0), m.of(1), m.of(2), m.of(7)), ((0, 1), (256, 0), (256, 1), (512, 0)));
+        assert_eq!((m.of(0), m.of(1), m.of(2), m.of(7)), ((0, 4), (256, 0), (256, 4), (512, 0)));
+        // Each workgroup's chunks: those of its first and last object.
+        let chunk = super::super::chunks::CHUNK;
+        assert_eq!(chunk, 32);
+        let span = |ids: &[u32]| [ids[0] / chunk, ids[ids.len() - 1] / chunk];
+        let want: Vec<[u32; 2]> = expect_0.chunks(64).chain(expect_2.chunks(64)).map(span).collect();
+        assert_eq!(m.spans, want);
+        // Mesh 0's first workgroup: ids 2 to 190 (two of every six ids).
+        assert_eq!(m.spans[0], [0, 190 / 32]);
     }
 }

@@ -11,8 +11,9 @@ use super::super::overlay::OverlayFrame;
 use super::super::pipeline::set_full_viewport;
 use super::super::readback;
 use super::super::scene::{SceneBatches, SceneInputs, ScenePush};
+use super::super::small::{GpuSmallCull, SmallCull};
 use super::super::target::Depths;
-use super::super::{FrameDesc, FrameStats};
+use super::super::{DrawObject, FrameDesc, FrameStats};
 use super::scene_objects::highlight_table;
 use super::{Renderer, Target};
 use crate::math::View;
@@ -111,6 +112,7 @@ impl Renderer {
         image_index: usize,
         desc: &FrameDesc,
     ) -> Result<FrameStats, RenderError> {
+        let positions = self.small_cull_positions();
         let Renderer { parts, overlay, ui, ctx, capture_next, .. } = self;
         let (color_image, color_view, depths, extent) = match &parts.target {
             Target::Offscreen(o) => (o.color.raw, o.color.view, o.depths.as_ref(), o.extent()),
@@ -123,7 +125,15 @@ impl Renderer {
         let view = desc.camera.view_matrix();
         let projection = desc.camera.projection_matrix(aspect, desc.depth);
 
-        let batches = SceneBatches::new(&view, &desc.objects, &parts.blended);
+        // Exact small-object culling (`render/small.rs`), both paths.
+        let size = (extent.width, extent.height);
+        let small = positions.as_ref().and_then(|p| SmallCull::new(desc.camera, desc.depth, size, p));
+        let bounds = &parts.bounds;
+        let keep = |o: &DrawObject| {
+            let b = bounds.get(o.mesh.0 as usize);
+            small.as_ref().zip(b).is_none_or(|(s, &b)| s.keeps(&o.world, b))
+        };
+        let batches = SceneBatches::new(&view, &desc.objects, &parts.blended, keep);
         let bytes: &[u8] = bytemuck::cast_slice(&batches.instances);
         let frame = &mut parts.frames[fi];
         // SAFETY: the frame's fence was waited for, so the GPU no longer
@@ -167,6 +177,7 @@ impl Renderer {
                         bounds: &parts.bounds,
                         blended: &parts.blended,
                         materials: &parts.materials,
+                        small: GpuSmallCull::new(&projection, size, small.as_ref().and(positions.as_deref())),
                     };
                     stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
                     Some(&*g)

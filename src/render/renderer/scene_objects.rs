@@ -40,6 +40,21 @@ impl Renderer {
         unsafe { scene.set_objects(&self.ctx, count, objects, &parts.bounds) }
     }
 
+    /// Turns exact small-object culling on or off (on by default): both
+    /// scene paths leave out objects whose projected box holds no sample
+    /// position of the frame, which draw nothing (`render/small.rs`).
+    pub fn set_small_object_culling(&mut self, on: bool) {
+        self.parts.small_culling = on;
+    }
+
+    /// The sample positions a frame's small-object test uses, or `None`
+    /// when it is off (turned off, or MSAA without standard locations).
+    pub(crate) fn small_cull_positions(&self) -> Option<Vec<[f64; 2]>> {
+        let samples = self.ctx.samples().as_raw();
+        let positions = super::super::small::sample_positions(samples, self.ctx.standard_sample_locations);
+        positions.filter(|_| self.parts.small_culling)
+    }
+
     /// Whether the device has what GPU culling needs
     /// (`drawIndirectFirstInstance`: each mesh's indirect draws start at its
     /// slice of the visible list). Lavapipe has it.
@@ -76,6 +91,16 @@ impl Renderer {
         match &self.parts.gpu_scene {
             Some(s) => s.read(&self.ctx, index),
             None => Err(RenderError::BadObject { index, count: 0 }),
+        }
+    }
+
+    /// GPU culling: how many workgroups of the cull's member slots the last
+    /// frame's coarse (chunk) pass handed to the per-object test, of how
+    /// many (waits for the device; for tests).
+    pub fn read_cull_workgroups(&self) -> Result<(u32, u32), RenderError> {
+        match &self.parts.gpu_scene {
+            Some(s) => s.read_listed(&self.ctx),
+            None => Ok((0, 0)),
         }
     }
 

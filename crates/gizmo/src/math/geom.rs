@@ -139,13 +139,14 @@ impl Obb {
         // pairs that bound it in its plane: stand in a unit vector normal to
         // the other two edges when computing those face normals.
         let scaled = edges.map(|e| e / scale);
-        let small: Vec<usize> = (0..3).filter(|&i| scaled[i].norm() <= 1e-9).collect();
+        let small = scaled.map(|e| e.norm() <= 1e-9);
         let mut span = scaled;
-        match small.as_slice() {
-            [] => {}
-            [k] => {
+        match small.iter().filter(|&&s| s).count() {
+            0 => {}
+            1 => {
+                let k = small.iter().position(|&s| s).unwrap_or(0);
                 let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-                span[*k] = unit(scaled[i].cross(&scaled[j]))?.into_inner();
+                span[k] = unit(scaled[i].cross(&scaled[j]))?.into_inner();
             }
             _ => return None,
         }

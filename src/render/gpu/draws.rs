@@ -1,0 +1,73 @@
+//! The scene pass's part of the GPU-driven path: one indirect draw per
+//! culled mesh part, grouped by pass, material and mesh.
+
+use ash::vk;
+
+use super::super::material::Materials;
+use super::super::mesh::GpuMesh;
+use super::super::pipeline;
+use super::super::scene::{ScenePush, MATERIAL_PUSH_OFFSET};
+use super::{GpuScene, COMMAND, DISPATCH};
+use crate::math::DepthMode;
+
+impl GpuScene {
+    /// Records frame `fi`'s indirect draws (after [`GpuScene::cull`]);
+    /// returns the draw calls.
+    ///
+    /// # Safety
+    /// `cmd` is recording inside the scene pass's rendering scope, viewport
+    /// and scissor set; the buffers live until the GPU finished the frame.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        fi: usize,
+        push: &ScenePush,
+        depth: DepthMode,
+        meshes: &[GpuMesh],
+        materials: &Materials,
+        multisampled: bool,
+    ) -> u32 {
+        let Some(commands) = self.commands[fi].get() else { return 0 };
+        let (mut pass, mut material, mut mesh) = (None, None, None);
+        let mut calls = 0;
+        for draw in &self.draws[fi] {
+            let Some(m) = materials.get(draw.material) else { continue };
+            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
+            let pipeline = &pipeline[draw.pass as usize];
+            if pass != Some(draw.pass) {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
+                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(depth));
+                pipeline::push(d, cmd, pipeline.layout, push);
+                let set = [self.sets[fi]];
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 1, &set, &[]);
+                pass = Some(draw.pass);
+                material = None;
+            }
+            if material != Some(draw.material) {
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
+                d.cmd_push_constants(
+                    cmd,
+                    pipeline.layout,
+                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                    MATERIAL_PUSH_OFFSET,
+                    bytemuck::bytes_of(&m.push),
+                );
+                material = Some(draw.material);
+            }
+            if mesh != Some(draw.mesh) {
+                let g = &meshes[draw.mesh];
+                let (Some(v), Some(i), Some(s)) = (&g.vertices, &g.indices, &g.surface) else { continue };
+                d.cmd_bind_vertex_buffers(cmd, 0, &[v.raw], &[0]);
+                d.cmd_bind_vertex_buffers(cmd, 2, &[s.raw], &[0]);
+                d.cmd_bind_index_buffer(cmd, i.raw, 0, vk::IndexType::UINT32);
+                mesh = Some(draw.mesh);
+            }
+            let offset = DISPATCH + u64::from(draw.command) * COMMAND;
+            d.cmd_draw_indexed_indirect(cmd, commands.raw, offset, 1, COMMAND as u32);
+            calls += 1;
+        }
+        calls
+    }
+}

@@ -1,0 +1,87 @@
+//! The coarse level of GPU culling: chunks of consecutive ids whose boxes
+//! the compute pass tests before the objects. A far view of a large grid
+//! hands only the workgroups near the view to the per-object test, and
+//! still draws exactly what the CPU frustum test keeps; an object moved
+//! far from its chunk-mates (its chunk's box grows with the edit) is drawn
+//! where it went, and one moved away is no longer drawn.
+
+use nalgebra::{Point3, Vector3};
+use viewport::draw::{GpuSync, SceneMeshes};
+use viewport::editor::Editor;
+use viewport::math::{Camera, DepthMode, Projection};
+use viewport::scene::Scene;
+
+use crate::support::gpu::{assert_no_validation_errors, renderer};
+
+const W: u32 = 160;
+const H: u32 = 120;
+
+/// The ids the CPU path keeps (ascending).
+fn cpu_kept(meshes: &SceneMeshes, e: &Editor) -> Vec<u32> {
+    let (frame, _) = meshes.frame(e.scene(), e.camera, e.depth, &[], (W, H));
+    let mut ids: Vec<u32> = frame.objects.iter().map(|o| o.id - 1).collect();
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn a_view_of_a_corner_tests_few_workgroups_and_moved_objects_follow_their_chunks() {
+    let mut r = renderer(W, H);
+    // 200 x 200 cubes 2 m apart (x and z from 0 to 398).
+    let scene = Scene::cube_grid(40_000);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    // Looking down on the corner at the origin from 30 m: a few hundred
+    // cubes in view of 40,000.
+    e.camera = Camera {
+        eye: Point3::new(10.0, 30.0, 10.0),
+        target: Point3::new(10.0, 0.0, 10.0),
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 0.5, far: 2000.0 },
+    };
+    let mut sync = GpuSync::default();
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        e.depth = depth;
+        let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+        r.draw(&frame).unwrap();
+        let want = cpu_kept(&meshes, &e);
+        assert!(want.len() > 50 && want.len() < 2000, "{} cubes in view", want.len());
+        assert_eq!(r.read_drawn_objects().unwrap(), want, "{depth:?}");
+        // 40,000 slots make 625 workgroups of 64; the view meets a corner
+        // of rows of 200 cubes, so at most a few per row in view.
+        let (listed, total) = r.read_cull_workgroups().unwrap();
+        assert_eq!(total, 625);
+        assert!(listed * 10 < total, "{depth:?}: {listed} of {total} workgroups tested object by object");
+        assert!(listed as usize * 64 >= want.len(), "every kept object's workgroup is listed");
+    }
+    // Cube 30,000 (row 150, far outside the view) moves into the view: its
+    // chunk's box grows, so it is drawn there; moved away again, it is not.
+    let far = 30_000;
+    let before = cpu_kept(&meshes, &e);
+    assert!(!before.contains(&far));
+    let mut t = e.scene().objects()[far as usize].transform;
+    let home = t.position;
+    t.position = Vector3::new(11.0, 5.0, 9.0);
+    assert!(e.set_transform(far as usize, t));
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    let drawn = r.read_drawn_objects().unwrap();
+    assert!(drawn.contains(&far), "the moved cube is drawn where it went");
+    assert_eq!(drawn, cpu_kept(&meshes, &e));
+    t.position = home + Vector3::new(0.0, 0.0, 1.0);
+    assert!(e.set_transform(far as usize, t));
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    assert_eq!(r.read_drawn_objects().unwrap(), before, "moved out of view again");
+    // A cube of the corner moved out of the view is no longer drawn either.
+    let near = before[before.len() / 2];
+    let mut t = e.scene().objects()[near as usize].transform;
+    t.position += Vector3::new(500.0, 0.0, 500.0);
+    assert!(e.set_transform(near as usize, t));
+    let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&frame).unwrap();
+    let after: Vec<u32> = before.iter().copied().filter(|&i| i != near).collect();
+    assert_eq!(r.read_drawn_objects().unwrap(), after);
+    assert_eq!(cpu_kept(&meshes, &e), after);
+    assert_no_validation_errors(&r);
+}
