@@ -153,6 +153,9 @@ pub struct Context {
     pub(crate) indirect_first_instance: bool,
     /// `standardSampleLocations`: MSAA samples sit where Vulkan's table says.
     pub(crate) standard_sample_locations: bool,
+    /// Uploads always go through staging memory, even where device-local
+    /// memory is host-visible ([`crate::render::Renderer::set_staged_uploads`]).
+    pub(crate) staged_uploads: bool,
     /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
     _device: DeviceOwner,
     /// Dropped last: the instance-level objects.
@@ -336,6 +339,7 @@ impl Context {
             info,
             indirect_first_instance: supported.draw_indirect_first_instance == vk::TRUE,
             standard_sample_locations: limits.standard_sample_locations == vk::TRUE,
+            staged_uploads: false,
             _device: owner,
             roots,
         })

@@ -519,10 +519,11 @@ pub(crate) fn upload_buffer_with(
         gpu,
         Buffer::new(gpu, size as u64, usage | vk::BufferUsageFlags::TRANSFER_DST, MemoryLocation::GpuOnly, name)?,
     );
-    let coherent = buffer.alloc.as_ref().is_some_and(|a| {
-        let flags = a.memory_properties();
-        flags.contains(vk::MemoryPropertyFlags::HOST_COHERENT) && a.mapped_ptr().is_some()
-    });
+    let coherent = !ctx.staged_uploads
+        && buffer.alloc.as_ref().is_some_and(|a| {
+            let flags = a.memory_properties();
+            flags.contains(vk::MemoryPropertyFlags::HOST_COHERENT) && a.mapped_ptr().is_some()
+        });
     if coherent {
         if let Some(dst) = buffer.mapped() {
             for (k, chunk) in dst[..size].chunks_mut(piece).enumerate() {

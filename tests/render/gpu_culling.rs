@@ -539,10 +539,19 @@ fn an_object_that_changes_its_mesh_leaves_and_rejoins_the_drawn_objects() {
 /// 105,000 records) arrives complete: records on both sides of every piece
 /// boundary hold their objects' translations (split as `split_f64` says,
 /// computed here from the scene) and meshes, and the records past the
-/// objects (room for new ids) draw nothing.
+/// objects (room for new ids) draw nothing. Both ways of uploading: written
+/// in place (lavapipe's device memory is host-visible) and copied through
+/// staging memory piece by piece, as on a discrete GPU.
 #[test]
 fn an_upload_in_several_staging_pieces_arrives_whole() {
+    for staged in [false, true] {
+        upload_in_pieces(staged);
+    }
+}
+
+fn upload_in_pieces(staged: bool) {
     let mut r = renderer(W, H);
+    r.set_staged_uploads(staged);
     let n = 230_000;
     let scene = Scene::cube_grid(n);
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
@@ -556,12 +565,20 @@ fn an_upload_in_several_staging_pieces_arrives_whole() {
         let t = scene.world_matrix(i).column(3).xyz();
         for k in 0..3 {
             let (hi, lo) = viewport::render::split_f64(t[k]);
-            assert_eq!((record.translation_hi[k], record.translation_lo[k]), (hi, lo), "object {i}, axis {k}");
+            assert_eq!(
+                (record.translation_hi[k], record.translation_lo[k]),
+                (hi, lo),
+                "object {i}, axis {k}, staged {staged}"
+            );
         }
-        assert_eq!(record.mesh, cube, "object {i}'s mesh");
+        assert_eq!(record.mesh, cube, "object {i}'s mesh, staged {staged}");
     }
     for i in [n, n + 1, room - 1] {
-        assert_eq!(r.read_scene_object(i as u32).unwrap().mesh, u32::MAX, "record {i} past the objects");
+        assert_eq!(
+            r.read_scene_object(i as u32).unwrap().mesh,
+            u32::MAX,
+            "record {i} past the objects, staged {staged}"
+        );
     }
     assert_no_validation_errors(&r);
 }

@@ -47,6 +47,15 @@ impl Renderer {
         self.parts.small_culling = on;
     }
 
+    /// Makes every later upload copy through staging memory even where the
+    /// device-local memory is host-visible and coherent (off by default:
+    /// there the data is written in place). A discrete GPU always takes
+    /// the staging path; this lets tests on lavapipe or an integrated GPU
+    /// cover it too.
+    pub fn set_staged_uploads(&mut self, on: bool) {
+        self.ctx.staged_uploads = on;
+    }
+
     /// The sample positions a frame's small-object test uses, or `None`
     /// when it is off (turned off, or MSAA without standard locations).
     pub(crate) fn small_cull_positions(&self) -> Option<Vec<[f64; 2]>> {
