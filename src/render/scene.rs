@@ -13,7 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Matrix4, Vector4};
 
 use super::error::RenderError;
-use super::material::{MaterialPush, Materials, Pass};
+use super::material::{GpuMaterial, MaterialPush, Materials, Pass};
 use super::mesh::GpuMesh;
 use super::pipeline::{self, instanced_vertex_input, spirv, to_f32_cols, IdAttachment, Pipeline, PipelineDesc};
 use super::resources::{Destroy, Gpu, Guard};
@@ -205,6 +205,61 @@ pub(crate) struct ScenePass {
 /// Offset of the material's push constants, after [`ScenePush`].
 pub(crate) const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as u32;
 
+/// What a run of scene draws has bound: the pass's pipeline and the
+/// material, so that draws of the same pass and material bind nothing
+/// again. The CPU path's instanced draws and the GPU path's indirect ones
+/// both bind through it.
+#[derive(Default)]
+pub(crate) struct Bound {
+    pass: Option<Pass>,
+    material: Option<MaterialId>,
+}
+
+impl Bound {
+    /// Binds `pipelines[pass]` when the pass differs from the last one
+    /// (with the depth compare op and the frame's push constants, then
+    /// `with_pipeline` for the path's own descriptor sets), and material
+    /// `id` (`m`) when it or the pass changed; returns the pipeline.
+    ///
+    /// # Safety
+    /// `cmd` is recording inside the scene pass's rendering scope; the
+    /// pipelines and the material's set live until the GPU finished it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn bind<'p>(
+        &mut self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        pipelines: &'p [Pipeline; 3],
+        (pass, id): (Pass, MaterialId),
+        m: &GpuMaterial,
+        depth: DepthMode,
+        push: &ScenePush,
+        with_pipeline: impl FnOnce(&Pipeline),
+    ) -> &'p Pipeline {
+        let pipeline = &pipelines[pass as usize];
+        if self.pass != Some(pass) {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
+            d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(depth));
+            pipeline::push(d, cmd, pipeline.layout, push);
+            with_pipeline(pipeline);
+            self.pass = Some(pass);
+            self.material = None;
+        }
+        if self.material != Some(id) {
+            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
+            d.cmd_push_constants(
+                cmd,
+                pipeline.layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                MATERIAL_PUSH_OFFSET,
+                bytemuck::bytes_of(&m.push),
+            );
+            self.material = Some(id);
+        }
+        pipeline
+    }
+}
+
 /// The vertex stage of a set of scene pipelines, one per material pass
 /// (opaque, MASK, BLEND): the CPU-culled and the GPU-driven scene passes
 /// differ only here. `bindings` and `attributes` are the pass's own inputs;
@@ -332,30 +387,12 @@ impl ScenePass {
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut pass, mut material, mut mesh) = (None, None, None);
+        let (mut bound, mut mesh) = (Bound::default(), None);
         let (mut calls, mut instances) = (0, 0);
+        let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         for draw in &draws {
             let Some(m) = materials.get(draw.material) else { continue };
-            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
-            let pipeline = &pipeline[draw.pass as usize];
-            if pass != Some(draw.pass) {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
-                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
-                pipeline::push(d, cmd, pipeline.layout, &push);
-                pass = Some(draw.pass);
-                material = None;
-            }
-            if material != Some(draw.material) {
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
-                d.cmd_push_constants(
-                    cmd,
-                    pipeline.layout,
-                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
-                    MATERIAL_PUSH_OFFSET,
-                    bytemuck::bytes_of(&m.push),
-                );
-                material = Some(draw.material);
-            }
+            bound.bind(d, cmd, pipelines, (draw.pass, draw.material), m, inputs.depth, &push, |_| {});
             if mesh != Some(draw.mesh) {
                 if !inputs.meshes[draw.mesh].bind_scene(d, cmd, inputs.instance_buffer) {
                     continue;

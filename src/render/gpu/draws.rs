@@ -5,8 +5,8 @@ use ash::vk;
 
 use super::super::material::Materials;
 use super::super::mesh::GpuMesh;
-use super::super::pipeline;
-use super::super::scene::{ScenePush, MATERIAL_PUSH_OFFSET};
+use super::super::pipeline::Pipeline;
+use super::super::scene::{Bound, ScenePush};
 use super::{GpuScene, COMMAND, DISPATCH};
 use crate::math::DepthMode;
 
@@ -30,32 +30,17 @@ impl GpuScene {
         multisampled: bool,
     ) -> u32 {
         let Some(commands) = self.commands[fi].get() else { return 0 };
-        let (mut pass, mut material, mut mesh) = (None, None, None);
+        let (mut bound, mut mesh) = (Bound::default(), None);
         let mut calls = 0;
+        let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
+        let set = [self.sets[fi]];
         for draw in &self.draws[fi] {
             let Some(m) = materials.get(draw.material) else { continue };
-            let pipeline = if multisampled { &self.multisampled } else { &self.pipelines };
-            let pipeline = &pipeline[draw.pass as usize];
-            if pass != Some(draw.pass) {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.raw);
-                d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(depth));
-                pipeline::push(d, cmd, pipeline.layout, push);
-                let set = [self.sets[fi]];
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 1, &set, &[]);
-                pass = Some(draw.pass);
-                material = None;
-            }
-            if material != Some(draw.material) {
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
-                d.cmd_push_constants(
-                    cmd,
-                    pipeline.layout,
-                    vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
-                    MATERIAL_PUSH_OFFSET,
-                    bytemuck::bytes_of(&m.push),
-                );
-                material = Some(draw.material);
-            }
+            // The frame's object records and visible list: set 1.
+            let with_pipeline = |p: &Pipeline| {
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, p.layout, 1, &set, &[]);
+            };
+            bound.bind(d, cmd, pipelines, (draw.pass, draw.material), m, depth, push, with_pipeline);
             if mesh != Some(draw.mesh) {
                 let g = &meshes[draw.mesh];
                 let (Some(v), Some(i), Some(s)) = (&g.vertices, &g.indices, &g.surface) else { continue };
