@@ -195,8 +195,7 @@ fn scale(c: &mut Criterion) {
         // --headless --culling gpu`), a fresh renderer, the frame drawn and
         // read back. GPU culling by name: the default (auto) is CPU culling
         // on lavapipe, and the README's figures are the GPU path's.
-        let options =
-            Options { scene: Some(path.clone()), samples: 1, culling: Culling::Gpu, ..Options::default() };
+        let options = Options { scene: Some(path.clone()), samples: 1, culling: Culling::Gpu, ..Options::default() };
         c.bench_function(&format!("scale/{label}/load_to_first_frame"), |b| {
             b.iter(|| black_box(headless::run(&options, &Outputs::default()).unwrap()))
         });
