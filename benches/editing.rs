@@ -21,7 +21,7 @@ use viewport::editor::Editor;
 use viewport::headless::{self, Outputs};
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, Projection};
-use viewport::render::{ContextDesc, Renderer};
+use viewport::render::{ContextDesc, Culling, Renderer};
 use viewport::scene::Scene;
 use viewport::setup::Options;
 
@@ -192,8 +192,10 @@ fn scale(c: &mut Criterion) {
             b.iter(|| black_box(Editor::new(Scene::load(&path).unwrap(), 1280.0, 720.0).scene().len()))
         });
         // Load to the first frame: the CLI's headless run (`viewport FILE
-        // --headless`), a fresh renderer, the frame drawn and read back.
-        let options = Options { scene: Some(path.clone()), samples: 1, ..Options::default() };
+        // --headless --culling gpu`), a fresh renderer, the frame drawn and
+        // read back. GPU culling by name: the default (auto) is CPU culling
+        // on lavapipe, and the README's figures are the GPU path's.
+        let options = Options { scene: Some(path.clone()), samples: 1, culling: Culling::Gpu, ..Options::default() };
         c.bench_function(&format!("scale/{label}/load_to_first_frame"), |b| {
             b.iter(|| black_box(headless::run(&options, &Outputs::default()).unwrap()))
         });

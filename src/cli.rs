@@ -10,6 +10,7 @@ use clap::Parser;
 use crate::error::Error;
 use crate::headless::Outputs;
 use crate::math::DepthMode;
+use crate::render::Culling;
 use crate::setup::Options;
 
 pub const BINDINGS_HELP: &str = "\
@@ -83,29 +84,20 @@ pub struct Cli {
     /// the 3D view).
     #[arg(long)]
     pub no_ui: bool,
-    /// Scene culling: gpu (the default where the device supports it:
-    /// object data in persistent GPU buffers, frustum culling in a compute
-    /// pass, indirect draws) or cpu (culled and listed on the CPU each frame).
+    /// Scene culling: auto (the default: gpu on a GPU, cpu on a CPU
+    /// rasteriser such as lavapipe), gpu (object data in persistent GPU
+    /// buffers, frustum culling in a compute pass, indirect draws; cpu where
+    /// the device lacks drawIndirectFirstInstance) or cpu (culled and listed
+    /// on the CPU each frame).
     #[arg(long, value_name = "MODE", value_parser = parse_culling)]
     pub culling: Option<Culling>,
-    /// The same as `--culling gpu` (the default).
+    /// The same as `--culling gpu`.
     #[arg(long, conflicts_with = "culling")]
     pub gpu_culling: bool,
 }
 
-/// Where the scene is frustum-culled (`--culling`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Culling {
-    Cpu,
-    Gpu,
-}
-
 fn parse_culling(s: &str) -> Result<Culling, String> {
-    match s {
-        "cpu" => Ok(Culling::Cpu),
-        "gpu" => Ok(Culling::Gpu),
-        _ => Err(format!("culling must be \"cpu\" or \"gpu\", got \"{s}\"")),
-    }
+    Culling::parse(s).ok_or_else(|| format!("culling must be \"auto\", \"gpu\" or \"cpu\", got \"{s}\""))
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -169,7 +161,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         // 0: the renderer chooses by device (ContextDesc::samples).
         samples: cli.samples.unwrap_or(0),
         ui: !cli.no_ui,
-        gpu_culling: cli.culling != Some(Culling::Cpu),
+        culling: if cli.gpu_culling { Culling::Gpu } else { cli.culling.unwrap_or_default() },
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),

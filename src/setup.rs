@@ -12,6 +12,7 @@ use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
 use crate::error::Error;
 use crate::math::{Camera, DepthMode, Projection};
+use crate::render::Culling;
 use crate::scene::gltf::GltfFile;
 use crate::scene::open::{gltf_save_path, read_file_kind, scene_from_gltf, FileKind};
 use crate::scene::{Scene, SceneError};
@@ -32,10 +33,11 @@ pub struct Options {
     pub samples: u32,
     /// Draw the UI (toolbar, status line, panel, view widget) and route events through it.
     pub ui: bool,
-    /// Draw the scene GPU-driven where the device supports it: persistent
-    /// object buffer, compute culling, indirect draws (the default;
-    /// `--culling cpu` turns it off).
-    pub gpu_culling: bool,
+    /// Where the scene is culled (`--culling`): [`Culling::Auto`] (the
+    /// default) draws it GPU-driven (persistent object buffer, compute
+    /// culling, indirect draws) on a GPU and CPU-culled on a CPU rasteriser
+    /// ([`Renderer::culling`](crate::render::Renderer::culling)).
+    pub culling: Culling,
 }
 
 impl Default for Options {
@@ -47,7 +49,7 @@ impl Default for Options {
             validation: false,
             samples: 0,
             ui: true,
-            gpu_culling: true,
+            culling: Culling::Auto,
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::render::{ContextDesc, Renderer, WindowHandles};
+use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
 use crate::session::{self, Command};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
 use crate::ui::Ui;
@@ -95,7 +95,10 @@ struct App {
     window: Option<Window>,
     renderer: Option<Renderer>,
     meshes: Option<SceneMeshes>,
-    /// With GPU culling (the default): what the renderer holds of the scene.
+    /// Where the scene is culled ([`Options::culling`]).
+    culling: Culling,
+    /// With GPU culling (the default on GPUs): what the renderer holds of
+    /// the scene.
     gpu: Option<GpuSync>,
     modifiers: Modifiers,
     frames: u64,
@@ -137,11 +140,14 @@ impl App {
             size.width,
             size.height,
         )?;
-        eprintln!("viewport: using {}", renderer.device_info());
+        let culling = renderer.culling(self.culling);
+        eprintln!("viewport: using {}", renderer.device_info().describe(&culling));
         self.meshes = Some(SceneMeshes::upload_loaded(&mut renderer, &self.loaded)?);
-        if let Some(sync) = self.gpu.as_mut() {
-            // A new renderer holds no objects yet.
-            sync.reset();
+        // A new renderer holds no objects yet.
+        match (culling.gpu, self.gpu.as_mut()) {
+            (true, Some(sync)) => sync.reset(),
+            (true, None) => self.gpu = Some(GpuSync::default()),
+            (false, _) => self.gpu = None,
         }
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         // The UI scale u is the window's scale factor; the panel starts shown.
@@ -394,7 +400,8 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         loaded,
         window: None,
         renderer: None,
-        gpu: options.gpu_culling.then(GpuSync::default),
+        culling: options.culling,
+        gpu: None,
         meshes: None,
         modifiers: Modifiers::NONE,
         frames: 0,

@@ -89,9 +89,10 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
-    eprintln!("viewport: using {}", renderer.device_info());
+    let culling = renderer.culling(options.culling);
+    eprintln!("viewport: using {}", renderer.device_info().describe(&culling));
     let mut meshes = SceneMeshes::upload_loaded(&mut renderer, &loaded)?;
-    let mut gpu = options.gpu_culling.then(GpuSync::default);
+    let mut gpu = culling.gpu.then(GpuSync::default);
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);

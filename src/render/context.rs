@@ -131,6 +131,25 @@ pub struct DeviceInfo {
     /// highest count not above [`ContextDesc::samples`] that the device
     /// supports for colour and depth attachments.
     pub samples: u32,
+    /// The device's Vulkan type (what `samples: 0` and [`Culling::Auto`]
+    /// follow).
+    ///
+    /// [`Culling::Auto`]: super::Culling::Auto
+    pub(crate) device_type: vk::PhysicalDeviceType,
+}
+
+impl DeviceInfo {
+    /// A CPU rasteriser such as lavapipe (`VK_PHYSICAL_DEVICE_TYPE_CPU`).
+    pub fn is_cpu_rasteriser(&self) -> bool {
+        self.device_type == vk::PhysicalDeviceType::CPU
+    }
+
+    /// The start-up line's words after `using `: the device, the sample
+    /// count and the scene path, e.g. `llvmpipe (...) (CPU, Vulkan 1.3.255);
+    /// 1x MSAA; CPU culling (auto: a CPU rasteriser)`.
+    pub fn describe(&self, culling: &super::CullingChoice) -> String {
+        format!("{self}; {}x MSAA; {culling}", self.samples)
+    }
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -279,7 +298,7 @@ impl Context {
         // SAFETY: plain query on a live physical device.
         let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
         let requested = match desc.samples {
-            0 if info.kind == "CPU" => 1,
+            0 if info.is_cpu_rasteriser() => 1,
             0 => AUTO_SAMPLES_GPU,
             n => n,
         };
@@ -453,7 +472,12 @@ fn pick_device(
         };
         let (kind, rank) = device_kind(props.device_type);
         if best.as_ref().is_none_or(|b| rank < b.0) {
-            best = Some((rank, pd, family, DeviceInfo { name, kind, api_version: version, samples: 1 }));
+            best = Some((
+                rank,
+                pd,
+                family,
+                DeviceInfo { name, kind, api_version: version, samples: 1, device_type: props.device_type },
+            ));
         }
     }
     best.map(|(_, pd, f, info)| (pd, f, info)).ok_or_else(|| RenderError::NoDevice(rejected.join("; ")))

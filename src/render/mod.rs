@@ -101,6 +101,7 @@
 
 mod barrier;
 mod context;
+mod culling;
 mod error;
 mod frame;
 mod gpu;
@@ -125,6 +126,7 @@ use std::time::Duration;
 use nalgebra::Matrix4;
 
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
+pub use culling::{Culling, CullingChoice};
 pub use error::{MemoryKind, RenderError};
 pub use gpu::{split_f64, GpuObjectRecord, SceneObject};
 pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};

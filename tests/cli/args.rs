@@ -67,7 +67,10 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
         (vec!["--size", "big"], "WxH"),
         (vec!["--depth", "sideways"], "sideways"),
         (vec!["--frobnicate"], "frobnicate"),
-        (vec!["--culling", "fast"], "culling must be \"cpu\" or \"gpu\""),
+        (vec!["--culling", "fast"], "culling must be \"auto\", \"gpu\" or \"cpu\", got \"fast\""),
+        (vec!["--culling", "GPU"], "culling must be \"auto\", \"gpu\" or \"cpu\", got \"GPU\""),
+        (vec!["--culling", ""], "culling must be"),
+        (vec!["--culling", "auto", "--gpu-culling"], "cannot be used with"),
         (vec!["--culling", "cpu", "--gpu-culling"], "cannot be used with"),
     ];
     for (args, needle) in cases {
@@ -133,10 +136,12 @@ fn help_lists_every_binding_of_the_readme() {
     }
 }
 
-/// GPU culling (the default, `--culling gpu`, `--gpu-culling`) and
-/// `--culling cpu` draw the demo alike.
+/// `--culling auto` (the default) is CPU culling on lavapipe, a CPU
+/// rasteriser: the same picture as `--culling cpu`, and the start-up line
+/// says which path and why. GPU culling (`--culling gpu`, `--gpu-culling`)
+/// draws the demo as the CPU path does.
 #[test]
-fn gpu_culling_draws_the_demo_as_the_cpu_path_does_without_validation_errors() {
+fn culling_auto_is_the_cpu_path_on_lavapipe_and_gpu_culling_draws_the_demo_alike() {
     let dir = tempfile::tempdir().unwrap();
     for samples in ["1", "4"] {
         let shot = |culling: &[&str]| {
@@ -146,12 +151,29 @@ fn gpu_culling_draws_the_demo_as_the_cpu_path_does_without_validation_errors() {
             args.push(png.to_str().unwrap());
             args.extend_from_slice(culling);
             let out = viewport_cli(&args);
-            assert!(out.status.success(), "{culling:?}: {}", String::from_utf8_lossy(&out.stderr));
-            crate::support::image::read_png(&png)
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{culling:?}: {stderr}");
+            let using: Vec<&str> = stderr.lines().filter(|l| l.starts_with("viewport: using ")).collect();
+            assert_eq!(using.len(), 1, "{culling:?}: one start-up line: {stderr}");
+            // The tests force lavapipe (VK_DRIVER_FILES), a CPU device.
+            assert!(using[0].contains("(CPU, Vulkan "), "not lavapipe: {stderr}");
+            (crate::support::image::read_png(&png), using[0].to_string())
         };
-        let (cpu, gpu) = (shot(&["--culling", "cpu"]), shot(&["--culling", "gpu"]));
-        assert_eq!(shot(&[]).data, gpu.data, "{samples}x: the default is --culling gpu");
-        assert_eq!(shot(&["--gpu-culling"]).data, gpu.data, "{samples}x: --gpu-culling is --culling gpu");
+        let ((cpu, cpu_line), (gpu, gpu_line)) = (shot(&["--culling", "cpu"]), shot(&["--culling", "gpu"]));
+        assert!(cpu_line.ends_with(&format!("; {samples}x MSAA; CPU culling (asked)")), "{cpu_line}");
+        assert!(gpu_line.ends_with("; GPU culling (asked)"), "{gpu_line}");
+        let (auto, auto_line) = shot(&["--culling", "auto"]);
+        assert!(auto_line.ends_with("; CPU culling (auto: a CPU rasteriser)"), "{auto_line}");
+        assert_eq!(auto.data, cpu.data, "{samples}x: --culling auto is --culling cpu on lavapipe");
+        let (default, default_line) = shot(&[]);
+        assert_eq!(default_line, auto_line, "{samples}x: the default is --culling auto");
+        assert_eq!(default.data, cpu.data, "{samples}x: the default is --culling cpu on lavapipe");
+        let (alias, alias_line) = shot(&["--gpu-culling"]);
+        assert_eq!(
+            (alias.data, alias_line),
+            (gpu.data.clone(), gpu_line),
+            "{samples}x: --gpu-culling is --culling gpu"
+        );
         let pixels = (cpu.width * cpu.height) as usize;
         let differ = (0..pixels).filter(|&i| cpu.data[i * 4..i * 4 + 4] != gpu.data[i * 4..i * 4 + 4]).count();
         // The same picture but for a few silhouette pixels (f32 model-view on the GPU).

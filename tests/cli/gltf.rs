@@ -14,6 +14,9 @@ fn render(scene: &Path, png: &Path) -> Vec<u8> {
     let out = viewport_cli(&[
         scene.to_str().unwrap(),
         "--headless",
+        // GPU culling by name: auto is CPU culling on lavapipe.
+        "--culling",
+        "gpu",
         "--size",
         "160x120",
         "--screenshot",

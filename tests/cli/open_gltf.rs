@@ -74,7 +74,9 @@ pub(crate) fn write_gltf(
 fn open_and_save(file: &Path, saved: &Path, extra: &[&str]) -> Value {
     let size: &[&str] = if extra.contains(&"--size") { &[] } else { &["--size", "320x240"] };
     // The 3D view alone: the pictures are compared pixel by pixel.
-    let mut args = vec![file.to_str().unwrap(), "--headless", "--validation", "--no-ui", "--save-scene"];
+    // GPU culling by name: auto is CPU culling on lavapipe.
+    let mut args =
+        vec![file.to_str().unwrap(), "--headless", "--validation", "--no-ui", "--culling", "gpu", "--save-scene"];
     args.push(saved.to_str().unwrap());
     args.extend_from_slice(size);
     args.extend_from_slice(extra);

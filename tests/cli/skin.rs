@@ -61,6 +61,10 @@ fn a_dragged_joint_moves_the_skin_and_the_saved_scene_keeps_it() {
         "--headless",
         "--validation",
         "--no-ui",
+        // GPU culling by name (auto is CPU culling on lavapipe): posed skins
+        // take the CPU path frame by frame, the GPU copy catching up.
+        "--culling",
+        "gpu",
         "--replay",
         &script_path,
         "--trace",
@@ -98,6 +102,10 @@ fn a_dragged_joint_moves_the_skin_and_the_saved_scene_keeps_it() {
         "--headless",
         "--validation",
         "--no-ui",
+        // GPU culling by name (auto is CPU culling on lavapipe): posed skins
+        // take the CPU path frame by frame, the GPU copy catching up.
+        "--culling",
+        "gpu",
         "--size",
         "400x400",
         "--screenshot",

@@ -125,3 +125,21 @@ fn a_deliberate_validation_error_is_counted() {
         r.validation().error_messages()
     );
 }
+
+/// `Culling::Auto` resolves by device type: CPU culling on lavapipe (the
+/// tests' device, `VK_PHYSICAL_DEVICE_TYPE_CPU`), while `Gpu` and `Cpu`
+/// keep their meaning (lavapipe has `drawIndirectFirstInstance`).
+#[test]
+fn culling_auto_is_cpu_culling_on_lavapipe_and_explicit_requests_hold() {
+    use viewport::render::Culling;
+    let r = renderer(16, 16);
+    let info = r.device_info();
+    assert_eq!(info.kind, "CPU", "the tests run on lavapipe: {info}");
+    assert!(info.is_cpu_rasteriser());
+    assert!(r.supports_gpu_culling(), "lavapipe has drawIndirectFirstInstance");
+    assert!(!r.culling(Culling::Auto).gpu, "auto on a CPU rasteriser");
+    assert!(!r.culling(Culling::default()).gpu, "the default is auto");
+    assert!(r.culling(Culling::Gpu).gpu, "gpu asked for by name");
+    assert!(!r.culling(Culling::Cpu).gpu);
+    assert_no_validation_errors(&r);
+}

@@ -31,9 +31,12 @@ pub struct Run {
     pub scene: Value,
 }
 
-/// Runs `viewport SCENE --headless --validation --no-ui --replay SCRIPT
-/// --trace --save-scene` in `dir`, whatever the outcome: the 3D view alone,
-/// as the tests of picking, gizmos and views see it.
+/// Runs `viewport SCENE --headless --validation --no-ui --culling gpu
+/// --replay SCRIPT --trace --save-scene` in `dir`, whatever the outcome: the
+/// 3D view alone, as the tests of picking, gizmos and views see it. GPU
+/// culling is asked for by name (`--culling auto`, the default, is CPU
+/// culling on lavapipe), so the replays keep exercising the GPU path's
+/// upkeep through edits, undo and imports.
 pub fn run_raw(scene: &Value, script: &Value, dir: &Path) -> Output {
     run_raw_with(scene, script, dir, false)
 }
@@ -46,7 +49,7 @@ pub fn run_raw_with(scene: &Value, script: &Value, dir: &Path, ui: bool) -> Outp
     std::fs::write(&script_path, script.to_string()).unwrap();
     Command::new(env!("CARGO_BIN_EXE_viewport"))
         .arg(&scene_path)
-        .args(["--headless", "--validation"])
+        .args(["--headless", "--validation", "--culling", "gpu"])
         .args(if ui { &[][..] } else { &["--no-ui"][..] })
         .arg("--replay")
         .arg(&script_path)
@@ -61,6 +64,7 @@ pub fn run_raw_with(scene: &Value, script: &Value, dir: &Path, ui: bool) -> Outp
 
 /// Replays `script` over `scene` headless with validation, the 3D view
 /// alone (`--no-ui`) and `extra` arguments, and returns the screenshot.
+/// GPU culling unless `extra` names a `--culling` (see [`run_raw`]).
 pub fn screenshot(scene: &Value, script: &Value, extra: &[&str]) -> viewport::render::RgbaImage {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
@@ -69,6 +73,7 @@ pub fn screenshot(scene: &Value, script: &Value, extra: &[&str]) -> viewport::re
     let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
         .arg(dir.path().join("scene.json"))
         .args(["--headless", "--no-ui", "--validation"])
+        .args(if extra.contains(&"--culling") { &[][..] } else { &["--culling", "gpu"][..] })
         .args(extra)
         .arg("--replay")
         .arg(dir.path().join("script.json"))

@@ -190,7 +190,8 @@ impl WindowApp {
         let (child, wid) = spawn_window(x, || {
             let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"));
             c.arg(file)
-                .args(["--validation", "--size", size])
+                // GPU culling by name: the default (auto) is CPU culling on lavapipe.
+                .args(["--validation", "--culling", "gpu", "--size", size])
                 .args(extra)
                 .current_dir(dir)
                 .env("DISPLAY", &x.display)

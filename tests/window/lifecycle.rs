@@ -19,7 +19,9 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     let log = dir.path().join("stderr.log");
     let (mut child, wid) = spawn_window(&x, || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_viewport"));
-        c.args(["--validation", "--size", "800x500"])
+        // GPU culling by name (the default is CPU culling on lavapipe): its
+        // objects follow the renderer through resizes.
+        c.args(["--validation", "--culling", "gpu", "--size", "800x500"])
             .env("DISPLAY", &x.display)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap());

@@ -1,6 +1,7 @@
 //! The renderer's GPU-culling API: the persistent scene objects and
 //! their read-backs (for tests).
 
+use super::super::culling::{choose_culling, Culling, CullingChoice};
 use super::super::gpu::{GpuObjectRecord, GpuScene, SceneObject};
 use super::super::target::DEPTH_FORMAT;
 use super::super::{Highlight, MeshId, RenderError, FRAMES_IN_FLIGHT};
@@ -69,6 +70,13 @@ impl Renderer {
     /// slice of the visible list). Lavapipe has it.
     pub fn supports_gpu_culling(&self) -> bool {
         self.ctx.indirect_first_instance
+    }
+
+    /// The scene path `asked` comes to on this device: [`Culling::Auto`]
+    /// culls on the GPU unless the device is a CPU rasteriser; GPU culling
+    /// needs [`Renderer::supports_gpu_culling`].
+    pub fn culling(&self, asked: Culling) -> CullingChoice {
+        choose_culling(asked, self.device_info().device_type, self.supports_gpu_culling())
     }
 
     /// Whether mesh `mesh` has a blended part. GPU culling leaves such
