@@ -4,7 +4,8 @@
 //! drag, the CPU side of a frame (with CPU culling; and with GPU culling,
 //! build + record, for a close view and a view of every object), save, load
 //! (parse + validate + editor + pick index) and load to the first headless
-//! frame (the CLI's headless run), at 1k, 160k and 1M cubes
+//! frame (the CLI's headless run), a box selection of 100,000 objects and
+//! the UI pass with the side panel (outliner) shown, at 1k, 160k and 1M cubes
 //! (`Scene::cube_grid`, the scenes `make bench-scenes` writes), with the
 //! peak resident memory of this process.
 //!
@@ -17,13 +18,14 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
 use viewport::draw::{GpuSync, SceneMeshes};
-use viewport::editor::Editor;
+use viewport::editor::{Editor, FrameProbe};
 use viewport::headless::{self, Outputs};
-use viewport::input::{Event, MouseButton};
+use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, Projection};
 use viewport::render::{ContextDesc, Culling, Renderer};
 use viewport::scene::Scene;
 use viewport::setup::Options;
+use viewport::ui::Ui;
 
 fn grid(n: usize) -> Scene {
     Scene::cube_grid(n)
@@ -91,6 +93,18 @@ fn scene_changes(c: &mut Criterion) {
         e.delete();
         g.bench_function("undo_delete", |b| b.iter_custom(|it| timed(&mut e, it, Editor::undo, Editor::redo)));
         g.finish();
+    }
+}
+
+/// A frame whose object-ID buffer holds `.0` inside any box.
+struct Listed<'a>(&'a [usize]);
+
+impl FrameProbe for Listed<'_> {
+    fn depth_at(&mut self, _p: Point2<f64>) -> Option<f64> {
+        None
+    }
+    fn objects_in(&mut self, _min: Point2<f64>, _max: Point2<f64>) -> Option<Vec<usize>> {
+        Some(self.0.to_vec())
     }
 }
 
@@ -182,6 +196,45 @@ fn scale(c: &mut Criterion) {
                 black_box(e.redo())
             })
         });
+        // A box selection that takes 100,000 objects (all of them at 1k)
+        // from the object-ID buffer (here a probe that lists them).
+        let boxed: Vec<usize> = (0..n.min(100_000)).collect();
+        c.bench_function(&format!("scale/{label}/box_select_100k"), |b| {
+            b.iter(|| {
+                let mut probe = Listed(&boxed);
+                for ev in [
+                    Event::CursorMoved { x: 10.0, y: 10.0 },
+                    Event::MouseDown { button: MouseButton::Left },
+                    Event::CursorMoved { x: 600.0, y: 400.0 },
+                    Event::MouseUp { button: MouseButton::Left },
+                ] {
+                    e.handle_with_frame(&ev, Modifiers::NONE, &mut probe);
+                }
+                assert_eq!(e.selection().len(), boxed.len());
+            })
+        });
+        e.set_selection(&[]);
+        // The UI with the side panel shown: its outliner lays out only the
+        // rows in view; after an object is deleted (untimed) its rows are
+        // walked again.
+        let mut ui = Ui::new(1.0, 1280.0, 720.0, true);
+        ui.settle(&mut e);
+        c.bench_function(&format!("scale/{label}/ui_pass_with_panel"), |b| b.iter(|| black_box(ui.draw(&mut e))));
+        c.bench_function(&format!("scale/{label}/ui_pass_with_panel_after_a_delete"), |b| {
+            b.iter_custom(|it| {
+                let mut total = Duration::ZERO;
+                for _ in 0..it {
+                    e.set_selection(&[n / 2]);
+                    e.delete();
+                    let t = Instant::now();
+                    black_box(ui.draw(&mut e));
+                    total += t.elapsed();
+                    e.undo();
+                }
+                total
+            })
+        });
+        e.set_selection(&[]);
         let path = dir.join(format!("cubes-{label}.json"));
         e.scene_to_save().save(&path).unwrap();
         c.bench_function(&format!("scale/{label}/save"), |b| b.iter(|| e.scene_to_save().save(&path).unwrap()));

@@ -18,7 +18,7 @@ mod gpu;
 
 pub use gpu::GpuSync;
 
-use crate::editor::{Editor, FrameProbe, PickMesh, SkinKey};
+use crate::editor::{Editor, FrameProbe, IdSet, PickMesh, SkinKey};
 use crate::math::geom::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
@@ -476,26 +476,21 @@ impl SceneMeshes {
 }
 
 /// How each object is highlighted: the last selected is active, the other
-/// selected ones selected. A large selection is looked up in a set.
+/// selected ones selected.
 struct Highlighter<'a> {
     selected: &'a [usize],
-    set: Option<HashSet<usize>>,
+    set: IdSet<'a>,
 }
 
 impl<'a> Highlighter<'a> {
     fn new(selected: &'a [usize]) -> Highlighter<'a> {
-        let set = (selected.len() > 16).then(|| selected.iter().copied().collect());
-        Highlighter { selected, set }
+        Highlighter { selected, set: IdSet::new(selected) }
     }
 
     fn of(&self, i: usize) -> Highlight {
-        let selected = match &self.set {
-            Some(s) => s.contains(&i),
-            None => self.selected.contains(&i),
-        };
         if self.selected.last() == Some(&i) {
             Highlight::Active
-        } else if selected {
+        } else if self.set.contains(i) {
             Highlight::Selected
         } else {
             Highlight::None

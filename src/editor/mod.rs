@@ -33,7 +33,7 @@ mod select;
 mod skin;
 
 pub use pick::PickMesh;
-pub use select::{FrameProbe, NoFrame};
+pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;
 
 use std::collections::HashMap;
@@ -238,11 +238,7 @@ impl Editor {
             return;
         }
         self.selection.clear();
-        for &i in ids {
-            if self.scene.contains(i) && !self.selection.contains(&i) {
-                self.selection.push(i);
-            }
-        }
+        select::push_new(&mut self.selection, ids.iter().copied(), |i| self.scene.contains(i));
     }
 
     pub fn size(&self) -> (f64, f64) {
@@ -389,11 +385,12 @@ impl Editor {
     /// already moves its children), the active one's root first (the gizmo
     /// takes its local axes from the first target).
     fn roots_of_selection(&self) -> Vec<usize> {
+        let selected = IdSet::new(&self.selection);
         self.selection
             .iter()
             .rev()
             .copied()
-            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| self.selection.contains(&p)))
+            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| selected.contains(p)))
             .collect()
     }
 

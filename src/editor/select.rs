@@ -2,10 +2,46 @@
 //! frame's object-ID buffer through a [`FrameProbe`], or by ray casts when
 //! there is no frame), and reading the frame for orbit and zoom.
 
+use std::collections::HashSet;
+
 use nalgebra::Point2;
 
 use super::Editor;
 use crate::input::{Event, Modifiers, MouseButton};
+
+/// Membership in a list of object ids (a selection): a scan of the list
+/// while it is short, a hash set of it past [`IdSet::SCAN`] ids, so that
+/// testing `k` ids against a selection of `s` costs `k + s`, not `k * s`
+/// (a box over a million-object scene selects hundreds of thousands).
+pub struct IdSet<'a> {
+    ids: &'a [usize],
+    set: Option<HashSet<usize>>,
+}
+
+impl<'a> IdSet<'a> {
+    /// Longest list tested by a scan.
+    pub const SCAN: usize = 16;
+
+    pub fn new(ids: &'a [usize]) -> IdSet<'a> {
+        let set = (ids.len() > IdSet::SCAN).then(|| ids.iter().copied().collect());
+        IdSet { ids, set }
+    }
+
+    pub fn contains(&self, id: usize) -> bool {
+        match &self.set {
+            Some(s) => s.contains(&id),
+            None => self.ids.contains(&id),
+        }
+    }
+}
+
+/// Appends to `list` each id of `add` that `keep` accepts and that is not
+/// in `list` yet (nor earlier in `add`), in `add`'s order; linear in both
+/// lengths.
+pub(super) fn push_new(list: &mut Vec<usize>, add: impl IntoIterator<Item = usize>, keep: impl Fn(usize) -> bool) {
+    let mut seen: HashSet<usize> = list.iter().copied().collect();
+    list.extend(add.into_iter().filter(|&i| keep(i) && seen.insert(i)));
+}
 
 /// What the last drawn frame can tell the editor, from the GPU's depth and
 /// object-ID buffers (a small read-back, never the whole image).
@@ -103,13 +139,12 @@ impl Editor {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 if let Some((id, _)) = self.surface_at(Point2::new(x as f64 + 0.5, y as f64 + 0.5), |_| true) {
-                    if !found.contains(&id) {
-                        found.push(id);
-                    }
+                    found.push(id);
                 }
             }
         }
         found.sort_unstable();
+        found.dedup();
         found
     }
 
@@ -118,16 +153,13 @@ impl Editor {
     pub(super) fn box_select(&mut self, ids: Vec<usize>) -> bool {
         let before = self.selection.clone();
         if self.mods.ctrl {
-            self.selection.retain(|i| !ids.contains(i));
+            let gone = IdSet::new(&ids);
+            self.selection.retain(|&i| !gone.contains(i));
         } else {
             if !self.mods.shift {
                 self.selection.clear();
             }
-            for i in ids {
-                if self.scene.contains(i) && !self.selection.contains(&i) {
-                    self.selection.push(i);
-                }
-            }
+            push_new(&mut self.selection, ids, |i| self.scene.contains(i));
         }
         self.rehover();
         before != self.selection

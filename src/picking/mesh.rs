@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use glam::Vec3A;
 use nalgebra::{Point3, Vector3};
+use obvhs::aabb::Aabb;
 use obvhs::bvh2::builder::build_bvh2_from_tris;
 use obvhs::bvh2::node::Bvh2Node;
 use obvhs::bvh2::Bvh2;
@@ -64,11 +65,11 @@ impl MeshBvh {
         let mut bvh = build_bvh2_from_tris(&obvhs_tris, BvhBuildParams::medium_build(), &mut time);
         // Pad every box by a hundred-thousandth of the mesh's size: far more than the f32 rounding of a ray that starts at
         // the mesh (see `ray`), far less than anything that costs time.
-        let root = bvh.nodes[0].aabb;
+        let root = *bvh.nodes[0].aabb();
         let pad = 1e-5 * (root.max - root.min).max_element().max(f32::MIN_POSITIVE) + 1e-30;
         for node in &mut bvh.nodes {
-            node.aabb.min -= Vec3A::splat(pad);
-            node.aabb.max += Vec3A::splat(pad);
+            let b = node.aabb();
+            node.set_aabb(Aabb::new(b.min - Vec3A::splat(pad), b.max + Vec3A::splat(pad)));
         }
         let to_f64 = |v: [f32; 3]| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64);
         let tris = bvh.primitive_indices.iter().map(|&i| tris[i as usize].map(to_f64)).collect();
@@ -144,7 +145,7 @@ impl MeshBvh {
     /// padding), if before `t_max`.
     fn enter(&self, n: u32, origin: &Point3<f64>, inv: &Vector3<f64>, t_max: f64) -> Option<f64> {
         let node = self.bvh.nodes.get(n as usize)?;
-        let (lo, hi) = (node.aabb.min, node.aabb.max);
+        let (lo, hi) = (node.aabb().min, node.aabb().max);
         let (lo, hi) = ([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z]);
         let (mut t0, mut t1) = (0.0f64, t_max);
         for k in 0..3 {

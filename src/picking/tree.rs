@@ -345,7 +345,7 @@ impl BoxTree {
         let mut stack = vec![0u32];
         while let Some(n) = stack.pop() {
             let Some(node) = self.bvh.nodes.get(n as usize) else { continue };
-            if !frustum.intersects_aabb(&corner(node.aabb.min), &corner(node.aabb.max)) {
+            if !frustum.intersects_aabb(&corner(node.aabb().min), &corner(node.aabb().max)) {
                 continue;
             }
             if node.is_leaf() {

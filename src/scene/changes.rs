@@ -79,6 +79,7 @@ impl Scene {
         let parents = self.hierarchy.detach(&gone);
         let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
         self.live -= gone.len();
+        self.structure = super::new_structure();
         Detached { indices: gone, objects, parents }
     }
 
@@ -92,6 +93,7 @@ impl Scene {
             self.live -= live_past;
             self.objects.truncate(bound);
             self.hierarchy.truncate(bound);
+            self.structure = super::new_structure();
         }
     }
 
@@ -119,6 +121,7 @@ impl Scene {
             self.names.insert(i, &o.name);
         }
         self.live += items.len();
+        self.structure = super::new_structure();
         Ok(())
     }
 

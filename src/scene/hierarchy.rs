@@ -63,29 +63,51 @@ impl Hierarchy {
         if let Some(p) = parents.iter().flatten().find(|&&p| p >= n) {
             return Err(HierarchyError::NoSuchObject(*p));
         }
+        Hierarchy::from_links(parents.iter().map(|&p| link(p)).collect())
+    }
+
+    /// The link of a root in [`Hierarchy::from_links`]'s list.
+    pub const NO_PARENT: u32 = ROOT;
+
+    /// [`Hierarchy::from_parents`] for a list that is already in the stored
+    /// form: `links[i]` is the parent of object `i`, or
+    /// [`Hierarchy::NO_PARENT`] for a root. The list becomes the hierarchy's own, so a loader that fills it
+    /// while reading builds a scene of a million objects without a second
+    /// copy of its parents (the only transient is a 4-byte mark an object).
+    pub fn from_links(links: Vec<u32>) -> Result<Hierarchy, HierarchyError> {
+        let n = links.len();
+        debug_assert!(n < DEAD as usize, "slot ids fit below the sentinels");
+        if let Some(&p) = links.iter().find(|&&p| p != ROOT && p as usize >= n) {
+            return Err(HierarchyError::NoSuchObject(p as usize));
+        }
+        let up = |i: usize| match links[i] {
+            ROOT => None,
+            p => Some(p as usize),
+        };
         // Colour each object by the walk that first reached it; meeting the
         // current walk's colour again is a cycle. Linear in the object count.
-        let mut walk = vec![usize::MAX; n];
+        let mut walk = vec![u32::MAX; n];
         for start in 0..n {
             let mut at = Some(start);
             while let Some(i) = at {
-                if walk[i] == start {
-                    return Err(HierarchyError::Cycle { child: i, parent: parents[i].unwrap_or(i) });
+                if walk[i] == start as u32 {
+                    return Err(HierarchyError::Cycle { child: i, parent: up(i).unwrap_or(i) });
                 }
-                if walk[i] != usize::MAX {
+                if walk[i] != u32::MAX {
                     break;
                 }
-                walk[i] = start;
-                at = parents[i];
+                walk[i] = start as u32;
+                at = up(i);
             }
         }
+        drop(walk);
         let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, p) in parents.iter().enumerate() {
-            if let Some(p) = p {
-                children.entry(*p).or_default().push(i);
+        for i in 0..n {
+            if let Some(p) = up(i) {
+                children.entry(p).or_default().push(i);
             }
         }
-        Ok(Hierarchy { parent: parents.iter().map(|&p| link(p)).collect(), children })
+        Ok(Hierarchy { parent: links, children })
     }
 
     /// The number of slots, live or dead: every id is below it.
@@ -348,6 +370,14 @@ mod tests {
         assert_eq!(Hierarchy::from_parents(&[Some(5)]).unwrap_err(), HierarchyError::NoSuchObject(5));
         // A chain that runs into a cycle further on is caught too.
         assert!(Hierarchy::from_parents(&[Some(1), Some(2), Some(1)]).is_err());
+
+        // The stored form refuses the same, and a dead slot's sentinel is no parent.
+        const R: u32 = Hierarchy::NO_PARENT;
+        assert_eq!(Hierarchy::from_links(vec![1, 0]).unwrap_err(), HierarchyError::Cycle { child: 0, parent: 1 });
+        assert_eq!(Hierarchy::from_links(vec![R, 7]).unwrap_err(), HierarchyError::NoSuchObject(7));
+        assert!(Hierarchy::from_links(vec![R, u32::MAX - 1]).is_err());
+        assert!(Hierarchy::from_links(vec![R, 2, 3, 1]).is_err());
+        assert_eq!(Hierarchy::from_links(vec![R, 0, 1, 0, R]).unwrap(), sample());
 
         let mut h = sample();
         assert_eq!(h.set_parent(0, Some(2)), Err(HierarchyError::Cycle { child: 0, parent: 2 }));

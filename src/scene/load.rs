@@ -214,13 +214,13 @@ impl Builder {
                 }
             }
         }
-        let mut parents = vec![None; self.objects.len()];
+        let mut parents = vec![Hierarchy::NO_PARENT; self.objects.len()];
         for (child, name) in &self.parents {
             if problem.as_ref().is_some_and(|(i, _)| i < child) {
                 break;
             }
             match self.find(name) {
-                Some(p) => parents[*child] = Some(p),
+                Some(p) => parents[*child] = p as u32,
                 None => {
                     let child = self.objects[*child].name.to_string();
                     return Err(SceneError::UnknownParent { name: child, parent: name.clone() });
@@ -242,7 +242,7 @@ impl Builder {
         // Grown by doubling while read: give back the unused end.
         objects.shrink_to_fit();
         // Parents come from the name index, so only a cycle can be refused.
-        let hierarchy = Hierarchy::from_parents(&parents).map_err(|e| match e {
+        let hierarchy = Hierarchy::from_links(parents).map_err(|e| match e {
             HierarchyError::Cycle { child, .. }
             | HierarchyError::NoSuchObject(child)
             | HierarchyError::Taken(child) => SceneError::Cycle(objects[child].name.to_string()),

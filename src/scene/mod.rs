@@ -241,6 +241,17 @@ pub struct Scene {
     live: usize,
     hierarchy: Hierarchy,
     names: names::NameIndex,
+    /// Which objects exist and how they are linked, as a number unique in
+    /// the process: a new one for every scene made and for every change of
+    /// which slots are live or of a parent link ([`Scene::structure`]).
+    structure: u64,
+}
+
+/// The source of [`Scene::structure`] numbers (0 is the empty default scene's).
+static STRUCTURE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn new_structure() -> u64 {
+    STRUCTURE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Scenes are equal when their cameras, slots and links are (the name
@@ -319,7 +330,7 @@ impl Scene {
     /// A scene of root objects (no parents) with ids `0..len`; names
     /// should be unique (as a file's are).
     pub fn from_objects(camera: Option<Camera>, objects: Vec<Object>) -> Scene {
-        let hierarchy = Hierarchy::from_parents(&vec![None; objects.len()]).expect("roots form no cycle");
+        let hierarchy = Hierarchy::from_links(vec![Hierarchy::NO_PARENT; objects.len()]).expect("roots form no cycle");
         Scene::from_parts(camera, objects, hierarchy, None)
     }
 
@@ -335,7 +346,16 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
-        Scene { camera, objects, live, hierarchy, names }
+        Scene { camera, objects, live, hierarchy, names, structure: new_structure() }
+    }
+
+    /// A number that changes whenever objects are added or removed or a
+    /// parent link changes, and differs between scenes (unique in the
+    /// process): what caches of the hierarchy's shape (the UI's outliner
+    /// rows) compare to know they are current. Moving, renaming or
+    /// recolouring an object keeps it.
+    pub fn structure(&self) -> u64 {
+        self.structure
     }
 
     /// Appends `object` in a new slot under `parent` (or as a root);
@@ -345,6 +365,7 @@ impl Scene {
         self.names.insert(i, &object.name);
         self.objects.push(Some(object));
         self.live += 1;
+        self.structure = new_structure();
         Ok(i)
     }
 

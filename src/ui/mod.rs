@@ -13,6 +13,7 @@
 //!
 //! Sizes are egui points; one point is `u` physical pixels (the UI scale).
 
+mod outliner;
 mod panels;
 pub mod widget;
 
@@ -117,6 +118,8 @@ pub struct Ui {
     off: bool,
     /// How soon egui asked to be run again (a tooltip's delay, an animation).
     repaint_after: Option<std::time::Duration>,
+    /// The outliner's rows, kept while the scene's structure stays.
+    outliner: outliner::Rows,
 }
 
 impl std::fmt::Debug for Ui {
@@ -188,6 +191,7 @@ impl Ui {
             frame_ms: 0.0,
             off: false,
             repaint_after: None,
+            outliner: outliner::Rows::default(),
         };
         ui.trace.panel = panel;
         ui
@@ -446,8 +450,9 @@ impl Ui {
         let status = status_text(editor, self.frame_ms);
         let panel = self.panel;
         let ed: &Editor = editor;
+        let rows = if panel { self.outliner.of(ed.scene()) } else { &[] };
         let mut out = self.ctx.run_ui(raw, |ui| {
-            build(ui, ed, u, panel, &status, &mut actions, &mut trace);
+            build(ui, ed, u, panel.then_some(rows), &status, &mut actions, &mut trace);
         });
         for (id, deltas) in out.textures_delta.set.drain() {
             for d in deltas {

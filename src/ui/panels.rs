@@ -6,8 +6,9 @@
 use egui::{Color32, Pos2, Rect, Vec2};
 use nalgebra::{Point2, UnitQuaternion, Vector3};
 
+use super::outliner::Row;
 use super::{px_rect, widget, Action, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
-use crate::editor::Editor;
+use crate::editor::{Editor, IdSet};
 use crate::gizmo::{Delta, Mode, Pivot};
 use crate::math::Projection;
 
@@ -49,12 +50,13 @@ fn note(trace: &mut UiTrace, name: &str, r: &egui::Response, u: f64) {
     trace.rects.insert(name.to_string(), px_rect(r.rect, u));
 }
 
-/// Lays out the whole UI for one pass.
+/// Lays out the whole UI for one pass; `panel`: the side panel is shown,
+/// with these outliner rows.
 pub(super) fn build(
     ui: &mut egui::Ui,
     editor: &Editor,
     u: f64,
-    panel: bool,
+    panel: Option<&[Row]>,
     status: &str,
     actions: &mut Vec<Action>,
     trace: &mut UiTrace,
@@ -157,16 +159,18 @@ pub(super) fn build(
     trace.rects.insert("status".into(), px_rect(line.response.rect, u));
     trace.status = status.to_string();
 
-    if panel {
-        side_panel(ui.ctx(), editor, u, screen, actions, trace);
+    if let Some(rows) = panel {
+        side_panel(ui.ctx(), editor, rows, u, screen, actions, trace);
     }
     view_widget(ui.ctx(), editor, u, screen);
 }
 
-/// The side panel: outliner and the active object's transform.
+/// The side panel: outliner and the active object's transform. Only the
+/// outliner rows scrolled into view are laid out (and traced).
 fn side_panel(
     ctx: &egui::Context,
     editor: &Editor,
+    rows: &[Row],
     u: f64,
     screen: Rect,
     actions: &mut Vec<Action>,
@@ -186,12 +190,14 @@ fn side_panel(
             let scene = editor.scene();
             let active = editor.active();
             let shift = ui.input(|i| i.modifiers.shift);
-            egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0)).show(ui, |ui| {
-                let mut stack: Vec<(usize, usize)> =
-                    scene.hierarchy().roots().map(|r| (r, 0usize)).collect::<Vec<_>>().into_iter().rev().collect();
-                while let Some((i, depth)) = stack.pop() {
+            let selected = IdSet::new(editor.selection());
+            // A row is one selectable label (`interact_size` high).
+            let row_height = ui.spacing().interact_size.y;
+            let list = egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0));
+            list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
+                for &Row { id, depth } in &rows[in_view] {
+                    let i = id as usize;
                     let o = &scene.objects()[i];
-                    let selected = editor.selection().contains(&i);
                     let mut text = egui::RichText::new(o.name.as_str());
                     if active == Some(i) {
                         text = text.strong().color(Color32::from_rgb(255, 230, 140));
@@ -199,16 +205,13 @@ fn side_panel(
                     let r = ui
                         .horizontal(|ui| {
                             ui.add_space(12.0 * depth as f32);
-                            ui.selectable_label(selected, text)
+                            ui.selectable_label(selected.contains(i), text)
                         })
                         .inner;
                     if r.clicked() {
                         actions.push(Action::Select(i, shift));
                     }
                     note(trace, &format!("outliner.{}", o.name), &r, u);
-                    for &c in scene.hierarchy().children(i).iter().rev() {
-                        stack.push((c, depth + 1));
-                    }
                 }
             });
             ui.separator();

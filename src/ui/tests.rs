@@ -123,3 +123,56 @@ fn a_typed_zero_scale_is_refused_and_the_scene_still_saves() {
     ui.handle(&mut editor, &Event::KeyDown { key: "Enter".into() }, Modifiers::NONE, &mut NoFrame);
     assert_eq!(editor.scene().objects()[0].transform.scale.x, 0.5);
 }
+
+/// The outliner of a scene far longer than the panel: only the rows in
+/// view are laid out (and traced), in hierarchy order; a click on one
+/// selects it; the wheel scrolls later rows into view; a delete takes the
+/// object's row out at once.
+#[test]
+fn a_long_outliner_lays_out_only_the_rows_in_view() {
+    let n = 100_000;
+    let mut editor = Editor::new(Scene::cube_grid(n), 800.0, 500.0);
+    let mut ui = Ui::new(1.0, 800.0, 500.0, true);
+    ui.settle(&mut editor);
+    let shown = |ui: &Ui| -> Vec<usize> {
+        let rects = &ui.trace().unwrap().rects;
+        let mut rows: Vec<(f64, usize)> =
+            rects.iter().filter_map(|(k, r)| Some((r[1], k.strip_prefix("outliner.cube")?.parse().ok()?))).collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        rows.into_iter().map(|(_, i)| i).collect()
+    };
+    let first = shown(&ui);
+    // The list is half the panel's height: a few rows of 18 points, not 100,000.
+    assert!((3..40).contains(&first.len()), "{} rows laid out", first.len());
+    assert_eq!(first, (0..first.len()).collect::<Vec<_>>(), "roots in id order from the top");
+
+    let p = centre(&ui, "outliner.cube2");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    assert_eq!(editor.selection(), &[2]);
+    let p = centre(&ui, "outliner.cube4");
+    click(&mut ui, &mut editor, p, Modifiers { shift: true, ..Modifiers::NONE });
+    assert_eq!(editor.selection(), &[2, 4]);
+
+    // Scrolling over the list brings later rows, still consecutive.
+    let p = centre(&ui, "outliner.cube1");
+    ui.handle(&mut editor, &Event::CursorMoved { x: p.0, y: p.1 }, Modifiers::NONE, &mut NoFrame);
+    for _ in 0..5 {
+        ui.handle(&mut editor, &Event::Scroll { delta: -3.0 }, Modifiers::NONE, &mut NoFrame);
+        ui.run(&mut editor, false);
+    }
+    // egui scrolls smoothly: let its animation finish.
+    for _ in 0..30 {
+        ui.advance(0.05);
+        ui.run(&mut editor, false);
+    }
+    let later = shown(&ui);
+    assert!(later[0] > first[0], "the wheel scrolled the list: {later:?}");
+    assert_eq!(later, (later[0]..later[0] + later.len()).collect::<Vec<_>>());
+
+    // Deleted objects leave the list (the rows follow the scene's structure).
+    editor.set_selection(&[later[1]]);
+    assert!(editor.delete());
+    ui.run(&mut editor, false);
+    let after = shown(&ui);
+    assert!(!after.contains(&later[1]) && after.contains(&(later[1] + 1)), "{after:?}");
+}
