@@ -146,7 +146,7 @@ impl SceneMeshes {
     ) -> Result<FrameDesc, DrawError> {
         self.sync_gpu(editor, renderer, sync)?;
         let mut frame = FrameDesc::new(editor.camera, editor.depth);
-        let highlight = Highlighter::new(editor.selection());
+        let highlight = Highlighter::of_editor(editor);
         let highlights = editor
             .selection()
             .iter()
