@@ -263,6 +263,12 @@ impl Editor {
         self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i)));
     }
 
+    /// A number that changes with every change of the selection, unique in
+    /// the process (for caches of what the selection decides).
+    pub fn selection_version(&self) -> u64 {
+        self.selection.version()
+    }
+
     /// Whether object `i` is selected (costs the same for any selection size).
     pub fn is_selected(&self, i: usize) -> bool {
         self.selection.contains(i)

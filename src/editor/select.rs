@@ -39,8 +39,9 @@ impl<'a> IdSet<'a> {
 /// one), with a flag per id, so that asking whether an object is selected
 /// costs the same for a selection of one as of a million (a frame's
 /// highlights, the outliner, the roots of the selection). `version` changes
-/// with every change, for caches of what the selection decides (the
-/// gizmo's placement).
+/// with every change, to a number unique in the process, for caches of
+/// what the selection decides (the gizmo's placement, the GPU path's
+/// outline list).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Selection {
     order: Vec<usize>,
@@ -55,7 +56,14 @@ impl std::ops::Deref for Selection {
     }
 }
 
+/// The source of [`Selection::version`] numbers.
+static VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 impl Selection {
+    fn changed(&mut self) {
+        self.version = VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     pub fn contains(&self, i: usize) -> bool {
         self.flags.get(i).copied().unwrap_or(false)
     }
@@ -69,7 +77,7 @@ impl Selection {
             self.flags[i] = false;
         }
         self.order.clear();
-        self.version += 1;
+        self.changed();
     }
 
     /// Adds `i` last (the active one) unless it is selected already.
@@ -80,7 +88,7 @@ impl Selection {
         if !std::mem::replace(&mut self.flags[i], true) {
             self.order.push(i);
         }
-        self.version += 1;
+        self.changed();
     }
 
     /// Replaces the selection by the ids of `ids` in order, each once.
@@ -95,7 +103,7 @@ impl Selection {
             self.flags[i] = false;
             self.order.retain(|&s| s != i);
         }
-        self.version += 1;
+        self.changed();
     }
 
     pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
@@ -105,7 +113,7 @@ impl Selection {
             flags[i] = k;
             k
         });
-        self.version += 1;
+        self.changed();
     }
 }
 
