@@ -4,8 +4,8 @@
 //! drag, the CPU side of a frame (with CPU culling; and with GPU culling,
 //! build + record, for a close view and a view of every object), save, load
 //! (parse + validate + editor + pick index) and load to the first headless
-//! frame (the CLI's headless run), a box selection of 100,000 objects and
-//! the UI pass with the side panel (outliner) shown, at 1k, 160k and 1M cubes
+//! frame (the CLI's headless run), a box selection of 100,000 objects, a
+//! hover with them selected and the UI pass with the side panel (outliner) shown, at 1k, 160k and 1M cubes
 //! (`Scene::cube_grid`, the scenes `make bench-scenes` writes), with the
 //! peak resident memory of this process.
 //!
@@ -211,6 +211,16 @@ fn scale(c: &mut Criterion) {
                     e.handle_with_frame(&ev, Modifiers::NONE, &mut probe);
                 }
                 assert_eq!(e.selection().len(), boxed.len());
+            })
+        });
+        // With those objects selected, a mouse move over the view: the
+        // gizmo's placement (the median of 100,000 positions) is kept, not
+        // worked out again for every hover.
+        let mut k = 0u64;
+        c.bench_function(&format!("scale/{label}/hover_with_100k_selected"), |b| {
+            b.iter(|| {
+                k += 1;
+                black_box(e.handle(&Event::CursorMoved { x: 300.0 + (k % 7) as f64, y: 300.0 }))
             })
         });
         e.set_selection(&[]);

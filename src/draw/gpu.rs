@@ -5,8 +5,12 @@
 //! builds frames that let the renderer's compute pass cull. The objects of
 //! meshes with blended parts, which the compute pass skips, are listed in
 //! the frame (frustum-culled here, sorted back to front by the renderer as
-//! on the CPU path). The CPU side of such a frame costs what changed, what
-//! is selected and the blended objects, not the scene's size.
+//! on the CPU path). The CPU side of such a frame costs what changed and
+//! the blended objects, not the scene's size; the outline list of the
+//! selection is made again only when the selection or the scene's
+//! structure changed.
+
+use std::sync::Arc;
 
 use super::{CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
@@ -24,7 +28,14 @@ pub struct GpuSync {
     /// from the frame's object list; set with every whole upload and kept
     /// in step with the objects that change.
     blended: Vec<usize>,
+    /// The outline list of the last frame and what it was made from (the
+    /// selection's version, the scene's structure): a large selection's
+    /// list is not made again every frame.
+    highlights: Option<((u64, u64), Outlined)>,
 }
+
+/// The outlined objects of a frame: id + 1 and how ([`GpuSceneFrame::highlights`]).
+type Outlined = Arc<[(u32, Highlight)]>;
 
 impl GpuSync {
     /// Forgets what was uploaded: the next frame uploads every object (a
@@ -146,14 +157,22 @@ impl SceneMeshes {
     ) -> Result<FrameDesc, DrawError> {
         self.sync_gpu(editor, renderer, sync)?;
         let mut frame = FrameDesc::new(editor.camera, editor.depth);
-        let highlight = Highlighter::new(editor.selection());
-        let highlights = editor
-            .selection()
-            .iter()
-            .filter(|&&i| self.get(&editor.scene().objects()[i].mesh).is_some())
-            .map(|&i| (i as u32 + 1, highlight.of(i)))
-            .filter(|(_, h)| *h != Highlight::None)
-            .collect();
+        let highlight = Highlighter::of_editor(editor);
+        let key = (editor.selection_version(), editor.scene().structure());
+        let highlights = match &sync.highlights {
+            Some((k, list)) if *k == key => list.clone(),
+            _ => {
+                let list: Outlined = editor
+                    .selection()
+                    .iter()
+                    .filter(|&&i| self.get(&editor.scene().objects()[i].mesh).is_some())
+                    .map(|&i| (i as u32 + 1, highlight.of(i)))
+                    .filter(|(_, h)| *h != Highlight::None)
+                    .collect();
+                sync.highlights = Some((key, list.clone()));
+                list
+            }
+        };
         frame.gpu_scene = Some(GpuSceneFrame { highlights });
         if !sync.blended.is_empty() {
             let (w, h) = editor.size();

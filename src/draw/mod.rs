@@ -458,7 +458,7 @@ impl SceneMeshes {
                 // At most one draw an object in view: no doubling growth.
                 frame.objects.reserve_exact(ids.len());
                 let mut stats = CullStats::default();
-                let highlight = Highlighter::new(editor.selection());
+                let highlight = Highlighter::of_editor(editor);
                 for i in ids {
                     let world = scene.world_matrix(i);
                     let posed = editor.posed_mesh(i);
@@ -476,21 +476,35 @@ impl SceneMeshes {
 }
 
 /// How each object is highlighted: the last selected is active, the other
-/// selected ones selected.
+/// selected ones selected. Membership comes from the editor's selection
+/// (a flag per object) or, for a plain list, from an [`IdSet`] of it.
 struct Highlighter<'a> {
-    selected: &'a [usize],
-    set: IdSet<'a>,
+    active: Option<usize>,
+    selected: Selected<'a>,
+}
+
+enum Selected<'a> {
+    Editor(&'a Editor),
+    List(IdSet<'a>),
 }
 
 impl<'a> Highlighter<'a> {
     fn new(selected: &'a [usize]) -> Highlighter<'a> {
-        Highlighter { selected, set: IdSet::new(selected) }
+        Highlighter { active: selected.last().copied(), selected: Selected::List(IdSet::new(selected)) }
+    }
+
+    fn of_editor(editor: &'a Editor) -> Highlighter<'a> {
+        Highlighter { active: editor.active(), selected: Selected::Editor(editor) }
     }
 
     fn of(&self, i: usize) -> Highlight {
-        if self.selected.last() == Some(&i) {
+        let selected = match &self.selected {
+            Selected::Editor(e) => e.is_selected(i),
+            Selected::List(s) => s.contains(i),
+        };
+        if self.active == Some(i) {
             Highlight::Active
-        } else if self.set.contains(i) {
+        } else if selected {
             Highlight::Selected
         } else {
             Highlight::None

@@ -27,6 +27,9 @@ pub(super) struct BoundsList {
     /// The value given last and its index: runs of objects with the same
     /// mesh (the common case) skip the hash map.
     last: Option<([u64; 6], u32)>,
+    /// Counts the changes of any slot's bounds (for caches of what the
+    /// bounds decide: the gizmo's placement).
+    edits: u64,
 }
 
 fn key((lo, hi): &Bounds) -> [u64; 6] {
@@ -62,6 +65,11 @@ impl BoundsList {
     pub(super) fn push(&mut self, b: Bounds) {
         let id = self.id(b);
         self.of.push(id);
+        self.edits += 1;
+    }
+
+    pub(super) fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// Sets slot `i`, growing the list to it (new gaps take `b` too).
@@ -69,6 +77,7 @@ impl BoundsList {
         if i >= self.of.len() {
             let id = self.id(b);
             self.of.resize(i + 1, id);
+            self.edits += 1;
         } else {
             self.set(i, b);
         }
@@ -77,6 +86,7 @@ impl BoundsList {
     pub(super) fn set(&mut self, i: usize, b: Bounds) {
         if i < self.of.len() {
             self.of[i] = self.id(b);
+            self.edits += 1;
             // A posed skin gets new bounds at every step of a drag: values
             // no object uses any more are dropped once they outnumber the
             // objects, so a long session does not keep every pose's bounds
@@ -109,6 +119,7 @@ impl BoundsList {
 
     pub(super) fn truncate(&mut self, len: usize) {
         self.of.truncate(len);
+        self.edits += 1;
     }
 
     #[cfg(test)]

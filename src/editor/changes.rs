@@ -91,7 +91,7 @@ impl Editor {
                         self.index_truncated();
                     }
                 }
-                self.selection = if forward { selection_after.clone() } else { selection_before.clone() };
+                self.selection.set(if forward { selection_after } else { selection_before }.iter().copied());
                 self.log.changed(&items.indices, self.scene.id_bound());
                 self.relink_skins();
             }
@@ -145,7 +145,7 @@ impl Editor {
         let items = self.scene.duplicates(&self.selection);
         let copy_of: HashMap<usize, usize> =
             self.scene.with_descendants(&self.selection).into_iter().zip(items.indices.iter().copied()).collect();
-        let selection_before = self.selection.clone();
+        let selection_before = self.selection.to_vec();
         let selection_after: Vec<usize> = self.selection.iter().map(|i| copy_of[i]).collect();
         let edit = Edit::Add { items, selection_before, selection_after };
         self.apply(&edit, true);
@@ -172,7 +172,7 @@ impl Editor {
             items.objects[k].transform.position += offset;
         }
         let selection_after = roots.iter().map(|&k| items.indices[k]).collect();
-        let edit = Edit::Add { items, selection_before: self.selection.clone(), selection_after };
+        let edit = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after };
         self.apply(&edit, true);
         self.history.push(edit);
         true
@@ -189,7 +189,7 @@ impl Editor {
             objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
             parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
         };
-        let edit = Edit::Remove { items, selection_before: self.selection.clone(), selection_after: Vec::new() };
+        let edit = Edit::Remove { items, selection_before: self.selection.to_vec(), selection_after: Vec::new() };
         self.apply(&edit, true);
         self.history.push(edit);
         true

@@ -66,8 +66,8 @@ impl Editor {
 
     pub(super) fn rehover(&mut self) {
         if let Some(v) = self.view() {
-            let t = self.targets();
-            self.gizmo.hover(&v, &t, self.cursor);
+            let look = self.selection_look();
+            self.gizmo.hover_at(&v, look.placement.as_ref(), self.cursor);
         }
     }
 

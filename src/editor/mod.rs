@@ -36,12 +36,13 @@ pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use nalgebra::{Matrix4, Point2, Point3};
 
-use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Target};
+use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Placement, Space, Target};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{Camera, DepthMode, Projection, Transform, View};
 use crate::picking::{BoxTree, Boxes};
@@ -95,6 +96,23 @@ fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
     BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
 }
 
+/// What [`Editor::selection_look`] was worked out from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LookKey {
+    selection: u64,
+    changes: ChangeMark,
+    structure: u64,
+    bounds: u64,
+    gizmo: (Mode, Space, Pivot),
+}
+
+/// The gizmo's placement for the selection and its selected empties.
+#[derive(Debug)]
+struct SelectionLook {
+    placement: Option<Placement>,
+    empties: Vec<usize>,
+}
+
 /// Editor state. See the module docs for the bindings.
 #[derive(Debug)]
 pub struct Editor {
@@ -120,7 +138,10 @@ pub struct Editor {
     /// The pick tree: boxes are derived from `scene` and `bounds` when a
     /// ray reaches a leaf ([`bounds::SceneBoxes`]), none is stored.
     index: BoxTree,
-    selection: Vec<usize>,
+    selection: select::Selection,
+    /// The gizmo's placement and the selected empties, with what they were
+    /// worked out from ([`Editor::selection_look`]).
+    look: RefCell<Option<(LookKey, Arc<SelectionLook>)>>,
     pub camera: Camera,
     pub depth: DepthMode,
     size: (f64, f64),
@@ -186,7 +207,8 @@ impl Editor {
             posed: HashMap::new(),
             vertex_snap_held: false,
             index,
-            selection: Vec::new(),
+            selection: select::Selection::default(),
+            look: RefCell::new(None),
             camera,
             depth: DepthMode::Reversed,
             size: (width, height),
@@ -237,8 +259,19 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return;
         }
-        self.selection.clear();
-        select::push_new(&mut self.selection, ids.iter().copied(), |i| self.scene.contains(i));
+        let scene = &self.scene;
+        self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i)));
+    }
+
+    /// A number that changes with every change of the selection, unique in
+    /// the process (for caches of what the selection decides).
+    pub fn selection_version(&self) -> u64 {
+        self.selection.version()
+    }
+
+    /// Whether object `i` is selected (costs the same for any selection size).
+    pub fn is_selected(&self, i: usize) -> bool {
+        self.selection.contains(i)
     }
 
     pub fn size(&self) -> (f64, f64) {
@@ -288,12 +321,10 @@ impl Editor {
         if !self.scene.contains(i) || self.gizmo.is_dragging() {
             return false;
         }
-        match (add, self.selection.iter().position(|&s| s == i)) {
-            (true, Some(at)) => {
-                self.selection.remove(at);
-            }
-            (true, None) => self.selection.push(i),
-            (false, _) => self.selection = vec![i],
+        match (add, self.selection.contains(i)) {
+            (true, true) => self.selection.remove(i),
+            (true, false) => self.selection.push(i),
+            (false, _) => self.selection.set([i]),
         }
         self.rehover();
         true
@@ -350,19 +381,50 @@ impl Editor {
         self.scene.world_matrices()
     }
 
+    /// What the selection shows, worked out again only when the selection,
+    /// a transform, the hierarchy, a mesh's bounds or the gizmo's mode,
+    /// space or pivot changed: so hovering and drawing cost the same with a
+    /// million objects selected as with one (the placement's median sorts
+    /// every target's position).
+    fn selection_look(&self) -> Arc<SelectionLook> {
+        let c = &self.gizmo.config;
+        let key = LookKey {
+            selection: self.selection.version(),
+            changes: self.change_mark(),
+            structure: self.scene.structure(),
+            bounds: self.bounds.edits(),
+            gizmo: (c.mode, c.space, c.pivot),
+        };
+        if let Some((k, look)) = &*self.look.borrow() {
+            if *k == key {
+                return look.clone();
+            }
+        }
+        let look = Arc::new(SelectionLook {
+            placement: Placement::of(&self.targets(), c),
+            empties: self
+                .selection
+                .iter()
+                .copied()
+                .filter(|&i| self.scene.objects()[i].mesh == crate::scene::MeshRef::Empty)
+                .collect(),
+        });
+        *self.look.borrow_mut() = Some((key, look.clone()));
+        look
+    }
+
     /// Gizmo draw data for this frame.
     /// What the overlay pass draws: the gizmo, and an axis cross on each
     /// selected empty (`assets.md`: empties have no geometry to show).
     pub fn overlay(&self) -> Vec<OverlayInstance> {
         let Some(v) = self.view() else { return Vec::new() };
-        let mut out = self.gizmo.instances(&v, &self.targets());
-        for &i in &self.selection {
-            if self.scene.objects()[i].mesh == crate::scene::MeshRef::Empty {
-                let world = self.scene.world_matrix(i);
-                let origin = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
-                if let Some(wpp) = v.world_per_pixel(&origin) {
-                    out.extend(crate::gizmo::axis_cross(&world, wpp));
-                }
+        let look = self.selection_look();
+        let mut out = self.gizmo.instances_at(&v, look.placement.as_ref());
+        for &i in &look.empties {
+            let world = self.scene.world_matrix(i);
+            let origin = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
+            if let Some(wpp) = v.world_per_pixel(&origin) {
+                out.extend(crate::gizmo::axis_cross(&world, wpp));
             }
         }
         out
@@ -385,12 +447,11 @@ impl Editor {
     /// already moves its children), the active one's root first (the gizmo
     /// takes its local axes from the first target).
     fn roots_of_selection(&self) -> Vec<usize> {
-        let selected = IdSet::new(&self.selection);
         self.selection
             .iter()
             .rev()
             .copied()
-            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| selected.contains(p)))
+            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| self.selection.contains(p)))
             .collect()
     }
 
@@ -482,7 +543,7 @@ impl Editor {
     /// Looks at the selection (or the whole scene when nothing is selected).
     pub fn focus(&mut self) -> bool {
         let ids: Vec<usize> =
-            if self.selection.is_empty() { self.scene.ids().collect() } else { self.selection.clone() };
+            if self.selection.is_empty() { self.scene.ids().collect() } else { self.selection.to_vec() };
         let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut hi = -lo;
         let boxes = boxes!(self);
@@ -503,5 +564,7 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_look;
 #[cfg(test)]
 mod tests_pick;

@@ -35,12 +35,86 @@ impl<'a> IdSet<'a> {
     }
 }
 
-/// Appends to `list` each id of `add` that `keep` accepts and that is not
-/// in `list` yet (nor earlier in `add`), in `add`'s order; linear in both
-/// lengths.
-pub(super) fn push_new(list: &mut Vec<usize>, add: impl IntoIterator<Item = usize>, keep: impl Fn(usize) -> bool) {
-    let mut seen: HashSet<usize> = list.iter().copied().collect();
-    list.extend(add.into_iter().filter(|&i| keep(i) && seen.insert(i)));
+/// The selected object ids in selection order (the last is the active
+/// one), with a flag per id, so that asking whether an object is selected
+/// costs the same for a selection of one as of a million (a frame's
+/// highlights, the outliner, the roots of the selection). `version` changes
+/// with every change, to a number unique in the process, for caches of
+/// what the selection decides (the gizmo's placement, the GPU path's
+/// outline list).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Selection {
+    order: Vec<usize>,
+    flags: Vec<bool>,
+    version: u64,
+}
+
+impl std::ops::Deref for Selection {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.order
+    }
+}
+
+/// The source of [`Selection::version`] numbers.
+static VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl Selection {
+    fn changed(&mut self) {
+        self.version = VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        self.flags.get(i).copied().unwrap_or(false)
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn clear(&mut self) {
+        for &i in &self.order {
+            self.flags[i] = false;
+        }
+        self.order.clear();
+        self.changed();
+    }
+
+    /// Adds `i` last (the active one) unless it is selected already.
+    pub fn push(&mut self, i: usize) {
+        if self.flags.len() <= i {
+            self.flags.resize(i + 1, false);
+        }
+        if !std::mem::replace(&mut self.flags[i], true) {
+            self.order.push(i);
+        }
+        self.changed();
+    }
+
+    /// Replaces the selection by the ids of `ids` in order, each once.
+    pub fn set(&mut self, ids: impl IntoIterator<Item = usize>) {
+        self.clear();
+        ids.into_iter().for_each(|i| self.push(i));
+    }
+
+    /// Takes `i` out (keeping the others' order).
+    pub fn remove(&mut self, i: usize) {
+        if self.contains(i) {
+            self.flags[i] = false;
+            self.order.retain(|&s| s != i);
+        }
+        self.changed();
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let flags = &mut self.flags;
+        self.order.retain(|&i| {
+            let k = keep(i);
+            flags[i] = k;
+            k
+        });
+        self.changed();
+    }
 }
 
 /// What the last drawn frame can tell the editor, from the GPU's depth and
@@ -151,18 +225,20 @@ impl Editor {
     /// Applies a finished box: replace the selection (plain), add (Shift)
     /// or remove (Ctrl), `editing.md` "Box selection".
     pub(super) fn box_select(&mut self, ids: Vec<usize>) -> bool {
-        let before = self.selection.clone();
+        let before = self.selection.to_vec();
         if self.mods.ctrl {
             let gone = IdSet::new(&ids);
-            self.selection.retain(|&i| !gone.contains(i));
+            self.selection.retain(|i| !gone.contains(i));
         } else {
             if !self.mods.shift {
                 self.selection.clear();
             }
-            push_new(&mut self.selection, ids, |i| self.scene.contains(i));
+            for i in ids.into_iter().filter(|&i| self.scene.contains(i)) {
+                self.selection.push(i);
+            }
         }
         self.rehover();
-        before != self.selection
+        before[..] != self.selection[..]
     }
 
     /// Esc or right click during a box selection: drop the box.
@@ -180,20 +256,20 @@ impl Editor {
         // What is drawn under the cursor: the first hit on the objects'
         // triangles, not on their boxes (`editing.md`, "Picking what is drawn").
         let hit = self.surface_at(self.cursor, |_| true).map(|(id, _)| id);
-        let before = self.selection.clone();
+        let before = self.selection.to_vec();
         match (hit, self.mods.shift) {
             (Some(id), true) => {
-                if let Some(k) = self.selection.iter().position(|&s| s == id) {
-                    self.selection.remove(k);
+                if self.selection.contains(id) {
+                    self.selection.remove(id);
                 } else {
                     self.selection.push(id);
                 }
             }
-            (Some(id), false) => self.selection = vec![id],
+            (Some(id), false) => self.selection.set([id]),
             (None, true) => {}
             (None, false) => self.selection.clear(),
         }
         self.rehover();
-        before != self.selection
+        before[..] != self.selection[..]
     }
 }

@@ -252,8 +252,9 @@ pub struct FrameDesc {
 /// What a GPU-culled frame adds ([`FrameDesc::gpu_scene`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GpuSceneFrame {
-    /// Outlined objects by id (scene index + 1).
-    pub highlights: Vec<(u32, Highlight)>,
+    /// Outlined objects by id (scene index + 1). Shared, so that a caller
+    /// can keep the list of a large selection between frames.
+    pub highlights: std::sync::Arc<[(u32, Highlight)]>,
 }
 
 impl FrameDesc {

@@ -8,7 +8,7 @@ use nalgebra::{Point2, UnitQuaternion, Vector3};
 
 use super::outliner::Row;
 use super::{px_rect, widget, Action, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
-use crate::editor::{Editor, IdSet};
+use crate::editor::Editor;
 use crate::gizmo::{Delta, Mode, Pivot};
 use crate::math::Projection;
 
@@ -190,7 +190,6 @@ fn side_panel(
             let scene = editor.scene();
             let active = editor.active();
             let shift = ui.input(|i| i.modifiers.shift);
-            let selected = IdSet::new(editor.selection());
             // A row is one selectable label (`interact_size` high).
             let row_height = ui.spacing().interact_size.y;
             let list = egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0));
@@ -205,7 +204,7 @@ fn side_panel(
                     let r = ui
                         .horizontal(|ui| {
                             ui.add_space(12.0 * depth as f32);
-                            ui.selectable_label(selected.contains(i), text)
+                            ui.selectable_label(editor.is_selected(i), text)
                         })
                         .inner;
                     if r.clicked() {

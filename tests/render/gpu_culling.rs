@@ -16,7 +16,7 @@ use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection, View};
-use viewport::render::{Renderer, SceneObject};
+use viewport::render::{Highlight, Renderer, SceneObject};
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
@@ -314,6 +314,14 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
         for depth in [DepthMode::Reversed, DepthMode::Standard] {
             e.depth = depth;
             let frame = meshes.gpu_frame(e, &mut r, &mut sync).unwrap();
+            // The outline list (kept between frames while the selection and
+            // the structure stay): the selection in order, the last active.
+            let sel = e.selection();
+            let outlined: Vec<(u32, Highlight)> = sel
+                .iter()
+                .map(|&i| (i as u32 + 1, if sel.last() == Some(&i) { Highlight::Active } else { Highlight::Selected }))
+                .collect();
+            assert_eq!(&frame.gpu_scene.as_ref().unwrap().highlights[..], &outlined[..], "{step}: outlined");
             let stats = r.draw(&frame).unwrap();
             if let (Some(n), DepthMode::Reversed) = (uploads, depth) {
                 assert_eq!(stats.uploaded_objects as usize, n, "{step}: records copied");
@@ -328,6 +336,11 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
         }
     };
     check(&mut e, &live, None, "loaded");
+    // The selection alone changes: the outline follows.
+    e.set_selection(&[5, 9]);
+    check(&mut e, &live, Some(0), "select two");
+    e.set_selection(&[9]);
+    check(&mut e, &live, Some(0), "select one");
     // Delete 3 cubes, two of them with children.
     e.set_selection(&[13, 50, 390 - 13]);
     assert!(e.delete());

@@ -91,17 +91,44 @@ pub fn pivot_point(targets: &[Target], pivot: Pivot) -> Option<Point3<f64>> {
     p.iter().all(|v| v.is_finite()).then_some(p)
 }
 
-impl GizmoFrame {
-    /// Placement for `targets` seen through `view`; `None` when nothing is
-    /// selected or the pivot is not in front of the camera.
-    pub fn new(view: &View, targets: &[Target], config: &GizmoConfig) -> Option<GizmoFrame> {
+/// Where the gizmo sits and how it is turned, before a view sizes it: the
+/// pivot of the targets under the pivot mode, and the first target's own
+/// axes or the world's. It depends only on the targets and the
+/// configuration, so a caller with many targets (a selection of a million
+/// objects) can keep it while neither changes and place the gizmo in each
+/// frame's view ([`GizmoFrame::placed`], [`super::Gizmo::hover_at`]) without
+/// walking the targets again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// World position of the gizmo's centre.
+    pub pivot: Point3<f64>,
+    /// Unit handle axes (the first target's own, or the world's).
+    pub axes: [Vector3<f64>; 3],
+}
+
+impl Placement {
+    /// `None` for no targets or a non-finite pivot.
+    pub fn of(targets: &[Target], config: &GizmoConfig) -> Option<Placement> {
         let pivot = pivot_point(targets, config.pivot)?;
         // Scale handles always follow the object's own axes (scale is a
         // local quantity in T * R * S).
         let local = config.space == Space::Local || config.mode == Mode::Scale;
         let axes =
             if local { axes_of(&targets[0].world_rotation()) } else { [Vector3::x(), Vector3::y(), Vector3::z()] };
-        Self::with_axes(view, pivot, axes, config.size_px)
+        Some(Placement { pivot, axes })
+    }
+}
+
+impl GizmoFrame {
+    /// Placement for `targets` seen through `view`; `None` when nothing is
+    /// selected or the pivot is not in front of the camera.
+    pub fn new(view: &View, targets: &[Target], config: &GizmoConfig) -> Option<GizmoFrame> {
+        Self::placed(view, &Placement::of(targets, config)?, config.size_px)
+    }
+
+    /// [`GizmoFrame::new`] from a placement already worked out.
+    pub fn placed(view: &View, placement: &Placement, size_px: f64) -> Option<GizmoFrame> {
+        Self::with_axes(view, placement.pivot, placement.axes, size_px)
     }
 
     /// Placement with explicit pivot and axes.

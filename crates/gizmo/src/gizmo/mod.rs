@@ -59,7 +59,7 @@ use nalgebra::Point2;
 
 pub use drag::{AxisImage, Delta, DragState, DragUpdate};
 pub use geometry::{HandleGeometry, GEOMETRY};
-pub use layout::GizmoFrame;
+pub use layout::{GizmoFrame, Placement};
 pub use overlay::{axis_cross, mesh, HandleState, MeshKind, OverlayInstance};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Pivot, Snap, Space, Target};
 
@@ -99,7 +99,14 @@ impl Gizmo {
     /// Placement this frame (`None`: nothing selected or pivot not in front).
     /// During a drag the orientation is the one at mouse-down.
     pub fn frame(&self, view: &View, targets: &[Target]) -> Option<GizmoFrame> {
-        let mut frame = GizmoFrame::new(view, targets, &self.config)?;
+        self.frame_at(view, &Placement::of(targets, &self.config)?)
+    }
+
+    /// [`Gizmo::frame`] from the targets' [`Placement`] (the same result:
+    /// callers that keep the placement while the targets stay need not pass
+    /// them every frame).
+    pub fn frame_at(&self, view: &View, placement: &Placement) -> Option<GizmoFrame> {
+        let mut frame = GizmoFrame::placed(view, placement, self.config.size_px)?;
         if let Some(d) = &self.drag {
             frame = GizmoFrame::with_axes(view, frame.pivot, d.frame.axes, self.config.size_px)?;
         }
@@ -108,16 +115,27 @@ impl Gizmo {
 
     /// The handle under the cursor (pure; does not change state).
     pub fn pick(&self, view: &View, targets: &[Target], cursor: Point2<f64>) -> Option<Handle> {
-        let frame = self.frame(view, targets)?;
+        self.pick_at(view, Placement::of(targets, &self.config).as_ref(), cursor)
+    }
+
+    /// [`Gizmo::pick`] from the targets' placement (`None`: no targets).
+    pub fn pick_at(&self, view: &View, placement: Option<&Placement>, cursor: Point2<f64>) -> Option<Handle> {
+        let frame = self.frame_at(view, placement?)?;
         frame.pick(view, &cursor, self.handles(), self.config.hit_px)
     }
 
     /// Updates the hovered handle (kept as the active one while dragging).
     pub fn hover(&mut self, view: &View, targets: &[Target], cursor: Point2<f64>) -> Option<Handle> {
+        let placement = Placement::of(targets, &self.config);
+        self.hover_at(view, placement.as_ref(), cursor)
+    }
+
+    /// [`Gizmo::hover`] from the targets' placement (`None`: no targets).
+    pub fn hover_at(&mut self, view: &View, placement: Option<&Placement>, cursor: Point2<f64>) -> Option<Handle> {
         if let Some(d) = &self.drag {
             return Some(d.handle);
         }
-        self.hovered = self.pick(view, targets, cursor);
+        self.hovered = self.pick_at(view, placement, cursor);
         self.hovered
     }
 
@@ -191,7 +209,12 @@ impl Gizmo {
 
     /// Draw data for this frame.
     pub fn instances(&self, view: &View, targets: &[Target]) -> Vec<OverlayInstance> {
-        match self.frame(view, targets) {
+        self.instances_at(view, Placement::of(targets, &self.config).as_ref())
+    }
+
+    /// [`Gizmo::instances`] from the targets' placement (`None`: no targets).
+    pub fn instances_at(&self, view: &View, placement: Option<&Placement>) -> Vec<OverlayInstance> {
+        match placement.and_then(|p| self.frame_at(view, p)) {
             Some(frame) => overlay::instances(&frame, self.handles(), self.hovered, self.active()),
             None => Vec::new(),
         }
