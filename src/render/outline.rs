@@ -38,7 +38,28 @@ pub(crate) struct OutlinePass {
     sets: Vec<vk::DescriptorSet>,
     sampler: vk::Sampler,
     tables: Vec<GrowBuffer>,
+    /// Per frame slot: the shared list its table was last made from
+    /// ([`OutlinePass::prepare_shared`]) and the table's length in entries.
+    written: Vec<(Option<SharedHighlights>, usize)>,
 }
+
+/// The outline's per-id table ([`super::Highlight::code`] at index id) of a
+/// GPU-culled frame: `listed` (the table of the frame's object list) with
+/// its highlighted objects added; empty when none is highlighted.
+pub(crate) fn highlight_table(listed: &[u32], highlights: &[(u32, super::Highlight)]) -> Vec<u32> {
+    let mut table = listed.to_vec();
+    for &(id, h) in highlights.iter().filter(|(_, h)| *h != super::Highlight::None) {
+        let i = id as usize;
+        if table.len() <= i {
+            table.resize(i + 1, 0);
+        }
+        table[i] = h.code();
+    }
+    table
+}
+
+/// A GPU-culled frame's outlined objects ([`super::GpuSceneFrame::highlights`]).
+pub(crate) type SharedHighlights = std::sync::Arc<[(u32, super::Highlight)]>;
 
 impl Default for OutlinePass {
     fn default() -> OutlinePass {
@@ -49,6 +70,7 @@ impl Default for OutlinePass {
             sets: Vec::new(),
             sampler: vk::Sampler::null(),
             tables: Vec::new(),
+            written: Vec::new(),
         }
     }
 }
@@ -87,6 +109,7 @@ impl OutlinePass {
         o.tables = (0..frames)
             .map(|_| GrowBuffer::new(vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::CpuToGpu, "highlights"))
             .collect();
+        o.written = vec![(None, 0); frames];
         let set_layouts = [o.set_layout];
         o.pipeline = PipelineDesc {
             name: "outline",
@@ -124,13 +147,60 @@ impl OutlinePass {
         let bytes: &[u8] = bytemuck::cast_slice(highlights);
         let table = self.tables[fi].reserve(gpu, bytes.len() as u64)?;
         table.write(0, bytes, "highlights")?;
+        self.written[fi] = (None, highlights.len());
+        self.bind(gpu, fi, ids);
+        Ok(())
+    }
+
+    /// [`OutlinePass::prepare`] for the table of a shared list (a GPU-culled
+    /// frame with no listed objects): the table is made and written only if
+    /// this frame slot's table was not made from that very list, so a large
+    /// selection costs nothing per frame once each slot holds it. Returns
+    /// whether anything is outlined (when not, the pass is not recorded).
+    ///
+    /// # Safety
+    /// As for [`OutlinePass::prepare`].
+    pub unsafe fn prepare_shared(
+        &mut self,
+        gpu: &Gpu,
+        fi: usize,
+        ids: vk::ImageView,
+        list: &SharedHighlights,
+    ) -> Result<bool, RenderError> {
+        let same = self.written[fi].0.as_ref().is_some_and(|w| std::sync::Arc::ptr_eq(w, list));
+        if !same {
+            let table = highlight_table(&[], list);
+            if table.is_empty() {
+                self.written[fi] = (Some(list.clone()), 0);
+                return Ok(false);
+            }
+            self.prepare(gpu, fi, ids, &table)?;
+            self.written[fi].0 = Some(list.clone());
+            return Ok(true);
+        }
+        if self.written[fi].1 == 0 {
+            return Ok(false);
+        }
+        // The ID target's view may be new (a resize): point the set at it again.
+        self.bind(gpu, fi, ids);
+        Ok(true)
+    }
+
+    /// Points frame `fi`'s descriptor set at its table (as long as the
+    /// table written last) and `ids`.
+    ///
+    /// # Safety
+    /// As for [`OutlinePass::prepare`]; the table holds at least one entry.
+    unsafe fn bind(&self, gpu: &Gpu, fi: usize, ids: vk::ImageView) {
         let image = [vk::DescriptorImageInfo {
             sampler: self.sampler,
             image_view: ids,
             image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
         }];
         // The range ends at the last id written, so stale entries past it are never read.
-        let buffer = [vk::DescriptorBufferInfo { buffer: table.raw, offset: 0, range: bytes.len() as u64 }];
+        let range = (self.written[fi].1 * std::mem::size_of::<u32>()) as u64;
+        let table = self.tables[fi].get().map_or(vk::Buffer::null(), |b| b.raw);
+        let buffer = [vk::DescriptorBufferInfo { buffer: table, offset: 0, range }];
         let set = self.sets[fi];
         let writes = [
             vk::WriteDescriptorSet::default()
@@ -145,7 +215,6 @@ impl OutlinePass {
                 .buffer_info(&buffer),
         ];
         gpu.device.update_descriptor_sets(&writes, &[]);
-        Ok(())
     }
 
     /// Records the full-screen draw of frame `fi` (after [`OutlinePass::prepare`]).

@@ -595,3 +595,52 @@ fn upload_in_pieces(staged: bool) {
     }
     assert_no_validation_errors(&r);
 }
+
+/// The GPU path keeps each frame slot's outline table while the selection's
+/// list stays the same: frames drawn again and again with one selection,
+/// with the selection changed, emptied and given back, and across a resize
+/// (a new ID target view), look exactly as the CPU path, which makes its
+/// table every frame, draws them.
+#[test]
+fn kept_outline_tables_draw_what_the_cpu_path_draws() {
+    let scene = Scene::cube_grid(100);
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut fresh = renderer(W, H);
+    let fresh_meshes = SceneMeshes::upload(&mut fresh, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    e.camera = Camera {
+        eye: Point3::new(9.0, 30.0, 9.0),
+        target: Point3::new(9.0, 0.0, 9.0),
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 0.9, near: 1.0, far: 100.0 },
+    };
+    let mut sync = GpuSync::default();
+    let mut unselected = None;
+    let selections: [&[usize]; 6] = [&[3, 40], &[3, 40], &[], &[55], &[3, 40], &[3, 40]];
+    for (k, sel) in selections.iter().enumerate() {
+        e.set_selection(sel);
+        if k == 5 {
+            r.resize(W + 24, H).unwrap();
+            fresh.resize(W + 24, H).unwrap();
+            e.handle(&Event::Resize { width: (W + 24) as f64, height: H as f64 });
+        }
+        // Three frames: each of the two frame slots draws the same list again.
+        for _ in 0..3 {
+            let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+            let got = r.capture(&frame).unwrap();
+            // The reference: the CPU path, whose table is made every frame.
+            let (reference, _) = fresh_meshes.editor_frame(&e);
+            let want = fresh.capture(&reference).unwrap();
+            assert!(got == want, "selection {k} {sel:?}: the kept table draws otherwise");
+            if sel.is_empty() {
+                unselected = Some(got);
+            } else if let Some(plain) = &unselected {
+                assert!(*plain != got, "selection {k}: no outline drawn");
+            }
+        }
+    }
+    assert!(unselected.is_some());
+    assert_no_validation_errors(&r);
+    assert_no_validation_errors(&fresh);
+}

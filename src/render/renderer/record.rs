@@ -7,6 +7,7 @@ use super::super::barrier::{self, Transition};
 use super::super::error::{RenderError, VkContext};
 use super::super::gpu::CullInputs;
 use super::super::grid::GridInputs;
+use super::super::outline::highlight_table;
 use super::super::overlay::OverlayFrame;
 use super::super::pipeline::set_full_viewport;
 use super::super::readback;
@@ -14,7 +15,6 @@ use super::super::scene::{SceneBatches, SceneInputs, ScenePush};
 use super::super::small::{GpuSmallCull, SmallCull};
 use super::super::target::Depths;
 use super::super::{DrawObject, FrameDesc, FrameStats};
-use super::scene_objects::highlight_table;
 use super::{Renderer, Target};
 use crate::math::View;
 
@@ -141,19 +141,27 @@ impl Renderer {
         let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
         instance_buffer.write(0, bytes, "scene instances")?;
         let instance_buffer = instance_buffer.raw;
-        let gpu_highlights;
-        let highlights = match &desc.gpu_scene {
-            Some(g) => {
-                gpu_highlights = highlight_table(&batches.highlights, &g.highlights);
-                &gpu_highlights
+        // SAFETY (each prepare): the frame's fence was waited for.
+        let outline = match &desc.gpu_scene {
+            // The selection's shared list alone: its table is kept per slot.
+            Some(g) if batches.highlights.is_empty() => unsafe {
+                parts.outline.prepare_shared(&ctx.gpu, fi, depths.ids.view, &g.highlights)?
+            },
+            gpu_scene => {
+                let merged;
+                let highlights = match gpu_scene {
+                    Some(g) => {
+                        merged = highlight_table(&batches.highlights, &g.highlights);
+                        &merged
+                    }
+                    None => &batches.highlights,
+                };
+                if !highlights.is_empty() {
+                    unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, highlights)? };
+                }
+                !highlights.is_empty()
             }
-            None => &batches.highlights,
         };
-        let outline = !highlights.is_empty();
-        if outline {
-            // SAFETY: the frame's fence was waited for.
-            unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, highlights)? };
-        }
         let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
         let frame = &parts.frames[fi];
 

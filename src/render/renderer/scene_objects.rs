@@ -4,7 +4,7 @@
 use super::super::culling::{choose_culling, Culling, CullingChoice};
 use super::super::gpu::{GpuObjectRecord, GpuScene, SceneObject};
 use super::super::target::DEPTH_FORMAT;
-use super::super::{Highlight, MeshId, RenderError, FRAMES_IN_FLIGHT};
+use super::super::{MeshId, RenderError, FRAMES_IN_FLIGHT};
 use super::Renderer;
 
 impl Renderer {
@@ -130,19 +130,4 @@ impl Renderer {
             None => Ok(Vec::new()),
         }
     }
-}
-
-/// The outline's per-id table ([`Highlight::code`] at index id) of a
-/// GPU-culled frame: `listed` (the table of the frame's object list) with
-/// its highlighted objects added; empty when none is highlighted.
-pub(super) fn highlight_table(listed: &[u32], highlights: &[(u32, Highlight)]) -> Vec<u32> {
-    let mut table = listed.to_vec();
-    for &(id, h) in highlights.iter().filter(|(_, h)| *h != Highlight::None) {
-        let i = id as usize;
-        if table.len() <= i {
-            table.resize(i + 1, 0);
-        }
-        table[i] = h.code();
-    }
-    table
 }
