@@ -155,6 +155,19 @@ fn scale(c: &mut Criterion) {
         c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling"), |b| {
             b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
         });
+        // Every object selected, nothing moving: the outline's list and
+        // table are kept (GPU path); the CPU path asks each object in view.
+        let all: Vec<usize> = (0..n).collect();
+        e.set_selection(&all);
+        let first = meshes.gpu_frame(&e, &mut renderer, &mut sync).unwrap();
+        renderer.draw(&first).unwrap();
+        c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling_all_selected"), |b| {
+            b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
+        });
+        c.bench_function(&format!("scale/{label}/frame_build_all_selected"), |b| {
+            b.iter(|| black_box(meshes.editor_frame(&e)))
+        });
+        e.set_selection(&[]);
         // A view of every object: the CPU path builds (and would record) an
         // instance per object; the GPU path the same as above.
         let close = e.camera;
