@@ -82,19 +82,31 @@ impl Selection {
 
     /// Adds `i` last (the active one) unless it is selected already.
     pub fn push(&mut self, i: usize) {
+        self.insert(i);
+        self.changed();
+    }
+
+    /// [`Selection::push`] without a new version (for callers that take one
+    /// for a whole batch).
+    fn insert(&mut self, i: usize) {
         if self.flags.len() <= i {
             self.flags.resize(i + 1, false);
         }
         if !std::mem::replace(&mut self.flags[i], true) {
             self.order.push(i);
         }
-        self.changed();
     }
 
     /// Replaces the selection by the ids of `ids` in order, each once.
     pub fn set(&mut self, ids: impl IntoIterator<Item = usize>) {
         self.clear();
-        ids.into_iter().for_each(|i| self.push(i));
+        ids.into_iter().for_each(|i| self.insert(i));
+    }
+
+    /// Adds the ids of `ids` in order (each unless selected already).
+    pub fn extend(&mut self, ids: impl IntoIterator<Item = usize>) {
+        ids.into_iter().for_each(|i| self.insert(i));
+        self.changed();
     }
 
     /// Takes `i` out (keeping the others' order).
@@ -233,9 +245,8 @@ impl Editor {
             if !self.mods.shift {
                 self.selection.clear();
             }
-            for i in ids.into_iter().filter(|&i| self.scene.contains(i)) {
-                self.selection.push(i);
-            }
+            let scene = &self.scene;
+            self.selection.extend(ids.into_iter().filter(|&i| scene.contains(i)));
         }
         self.rehover();
         before[..] != self.selection[..]

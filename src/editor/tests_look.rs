@@ -18,11 +18,20 @@ fn selection_flags_agree_with_a_plain_list() {
     for _ in 0..3000 {
         let before = s.version();
         let i = rng.gen_range(0..40);
-        match rng.gen_range(0..5) {
+        match rng.gen_range(0..6) {
             0 => {
                 s.push(i);
                 if !model.contains(&i) {
                     model.push(i);
+                }
+            }
+            5 => {
+                let ids: Vec<usize> = (0..rng.gen_range(0..6)).map(|_| rng.gen_range(0..40)).collect();
+                s.extend(ids.iter().copied());
+                for i in ids {
+                    if !model.contains(&i) {
+                        model.push(i);
+                    }
                 }
             }
             1 => {
@@ -44,10 +53,11 @@ fn selection_flags_agree_with_a_plain_list() {
                 s.retain(|i| i % m == 0);
                 model.retain(|i| i % m == 0);
             }
-            _ => {
+            4 => {
                 s.clear();
                 model.clear();
             }
+            _ => unreachable!(),
         }
         assert_ne!(s.version(), before, "every change gets a new version");
         assert_eq!(&s[..], &model[..]);
