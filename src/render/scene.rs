@@ -61,9 +61,15 @@ pub(crate) struct Run {
     pub far: f32,
 }
 
-/// The scene's instances grouped by mesh, ready to upload.
-pub(crate) struct SceneBatches {
-    pub instances: Vec<SceneInstance>,
+/// The scene's instances grouped by mesh, ready to upload: the objects in
+/// instance order, whose instance data is written straight into the
+/// frame's mapped instance buffer ([`SceneBatches::write_instances`]) with
+/// no list in between (a view of half a million cubes made a 77 MB list a
+/// frame and copied it).
+pub(crate) struct SceneBatches<'a> {
+    /// The objects drawn, in instance order.
+    order: Vec<&'a DrawObject>,
+    view: Matrix4<f64>,
     /// One per mesh drawn.
     pub runs: Vec<Run>,
     /// [`Highlight::code`] per object id (index = id), for the outline pass;
@@ -71,19 +77,18 @@ pub(crate) struct SceneBatches {
     pub highlights: Vec<u32>,
 }
 
-impl SceneBatches {
+impl<'a> SceneBatches<'a> {
     /// Groups `objects` by mesh (objects naming an unknown mesh, and those
-    /// `keep` refuses, are skipped)
-    /// and computes their view-space instance data and the per-id highlight
-    /// table (in the same single pass over the objects). `blended[m]` says
-    /// whether mesh `m` has blended parts: its instances are sorted back to
-    /// front (farthest origin first), so that they blend in order.
+    /// `keep` refuses, are skipped) and makes the per-id highlight table.
+    /// `blended[m]` says whether mesh `m` has blended parts: its instances
+    /// are sorted back to front (farthest origin first), so that they blend
+    /// in order.
     pub fn new(
         view: &Matrix4<f64>,
-        objects: &[DrawObject],
+        objects: &'a [DrawObject],
         blended: &[bool],
         keep: impl Fn(&DrawObject) -> bool,
-    ) -> SceneBatches {
+    ) -> SceneBatches<'a> {
         let mesh_count = blended.len();
         let mut order: Vec<&DrawObject> =
             objects.iter().filter(|o| (o.mesh.0 as usize) < mesh_count && keep(o)).collect();
@@ -102,30 +107,51 @@ impl SceneBatches {
             run.far = depth(order[range.start]) as f32;
         }
         let mut highlights = Vec::new();
-        let instances = order
-            .iter()
-            .map(|o| {
-                if o.highlight != Highlight::None {
-                    let i = o.id as usize;
-                    if highlights.len() <= i {
-                        highlights.resize(i + 1, 0);
-                    }
-                    highlights[i] = o.highlight.code();
-                }
-                let model_view = view * o.world;
-                let linear: Matrix3<f64> = model_view.fixed_view::<3, 3>(0, 0).into_owned();
-                let normal = linear.try_inverse().map(|m| m.transpose()).unwrap_or_else(Matrix3::identity);
-                SceneInstance {
-                    model_view: to_f32_cols(&model_view),
-                    normal: std::array::from_fn(|c| {
-                        [normal[(0, c)] as f32, normal[(1, c)] as f32, normal[(2, c)] as f32, 0.0]
-                    }),
-                    color: [o.color[0], o.color[1], o.color[2], 1.0],
-                    id: [o.id, 0, 0, 0],
-                }
-            })
-            .collect();
-        SceneBatches { instances, runs, highlights }
+        for o in order.iter().filter(|o| o.highlight != Highlight::None) {
+            let i = o.id as usize;
+            if highlights.len() <= i {
+                highlights.resize(i + 1, 0);
+            }
+            highlights[i] = o.highlight.code();
+        }
+        SceneBatches { order, view: *view, runs, highlights }
+    }
+
+    /// The number of instances.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Instance `k`'s view-space data.
+    fn instance(&self, k: usize) -> SceneInstance {
+        let o = self.order[k];
+        let model_view = self.view * o.world;
+        let linear: Matrix3<f64> = model_view.fixed_view::<3, 3>(0, 0).into_owned();
+        let normal = linear.try_inverse().map(|m| m.transpose()).unwrap_or_else(Matrix3::identity);
+        SceneInstance {
+            model_view: to_f32_cols(&model_view),
+            normal: std::array::from_fn(|c| [normal[(0, c)] as f32, normal[(1, c)] as f32, normal[(2, c)] as f32, 0.0]),
+            color: [o.color[0], o.color[1], o.color[2], 1.0],
+            id: [o.id, 0, 0, 0],
+        }
+    }
+
+    /// Writes every instance, in order, into `dst` (at least
+    /// `len() * size_of::<SceneInstance>()` bytes: the mapped buffer).
+    pub fn write_instances(&self, dst: &mut [u8]) {
+        let size = std::mem::size_of::<SceneInstance>();
+        for (k, out) in dst.chunks_exact_mut(size).take(self.len()).enumerate() {
+            out.copy_from_slice(bytemuck::bytes_of(&self.instance(k)));
+        }
+    }
+
+    #[cfg(test)]
+    fn instances(&self) -> Vec<SceneInstance> {
+        (0..self.len()).map(|k| self.instance(k)).collect()
     }
 }
 
@@ -183,10 +209,10 @@ pub(crate) struct SceneInputs<'a> {
     pub view: Matrix4<f64>,
     pub projection: Matrix4<f64>,
     pub depth: DepthMode,
-    pub batches: &'a SceneBatches,
+    pub batches: &'a SceneBatches<'a>,
     pub meshes: &'a [GpuMesh],
     pub materials: &'a Materials,
-    /// Holds `batches.instances` from offset 0.
+    /// Holds the batches' instances from offset 0.
     pub instance_buffer: vk::Buffer,
 }
 
@@ -380,7 +406,7 @@ impl ScenePass {
         inputs: &SceneInputs,
         multisampled: bool,
     ) -> (u32, u32) {
-        if inputs.batches.instances.is_empty() {
+        if inputs.batches.is_empty() {
             return (0, 0);
         }
         let push = ScenePush::new(&inputs.view, &inputs.projection);
@@ -435,7 +461,7 @@ mod tests {
         let b = SceneBatches::new(&Matrix4::identity(), &objects, &[false, false], |_| true);
         let runs: Vec<(usize, u32, u32)> = b.runs.iter().map(|r| (r.mesh, r.first, r.count)).collect();
         assert_eq!(runs, vec![(0, 0, 1), (1, 1, 2)]);
-        let ids: Vec<u32> = b.instances.iter().map(|i| i.id[0]).collect();
+        let ids: Vec<u32> = b.instances().iter().map(|i| i.id[0]).collect();
         assert_eq!(ids, vec![1, 3, 5]);
         assert_eq!(b.highlights, vec![0, 0, 0, 1, 0, 2]);
         let none = SceneBatches::new(&Matrix4::identity(), &objects[1..2], &[false, false], |_| true);
@@ -450,7 +476,7 @@ mod tests {
         };
         // The camera looks down -z: the most negative z is the farthest.
         let objects = [at(1, -2.0), at(2, -9.0), at(3, -5.0)];
-        let ids = |b: &SceneBatches| b.instances.iter().map(|i| i.id[0]).collect::<Vec<_>>();
+        let ids = |b: &SceneBatches| b.instances().iter().map(|i| i.id[0]).collect::<Vec<_>>();
         let blended = SceneBatches::new(&Matrix4::identity(), &objects, &[true], |_| true);
         assert_eq!(ids(&blended), vec![2, 3, 1]);
         assert_eq!(blended.runs[0].far, -9.0);

@@ -11,7 +11,7 @@ use super::super::outline::highlight_table;
 use super::super::overlay::OverlayFrame;
 use super::super::pipeline::set_full_viewport;
 use super::super::readback;
-use super::super::scene::{SceneBatches, SceneInputs, ScenePush};
+use super::super::scene::{SceneBatches, SceneInputs, SceneInstance, ScenePush};
 use super::super::small::{GpuSmallCull, SmallCull};
 use super::super::target::Depths;
 use super::super::{DrawObject, FrameDesc, FrameStats};
@@ -134,12 +134,13 @@ impl Renderer {
             small.as_ref().zip(b).is_none_or(|(s, &b)| s.keeps(&o.world, b))
         };
         let batches = SceneBatches::new(&view, &desc.objects, &parts.blended, keep);
-        let bytes: &[u8] = bytemuck::cast_slice(&batches.instances);
+        let bytes = batches.len() * std::mem::size_of::<SceneInstance>();
         let frame = &mut parts.frames[fi];
         // SAFETY: the frame's fence was waited for, so the GPU no longer
         // reads its instance buffer.
-        let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes.len() as u64)? };
-        instance_buffer.write(0, bytes, "scene instances")?;
+        let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes as u64)? };
+        let mapped = instance_buffer.mapped().ok_or(RenderError::NotHostVisible("scene instances"))?;
+        batches.write_instances(&mut mapped[..bytes]);
         let instance_buffer = instance_buffer.raw;
         // SAFETY (each prepare): the frame's fence was waited for.
         let outline = match &desc.gpu_scene {
