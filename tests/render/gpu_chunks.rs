@@ -5,13 +5,14 @@
 //! far from its chunk-mates (its chunk's box grows with the edit) is drawn
 //! where it went, and one moved away is no longer drawn.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::Vector3;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
-use viewport::math::{Camera, DepthMode, Projection};
+use viewport::math::DepthMode;
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, renderer};
+use crate::support::scenario::top_down;
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -33,12 +34,7 @@ fn a_view_of_a_corner_tests_few_workgroups_and_moved_objects_follow_their_chunks
     let mut e = Editor::new(scene, W as f64, H as f64);
     // Looking down on the corner at the origin from 30 m: a few hundred
     // cubes in view of 40,000.
-    e.camera = Camera {
-        eye: Point3::new(10.0, 30.0, 10.0),
-        target: Point3::new(10.0, 0.0, 10.0),
-        up: -Vector3::z(),
-        projection: Projection::Perspective { fov_y: 0.9, near: 0.5, far: 2000.0 },
-    };
+    e.camera = top_down(10.0, 10.0, 30.0, 0.5, 2000.0);
     let mut sync = GpuSync::default();
     for depth in [DepthMode::Reversed, DepthMode::Standard] {
         e.depth = depth;

@@ -20,7 +20,7 @@ use viewport::render::{Highlight, Renderer, SceneObject};
 use viewport::scene::Scene;
 
 use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
-use crate::support::scenario::random_camera;
+use crate::support::scenario::{random_camera, top_down};
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -296,12 +296,7 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
     let mut e = Editor::new(scene, W as f64, H as f64);
     // From high above the grid's centre: every cube well inside the view.
-    e.camera = Camera {
-        eye: Point3::new(19.0, 120.0, 19.0),
-        target: Point3::new(19.0, 0.0, 19.0),
-        up: -Vector3::z(),
-        projection: Projection::Perspective { fov_y: 0.9, near: 1.0, far: 500.0 },
-    };
+    e.camera = top_down(19.0, 19.0, 120.0, 1.0, 500.0);
     let mut sync = GpuSync::default();
     // The model: live ids (cube i has id i, child k id 400 + k, below cube 13k).
     let mut live: std::collections::BTreeSet<usize> = (0..430).collect();
@@ -609,12 +604,7 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
     let mut fresh = renderer(W, H);
     let fresh_meshes = SceneMeshes::upload(&mut fresh, &scene).unwrap();
     let mut e = Editor::new(scene, W as f64, H as f64);
-    e.camera = Camera {
-        eye: Point3::new(9.0, 30.0, 9.0),
-        target: Point3::new(9.0, 0.0, 9.0),
-        up: -Vector3::z(),
-        projection: Projection::Perspective { fov_y: 0.9, near: 1.0, far: 100.0 },
-    };
+    e.camera = top_down(9.0, 9.0, 30.0, 1.0, 100.0);
     let mut sync = GpuSync::default();
     let mut unselected = None;
     let selections: [&[usize]; 6] = [&[3, 40], &[3, 40], &[], &[55], &[3, 40], &[3, 40]];

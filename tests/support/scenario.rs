@@ -135,3 +135,14 @@ pub fn random_camera(rng: &mut StdRng, centre: Vector3<f64>, spread: f64, orthog
     };
     Camera { eye, target, up: Vector3::y(), projection }
 }
+
+/// Looking straight down on the ground point `(x, 0, z)` from `height`
+/// above it (screen up is -z), with a 0.9 rad vertical field of view.
+pub fn top_down(x: f64, z: f64, height: f64, near: f64, far: f64) -> Camera {
+    Camera {
+        eye: Point3::new(x, height, z),
+        target: Point3::new(x, 0.0, z),
+        up: -Vector3::z(),
+        projection: Projection::Perspective { fov_y: 0.9, near, far },
+    }
+}
