@@ -384,8 +384,8 @@ impl Editor {
     /// What the selection shows, worked out again only when the selection,
     /// a transform, the hierarchy, a mesh's bounds or the gizmo's mode,
     /// space or pivot changed: so hovering and drawing cost the same with a
-    /// million objects selected as with one (the placement's median sorts
-    /// every target's position).
+    /// million objects selected as with one (the placement walks every
+    /// target).
     fn selection_look(&self) -> Arc<SelectionLook> {
         let c = &self.gizmo.config;
         let key = LookKey {

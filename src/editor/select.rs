@@ -56,12 +56,9 @@ impl std::ops::Deref for Selection {
     }
 }
 
-/// The source of [`Selection::version`] numbers.
-static VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
 impl Selection {
     fn changed(&mut self) {
-        self.version = VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.version = crate::scene::unique_version();
     }
 
     pub fn contains(&self, i: usize) -> bool {

@@ -132,7 +132,9 @@ impl OutlinePass {
 
     /// Writes frame `fi`'s highlight table and points its descriptor set at
     /// the table and `ids` (a view of the ID target in
-    /// `SHADER_READ_ONLY_OPTIMAL` when the pass runs). `highlights` is not empty.
+    /// `SHADER_READ_ONLY_OPTIMAL` when the pass runs). Returns whether
+    /// anything is outlined: an empty table is not written, and the pass is
+    /// then not recorded.
     ///
     /// # Safety
     /// Frame `fi`'s fence was waited for: the GPU no longer reads its table
@@ -143,20 +145,22 @@ impl OutlinePass {
         fi: usize,
         ids: vk::ImageView,
         highlights: &[u32],
-    ) -> Result<(), RenderError> {
+    ) -> Result<bool, RenderError> {
+        self.written[fi] = (None, highlights.len());
+        if highlights.is_empty() {
+            return Ok(false);
+        }
         let bytes: &[u8] = bytemuck::cast_slice(highlights);
         let table = self.tables[fi].reserve(gpu, bytes.len() as u64)?;
         table.write(0, bytes, "highlights")?;
-        self.written[fi] = (None, highlights.len());
         self.bind(gpu, fi, ids);
-        Ok(())
+        Ok(true)
     }
 
     /// [`OutlinePass::prepare`] for the table of a shared list (a GPU-culled
     /// frame with no listed objects): the table is made and written only if
     /// this frame slot's table was not made from that very list, so a large
-    /// selection costs nothing per frame once each slot holds it. Returns
-    /// whether anything is outlined (when not, the pass is not recorded).
+    /// selection costs nothing per frame once each slot holds it.
     ///
     /// # Safety
     /// As for [`OutlinePass::prepare`].
@@ -169,21 +173,16 @@ impl OutlinePass {
     ) -> Result<bool, RenderError> {
         let same = self.written[fi].0.as_ref().is_some_and(|w| std::sync::Arc::ptr_eq(w, list));
         if !same {
-            let table = highlight_table(&[], list);
-            if table.is_empty() {
-                self.written[fi] = (Some(list.clone()), 0);
-                return Ok(false);
-            }
-            self.prepare(gpu, fi, ids, &table)?;
+            let outlined = self.prepare(gpu, fi, ids, &highlight_table(&[], list))?;
             self.written[fi].0 = Some(list.clone());
-            return Ok(true);
+            return Ok(outlined);
         }
-        if self.written[fi].1 == 0 {
-            return Ok(false);
+        let outlined = self.written[fi].1 > 0;
+        if outlined {
+            // The ID target's view may be new (a resize): point the set at it again.
+            self.bind(gpu, fi, ids);
         }
-        // The ID target's view may be new (a resize): point the set at it again.
-        self.bind(gpu, fi, ids);
-        Ok(true)
+        Ok(outlined)
     }
 
     /// Points frame `fi`'s descriptor set at its table (as long as the

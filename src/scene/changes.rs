@@ -79,7 +79,7 @@ impl Scene {
         let parents = self.hierarchy.detach(&gone);
         let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
         self.live -= gone.len();
-        self.structure = super::new_structure();
+        self.structure = super::unique_version();
         Detached { indices: gone, objects, parents }
     }
 
@@ -93,7 +93,7 @@ impl Scene {
             self.live -= live_past;
             self.objects.truncate(bound);
             self.hierarchy.truncate(bound);
-            self.structure = super::new_structure();
+            self.structure = super::unique_version();
         }
     }
 
@@ -121,7 +121,7 @@ impl Scene {
             self.names.insert(i, &o.name);
         }
         self.live += items.len();
-        self.structure = super::new_structure();
+        self.structure = super::unique_version();
         Ok(())
     }
 

@@ -247,11 +247,12 @@ pub struct Scene {
     structure: u64,
 }
 
-/// The source of [`Scene::structure`] numbers (0 is the empty default scene's).
-static STRUCTURE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-fn new_structure() -> u64 {
-    STRUCTURE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+/// A number no earlier call in this process returned (never 0, the empty
+/// default scene's structure): the versions that caches compare, of a
+/// scene's structure ([`Scene::structure`]) and of the editor's selection.
+pub(crate) fn unique_version() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Scenes are equal when their cameras, slots and links are (the name
@@ -346,7 +347,7 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
-        Scene { camera, objects, live, hierarchy, names, structure: new_structure() }
+        Scene { camera, objects, live, hierarchy, names, structure: unique_version() }
     }
 
     /// A number that changes whenever objects are added or removed or a
@@ -365,7 +366,7 @@ impl Scene {
         self.names.insert(i, &object.name);
         self.objects.push(Some(object));
         self.live += 1;
-        self.structure = new_structure();
+        self.structure = unique_version();
         Ok(i)
     }
 

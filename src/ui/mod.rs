@@ -448,11 +448,10 @@ impl Ui {
         let mut actions = Vec::new();
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
         let status = status_text(editor, self.frame_ms);
-        let panel = self.panel;
         let ed: &Editor = editor;
-        let rows = if panel { self.outliner.of(ed.scene()) } else { &[] };
+        let rows = self.panel.then(|| self.outliner.of(ed.scene()));
         let mut out = self.ctx.run_ui(raw, |ui| {
-            build(ui, ed, u, panel.then_some(rows), &status, &mut actions, &mut trace);
+            build(ui, ed, u, rows, &status, &mut actions, &mut trace);
         });
         for (id, deltas) in out.textures_delta.set.drain() {
             for d in deltas {

@@ -142,26 +142,17 @@ impl Renderer {
         let mapped = instance_buffer.mapped().ok_or(RenderError::NotHostVisible("scene instances"))?;
         batches.write_instances(&mut mapped[..bytes]);
         let instance_buffer = instance_buffer.raw;
+        let (outline, ids_view) = (&mut parts.outline, depths.ids.view);
         // SAFETY (each prepare): the frame's fence was waited for.
         let outline = match &desc.gpu_scene {
             // The selection's shared list alone: its table is kept per slot.
             Some(g) if batches.highlights.is_empty() => unsafe {
-                parts.outline.prepare_shared(&ctx.gpu, fi, depths.ids.view, &g.highlights)?
+                outline.prepare_shared(&ctx.gpu, fi, ids_view, &g.highlights)?
             },
-            gpu_scene => {
-                let merged;
-                let highlights = match gpu_scene {
-                    Some(g) => {
-                        merged = highlight_table(&batches.highlights, &g.highlights);
-                        &merged
-                    }
-                    None => &batches.highlights,
-                };
-                if !highlights.is_empty() {
-                    unsafe { parts.outline.prepare(&ctx.gpu, fi, depths.ids.view, highlights)? };
-                }
-                !highlights.is_empty()
-            }
+            Some(g) => unsafe {
+                outline.prepare(&ctx.gpu, fi, ids_view, &highlight_table(&batches.highlights, &g.highlights))?
+            },
+            None => unsafe { outline.prepare(&ctx.gpu, fi, ids_view, &batches.highlights)? },
         };
         let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
         let frame = &parts.frames[fi];
