@@ -5,7 +5,9 @@
 //! world matrix; the id buffer matches the CPU path's, and of coincident
 //! objects the same one wins on both paths every frame (the ordered
 //! compaction); blended objects are drawn back to front as on the CPU
-//! path; an object that changes its mesh moves between the per-mesh lists.
+//! path; an object that changes its mesh moves between the per-mesh lists;
+//! duplicates take free member slots and a grown record buffer, with no
+//! second upload of the scene.
 //! Every renderer runs
 //! with validation, synchronization validation included (`ContextDesc::validation`),
 //! so the transfer -> compute -> indirect/vertex barriers are checked.
