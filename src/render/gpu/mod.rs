@@ -137,7 +137,7 @@ pub(crate) struct GpuScene {
     multisampled: [Pipeline; 3],
 }
 
-/// How often a [`GpuScene`]'s buffers were built again since it was
+/// How often the GPU scene's buffers were built again since it was
 /// created: whole uploads of the objects, object buffers grown in place
 /// (the old records copied on the device) and member lists rebuilt (for
 /// tests: a duplicate should neither upload every record nor rebuild the
