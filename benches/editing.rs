@@ -1,6 +1,8 @@
 //! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
 //! duplicate and delete of 10,000 selected objects, and the undo of each, in
-//! scenes of 1k (all selected), 20k, 160k and 1M cubes. Scale: one drag step, undo + redo of a
+//! scenes of 1k (all selected), 20k, 160k and 1M cubes, alone and with the
+//! GPU-culling frame that follows (records and member slots of what
+//! changed). Scale: one drag step, undo + redo of a
 //! drag, the CPU side of a frame (with CPU culling; and with GPU culling,
 //! build + record, for a close view and a view of every object), save, load
 //! (parse + validate + editor + pick index) and load to the first headless
@@ -76,20 +78,72 @@ fn timed(e: &mut Editor, iters: u64, step: fn(&mut Editor) -> bool, back: fn(&mu
     total
 }
 
+/// [`timed`] with GPU culling: `step`, then the frame that brings the
+/// renderer's objects up to date (`SceneMeshes::gpu_frame`: the changed
+/// records, new member slots; a larger record buffer when new ids outgrow
+/// it) and records its copies (`FrameStats::record_time`); `back` and its
+/// frame run untimed, and the device is idle before each step.
+fn timed_gpu(
+    e: &mut Editor,
+    gpu: &mut (Renderer, SceneMeshes, GpuSync),
+    iters: u64,
+    step: fn(&mut Editor) -> bool,
+    back: fn(&mut Editor) -> bool,
+) -> Duration {
+    let (r, meshes, sync) = gpu;
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        r.wait_idle().unwrap();
+        let t = Instant::now();
+        black_box(step(e));
+        let frame = meshes.gpu_frame(e, r, sync).unwrap();
+        let built = t.elapsed();
+        total += built + r.draw(&frame).unwrap().record_time;
+        back(e);
+        let frame = meshes.gpu_frame(e, r, sync).unwrap();
+        r.draw(&frame).unwrap();
+    }
+    total
+}
+
 fn scene_changes(c: &mut Criterion) {
     // 10,000 objects spread through the scene are selected (all of them at 1k).
     for n in [1_000usize, 20_000, 160_000, 1_000_000] {
         let mut e = Editor::new(grid(n), 1280.0, 720.0);
+        // GPU culling on a small target with a close camera (lavapipe
+        // rasterises little); the first frame uploads every object.
+        e.camera = Camera {
+            eye: Point3::new(5.0, 4.0, 8.0),
+            target: Point3::origin(),
+            up: Vector3::y(),
+            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
+        };
+        let mut r =
+            Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 128, 72).expect("headless renderer");
+        let meshes = SceneMeshes::upload(&mut r, e.scene()).unwrap();
+        let mut sync = GpuSync::default();
+        let first = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+        r.draw(&first).unwrap();
+        let mut gpu = (r, meshes, sync);
         let k = n.min(10_000);
         let selected: Vec<usize> = (0..n).step_by(n / k).take(k).collect();
         e.set_selection(&selected);
         let mut g = c.benchmark_group(format!("edit/{}k_objects_{}k_selected", n / 1000, k / 1000));
         g.bench_function("duplicate", |b| b.iter_custom(|it| timed(&mut e, it, Editor::duplicate, Editor::undo)));
+        // The first duplicate makes the GPU's record buffer grow (untimed);
+        // the timed ones write the copies' records and member slots.
+        timed_gpu(&mut e, &mut gpu, 1, Editor::duplicate, Editor::undo);
+        g.bench_function("duplicate_gpu_culling", |b| {
+            b.iter_custom(|it| timed_gpu(&mut e, &mut gpu, it, Editor::duplicate, Editor::undo))
+        });
         e.duplicate();
         g.bench_function("undo_duplicate", |b| b.iter_custom(|it| timed(&mut e, it, Editor::undo, Editor::redo)));
         e.undo();
         e.set_selection(&selected);
         g.bench_function("delete", |b| b.iter_custom(|it| timed(&mut e, it, Editor::delete, Editor::undo)));
+        g.bench_function("delete_gpu_culling", |b| {
+            b.iter_custom(|it| timed_gpu(&mut e, &mut gpu, it, Editor::delete, Editor::undo))
+        });
         e.delete();
         g.bench_function("undo_delete", |b| b.iter_custom(|it| timed(&mut e, it, Editor::undo, Editor::redo)));
         g.finish();

@@ -208,6 +208,9 @@ bool group_meets(uint g) {
     uint at = counts.w + 2u * g;
     uint first = members[at];
     uint last = members[at + 1u];
+    if (first == NONE) {
+        return false; // room for new objects, none yet
+    }
     if (last - first >= MAX_SPAN) {
         return true;
     }

@@ -89,27 +89,28 @@ impl SceneMeshes {
     /// Brings `renderer`'s scene objects up to date with `editor`: what
     /// changed since `sync`'s mark, record by record (ids are stable, so a
     /// delete or its undo rewrites only the records of the objects that
-    /// went or came back). Everything is uploaded the first time, and when
-    /// new objects outgrow the records held: then with room for half as
-    /// many again, so that a run of duplicates re-uploads rarely.
+    /// went or came back, and new objects take new records and the free
+    /// member slots of their meshes). Everything is uploaded the first time.
+    /// When new objects outgrow the records held, the renderer makes room
+    /// for half as many again by copying the records on the device, so a
+    /// run of duplicates never uploads the scene again.
     pub fn sync_gpu(&self, editor: &Editor, renderer: &mut Renderer, sync: &mut GpuSync) -> Result<(), DrawError> {
         let scene = editor.scene();
         let changes = editor.changes_since(sync.mark);
         let bound = scene.id_bound();
-        // A whole upload: the first time (records for the objects), and
-        // when new ids outgrow the records held (room for half as many
-        // again; the records past the objects draw nothing).
-        let whole = match changes {
-            SceneChanges::All => Some(bound),
-            SceneChanges::Changed(_) if bound > sync.records => Some(bound + bound / 2),
-            SceneChanges::Changed(_) => None,
-        };
-        if let Some(records) = whole {
-            renderer.set_scene_objects(records, self.scene_objects(scene))?;
-            sync.records = records;
+        if let SceneChanges::All = changes {
+            renderer.set_scene_objects(bound, self.scene_objects(scene))?;
+            sync.records = bound;
             sync.blended = self.blended_objects(scene, renderer);
         } else if let SceneChanges::Changed(changed @ [_, ..]) = changes {
-            let mut ids = changed.to_vec();
+            if bound > sync.records {
+                renderer.grow_scene_objects(bound + bound / 2)?;
+                sync.records = bound + bound / 2;
+            }
+            // Ids past the records (so past every live one) came and went
+            // since the last sync (a duplicate undone before the next
+            // frame): the renderer never held them, and nothing changes.
+            let mut ids: Vec<usize> = changed.iter().copied().filter(|&i| i < sync.records).collect();
             ids.sort_unstable();
             ids.dedup();
             for &i in &ids {

@@ -128,7 +128,7 @@ use nalgebra::Matrix4;
 pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
 pub use culling::{Culling, CullingChoice};
 pub use error::{MemoryKind, RenderError};
-pub use gpu::{split_f64, GpuObjectRecord, SceneObject};
+pub use gpu::{split_f64, GpuObjectRecord, GpuSceneRebuilds, SceneObject};
 pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
 pub use rect::{RECT_BORDER, RECT_FILL};

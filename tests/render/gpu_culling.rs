@@ -5,7 +5,9 @@
 //! world matrix; the id buffer matches the CPU path's, and of coincident
 //! objects the same one wins on both paths every frame (the ordered
 //! compaction); blended objects are drawn back to front as on the CPU
-//! path; an object that changes its mesh moves between the per-mesh lists.
+//! path; an object that changes its mesh moves between the per-mesh lists;
+//! duplicates take free member slots and a grown record buffer, with no
+//! second upload of the scene.
 //! Every renderer runs
 //! with validation, synchronization validation included (`ContextDesc::validation`),
 //! so the transfer -> compute -> indirect/vertex barriers are checked.
@@ -329,6 +331,7 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
             cpu.sort_unstable();
             assert_eq!(cpu, want, "{step}: the CPU path draws the live objects");
         }
+        r.gpu_scene_rebuilds()
     };
     check(&mut e, &live, None, "loaded");
     // The selection alone changes: the outline follows.
@@ -359,7 +362,11 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
     assert!(e.duplicate());
     assert_eq!(e.selection(), &[431, 430]);
     live.extend([430, 431, 432]);
-    check(&mut e, &live, None, "duplicate");
+    // New ids past the 430 records held: the records are copied into a
+    // larger buffer on the device, and only the copies' records are
+    // written (no second upload of the scene, no rebuilt member list).
+    let rebuilds = check(&mut e, &live, Some(3), "duplicate");
+    assert_eq!((rebuilds.uploads, rebuilds.grown, rebuilds.member_lists), (1, 1, 1), "after the duplicate");
     assert!(e.undo());
     for i in [430, 431, 432] {
         live.remove(&i);
@@ -367,9 +374,132 @@ fn gpu_culling_follows_delete_undo_and_duplicate_by_id() {
     check(&mut e, &live, Some(3), "undo duplicate");
     assert!(e.redo());
     live.extend([430, 431, 432]);
-    check(&mut e, &live, Some(3), "redo duplicate (the records have room)");
+    let rebuilds = check(&mut e, &live, Some(3), "redo duplicate (the records have room)");
+    assert_eq!(rebuilds.uploads, 1, "one whole upload, when the scene was loaded");
     // Cube 100 kept its id through all of it.
     assert_eq!(e.scene().objects()[100].name, "cube100");
+    assert_no_validation_errors(&r);
+}
+
+/// A run of duplicates of a scene of cubes and spheres (ids interleaved),
+/// with deletes and undo / redo between them, on the GPU path: from three
+/// cameras (the grid, the copies moved far aside, and a corner of the
+/// grid, whose cubes share a workgroup of the cull with copies out of
+/// view) every frame draws exactly the objects the CPU path keeps, all
+/// live objects between the first two, and writes the CPU path's ids.
+/// Copies append to their mesh's member slots and take records from the
+/// room the first grown buffer left: the scene is uploaded once, the
+/// record buffer grows once (copied on the device), and the member list is
+/// rebuilt only once a mesh's copies outgrow the room it was given (a
+/// quarter of its objects), never while they fit.
+#[test]
+fn a_run_of_duplicates_appends_to_the_gpu_lists_without_uploading_the_scene() {
+    let mut r = renderer(W, H);
+    // 18 cubes a row (x = 0, 2, .. 34), rows z = 0, 2, .. 32; every third
+    // one is a sphere: 200 cubes, 100 spheres.
+    let mut scene = Scene::cube_grid(300);
+    for i in (0..300).step_by(3) {
+        *scene.object_mut(i).unwrap().mesh = viewport::scene::MeshRef::Primitive(viewport::scene::Primitive::Sphere);
+    }
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    let mut sync = GpuSync::default();
+    // The whole grid; the copies, 1000 to the right; the grid's last rows
+    // at x 0 to 8 (cubes 289, 290 and 292 are the first in the cubes'
+    // fourth workgroup of 64, whose other slots the copies fill).
+    let grid = top_down(19.0, 14.0, 110.0, 1.0, 500.0);
+    let copies = top_down(1019.0, 14.0, 110.0, 1.0, 500.0);
+    let corner = top_down(4.0, 33.0, 6.0, 1.0, 500.0);
+    let mut check = |e: &mut Editor, step: &str| {
+        let mut all = Vec::new();
+        for (view, camera) in [("grid", grid), ("copies", copies), ("corner", corner)] {
+            e.camera = camera;
+            let frame = meshes.gpu_frame(e, &mut r, &mut sync).unwrap();
+            r.draw(&frame).unwrap();
+            let gpu_drawn = r.read_drawn_objects().unwrap();
+            let gpu_ids = r.read_ids().unwrap();
+            let (cpu, _) = meshes.editor_frame(e);
+            let mut cpu: Vec<u32> = cpu.objects.iter().map(|o| o.id - 1).collect();
+            cpu.sort_unstable();
+            assert_eq!(gpu_drawn, cpu, "{step}, {view}: the GPU path draws what the CPU path keeps");
+            let cpu_ids = cpu_path_ids(&mut r, &meshes, e);
+            let differ = cpu_ids.iter().zip(&gpu_ids).filter(|(a, b)| a != b).count();
+            assert!(differ * 200 <= cpu_ids.len(), "{step}, {view}: {differ} of {} id pixels differ", cpu_ids.len());
+            if view == "corner" {
+                assert!(gpu_ids.contains(&290) && gpu_ids.contains(&291), "{step}: cubes 289 and 290 are seen");
+            } else {
+                all.extend(gpu_drawn);
+            }
+        }
+        all.sort_unstable();
+        let live: Vec<u32> = e.scene().iter().map(|(i, _)| i as u32).collect();
+        assert_eq!(all, live, "{step}: every live object is drawn from one of the two cameras");
+        r.gpu_scene_rebuilds()
+    };
+    let loaded = check(&mut e, "loaded");
+    assert_eq!((loaded.uploads, loaded.grown, loaded.member_lists), (1, 0, 1));
+    // A duplicate undone before the next frame: its ids, past the records
+    // held, came and went, and the frame has nothing of them to write.
+    e.set_selection(&[5, 6, 7]);
+    assert!(e.duplicate());
+    assert!(e.undo());
+    let undone = check(&mut e, "a duplicate undone between frames");
+    assert_eq!((undone.uploads, undone.grown, undone.member_lists), (1, 0, 1));
+    // 16 objects a round: 10 cubes, 6 spheres, spread through the grid;
+    // their copies (selected after a duplicate) move 1000 to the right and
+    // up by the round, so that each shows.
+    let picks: Vec<usize> = (0..16).map(|k| k * 18 + usize::from(k % 8 >= 3)).collect();
+    let spheres = picks.iter().filter(|&&i| i % 3 == 0).count();
+    assert_eq!((picks.len() - spheres, spheres), (10, 6));
+    let (mut cubes_now, mut spheres_now) = (200, 100);
+    for round in 0..8 {
+        e.set_selection(&picks);
+        assert!(e.duplicate());
+        let copies = e.selection().to_vec();
+        assert_eq!(copies.len(), 16);
+        for &c in &copies {
+            let mut t = e.scene().objects()[c].transform;
+            t.position.x += 1000.0;
+            t.position.y += 1.5 * (round + 1) as f64;
+            assert!(e.set_transform(c, t));
+        }
+        cubes_now += 10;
+        spheres_now += 6;
+        let step = format!("duplicate {round}");
+        let rebuilds = check(&mut e, &step);
+        assert_eq!(rebuilds.uploads, 1, "{step}: no second upload");
+        assert_eq!(rebuilds.grown, 1, "{step}: 300 records grew once, to 450, which hold 428 ids");
+        // The first list gave each mesh a quarter of its objects as room
+        // (rounded up to workgroups of 64): 50 cubes and 25 spheres fit.
+        if cubes_now <= 250 && spheres_now <= 125 {
+            assert_eq!(rebuilds.member_lists, 1, "{step}: the copies took free member slots");
+        }
+        // Every few rounds: delete two of the copies, undo, redo.
+        if round % 3 == 1 {
+            e.set_selection(&copies[..2]);
+            assert!(e.delete());
+            check(&mut e, &format!("{step}, delete"));
+            assert!(e.undo());
+            check(&mut e, &format!("{step}, undo delete"));
+            assert!(e.redo());
+            check(&mut e, &format!("{step}, redo delete"));
+            assert!(e.undo());
+        }
+    }
+    let end = check(&mut e, "after the run");
+    assert!(end.member_lists > 1, "cubes grew past their room: the list was rebuilt ({end:?})");
+    assert_eq!(end.uploads, 1);
+    // Undo the last three duplicates one by one (their ids go), redo one,
+    // then duplicate again.
+    for k in 0..3 {
+        assert!(e.undo());
+        check(&mut e, &format!("undo {k}"));
+    }
+    assert!(e.redo());
+    check(&mut e, "redo");
+    e.set_selection(&[2, 4]);
+    assert!(e.duplicate());
+    check(&mut e, "duplicate after undo");
     assert_no_validation_errors(&r);
 }
 

@@ -1,6 +1,7 @@
 //! Edits of the GPU scene between whole uploads: the records of the
-//! objects that changed and the grown boxes of their chunks, queued here
-//! and copied by the next frame in its own command buffer.
+//! objects that changed, the grown boxes of their chunks and the member
+//! slots of new objects, queued here and copied by the next frame in its
+//! own command buffer.
 
 use ash::vk;
 
@@ -13,11 +14,13 @@ use crate::render::resources::Gpu;
 impl GpuScene {
     /// Queues new records for the objects `changed` names (copied by the
     /// next frame). An index past the objects is an error, nothing queued.
-    /// Returns whether an object now draws a mesh it is not listed under:
-    /// the member list is then stale ([`GpuScene::set_members`] before the
-    /// next frame). A record that draws nothing (a deleted object) stays
-    /// listed under its old mesh, where the cull skips it, so deleting
-    /// objects and undoing the delete leave the member list as it is.
+    /// An object that starts to draw a mesh (a new one: a duplicate, an
+    /// import) is appended to the mesh's members (`Members::append`).
+    /// Returns whether that failed, or an object moved to another mesh: the
+    /// member list is then stale ([`GpuScene::set_members`] before the next
+    /// frame). A record that draws nothing (a deleted object) stays listed
+    /// under its old mesh, where the cull skips it, so deleting objects and
+    /// undoing the delete leave the member list as it is.
     pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<bool, RenderError> {
         if let Some(&(i, _)) = changed.iter().find(|(i, _)| *i >= self.count) {
             return Err(RenderError::BadObject { index: i, count: self.count });
@@ -34,8 +37,11 @@ impl GpuScene {
             }
             let listed = &mut self.object_mesh[*i as usize];
             if r.mesh != NO_MESH && r.mesh != *listed {
+                let appended = *listed == NO_MESH
+                    && !remeshed
+                    && self.members.append(*i, r.mesh as usize, &mut self.pending_members);
                 *listed = r.mesh;
-                remeshed = true;
+                remeshed |= !appended;
             }
             self.pending.insert(*i, r);
         }
@@ -56,19 +62,24 @@ impl GpuScene {
         fi: usize,
     ) -> Result<(), RenderError> {
         let d = &gpu.device;
-        if self.pending.is_empty() && self.pending_chunks.is_empty() {
+        if self.pending.is_empty() && self.pending_chunks.is_empty() && self.pending_members.is_empty() {
             return Ok(());
         }
         {
             let record_bytes = self.pending.len() as u64 * RECORD;
             let chunk_bytes = self.pending_chunks.len() as u64 * CHUNK_BYTES;
-            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes)?;
+            let member_bytes = self.pending_members.len() as u64 * 4;
+            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes)?;
             let records: Vec<GpuObjectRecord> = self.pending.values().copied().collect();
             staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
             let boxes: Vec<GpuChunk> = self.pending_chunks.iter().map(|&c| self.chunks[c].gpu()).collect();
             staging.write(record_bytes as usize, bytemuck::cast_slice(&boxes), "object staging")?;
+            let words: Vec<u32> = self.pending_members.values().copied().collect();
+            let member_at = record_bytes + chunk_bytes;
+            staging.write(member_at as usize, bytemuck::cast_slice(&words), "object staging")?;
             let regions = copy_regions(self.pending.keys().map(|&i| u64::from(i)), RECORD, 0);
             let chunk_regions = copy_regions(self.pending_chunks.iter().map(|&c| c as u64), CHUNK_BYTES, record_bytes);
+            let member_regions = copy_regions(self.pending_members.keys().map(|&w| u64::from(w)), 4, member_at);
             let before = vk::MemoryBarrier2::default()
                 .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
                 .src_access_mask(Access::TRANSFER_WRITE)
@@ -83,8 +94,12 @@ impl GpuScene {
             if let (Some(chunks), false) = (&self.chunk_boxes, chunk_regions.is_empty()) {
                 d.cmd_copy_buffer(cmd, staging.raw, chunks.raw, &chunk_regions);
             }
+            if let (Some(members), false) = (&self.member_slots, member_regions.is_empty()) {
+                d.cmd_copy_buffer(cmd, staging.raw, members.raw, &member_regions);
+            }
             self.pending.clear();
             self.pending_chunks.clear();
+            self.pending_members.clear();
         }
         Ok(())
     }

@@ -59,7 +59,9 @@ use super::error::{RenderError, VkContext};
 use super::material::{Materials, Pass};
 use super::mesh::GpuMesh;
 use super::pipeline::{self, shader_module, spirv, Pipeline};
-use super::resources::{per_frame_sets, upload_buffer, upload_buffer_with, Buffer, Destroy, Gpu, GrowBuffer, Guard};
+use super::resources::{
+    one_shot, per_frame_sets, upload_buffer, upload_buffer_with, Buffer, Destroy, Gpu, GrowBuffer, Guard,
+};
 use super::scene::MaterialShaders;
 use super::small::GpuSmallCull;
 use super::MaterialId;
@@ -99,6 +101,11 @@ pub(crate) struct GpuScene {
     members: Members,
     /// Changed records not yet copied, by object index.
     pending: BTreeMap<u32, GpuObjectRecord>,
+    /// Words of the uploaded member list not yet copied (appended members
+    /// and their workgroups' spans), by word index.
+    pending_members: BTreeMap<u32, u32>,
+    /// How often the buffers were built again (for tests).
+    rebuilds: GpuSceneRebuilds,
     /// The chunks' boxes ([`chunks`]), and those grown since the GPU's copy.
     chunks: Vec<ChunkBox>,
     pending_chunks: BTreeSet<usize>,
@@ -128,6 +135,18 @@ pub(crate) struct GpuScene {
     pipelines: [Pipeline; 3],
     /// MSAA colour pass (no ids), by `Pass as usize`; only with MSAA.
     multisampled: [Pipeline; 3],
+}
+
+/// How often the GPU scene's buffers were built again since it was
+/// created: whole uploads of the objects, object buffers grown in place
+/// (the old records copied on the device) and member lists rebuilt (for
+/// tests: a duplicate should neither upload every record nor rebuild the
+/// member list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuSceneRebuilds {
+    pub uploads: u32,
+    pub grown: u32,
+    pub member_lists: u32,
 }
 
 /// What the cull pass needs from the renderer for one frame.
@@ -163,6 +182,8 @@ impl GpuScene {
                 object_mesh: Vec::new(),
                 members: Members::default(),
                 pending: BTreeMap::new(),
+                pending_members: BTreeMap::new(),
+                rebuilds: GpuSceneRebuilds::default(),
                 chunks: Vec::new(),
                 pending_chunks: BTreeSet::new(),
                 objects: None,
@@ -295,20 +316,7 @@ impl GpuScene {
             }
         })?;
         let buffer = Guard::new(&ctx.gpu, buffer);
-        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
-        let boxes = upload_buffer_with(
-            ctx,
-            chunks.len() * CHUNK_BYTES as usize,
-            CHUNK_BYTES as usize,
-            usage,
-            "cull chunks",
-            |at, dst| {
-                let first = at / CHUNK_BYTES as usize;
-                for (dst, c) in dst.chunks_exact_mut(CHUNK_BYTES as usize).zip(&chunks[first..]) {
-                    dst.copy_from_slice(bytemuck::bytes_of(&c.gpu()));
-                }
-            },
-        )?;
+        let boxes = upload_chunks(ctx, &chunks)?;
         let boxes = Guard::new(&ctx.gpu, boxes);
         // The sets name the old buffers until written again.
         self.written.fill(false);
@@ -322,7 +330,62 @@ impl GpuScene {
         self.count = count as u32;
         self.object_mesh = object_mesh;
         self.pending.clear();
+        self.rebuilds.uploads += 1;
         self.set_members(ctx, bounds.len())
+    }
+
+    /// Makes room for `count` records (more than held), keeping every
+    /// record, chunk box and member: the records are copied into a larger
+    /// buffer on the device (no record is made again on the CPU), the
+    /// records past the old ones draw nothing until written, and the chunk
+    /// boxes (a 48-byte box per 32 objects) are uploaded again from the
+    /// CPU's copy. Fewer records than held change nothing.
+    ///
+    /// # Safety
+    /// The device is idle (the old buffers may be destroyed).
+    pub unsafe fn grow(&mut self, ctx: &Context, count: usize) -> Result<(), RenderError> {
+        if count <= self.count as usize {
+            return Ok(());
+        }
+        let gpu = &ctx.gpu;
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        let (old, new) = (u64::from(self.count) * RECORD, count as u64 * RECORD);
+        let buffer = Guard::new(gpu, Buffer::new(gpu, new, usage, MemoryLocation::GpuOnly, "scene objects")?);
+        let (dst, src) = (buffer.raw, self.objects.as_ref().map(|b| b.raw));
+        one_shot(ctx, |cb| {
+            let d = &gpu.device;
+            if let (Some(src), true) = (src, old > 0) {
+                d.cmd_copy_buffer(cb, src, dst, &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: old }]);
+            }
+            // All ones: mesh NO_MESH, which draws nothing.
+            d.cmd_fill_buffer(cb, dst, old, new - old, u32::MAX);
+            let written = vk::MemoryBarrier2::default()
+                .src_stage_mask(Stage::ALL_TRANSFER)
+                .src_access_mask(Access::TRANSFER_WRITE)
+                .dst_stage_mask(Stage::ALL_COMMANDS)
+                .dst_access_mask(Access::MEMORY_READ | Access::MEMORY_WRITE);
+            d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&[written]));
+        })?;
+        self.chunks.resize(count.div_ceil(CHUNK as usize), ChunkBox::default());
+        let boxes = upload_chunks(ctx, &self.chunks)?;
+        self.pending_chunks.clear();
+        self.written.fill(false);
+        self.objects.destroy(gpu);
+        self.objects = Some(buffer.finish());
+        self.chunk_boxes.destroy(gpu);
+        self.chunk_boxes = Some(boxes);
+        self.object_mesh.resize(count, NO_MESH);
+        self.count = count as u32;
+        self.last_frame = None;
+        self.rebuilds.grown += 1;
+        Ok(())
+    }
+
+    /// How often the buffers were built again (for tests).
+    pub fn rebuilds(&self) -> GpuSceneRebuilds {
+        self.rebuilds
     }
 
     /// Rebuilds the member list from `object_mesh` over `meshes` meshes and
@@ -339,6 +402,9 @@ impl GpuScene {
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
         members.slots.extend(members.spans.iter().flatten());
         let list = upload_buffer(ctx, bytemuck::cast_slice(&members.slots), usage, "cull members")?;
+        members.slots = Vec::new();
+        self.pending_members.clear();
+        self.rebuilds.member_lists += 1;
         self.written.fill(false);
         self.member_slots.destroy(gpu);
         self.member_slots = Some(list);
@@ -350,8 +416,6 @@ impl GpuScene {
         self.visible.destroy(gpu);
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         self.visible = Some(scratch(4 * slots, usage, "visible")?);
-        members.slots = Vec::new();
-        members.spans = Vec::new();
         self.members = members;
         self.last_frame = None;
         Ok(())
@@ -561,4 +625,15 @@ impl Destroy for GpuScene {
         self.pool = vk::DescriptorPool::null();
         self.set_layout = vk::DescriptorSetLayout::null();
     }
+}
+
+/// A buffer of chunk boxes holding `chunks`' GPU form.
+fn upload_chunks(ctx: &Context, chunks: &[ChunkBox]) -> Result<Buffer, RenderError> {
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+    let unit = CHUNK_BYTES as usize;
+    upload_buffer_with(ctx, chunks.len() * unit, unit, usage, "cull chunks", |at, dst| {
+        for (dst, c) in dst.chunks_exact_mut(unit).zip(&chunks[at / unit..]) {
+            dst.copy_from_slice(bytemuck::bytes_of(&c.gpu()));
+        }
+    })
 }

@@ -22,10 +22,10 @@ impl GpuScene {
     }
 
     /// How many workgroups of member slots the last culled frame's coarse
-    /// pass kept for the per-object test, and how many there are (waits
+    /// pass kept for the per-object test, and how many hold objects (waits
     /// for the device; for tests).
     pub fn read_listed(&self, ctx: &Context) -> Result<(u32, u32), RenderError> {
-        let total = self.members.len / super::records::GROUP;
+        let total = self.members.used_groups();
         let Some(fi) = self.last_frame else { return Ok((0, total)) };
         let Some(commands) = self.commands[fi].get() else { return Ok((0, total)) };
         let bytes = download(ctx, &[(commands.raw, 0, 4)])?;

@@ -176,11 +176,20 @@ pub(crate) const GROUP: u32 = 64;
 /// A padding slot of [`Members::slots`].
 pub(crate) const NO_OBJECT: u32 = u32::MAX;
 
+/// A workgroup of [`Members::slots`] that holds no object yet (room left
+/// for new ones): its chunk span, which `cull.comp` never lists.
+pub(crate) const NO_SPAN: [u32; 2] = [u32::MAX, u32::MAX];
+
 /// The member list `cull.comp` walks: the indices of the objects that draw
 /// a mesh, grouped by mesh (in mesh order) and ascending inside each mesh,
-/// each mesh's run padded with [`NO_OBJECT`] to whole workgroups. A
-/// workgroup thus holds one mesh's objects, and an ordered compaction of
-/// the slots keeps each mesh's visible objects in ascending order.
+/// each mesh's run padded with [`NO_OBJECT`] to whole workgroups, with room
+/// for a quarter as many again. A workgroup thus holds one mesh's objects,
+/// and an ordered compaction of the slots keeps each mesh's visible objects
+/// in ascending order. New objects (duplicates, imports: ids past every
+/// listed one) take the free slots after their mesh's run
+/// ([`Members::append`]), so a duplicate writes its own slots instead of
+/// the list being built again; a mesh out of room, an object that moves to
+/// another mesh or a new mesh rebuilds it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Members {
     /// Emptied once uploaded ([`Members::len`] stays).
@@ -191,8 +200,13 @@ pub(crate) struct Members {
     pub base: Vec<u32>,
     /// Per mesh: how many objects draw it.
     pub count: Vec<u32>,
+    /// Per mesh: its slots (used and free).
+    pub room: Vec<u32>,
+    /// Per mesh: its last (largest) listed object, `NO_OBJECT` for none.
+    pub last: Vec<u32>,
     /// Per workgroup of slots: the first and last chunk
-    /// ([`super::chunks::CHUNK`] ids) its objects fall in.
+    /// ([`super::chunks::CHUNK`] ids) its objects fall in ([`NO_SPAN`]:
+    /// none). Uploaded after the slots.
     pub spans: Vec<[u32; 2]>,
 }
 
@@ -205,39 +219,76 @@ impl Members {
             count[m as usize] += 1;
         }
         let mut base = Vec::with_capacity(meshes);
+        let mut room = Vec::with_capacity(meshes);
         let mut at = 0u32;
         for &c in &count {
             base.push(at);
-            at += c.div_ceil(GROUP) * GROUP;
+            let r = (c + c / 4).div_ceil(GROUP) * GROUP;
+            room.push(r);
+            at += r;
         }
         // Room for the workgroups' spans too ([`GpuScene::set_members`]
         // uploads them after the slots, without growing the list).
         let mut slots = Vec::with_capacity(at as usize + 2 * (at / GROUP) as usize);
         slots.resize(at as usize, NO_OBJECT);
         let mut next = base.clone();
+        let mut last = vec![NO_OBJECT; meshes];
         for (i, &m) in object_mesh.iter().enumerate().filter(|(_, &m)| (m as usize) < meshes) {
             slots[next[m as usize] as usize] = i as u32;
             next[m as usize] += 1;
+            last[m as usize] = i as u32;
         }
         // Each workgroup's objects ascend: its first and last slots that
         // hold one give its chunks.
         let spans = slots
             .chunks_exact(GROUP as usize)
-            .map(|g| {
-                let first = g[0];
-                let last = g.iter().rev().find(|&&i| i != NO_OBJECT).copied().unwrap_or(first);
-                [chunk_of(first) as u32, chunk_of(last) as u32]
+            .map(|g| match g.iter().rev().find(|&&i| i != NO_OBJECT) {
+                Some(&last) => [chunk_of(g[0]) as u32, chunk_of(last) as u32],
+                None => NO_SPAN,
             })
             .collect();
-        Members { len: slots.len() as u32, slots, base, count, spans }
+        Members { len: slots.len() as u32, slots, base, count, room, last, spans }
     }
 
-    /// Mesh `m`'s first slot and workgroups (a mesh past the list has none).
+    /// Mesh `m`'s first slot and workgroups holding objects (a mesh past
+    /// the list has none).
     pub fn of(&self, m: usize) -> (u32, u32) {
         match (self.base.get(m), self.count.get(m)) {
             (Some(&b), Some(&c)) => (b, c.div_ceil(GROUP)),
             _ => (self.len, 0),
         }
+    }
+
+    /// Workgroups that hold objects.
+    pub fn used_groups(&self) -> u32 {
+        self.count.iter().map(|c| c.div_ceil(GROUP)).sum()
+    }
+
+    /// Lists object `i` under mesh `m` in the first free slot after the
+    /// mesh's run, when the mesh has room and `i` comes after its listed
+    /// objects (the run stays ascending). The words of the uploaded list
+    /// that change (the slot, and its workgroup's span after the
+    /// [`Members::len`] slots) go to `writes` (word index -> value).
+    /// Returns false, changing nothing, when `i` cannot be appended.
+    pub fn append(&mut self, i: u32, m: usize, writes: &mut std::collections::BTreeMap<u32, u32>) -> bool {
+        let (Some(&count), Some(&room), Some(&last)) = (self.count.get(m), self.room.get(m), self.last.get(m)) else {
+            return false;
+        };
+        if count >= room || (last != NO_OBJECT && i <= last) {
+            return false;
+        }
+        let slot = self.base[m] + count;
+        let g = (slot / GROUP) as usize;
+        let chunk = chunk_of(i) as u32;
+        // The workgroup's first object sets the start of its span.
+        let span = if slot % GROUP == 0 { [chunk, chunk] } else { [self.spans[g][0], chunk] };
+        self.spans[g] = span;
+        writes.insert(slot, i);
+        writes.insert(self.len + 2 * g as u32, span[0]);
+        writes.insert(self.len + 2 * g as u32 + 1, span[1]);
+        self.count[m] = count + 1;
+        self.last[m] = i;
+        true
     }
 }
 
@@ -397,5 +448,51 @@ mod tests {
         assert_eq!(m.spans, want);
         // Mesh 0's first workgroup: ids 2 to 190 (two of every six ids).
         assert_eq!(m.spans[0], [0, 190 / 32]);
+    }
+
+    /// Room for a quarter as many again, in whole workgroups: appended
+    /// objects fill it in order, each write names the slot and its
+    /// workgroup's span (after the slots), a workgroup with no object has
+    /// no span, and what cannot keep a run ascending, or does not fit, or
+    /// names a mesh past the list, is refused with nothing changed.
+    #[test]
+    fn members_take_new_objects_into_the_room_after_their_mesh() {
+        // Mesh 0: 256 objects (ids 0..256), room 320 = 5 workgroups; mesh
+        // 1: 10 objects (ids 1000..1010), room 64.
+        let mut object_mesh = vec![0u32; 256];
+        object_mesh.resize(1000, NO_MESH);
+        object_mesh.resize(1010, 1);
+        let mut m = Members::new(&object_mesh, 2);
+        assert_eq!((m.base.clone(), m.room.clone(), m.len), (vec![0, 320], vec![320, 64], 384));
+        assert_eq!(m.count, vec![256, 10]);
+        assert_eq!(m.spans.len(), 6);
+        assert_eq!(m.spans[4], NO_SPAN, "mesh 0's fifth workgroup is room only");
+        assert_eq!(m.spans[5], [1000 / 32, 1009 / 32]);
+        assert_eq!((m.of(0), m.used_groups()), ((0, 4), 5));
+        let mut writes = std::collections::BTreeMap::new();
+        // Not after mesh 0's last object (255), or a mesh past the list.
+        assert!(!m.append(255, 0, &mut writes));
+        assert!(!m.append(3000, 2, &mut writes));
+        assert!(writes.is_empty());
+        // Two new objects for mesh 0 open its fifth workgroup (slots 256
+        // and 257; the spans follow the 384 slots, two words a workgroup).
+        assert!(m.append(2000, 0, &mut writes));
+        assert!(m.append(2100, 0, &mut writes));
+        let spans_at = 384 + 2 * 4;
+        let want = [(256, 2000), (257, 2100), (spans_at, 2000 / 32), (spans_at + 1, 2100 / 32)];
+        assert_eq!(writes.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>(), want);
+        assert_eq!((m.spans[4], m.count[0], m.last[0]), ([62, 65], 258, 2100));
+        assert_eq!((m.of(0), m.used_groups()), ((0, 5), 6));
+        // Mesh 1 joins its first workgroup, which keeps its first chunk.
+        assert!(m.append(1500, 1, &mut writes));
+        assert_eq!(m.spans[5], [1000 / 32, 1500 / 32]);
+        assert_eq!(writes[&(320 + 10)], 1500);
+        // Mesh 0 fills its room (62 more), then refuses.
+        for k in 0..62 {
+            assert!(m.append(3000 + k, 0, &mut writes), "{k}");
+        }
+        let before = m.clone();
+        assert!(!m.append(4000, 0, &mut writes));
+        assert_eq!(m, before);
     }
 }

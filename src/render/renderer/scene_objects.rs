@@ -2,7 +2,7 @@
 //! their read-backs (for tests).
 
 use super::super::culling::{choose_culling, Culling, CullingChoice};
-use super::super::gpu::{GpuObjectRecord, GpuScene, SceneObject};
+use super::super::gpu::{GpuObjectRecord, GpuScene, GpuSceneRebuilds, SceneObject};
 use super::super::target::DEPTH_FORMAT;
 use super::super::{MeshId, RenderError, FRAMES_IN_FLIGHT};
 use super::Renderer;
@@ -39,6 +39,27 @@ impl Renderer {
         };
         // SAFETY: the device is idle.
         unsafe { scene.set_objects(&self.ctx, count, objects, &parts.bounds) }
+    }
+
+    /// GPU culling: makes room for `count` scene objects (more than held;
+    /// fewer change nothing), keeping every object: waits for the device,
+    /// then copies the records into a larger buffer on the device. The
+    /// objects past the old ones draw nothing until
+    /// [`Renderer::update_scene_objects`] writes them, so new objects cost
+    /// their own records, not an upload of the scene.
+    pub fn grow_scene_objects(&mut self, count: usize) -> Result<(), RenderError> {
+        let Some(s) = &mut self.parts.gpu_scene else {
+            return Err(RenderError::BadObject { index: count as u32, count: 0 });
+        };
+        self.ctx.wait_idle()?;
+        // SAFETY: the device is idle.
+        unsafe { s.grow(&self.ctx, count) }
+    }
+
+    /// GPU culling: how often the scene objects' buffers were built again
+    /// (whole uploads, grown buffers, rebuilt member lists; for tests).
+    pub fn gpu_scene_rebuilds(&self) -> GpuSceneRebuilds {
+        self.parts.gpu_scene.as_ref().map(GpuScene::rebuilds).unwrap_or_default()
     }
 
     /// Turns exact small-object culling on or off (on by default): both
@@ -87,9 +108,11 @@ impl Renderer {
     }
 
     /// GPU culling: new data for the objects `changed` names (by index);
-    /// the next frame copies only these records. No wait, unless an object
-    /// changed its mesh: then the per-mesh member list is rebuilt (waits
-    /// for the device).
+    /// the next frame copies only these records (and the member slots of
+    /// objects new to a mesh). No wait, unless an object moved to another
+    /// mesh, or new objects do not fit their mesh's room in the member
+    /// list or come before its listed ones: then the member list is rebuilt
+    /// (waits for the device).
     pub fn update_scene_objects(&mut self, changed: &[(u32, SceneObject)]) -> Result<(), RenderError> {
         let Some(s) = &mut self.parts.gpu_scene else {
             return Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 });
