@@ -315,19 +315,7 @@ impl GpuScene {
                 }
             }
         })?;
-        let buffer = Guard::new(&ctx.gpu, buffer);
-        let boxes = upload_chunks(ctx, &chunks)?;
-        let boxes = Guard::new(&ctx.gpu, boxes);
-        // The sets name the old buffers until written again.
-        self.written.fill(false);
-        self.objects.destroy(&ctx.gpu);
-        self.objects = Some(buffer.finish());
-        self.chunk_boxes.destroy(&ctx.gpu);
-        self.chunk_boxes = Some(boxes.finish());
-        self.chunks = chunks;
-        self.pending_chunks.clear();
-        self.last_frame = None;
-        self.count = count as u32;
+        self.replace_objects(ctx, buffer, chunks, count)?;
         self.object_mesh = object_mesh;
         self.pending.clear();
         self.rebuilds.uploads += 1;
@@ -368,18 +356,41 @@ impl GpuScene {
                 .dst_access_mask(Access::MEMORY_READ | Access::MEMORY_WRITE);
             d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&[written]));
         })?;
-        self.chunks.resize(count.div_ceil(CHUNK as usize), ChunkBox::default());
-        let boxes = upload_chunks(ctx, &self.chunks)?;
-        self.pending_chunks.clear();
+        let mut chunks = self.chunks.clone();
+        chunks.resize(count.div_ceil(CHUNK as usize), ChunkBox::default());
+        self.replace_objects(ctx, buffer.finish(), chunks, count)?;
+        self.object_mesh.resize(count, NO_MESH);
+        self.rebuilds.grown += 1;
+        Ok(())
+    }
+
+    /// Puts `objects` (a buffer of `count` records) in place of the object
+    /// buffer, and `chunks` and their uploaded boxes in place of the
+    /// chunks: the one place both buffers are destroyed and replaced (a
+    /// whole upload, a grown buffer). On an error nothing is replaced.
+    ///
+    /// # Safety
+    /// The device is idle (the old buffers may be destroyed).
+    unsafe fn replace_objects(
+        &mut self,
+        ctx: &Context,
+        objects: Buffer,
+        chunks: Vec<ChunkBox>,
+        count: usize,
+    ) -> Result<(), RenderError> {
+        let gpu = &ctx.gpu;
+        let objects = Guard::new(gpu, objects);
+        let boxes = upload_chunks(ctx, &chunks)?;
+        self.chunks = chunks;
+        // The sets name the old buffers until written again.
         self.written.fill(false);
         self.objects.destroy(gpu);
-        self.objects = Some(buffer.finish());
+        self.objects = Some(objects.finish());
         self.chunk_boxes.destroy(gpu);
         self.chunk_boxes = Some(boxes);
-        self.object_mesh.resize(count, NO_MESH);
-        self.count = count as u32;
+        self.pending_chunks.clear();
         self.last_frame = None;
-        self.rebuilds.grown += 1;
+        self.count = count as u32;
         Ok(())
     }
 

@@ -200,8 +200,6 @@ pub(crate) struct Members {
     pub base: Vec<u32>,
     /// Per mesh: how many objects draw it.
     pub count: Vec<u32>,
-    /// Per mesh: its slots (used and free).
-    pub room: Vec<u32>,
     /// Per mesh: its last (largest) listed object, `NO_OBJECT` for none.
     pub last: Vec<u32>,
     /// Per workgroup of slots: the first and last chunk
@@ -219,13 +217,10 @@ impl Members {
             count[m as usize] += 1;
         }
         let mut base = Vec::with_capacity(meshes);
-        let mut room = Vec::with_capacity(meshes);
         let mut at = 0u32;
         for &c in &count {
             base.push(at);
-            let r = (c + c / 4).div_ceil(GROUP) * GROUP;
-            room.push(r);
-            at += r;
+            at += (c + c / 4).div_ceil(GROUP) * GROUP;
         }
         // Room for the workgroups' spans too ([`GpuScene::set_members`]
         // uploads them after the slots, without growing the list).
@@ -247,7 +242,7 @@ impl Members {
                 None => NO_SPAN,
             })
             .collect();
-        Members { len: slots.len() as u32, slots, base, count, room, last, spans }
+        Members { len: slots.len() as u32, slots, base, count, last, spans }
     }
 
     /// Mesh `m`'s first slot and workgroups holding objects (a mesh past
@@ -257,6 +252,12 @@ impl Members {
             (Some(&b), Some(&c)) => (b, c.div_ceil(GROUP)),
             _ => (self.len, 0),
         }
+    }
+
+    /// Mesh `m`'s slots, used and free (up to the next mesh's first).
+    pub fn room(&self, m: usize) -> Option<u32> {
+        let end = self.base.get(m + 1).copied().unwrap_or(self.len);
+        self.base.get(m).map(|&b| end - b)
     }
 
     /// Workgroups that hold objects.
@@ -271,7 +272,7 @@ impl Members {
     /// [`Members::len`] slots) go to `writes` (word index -> value).
     /// Returns false, changing nothing, when `i` cannot be appended.
     pub fn append(&mut self, i: u32, m: usize, writes: &mut std::collections::BTreeMap<u32, u32>) -> bool {
-        let (Some(&count), Some(&room), Some(&last)) = (self.count.get(m), self.room.get(m), self.last.get(m)) else {
+        let (Some(&count), Some(room), Some(&last)) = (self.count.get(m), self.room(m), self.last.get(m)) else {
             return false;
         };
         if count >= room || (last != NO_OBJECT && i <= last) {
@@ -463,7 +464,10 @@ mod tests {
         object_mesh.resize(1000, NO_MESH);
         object_mesh.resize(1010, 1);
         let mut m = Members::new(&object_mesh, 2);
-        assert_eq!((m.base.clone(), m.room.clone(), m.len), (vec![0, 320], vec![320, 64], 384));
+        assert_eq!(
+            (m.base.clone(), [m.room(0), m.room(1), m.room(2)], m.len),
+            (vec![0, 320], [Some(320), Some(64), None], 384)
+        );
         assert_eq!(m.count, vec![256, 10]);
         assert_eq!(m.spans.len(), 6);
         assert_eq!(m.spans[4], NO_SPAN, "mesh 0's fifth workgroup is room only");
