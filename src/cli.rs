@@ -132,9 +132,7 @@ pub fn main() -> i32 {
                 print!("{e}");
                 return 0;
             }
-            let text = e.to_string();
-            let line = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("viewport: {line} (see --help)");
+            eprintln!("viewport: {} (see --help)", clap_error_line(&e.to_string()));
             return 2;
         }
     };
@@ -144,6 +142,17 @@ pub fn main() -> i32 {
             eprintln!("viewport: {e}");
             2
         }
+    }
+}
+
+/// A clap error as one line: its message up to the usage, indented
+/// continuations (the missing arguments, say) joined on.
+fn clap_error_line(text: &str) -> String {
+    let parts: Vec<&str> =
+        text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).filter(|l| !l.is_empty()).collect();
+    match parts.join(" ").trim_start_matches("error: ") {
+        "" => "bad arguments".to_string(),
+        line => line.to_string(),
     }
 }
 

@@ -253,11 +253,17 @@ pub fn replay<T: ReplayTarget>(
                 }
             }
             Step::Frame(n) => {
-                for _ in 0..*n {
+                for k in 1..=*n {
                     // Script time: one frame is 1/60 s (`editing.md`, "Views").
                     editor.advance(SCRIPT_FRAME_SECONDS);
                     ui.advance(SCRIPT_FRAME_SECONDS);
                     target.frame(editor, ui)?;
+                    if is_still(editor, ui) {
+                        // The frames left would draw this one again: only
+                        // their time passes (a tooltip's delay counts it).
+                        ui.advance(f64::from(n - k) * SCRIPT_FRAME_SECONDS);
+                        break;
+                    }
                 }
             }
         }
@@ -266,6 +272,13 @@ pub fn replay<T: ReplayTarget>(
         trace.push(line);
     }
     Ok(trace)
+}
+
+/// Whether time passing would change nothing drawn: no held fly key moves
+/// the camera and the UI asked for no later pass (an animation, a sizing
+/// pass, a tooltip's delay).
+fn is_still(editor: &Editor, ui: &Ui) -> bool {
+    !editor.is_animating() && ui.repaint_after().is_none()
 }
 
 /// The trace as JSON lines.
@@ -277,3 +290,6 @@ pub fn trace_jsonl(trace: &[TraceLine]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -420,10 +420,13 @@ impl Pieces {
             return Ok(None);
         }
         let mut b = Builder::default();
-        if self.next_byte()? == Some(b']') {
-            return Ok(Some(b));
+        match self.next_byte()? {
+            Some(b']') => return Ok(Some(b)),
+            // The file ends inside the array: left to the whole-file parse.
+            None => return Ok(None),
+            // The first object's first byte, read again by `value`.
+            Some(_) => self.pos -= 1,
         }
-        self.pos -= 1;
         let len = self.file.metadata()?.len();
         let start = match len >= split_min {
             true => split::start_near_middle(path, len).ok().flatten().filter(|&s| s > self.offset()),

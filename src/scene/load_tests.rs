@@ -70,6 +70,10 @@ fn anything_but_a_plain_scene_file_is_left_to_the_whole_file_parse() {
         r#"{"objects":[{"name":"a"}]}"#,
         r#"{"objects":[]} x"#,
         r#"{"objects":[]"#,
+        // Cut off right after the array opens (no byte left to give back).
+        r#"{"objects":["#,
+        "{\"objects\": [   \n  ",
+        r#"{"camera":{"eye":[1,2,3],"target":[0,0,0]},"objects":["#,
         r#"{"asset":{"version":"2.0"}}"#,
     ] {
         assert_eq!(pieces(text, 4), None, "{text}");

@@ -401,7 +401,10 @@ impl Ui {
                 }
             }
             Event::Text { text } => {
-                if self.ctx.egui_wants_keyboard_input() {
+                // With Ctrl held a key is a shortcut (Ctrl+A selects all,
+                // Ctrl+Z undoes the typing), not a character, whatever text
+                // the platform attached to it.
+                if self.ctx.egui_wants_keyboard_input() && !mods.ctrl {
                     self.events.push(egui::Event::Text(text.clone()));
                 } else {
                     redraw = false;

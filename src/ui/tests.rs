@@ -101,6 +101,25 @@ fn euler_fields_never_show_negative_zero() {
 }
 
 #[test]
+fn ctrl_shortcuts_in_a_field_type_no_letters() {
+    let (mut editor, mut ui) = setup(true);
+    editor.set_selection(&[0]);
+    ui.run(&mut editor, false);
+    let p = centre(&ui, "position.y");
+    click(&mut ui, &mut editor, p, Modifiers::NONE);
+    ui.handle(&mut editor, &Event::Text { text: "3".into() }, Modifiers::NONE, &mut NoFrame);
+    // Ctrl+A as a window delivers it: the key, then the text X11 attaches.
+    let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
+    ui.handle(&mut editor, &Event::KeyDown { key: "A".into() }, ctrl, &mut NoFrame);
+    ui.handle(&mut editor, &Event::Text { text: "a".into() }, ctrl, &mut NoFrame);
+    ui.handle(&mut editor, &Event::KeyUp { key: "A".into() }, ctrl, &mut NoFrame);
+    // What is typed next replaces the whole field.
+    ui.handle(&mut editor, &Event::Text { text: "1.5".into() }, Modifiers::NONE, &mut NoFrame);
+    ui.handle(&mut editor, &Event::KeyDown { key: "Enter".into() }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.scene().objects()[0].transform.position.y, 1.5);
+}
+
+#[test]
 fn a_typed_zero_scale_is_refused_and_the_scene_still_saves() {
     let (mut editor, mut ui) = setup(true);
     editor.set_selection(&[0]);

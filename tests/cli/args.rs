@@ -49,6 +49,8 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
     let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     let png = write("existing.png", "keep me");
     let truncated = write("truncated.json", r#"{"objects":[{"name":"a","mesh":"cube""#);
+    // Cut right after the array opens: the streamed reader once panicked here.
+    let open_array = write("open-array.json", "{\"objects\": [");
     let unknown = write("unknown.json", r#"{"objects":[],"lights":[]}"#);
     let bad_parent = write("parent.json", r#"{"objects":[{"name":"a","mesh":"cube","parent":"ghost"}]}"#);
     let degenerate = write("camera.json", r#"{"camera":{"eye":[1,2,3],"target":[1,2,3]},"objects":[]}"#);
@@ -58,6 +60,7 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["/nonexistent/scene.json"], "/nonexistent/scene.json"),
         (vec![&truncated], "truncated.json"),
+        (vec![&open_array], "EOF while parsing"),
         (vec![&unknown], "lights"),
         (vec![&bad_parent], "ghost"),
         (vec![&degenerate], "coincide"),
@@ -67,6 +70,7 @@ fn bad_input_is_one_line_and_status_2_and_leaves_outputs_alone() {
         (vec!["--size", "big"], "WxH"),
         (vec!["--depth", "sideways"], "sideways"),
         (vec!["--frobnicate"], "frobnicate"),
+        (vec!["--trace", "t.jsonl"], "were not provided: --replay <SCRIPT>"),
         (vec!["--culling", "fast"], "culling must be \"auto\", \"gpu\" or \"cpu\", got \"fast\""),
         (vec!["--culling", "GPU"], "culling must be \"auto\", \"gpu\" or \"cpu\", got \"GPU\""),
         (vec!["--culling", ""], "culling must be"),
