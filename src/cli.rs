@@ -43,7 +43,7 @@ Window controls:
   Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)
   Side panel            outliner and the active object's transform fields (click, type, Enter)
   View widget           click a ball for that side's view; drag on it to orbit
-  Ctrl+Q, close         quit";
+  Ctrl+Q, close         quit (with unsaved changes: the first press warns, the second quits)";
 
 #[derive(Debug, Parser)]
 #[command(name = "viewport", version, about = "An editor viewport on Vulkan with pixel-perfect gizmos", after_help = BINDINGS_HELP)]

@@ -5,7 +5,7 @@
 //! that concern the program rather than the scene: the depth-mode toggle,
 //! saving, screenshots, importing a dropped file and quitting.
 
-use crate::editor::{Editor, FrameProbe};
+use crate::editor::{ChangeMark, Editor, FrameProbe};
 use crate::input::{Event, Modifiers};
 
 /// The key (winit `KeyCode` name) that toggles reversed / standard depth.
@@ -30,6 +30,44 @@ pub enum Command {
     /// `import`); the window or replay loads it and hands it to
     /// [`Editor::import`](crate::editor::Editor::import).
     Import(std::path::PathBuf),
+}
+
+/// Edits not yet saved to the scene's file, and the quit that protects
+/// them: while there are some, the first quit request (Ctrl+Q, the window's
+/// close button) only warns and the next one quits, as an editor asks
+/// before it drops work. Any change to the scene counts (an undo back to
+/// the saved state too, as in Blender); the camera and the selection do not.
+#[derive(Clone, Copy, Debug)]
+pub struct Unsaved {
+    saved: ChangeMark,
+    warned: bool,
+}
+
+impl Unsaved {
+    /// The editor's scene as it is now counts as saved.
+    pub fn new(editor: &Editor) -> Unsaved {
+        Unsaved { saved: editor.change_mark(), warned: false }
+    }
+
+    /// The scene was just written to its file.
+    pub fn saved(&mut self, editor: &Editor) {
+        *self = Unsaved::new(editor);
+    }
+
+    /// Whether the scene changed since it was opened or last saved.
+    pub fn is_modified(&self, editor: &Editor) -> bool {
+        editor.change_mark() != self.saved
+    }
+
+    /// A quit request: true to quit now, false when it only warns (the
+    /// first request while the scene has unsaved changes).
+    pub fn may_quit(&mut self, editor: &Editor) -> bool {
+        if !self.is_modified(editor) || self.warned {
+            return true;
+        }
+        self.warned = true;
+        false
+    }
 }
 
 /// Handles one event with the modifiers held during it. `frame` reads the
@@ -64,6 +102,29 @@ mod tests {
     use super::*;
     use crate::math::DepthMode;
     use crate::scene::Scene;
+
+    #[test]
+    fn unsaved_changes_make_the_first_quit_a_warning() {
+        let mut e = Editor::new(Scene::demo(), 640.0, 480.0);
+        let mut unsaved = Unsaved::new(&e);
+        // Looking around and selecting change no scene.
+        e.set_selection(&[1]);
+        e.handle(&Event::Scroll { delta: 2.0 });
+        assert!(!unsaved.is_modified(&e));
+        assert!(unsaved.may_quit(&e));
+        // A duplicate does: the first request warns, the next one quits.
+        e.duplicate();
+        assert!(unsaved.is_modified(&e));
+        assert!(!unsaved.may_quit(&e));
+        assert!(unsaved.may_quit(&e));
+        // Saved: quitting is free again until the next change, an undo too.
+        unsaved.saved(&e);
+        assert!(!unsaved.is_modified(&e));
+        assert!(unsaved.may_quit(&e));
+        assert!(e.undo());
+        assert!(unsaved.is_modified(&e));
+        assert!(!unsaved.may_quit(&e));
+    }
 
     #[test]
     fn app_keys_map_to_commands_and_the_rest_reaches_the_editor() {

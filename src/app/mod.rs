@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
-use crate::session::{self, Command};
+use crate::session::{self, Command, Unsaved};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
 use crate::ui::Ui;
 
@@ -107,6 +107,8 @@ struct App {
     error: Option<Error>,
     /// When the last frame started (the fly camera's clock).
     last_redraw: Option<Instant>,
+    /// Changes not yet saved to `scene_path` (none to protect without one).
+    unsaved: Unsaved,
 }
 
 impl App {
@@ -169,8 +171,13 @@ impl App {
     fn update_title(&self) {
         let Some(w) = &self.window else { return };
         let cfg = &self.editor.gizmo.config;
+        // The scene's file, starred while it has unsaved changes.
+        let file = match self.scene_name() {
+            Some(name) => format!(" | {name}{}", if self.unsaved.is_modified(&self.editor) { "*" } else { "" }),
+            None => String::new(),
+        };
         w.set_title(&format!(
-            "viewport | {} | {} | pivot {} | snap {} | depth {} | {:.2} ms | {} frames",
+            "viewport{file} | {} | {} | pivot {} | snap {} | depth {} | {:.2} ms | {} frames",
             cfg.mode.name(),
             cfg.space.name(),
             cfg.pivot.name(),
@@ -209,10 +216,18 @@ impl App {
         Ok(())
     }
 
-    fn save(&self) {
+    fn save(&mut self) {
         match &self.scene_path {
             Some(path) => match self.editor.scene_to_save().save(path) {
-                Ok(()) => eprintln!("viewport: saved {}", path.display()),
+                Ok(()) => {
+                    eprintln!("viewport: saved {}", path.display());
+                    self.unsaved.saved(&self.editor);
+                    if let Some(ui) = self.ui.as_mut() {
+                        ui.notice = None;
+                    }
+                    self.update_title();
+                    self.request_redraw();
+                }
                 Err(e) => eprintln!("viewport: {e}"),
             },
             None => eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save"),
@@ -277,7 +292,13 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         match &event {
             // A close request, or the window destroyed under us (e.g. by the X server).
-            WindowEvent::CloseRequested | WindowEvent::Destroyed => return el.exit(),
+            WindowEvent::CloseRequested => {
+                if self.may_quit() {
+                    el.exit();
+                }
+                return;
+            }
+            WindowEvent::Destroyed => return el.exit(),
             WindowEvent::ModifiersChanged(m) => {
                 self.modifiers = modifiers(m.state());
                 // Snapping follows Ctrl at once, even mid-drag.
@@ -348,7 +369,11 @@ impl ApplicationHandler for App {
                     self.fail(el, e);
                 }
             }
-            Command::Quit => el.exit(),
+            Command::Quit => {
+                if self.may_quit() {
+                    el.exit();
+                }
+            }
             Command::Import(path) => {
                 if let Err(e) = self.import(&path) {
                     self.fail(el, e);
@@ -370,6 +395,28 @@ impl App {
         }
     }
 
+    /// A quit request (Ctrl+Q, the close button): true to quit now. The
+    /// first one while the scene's file lacks changes only warns, on
+    /// stderr and in the status line.
+    fn may_quit(&mut self) -> bool {
+        let (Some(path), Some(name)) = (&self.scene_path, self.scene_name()) else { return true };
+        if self.unsaved.may_quit(&self.editor) {
+            return true;
+        }
+        eprintln!("viewport: unsaved changes to {}: Ctrl+S saves, Ctrl+Q again quits without saving", path.display());
+        if let Some(ui) = self.ui.as_mut() {
+            ui.notice = Some(format!("Unsaved changes to {name}: Ctrl+S saves, Ctrl+Q again quits without saving"));
+        }
+        self.request_redraw();
+        false
+    }
+
+    /// The name of the file Ctrl+S writes, if there is one.
+    fn scene_name(&self) -> Option<String> {
+        let p = self.scene_path.as_ref()?;
+        Some(p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+    }
+
     fn request_redraw(&self) {
         if let Some(w) = &self.window {
             w.request_redraw();
@@ -385,6 +432,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     // Ctrl+S writes a scene file: beside an opened glTF, never over it.
     let scene_path = opened.save_path.clone();
     let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
+    let unsaved = Unsaved::new(&editor);
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
@@ -409,6 +457,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         screenshots: 0,
         error: None,
         last_redraw: None,
+        unsaved,
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

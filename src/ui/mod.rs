@@ -114,6 +114,9 @@ pub struct Ui {
     field_edit: Option<FieldEdit>,
     /// The frame time the status line shows (ms).
     pub frame_ms: f64,
+    /// A message the status line shows instead of the counts (not during
+    /// a drag), until it is taken away.
+    pub notice: Option<String>,
     /// Switched off (`--no-ui`): draws nothing and passes every event on.
     off: bool,
     /// How soon egui asked to be run again (a tooltip's delay, an animation).
@@ -189,6 +192,7 @@ impl Ui {
             trace: UiTrace::default(),
             field_edit: None,
             frame_ms: 0.0,
+            notice: None,
             off: false,
             repaint_after: None,
             outliner: outliner::Rows::default(),
@@ -450,7 +454,10 @@ impl Ui {
         raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(u as f32);
         let mut actions = Vec::new();
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
-        let status = status_text(editor, self.frame_ms);
+        let status = match &self.notice {
+            Some(n) if editor.gizmo.active().is_none() => n.clone(),
+            _ => status_text(editor, self.frame_ms),
+        };
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
         let mut out = self.ctx.run_ui(raw, |ui| {

@@ -4,7 +4,7 @@
 //! screen shows the gizmo.
 
 use crate::support::image::read_png;
-use crate::support::xvfb::{WindowApp, Xvfb};
+use crate::support::xvfb::{wait_for, WindowApp, Xvfb};
 use std::time::Duration;
 
 #[test]
@@ -19,10 +19,12 @@ fn click_select_drag_axis_and_save() {
              "objects": [ { "name": "box", "mesh": "cube", "position": [-1, 1, 0], "color": [0.8, 0.5, 0.2] } ] }"#,
     )
     .unwrap();
-    let app = WindowApp::start(&x, dir.path(), &scene, "400x400");
+    let mut app = WindowApp::start(&x, dir.path(), &scene, "400x400");
     let wid = app.wid.clone();
     let geometry = x.run("xdotool", &["getwindowgeometry", &wid]);
     assert!(geometry.contains("400x400"), "{geometry}");
+    let title = |x: &Xvfb| x.run("xdotool", &["getwindowname", &wid]);
+    assert!(title(&x).contains("| scene.json |"), "opened unchanged: {}", title(&x));
 
     let to_screen = |wx: f64, wy: f64| (200.0 + wx / 0.025, 200.0 - wy / 0.025);
     let mv = |p: (f64, f64)| app.move_to(&x, p);
@@ -52,8 +54,17 @@ fn click_select_drag_axis_and_save() {
     let captured = read_png(&dir.path().join("viewport-screenshot-1.png"));
     assert_eq!((captured.width, captured.height), (400, 400));
 
+    // The move is not saved yet: the title stars the file, and the first
+    // Ctrl+Q only warns (the program keeps running).
+    wait_for("the starred title", || title(&x).contains("| scene.json* |").then_some(()));
+    x.run("xdotool", &["key", "ctrl+q"]);
+    app.wait_for_output("the unsaved-changes warning", "unsaved changes to");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(app.child.try_wait().unwrap().is_none(), "quit with unsaved changes: {}", app.stderr());
+
     x.run("xdotool", &["key", "ctrl+s"]);
     app.wait_for_output("the save", "saved");
+    wait_for("the title without a star", || title(&x).contains("| scene.json |").then_some(()));
     app.quit_cleanly(&x);
 
     let saved = viewport::scene::Scene::load(&scene).unwrap();
