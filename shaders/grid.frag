@@ -1,13 +1,17 @@
 #version 450
 // Anti-aliased grid lines (minor every cell, major every ten), the X and Z
-// axes in red and blue, fading out with distance from the eye.
+// axes in red and blue, fading out with distance from the eye. The lines
+// come from coordinates offset by a whole number of periods from the world's
+// (see grid.vert), the axes from the world coordinates relative to the
+// origin, so both stay as sharp far from the origin as near it.
 
-layout(location = 0) in vec2 v_world_xz;
+layout(location = 0) in vec2 v_grid_xz;
 layout(location = 1) in vec3 v_relative;
+layout(location = 2) in vec2 v_axis_xz;
 
 layout(push_constant) uniform Push {
     mat4 view_projection_rotation;
-    vec4 eye;
+    vec4 eye_xz;
     vec4 params;
 } pc;
 
@@ -22,15 +26,17 @@ float line_coverage(vec2 coord) {
 void main() {
     float cell = pc.params.x;
     // Minor lines fade out before they get denser than a few pixels (moire).
-    float density = max(fwidth(v_world_xz / cell).x, fwidth(v_world_xz / cell).y);
-    float minor = line_coverage(v_world_xz / cell) * (1.0 - smoothstep(0.15, 0.4, density));
-    float major = line_coverage(v_world_xz / (10.0 * cell));
+    float density = max(fwidth(v_grid_xz / cell).x, fwidth(v_grid_xz / cell).y);
+    float minor = line_coverage(v_grid_xz / cell) * (1.0 - smoothstep(0.15, 0.4, density));
+    float major = line_coverage(v_grid_xz / (10.0 * cell));
     vec3 color = vec3(0.45);
     float alpha = max(minor * 0.35, major * 0.7);
 
-    vec2 width = fwidth(v_world_xz);
-    float x_axis = 1.0 - min(abs(v_world_xz.y) / max(width.y, 1e-6), 1.0); // z == 0
-    float z_axis = 1.0 - min(abs(v_world_xz.x) / max(width.x, 1e-6), 1.0); // x == 0
+    // A pixel's width in world units, from the coordinates that are exact
+    // everywhere (the axis coordinates are coarse where no axis is near).
+    vec2 width = fwidth(v_grid_xz);
+    float x_axis = 1.0 - min(abs(v_axis_xz.y) / max(width.y, 1e-6), 1.0); // z == 0
+    float z_axis = 1.0 - min(abs(v_axis_xz.x) / max(width.x, 1e-6), 1.0); // x == 0
     if (x_axis > 0.0) { color = mix(color, vec3(0.85, 0.2, 0.2), x_axis); alpha = max(alpha, x_axis); }
     if (z_axis > 0.0) { color = mix(color, vec3(0.2, 0.35, 0.9), z_axis); alpha = max(alpha, z_axis); }
 
