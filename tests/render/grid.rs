@@ -1,7 +1,8 @@
 //! The ground grid far from the origin: the same view shifted by a whole
 //! number of the grid's periods draws the same picture, and the coloured
-//! axis lines stay at world x = 0 and z = 0. Each frame is also written to
-//! `target/tmp/grid/` for a person to look at.
+//! axis lines stay at world x = 0 and z = 0. Orthographic front, back and
+//! side views draw the grid in the vertical plane facing them. Each frame
+//! is also written to `target/tmp/grid/` for a person to look at.
 
 use crate::support::gpu::*;
 use crate::support::textured::to_srgb;
@@ -165,4 +166,94 @@ fn the_x_axis_stays_on_z_0_far_from_the_origin() {
             assert_eq!(blue, 0, "{depth:?} {which}: a Z axis line where x is not 0");
         }
     }
+}
+
+/// An orthographic camera `distance` m from the origin along `back` (the
+/// view looks along -`back`), its view centred on `centre`, showing 8 m of
+/// height: 25 pixels per metre at 320 x 200.
+fn side_view(back: Vector3<f64>, centre: Point3<f64>, distance: f64) -> Camera {
+    // The eye on the line through `centre` along `back`, `distance` from
+    // the plane through the origin perpendicular to `back`.
+    let eye = centre + back * (distance - centre.coords.dot(&back));
+    Camera {
+        eye,
+        target: eye - back,
+        up: Vector3::y(),
+        projection: Projection::Orthographic { height: 8.0, near: 0.05, far: 1000.0 },
+    }
+}
+
+/// The front, back, right and left orthographic views (looking along -z,
+/// +z, -x, +x) draw the grid in the plane through the origin that faces
+/// them, as the ground grid is drawn: 1 m cells (minor lines brighten the
+/// background, cell centres leave it alone), the horizontal axis in the
+/// plane (X: red, Z: blue) on y = 0 and the Y axis in green. Also 1e6 m to
+/// the side in that plane, the lines stay on whole metres, and from 500 m
+/// away they look as from 10 m (an orthographic view has no distance).
+#[test]
+fn orthographic_side_views_draw_the_grid_in_the_plane_facing_them() {
+    let bg = FrameDesc::BACKGROUND.map(|c| to_srgb(f64::from(c)));
+    // A minor line at least half covers its pixel: 0.35 x 0.5 of grey 0.45.
+    let line = to_srgb(f64::from(FrameDesc::BACKGROUND[0]) + 0.175 * (0.45 - 0.035));
+    let empty = Scene::from_json(r#"{ "objects": [] }"#, Path::new(".")).unwrap();
+    let mut r = renderer(W, H);
+    // (name, towards the eye, the plane's horizontal axis, its colour index).
+    let views = [
+        ("front", Vector3::z(), Vector3::x(), 0),
+        ("back", -Vector3::z(), Vector3::x(), 0),
+        ("right", Vector3::x(), Vector3::z(), 2),
+        ("left", -Vector3::x(), Vector3::z(), 2),
+    ];
+    for (name, back, across, axis) in views {
+        for (shift, distance) in [(0.0, 10.0), (0.0, 500.0), (1e6, 10.0)] {
+            // Centred 0.3 m beside the vertical axis (shifted by 1e6 m
+            // along the plane), 1.2 m up.
+            let centre = Point3::from(across * (shift + 0.3) + Vector3::new(0.0, 1.2, 0.0));
+            let camera = side_view(back, centre, distance);
+            let depth = DepthMode::Reversed;
+            let img = render(&mut r, &empty, camera, depth, true);
+            save(&img, &format!("side-{name}-{shift}-{distance}"));
+            let pixel = |a: f64, y: f64| {
+                let p = Point3::from(across * a + Vector3::new(0.0, y, 0.0));
+                let (sx, sy) = project(&camera, depth, W, H, p);
+                assert!(sx >= 0.0 && sy >= 0.0 && sx < f64::from(W) && sy < f64::from(H), "{p} is off the image");
+                img.pixel(sx as u32, sy as u32)
+            };
+            let at = format!("{name} view, shift {shift}, {distance} m away");
+            for k in -5..=5 {
+                for m in -2..=4 {
+                    let (a, y) = (shift + f64::from(k), f64::from(m));
+                    // A cell's centre: half a metre (12 px) from every line.
+                    let got = pixel(a + 0.5, y + 0.5);
+                    assert_eq!(&got[..3], &bg[..], "{at}: the centre of cell ({a}, {y}) shows {got:?}");
+                    // A vertical line, away from the Y axis, and a horizontal
+                    // one, away from y = 0: grey, brighter than the background.
+                    for (what, got, skip) in
+                        [("vertical", pixel(a, y + 0.5), a == 0.0), ("horizontal", pixel(a + 0.5, y), m == 0)]
+                    {
+                        if !skip {
+                            // Grey over the background, whose blue exceeds its red by 10.
+                            let grey = got[..3].iter().max().unwrap() - got[..3].iter().min().unwrap() <= 10;
+                            assert!(
+                                got[0] >= line - 1 && grey,
+                                "{at}: the {what} line through ({a}, {y}) shows {got:?}, want grey of at least {line}"
+                            );
+                        }
+                    }
+                }
+                // y = 0: the horizontal world axis in its colour.
+                let got = pixel(shift + f64::from(k) + 0.5, 0.0).map(i32::from);
+                let others = (0..3).filter(|&c| c != axis).map(|c| got[c]).max().unwrap();
+                assert!(got[axis] > others + 20, "{at}: y = 0 at {} shows {got:?}, want channel {axis}", k);
+            }
+            // The vertical axis (the world's Y) in green, only where the
+            // coordinate across is truly 0.
+            for m in -2..=4 {
+                let got = pixel(shift, f64::from(m) + 0.5).map(i32::from);
+                let green = got[1] > got[0] + 20 && got[1] > got[2] + 20;
+                assert_eq!(green, shift == 0.0, "{at}: the line through ({shift}, {m}.5) shows {got:?}");
+            }
+        }
+    }
+    assert_no_validation_errors(&r);
 }
