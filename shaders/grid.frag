@@ -1,14 +1,21 @@
 #version 450
-// Anti-aliased grid lines (minor every cell, major every ten), the X and Z
-// axes in red and blue, fading out with distance from the eye.
+// Anti-aliased grid lines (minor every cell, major every ten), the world
+// axes in the plane coloured (X red, Y green, Z blue), fading out with
+// distance from the eye. The lines come from coordinates offset by a whole
+// number of periods from the world's (see grid.vert), the axes from the
+// plane coordinates relative to the origin, so both stay as sharp far from
+// the origin as near it.
 
-layout(location = 0) in vec2 v_world_xz;
+layout(location = 0) in vec2 v_grid;
 layout(location = 1) in vec3 v_relative;
+layout(location = 2) in vec2 v_axis;
 
 layout(push_constant) uniform Push {
     mat4 view_projection_rotation;
-    vec4 eye;
+    vec4 grid;
+    vec4 quad;
     vec4 params;
+    ivec4 axes;
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -19,20 +26,26 @@ float line_coverage(vec2 coord) {
     return 1.0 - min(min(g.x, g.y), 1.0);
 }
 
+vec3 axis_color(int i) {
+    return i == 0 ? vec3(0.85, 0.2, 0.2) : i == 1 ? vec3(0.3, 0.75, 0.2) : vec3(0.2, 0.35, 0.9);
+}
+
 void main() {
     float cell = pc.params.x;
     // Minor lines fade out before they get denser than a few pixels (moire).
-    float density = max(fwidth(v_world_xz / cell).x, fwidth(v_world_xz / cell).y);
-    float minor = line_coverage(v_world_xz / cell) * (1.0 - smoothstep(0.15, 0.4, density));
-    float major = line_coverage(v_world_xz / (10.0 * cell));
+    float density = max(fwidth(v_grid / cell).x, fwidth(v_grid / cell).y);
+    float minor = line_coverage(v_grid / cell) * (1.0 - smoothstep(0.15, 0.4, density));
+    float major = line_coverage(v_grid / (10.0 * cell));
     vec3 color = vec3(0.45);
     float alpha = max(minor * 0.35, major * 0.7);
 
-    vec2 width = fwidth(v_world_xz);
-    float x_axis = 1.0 - min(abs(v_world_xz.y) / max(width.y, 1e-6), 1.0); // z == 0
-    float z_axis = 1.0 - min(abs(v_world_xz.x) / max(width.x, 1e-6), 1.0); // x == 0
-    if (x_axis > 0.0) { color = mix(color, vec3(0.85, 0.2, 0.2), x_axis); alpha = max(alpha, x_axis); }
-    if (z_axis > 0.0) { color = mix(color, vec3(0.2, 0.35, 0.9), z_axis); alpha = max(alpha, z_axis); }
+    // A pixel's width in plane units, from the coordinates that are exact
+    // everywhere (the axis coordinates are coarse where no axis is near).
+    vec2 width = fwidth(v_grid);
+    float along_u = 1.0 - min(abs(v_axis.y) / max(width.y, 1e-6), 1.0); // along u: v == 0
+    float along_v = 1.0 - min(abs(v_axis.x) / max(width.x, 1e-6), 1.0); // along v: u == 0
+    if (along_u > 0.0) { color = mix(color, axis_color(pc.axes.x), along_u); alpha = max(alpha, along_u); }
+    if (along_v > 0.0) { color = mix(color, axis_color(pc.axes.y), along_v); alpha = max(alpha, along_v); }
 
     // The distance must be computed per fragment: it is not linear across the quad.
     float fade = 1.0 - smoothstep(pc.params.y, pc.params.z, length(v_relative));

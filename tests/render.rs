@@ -23,6 +23,10 @@ mod gpu_chunks;
 /// GPU culling: the compute pass keeps what the CPU frustum test keeps.
 #[path = "render/gpu_culling.rs"]
 mod gpu_culling;
+/// The grid far from the origin (the same picture, the axes in place) and
+/// in orthographic front and side views.
+#[path = "render/grid.rs"]
+mod grid;
 /// Colours, occlusion and depth precision in both depth modes.
 #[path = "render/headless.rs"]
 mod headless;

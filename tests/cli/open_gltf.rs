@@ -283,7 +283,7 @@ fn hash_n_in_a_scene_file_draws_that_mesh_alone_in_mesh_space() {
     let scene = json!({
         "camera": {"eye": [0, 0, 20], "target": [0, 0, 0], "projection": "orthographic", "height": 10},
         "objects": [
-            {"name": "a", "mesh": "two.gltf#0", "position": [-3, 0, 0], "color": [1, 0, 0]},
+            {"name": "a", "mesh": "two.gltf#0", "position": [-3, 0, 0], "color": [0, 0, 1]},
             {"name": "b", "mesh": "two.gltf#1", "position": [2, 0, 0], "color": [0, 1, 0]}
         ]
     });
@@ -298,22 +298,24 @@ fn hash_n_in_a_scene_file_draws_that_mesh_alone_in_mesh_space() {
     assert_eq!(saved["objects"][0]["mesh"], json!("two.gltf#0"));
     assert_eq!(saved["objects"][1]["mesh"], json!("two.gltf#1"));
     // 40 px per metre: the small mesh covers a 40 px square around x = -3 m,
-    // the large one a 160 px square around x = 2 m.
+    // the large one a 160 px square around x = 2 m. The small one is blue:
+    // this front view's grid draws the X axis (y = 0) in red, and its Z axis
+    // is not in view.
     let img = read_png(&png);
-    let (mut red, mut green) = (vec![], vec![]);
+    let (mut blue, mut green) = (vec![], vec![]);
     for y in 0..img.height {
         for x in 0..img.width {
             match dominant(img.pixel(x, y)) {
-                Some(0) => red.push((x as f64, y as f64)),
+                Some(2) => blue.push((x as f64, y as f64)),
                 Some(1) => green.push((x as f64, y as f64)),
                 _ => {}
             }
         }
     }
     let mean_x = |v: &[(f64, f64)]| v.iter().map(|p| p.0).sum::<f64>() / v.len() as f64;
-    assert!((red.len() as f64 - 1600.0).abs() < 300.0, "{} red pixels", red.len());
+    assert!((blue.len() as f64 - 1600.0).abs() < 300.0, "{} blue pixels", blue.len());
     assert!((green.len() as f64 - 25600.0).abs() < 2500.0, "{} green pixels", green.len());
-    assert!((mean_x(&red) - 80.0).abs() < 3.0, "red centre {}", mean_x(&red));
+    assert!((mean_x(&blue) - 80.0).abs() < 3.0, "blue centre {}", mean_x(&blue));
     assert!((mean_x(&green) - 280.0).abs() < 3.0, "green centre {}", mean_x(&green));
 }
 

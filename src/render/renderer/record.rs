@@ -235,7 +235,7 @@ impl Renderer {
             };
             (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
             stats.draw_calls += culled;
-            let grid = GridInputs { view, projection, eye: desc.camera.eye, depth: desc.depth };
+            let grid = GridInputs { view, projection, camera: desc.camera, aspect, depth: desc.depth };
             if desc.grid && msaa.is_none() {
                 stats.draw_calls += parts.grid.record(d, cmd, &grid);
             }
