@@ -461,6 +461,10 @@ impl Ui {
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
         let mut out = self.ctx.run_ui(raw, |ui| {
+            // egui may run the pass again at once (a layout that changed
+            // size): the trace is the last pass's. Actions are kept, since
+            // only the first pass sees the input.
+            trace.rects.clear();
             build(ui, ed, u, rows, &status, &mut actions, &mut trace);
         });
         for (id, deltas) in out.textures_delta.set.drain() {

@@ -160,15 +160,23 @@ pub(super) fn build(
     trace.status = status.to_string();
 
     if let Some(rows) = panel {
-        side_panel(ui.ctx(), editor, rows, u, screen, actions, trace);
+        side_panel(ui, editor, rows, u, screen, actions, trace);
     }
     view_widget(ui.ctx(), editor, u, screen);
 }
 
-/// The side panel: outliner and the active object's transform. Only the
-/// outliner rows scrolled into view are laid out (and traced).
+/// The side panel: the outliner on top, the active object's transform at
+/// the bottom, the outliner's list taking the height the transform section
+/// leaves. Only the outliner rows scrolled into view are laid out (and
+/// traced).
+///
+/// The panel is drawn on the background layer, like the toolbar, rather
+/// than in an egui area: an area fades in when it appears and spends its
+/// first pass measuring itself unseen, so a screenshot or a click right
+/// after the panel is shown would meet a panel that is not (fully) there
+/// while the trace already has its rects.
 fn side_panel(
-    ctx: &egui::Context,
+    ui: &mut egui::Ui,
     editor: &Editor,
     rows: &[Row],
     u: f64,
@@ -181,76 +189,157 @@ fn side_panel(
     let bottom = (screen.max.y - STATUS_HEIGHT).max(top);
     let rect = Rect::from_min_max(Pos2::new(screen.max.x - width, top), Pos2::new(screen.max.x, bottom));
     trace.rects.insert("panel".into(), px_rect(rect, u));
-    egui::Area::new(egui::Id::new("side panel")).fixed_pos(rect.min).order(egui::Order::Middle).show(ctx, |ui| {
-        egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
-            let inner = rect.shrink2(Vec2::new(8.0, 2.0)).size().max(Vec2::ZERO);
-            ui.set_min_size(inner);
-            ui.set_max_size(inner);
-            ui.strong("Outliner");
-            let scene = editor.scene();
-            let active = editor.active();
-            let shift = ui.input(|i| i.modifiers.shift);
-            // A row is one selectable label (`interact_size` high).
-            let row_height = ui.spacing().interact_size.y;
-            let list = egui::ScrollArea::vertical().max_height((inner.y * 0.5).max(40.0));
-            list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
-                for &Row { id, depth } in &rows[in_view] {
-                    let i = id as usize;
-                    let o = &scene.objects()[i];
-                    let mut text = egui::RichText::new(o.name.as_str());
-                    if active == Some(i) {
-                        text = text.strong().color(Color32::from_rgb(255, 230, 140));
-                    }
-                    let r = ui
-                        .horizontal(|ui| {
-                            ui.add_space(12.0 * depth as f32);
-                            ui.selectable_label(editor.is_selected(i), text)
-                        })
-                        .inner;
-                    if r.clicked() {
-                        actions.push(Action::Select(i, shift));
-                    }
-                    note(trace, &format!("outliner.{}", o.name), &r, u);
+    let mut ui = ui.new_child(egui::UiBuilder::new().id_salt("side panel").max_rect(rect));
+    // Nothing the panel holds is drawn outside it: in a short window its
+    // lower part is cut off rather than laid over the status line.
+    ui.set_clip_rect(rect);
+    egui::Frame::side_top_panel(ui.style()).show(&mut ui, |ui| {
+        let inner = rect.shrink2(Vec2::new(8.0, 2.0)).size().max(Vec2::ZERO);
+        ui.set_min_size(inner);
+        ui.set_max_size(inner);
+        ui.strong("Outliner");
+
+        // The transform section's height is known once it is laid out, after
+        // the list above it: the last pass's height is used, and a pass that
+        // finds it changed asks egui to lay the UI out again at once.
+        let memory = egui::Id::new("side panel transform height");
+        let tail_then: f32 = ui.data(|d| d.get_temp(memory)).unwrap_or(0.0);
+        let list_height = ui.max_rect().max.y - ui.cursor().min.y - tail_then;
+        let row_height = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        if list_height >= row_height {
+            outliner(ui, editor, rows, list_height, row_height, u, actions, trace);
+        }
+        let tail = ui.scope(|ui| transform_section(ui, editor, u, actions, trace));
+        // The section and the gap above it.
+        let tail_now = tail.response.rect.height() + ui.spacing().item_spacing.y;
+        note_visible(trace, "transform", tail.response.rect, ui.clip_rect(), u);
+        if (tail_now - tail_then).abs() > 0.5 {
+            ui.data_mut(|d| d.insert_temp(memory, tail_now));
+            ui.ctx().request_discard("the side panel's transform section changed height");
+        }
+    });
+}
+
+/// Records the part of a panel control's rectangle left visible by `clip`
+/// (a row half scrolled out of the list, a field cut off by a short
+/// window); nothing when none of it is.
+fn note_visible(trace: &mut UiTrace, name: &str, rect: Rect, clip: Rect, u: f64) {
+    let shown = rect.intersect(clip);
+    if shown.is_positive() {
+        trace.rects.insert(name.to_string(), px_rect(shown, u));
+    }
+}
+
+/// The outliner's list, `height` points high and as wide as the panel:
+/// each row spans the full width, so a click anywhere along it selects
+/// that object and the wheel scrolls the list anywhere over it; the scroll
+/// bar sits at the panel's right edge.
+#[allow(clippy::too_many_arguments)]
+fn outliner(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    rows: &[Row],
+    height: f32,
+    row_height: f32,
+    u: f64,
+    actions: &mut Vec<Action>,
+    trace: &mut UiTrace,
+) {
+    let scene = editor.scene();
+    let active = editor.active();
+    let shift = ui.input(|i| i.modifiers.shift);
+    ui.scope(|ui| {
+        // Rows touch, so no gap between two of them belongs to neither.
+        ui.spacing_mut().item_spacing.y = 0.0;
+        let list =
+            egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height).min_scrolled_height(height);
+        let out = list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
+            for &Row { id, depth } in &rows[in_view] {
+                let i = id as usize;
+                let o = &scene.objects()[i];
+                let mut text = egui::RichText::new(o.name.as_str());
+                if active == Some(i) {
+                    text = text.strong().color(Color32::from_rgb(255, 230, 140));
                 }
-            });
-            ui.separator();
-            let Some(i) = active else {
-                ui.label("No active object");
-                return;
-            };
-            let t = scene.objects()[i].transform;
-            ui.strong(format!("Transform: {}", scene.objects()[i].name));
-            let euler = euler_deg(&t.rotation);
-            let rows: [(&str, [f64; 3], f64); 3] =
-                [("position", t.position.into(), 0.01), ("rotation", euler, 0.5), ("scale", t.scale.into(), 0.01)];
-            egui::Grid::new("transform").num_columns(4).show(ui, |ui| {
-                for (row, values, speed) in rows {
-                    ui.label(row);
-                    let mut v = values;
-                    let mut changed = false;
-                    for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-                        let r = ui.add(
-                            egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4).update_while_editing(false),
-                        );
-                        changed |= r.changed();
-                        note(trace, &format!("{row}.{axis}"), &r, u);
-                    }
-                    ui.end_row();
-                    if changed && v.iter().all(|x| x.is_finite()) {
-                        let mut nt = t;
-                        match row {
-                            "position" => nt.position = Vector3::from(v),
-                            "rotation" => {
-                                let r = v.map(f64::to_radians);
-                                nt.rotation = UnitQuaternion::from_euler_angles(r[0], r[1], r[2]);
-                            }
-                            _ => nt.scale = Vector3::from(v),
-                        }
-                        actions.push(Action::Transform(i, nt));
-                    }
+                let r = outliner_row(ui, text, depth, editor.is_selected(i), row_height);
+                if r.clicked() {
+                    actions.push(Action::Select(i, shift));
                 }
-            });
+                note_visible(trace, &format!("outliner.{}", o.name), r.rect, ui.clip_rect(), u);
+            }
         });
+        note_visible(trace, "outliner", out.inner_rect, ui.clip_rect(), u);
+    });
+}
+
+/// One outliner row: the whole width of the list, `height` high, the name
+/// indented by its depth, framed when selected or hovered as a selectable
+/// label is.
+fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, depth: u32, selected: bool, height: f32) -> egui::Response {
+    let (rect, r) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), egui::Sense::click());
+    let name = text.text().to_string();
+    r.widget_info(|| egui::WidgetInfo::selected(egui::WidgetType::SelectableLabel, true, selected, &name));
+    if ui.is_rect_visible(rect) {
+        let look = ui.style().interact_selectable(&r, selected);
+        if selected || r.hovered() || r.has_focus() {
+            ui.painter().rect(rect, look.corner_radius, look.weak_bg_fill, look.bg_stroke, egui::StrokeKind::Inside);
+        }
+        let pad = ui.spacing().button_padding.x;
+        let indent = 12.0 * depth as f32;
+        let room = (rect.width() - indent - 2.0 * pad).max(0.0);
+        let galley = egui::WidgetText::from(text).into_galley(
+            ui,
+            Some(egui::TextWrapMode::Truncate),
+            room,
+            egui::TextStyle::Button,
+        );
+        let at = Pos2::new(rect.left() + pad + indent, rect.center().y - galley.size().y / 2.0);
+        ui.painter().galley(at, galley, look.text_color());
+    }
+    r
+}
+
+/// The active object's transform (position, rotation as XYZ Euler
+/// degrees, scale) as number fields, below a separator; or a line saying
+/// there is no active object.
+fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Action>, trace: &mut UiTrace) {
+    ui.separator();
+    let Some(i) = editor.active() else {
+        ui.label("No active object");
+        return;
+    };
+    let scene = editor.scene();
+    let t = scene.objects()[i].transform;
+    ui.strong(format!("Transform: {}", scene.objects()[i].name));
+    let euler = euler_deg(&t.rotation);
+    let rows: [(&str, [f64; 3], f64); 3] =
+        [("position", t.position.into(), 0.01), ("rotation", euler, 0.5), ("scale", t.scale.into(), 0.01)];
+    let clip = ui.clip_rect();
+    egui::Grid::new("transform").num_columns(4).show(ui, |ui| {
+        for (row, values, speed) in rows {
+            ui.label(row);
+            let mut v = values;
+            let mut changed = false;
+            for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+                let r =
+                    ui.add(egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4).update_while_editing(false));
+                changed |= r.changed();
+                note_visible(trace, &format!("{row}.{axis}"), r.rect, clip, u);
+            }
+            ui.end_row();
+            if changed && v.iter().all(|x| x.is_finite()) {
+                let mut nt = t;
+                match row {
+                    "position" => nt.position = Vector3::from(v),
+                    "rotation" => {
+                        let r = v.map(f64::to_radians);
+                        nt.rotation = UnitQuaternion::from_euler_angles(r[0], r[1], r[2]);
+                    }
+                    _ => nt.scale = Vector3::from(v),
+                }
+                actions.push(Action::Transform(i, nt));
+            }
+        }
     });
 }
 

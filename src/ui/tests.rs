@@ -161,7 +161,7 @@ fn a_long_outliner_lays_out_only_the_rows_in_view() {
         rows.into_iter().map(|(_, i)| i).collect()
     };
     let first = shown(&ui);
-    // The list is half the panel's height: a few rows of 18 points, not 100,000.
+    // The list fills what the panel leaves: a few rows of 21 points, not 100,000.
     assert!((3..40).contains(&first.len()), "{} rows laid out", first.len());
     assert_eq!(first, (0..first.len()).collect::<Vec<_>>(), "roots in id order from the top");
 
@@ -194,4 +194,149 @@ fn a_long_outliner_lays_out_only_the_rows_in_view() {
     ui.run(&mut editor, false);
     let after = shown(&ui);
     assert!(!after.contains(&later[1]) && after.contains(&(later[1] + 1)), "{after:?}");
+}
+
+/// A UI at `w` x `h` with the side panel shown over `n` cubes (`cube0`, ...).
+fn panel_over_cubes(n: usize, w: f64, h: f64) -> (Editor, Ui) {
+    let mut editor = Editor::new(Scene::cube_grid(n), w, h);
+    let mut ui = Ui::new(1.0, w, h, true);
+    ui.settle(&mut editor);
+    (editor, ui)
+}
+
+/// The outliner rows traced, top to bottom: (object number, rect).
+fn rows_traced(ui: &Ui) -> Vec<(usize, [f64; 4])> {
+    let rects = &ui.trace().unwrap().rects;
+    let mut rows: Vec<(usize, [f64; 4])> =
+        rects.iter().filter_map(|(k, r)| Some((k.strip_prefix("outliner.cube")?.parse().ok()?, *r))).collect();
+    rows.sort_by(|a, b| a.1[1].total_cmp(&b.1[1]));
+    rows
+}
+
+/// Lets egui's smooth scrolling finish.
+fn let_time_pass(ui: &mut Ui, editor: &mut Editor) {
+    for _ in 0..30 {
+        ui.advance(0.05);
+        ui.run(editor, false);
+    }
+}
+
+/// The reviewed case: 20,000 names, each far shorter than the 280 px panel.
+/// A click anywhere along a row, from the name to near the panel's right
+/// edge, selects that row's object, and the list stays where it was.
+#[test]
+fn a_click_anywhere_along_an_outliner_row_selects_it_and_does_not_scroll() {
+    let (mut editor, mut ui) = panel_over_cubes(20_000, 1280.0, 720.0);
+    let panel = ui.trace().unwrap().rects["panel"];
+    let before = rows_traced(&ui);
+    assert_eq!(before[0].0, 0);
+    // Fractions of the panel's width: on the name, just past it, the
+    // middle, and 42 px short of the right edge (clear of the scroll bar).
+    for (row, frac) in [(2, 0.06), (3, 0.2), (4, 0.3), (5, 0.5), (6, 0.85)] {
+        let x = panel[0] + frac * (panel[2] - panel[0]);
+        let r = ui.trace().unwrap().rects[&format!("outliner.cube{row}")];
+        let y = (r[1] + r[3]) / 2.0;
+        click(&mut ui, &mut editor, (x, y), Modifiers::NONE);
+        let_time_pass(&mut ui, &mut editor);
+        assert_eq!(editor.selection(), &[row], "a click at x = {x} on row {row}");
+        let now = rows_traced(&ui);
+        assert_eq!(now[0].0, 0, "the click at x = {x} scrolled the list to {}", now[0].0);
+        assert_eq!(now[0].1[1], before[0].1[1], "the list moved");
+    }
+    // Shift+click far right of a name adds that row.
+    let r = ui.trace().unwrap().rects["outliner.cube9"];
+    click(
+        &mut ui,
+        &mut editor,
+        (panel[0] + 0.7 * (panel[2] - panel[0]), r[1] + 2.0),
+        Modifiers { shift: true, ..Modifiers::NONE },
+    );
+    assert_eq!(editor.selection(), &[6, 9]);
+}
+
+/// The wheel over the outliner's right part, far from every name, scrolls
+/// the list and does not reach the camera.
+#[test]
+fn the_wheel_over_the_right_part_of_the_outliner_scrolls_it() {
+    let (mut editor, mut ui) = panel_over_cubes(20_000, 1280.0, 720.0);
+    let panel = ui.trace().unwrap().rects["panel"];
+    let first = rows_traced(&ui);
+    let r = first[3].1;
+    let camera = editor.camera;
+    let (x, y) = (panel[0] + 0.75 * (panel[2] - panel[0]), (r[1] + r[3]) / 2.0);
+    ui.handle(&mut editor, &Event::CursorMoved { x, y }, Modifiers::NONE, &mut NoFrame);
+    for _ in 0..3 {
+        ui.handle(&mut editor, &Event::Scroll { delta: -3.0 }, Modifiers::NONE, &mut NoFrame);
+    }
+    let_time_pass(&mut ui, &mut editor);
+    let later = rows_traced(&ui);
+    assert!(later[0].0 > first[0].0 + 3, "the list did not scroll: rows from {} to {}", first[0].0, later[0].0);
+    let numbers: Vec<usize> = later.iter().map(|r| r.0).collect();
+    assert_eq!(numbers, (later[0].0..later[0].0 + later.len()).collect::<Vec<_>>());
+    assert_eq!(editor.camera, camera, "the wheel over the panel zoomed");
+}
+
+fn overlap(a: [f64; 4], b: [f64; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+fn inside(a: [f64; 4], b: [f64; 4]) -> bool {
+    a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3]
+}
+
+/// Short windows: the panel (from y = 210 down to the status line) holds
+/// the outliner above the transform section and nothing of it lies over
+/// the other section or the status line; where there is room the list
+/// takes all of it the transform section leaves.
+#[test]
+fn in_short_windows_the_panel_sections_stay_apart_and_off_the_status_line() {
+    for (w, h) in [(320.0, 240.0), (320.0, 300.0), (400.0, 380.0), (640.0, 420.0), (800.0, 500.0), (1280.0, 720.0)] {
+        for active in [None, Some(3)] {
+            let (mut editor, mut ui) = panel_over_cubes(200, w, h);
+            if let Some(i) = active {
+                editor.set_selection(&[i]);
+                ui.run(&mut editor, false);
+            }
+            let rects = ui.trace().unwrap().rects.clone();
+            let case = format!("{w}x{h}, active {active:?}");
+            let (panel, status) = (rects["panel"], rects["status"]);
+            assert_eq!(panel[3], status[1], "{case}: the panel ends at the status line");
+            let rows = rows_traced(&ui);
+            let fields: Vec<[f64; 4]> = ["position", "rotation", "scale"]
+                .iter()
+                .flat_map(|r| ["x", "y", "z"].map(|a| format!("{r}.{a}")))
+                .filter_map(|k| rects.get(&k).copied())
+                .collect();
+            for r in rows.iter().map(|r| &r.1).chain(&fields) {
+                assert!(!overlap(*r, status), "{case}: {r:?} lies over the status line {status:?}");
+                assert!(inside(*r, panel), "{case}: {r:?} lies outside the panel {panel:?}");
+            }
+            let section = rects.get("transform").copied();
+            if let Some(t) = section {
+                assert!(inside(t, panel), "{case}: transform section {t:?}");
+                for f in &fields {
+                    assert!(inside(*f, t), "{case}: field {f:?} outside its section {t:?}");
+                }
+            }
+            match rects.get("outliner").copied() {
+                Some(list) => {
+                    let t = section.unwrap_or_else(|| panic!("{case}: a list without the transform section"));
+                    assert!(!overlap(list, t), "{case}: list {list:?} over the transform section {t:?}");
+                    for (i, r) in &rows {
+                        assert!(inside(*r, list), "{case}: row cube{i} {r:?} outside the list {list:?}");
+                    }
+                    // The list reaches down to the section (one item gap),
+                    // and the section to the panel's bottom (its margin).
+                    assert!((0.0..=4.0).contains(&(t[1] - list[3])), "{case}: gap {list:?} / {t:?}");
+                    assert!((0.0..=4.0).contains(&(panel[3] - t[3])), "{case}: section {t:?} in {panel:?}");
+                    assert!(!rows.is_empty(), "{case}: a list without rows");
+                }
+                None => assert!(rows.is_empty(), "{case}: rows without a list"),
+            }
+        }
+    }
+    // The test can fail: a panel tall enough shows both sections.
+    let (_, ui) = panel_over_cubes(200, 800.0, 500.0);
+    let rects = &ui.trace().unwrap().rects;
+    assert!(rects.contains_key("outliner") && rects.contains_key("transform"));
 }

@@ -333,3 +333,64 @@ fn ui_a_narrow_toolbar_scrolls_sideways_with_shift_and_the_wheel() {
     assert!(right(5) <= 560.0, "scrolled into view: {}", right(5));
     assert_eq!(r.trace[5]["camera"], r.trace[0]["camera"], "the wheel over the toolbar does not zoom");
 }
+
+/// The screenshot after `script` over `scene`, the UI drawn (headless,
+/// validation on).
+fn ui_screenshot(scene: &Value, script: &Value) -> viewport::render::RgbaImage {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
+    std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
+    let png = dir.path().join("shot.png");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(dir.path().join("scene.json"))
+        .args(["--headless", "--validation", "--replay"])
+        .arg(dir.path().join("script.json"))
+        .arg("--screenshot")
+        .arg(&png)
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
+    crate::support::image::read_png(&png)
+}
+
+/// How many pixels of `rect` differ between two screenshots.
+fn pixels_differing(a: &viewport::render::RgbaImage, b: &viewport::render::RgbaImage, rect: [f64; 4]) -> usize {
+    let mut n = 0;
+    for y in rect[1] as u32..rect[3] as u32 {
+        for x in rect[0] as u32..rect[2] as u32 {
+            let i = 4 * (y * a.width + x) as usize;
+            n += usize::from(a.data[i..i + 4] != b.data[i..i + 4]);
+        }
+    }
+    n
+}
+
+/// The side panel is drawn whole in the very first picture that has it,
+/// not faded in over the next frames: the screenshot with no frame event
+/// (and after one frame) matches the one after 30 frames over the panel's
+/// rect, whether the script starts with the panel or shows it with N.
+#[test]
+fn ui_the_side_panel_is_drawn_whole_at_once() {
+    let settings = json!({ "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let panel: Vec<f64> = rects["panel"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let panel = [panel[0], panel[1], panel[2], panel[3]];
+    let area = ((panel[2] - panel[0]) * (panel[3] - panel[1])) as usize;
+    let shot = |settings: &Value, events: Value| ui_screenshot(&one_box(), &script(settings.clone(), events));
+    let settled = shot(&settings, json!([{ "frame": 30 }]));
+    // Without the panel the same rect shows the scene: the test can fail.
+    let hidden = shot(&json!({}), json!([{ "frame": 30 }]));
+    assert!(pixels_differing(&settled, &hidden, panel) > area / 2, "the panel is not drawn after 30 frames");
+    for (what, picture) in [
+        ("no frame", shot(&settings, json!([]))),
+        ("one frame", shot(&settings, json!([{ "frame": 1 }]))),
+        ("N, no frame", shot(&json!({}), json!([{ "key_down": "N" }]))),
+    ] {
+        let n = pixels_differing(&picture, &settled, panel);
+        assert_eq!(n, 0, "{what}: {n} of the panel's {area} pixels differ from the settled panel");
+    }
+    // N's panel settles to the same picture as the script's.
+    let toggled = shot(&json!({}), json!([{ "key_down": "N" }, { "frame": 30 }]));
+    assert_eq!(pixels_differing(&toggled, &settled, panel), 0);
+}
