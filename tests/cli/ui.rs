@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::replay::{object, run, run_ui, vec3};
+use crate::support::replay::{object, run, run_ui, ui_screenshot, vec3};
 
 /// 800 x 500 pixels, orthographic front view 10 m high: 0.02 m per pixel,
 /// the origin at (400, 250).
@@ -332,26 +332,6 @@ fn ui_a_narrow_toolbar_scrolls_sideways_with_shift_and_the_wheel() {
     assert!(right(1) > 560.0, "the projection button starts past the edge: {}", right(1));
     assert!(right(5) <= 560.0, "scrolled into view: {}", right(5));
     assert_eq!(r.trace[5]["camera"], r.trace[0]["camera"], "the wheel over the toolbar does not zoom");
-}
-
-/// The screenshot after `script` over `scene`, the UI drawn (headless,
-/// validation on).
-fn ui_screenshot(scene: &Value, script: &Value) -> viewport::render::RgbaImage {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
-    std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
-    let png = dir.path().join("shot.png");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"))
-        .arg(dir.path().join("scene.json"))
-        .args(["--headless", "--validation", "--replay"])
-        .arg(dir.path().join("script.json"))
-        .arg("--screenshot")
-        .arg(&png)
-        .env_remove("DISPLAY")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "viewport failed: {}", String::from_utf8_lossy(&out.stderr));
-    crate::support::image::read_png(&png)
 }
 
 /// How many pixels of `rect` differ between two screenshots.

@@ -66,15 +66,31 @@ pub fn run_raw_with(scene: &Value, script: &Value, dir: &Path, ui: bool) -> Outp
 /// alone (`--no-ui`) and `extra` arguments, and returns the screenshot.
 /// GPU culling unless `extra` names a `--culling` (see [`run_raw`]).
 pub fn screenshot(scene: &Value, script: &Value, extra: &[&str]) -> viewport::render::RgbaImage {
+    let mut args = vec!["--no-ui"];
+    if !extra.contains(&"--culling") {
+        args.extend(["--culling", "gpu"]);
+    }
+    args.extend(extra);
+    shot(scene, script, &args)
+}
+
+/// The screenshot after `script` over `scene` with the UI drawn (headless,
+/// validation on, the default culling).
+pub fn ui_screenshot(scene: &Value, script: &Value) -> viewport::render::RgbaImage {
+    shot(scene, script, &[])
+}
+
+/// Replays `script` over `scene` headless with validation and `args`, and
+/// returns the screenshot.
+fn shot(scene: &Value, script: &Value, args: &[&str]) -> viewport::render::RgbaImage {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("scene.json"), scene.to_string()).unwrap();
     std::fs::write(dir.path().join("script.json"), script.to_string()).unwrap();
     let png = dir.path().join("shot.png");
     let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
         .arg(dir.path().join("scene.json"))
-        .args(["--headless", "--no-ui", "--validation"])
-        .args(if extra.contains(&"--culling") { &[][..] } else { &["--culling", "gpu"][..] })
-        .args(extra)
+        .args(["--headless", "--validation"])
+        .args(args)
         .arg("--replay")
         .arg(dir.path().join("script.json"))
         .arg("--screenshot")
