@@ -11,7 +11,7 @@ layout(push_constant) uniform Push {
     mat4 view_projection_rotation; // projection * view without the translation
     vec4 grid;                     // xy: eye u, v modulo the period; zw: origin u, v minus the eye's
     vec4 quad;                     // xy: quad centre from the eye's foot point; z: half extent; w: plane offset along n
-    vec4 params;                   // x: cell size, y: fade start, z: fade end
+    vec4 params;                   // x: cell size, y: fade start, z: fade end; w: depth to draw at, or -1
     ivec4 axes;                    // world axis (0 X, 1 Y, 2 Z) of u, v, n
 } pc;
 
@@ -32,4 +32,9 @@ void main() {
     v_axis = in_plane - pc.grid.zw;
     v_relative = relative;
     gl_Position = pc.view_projection_rotation * vec4(relative, 1.0);
+    // A grid facing the view is drawn at the cleared depth: behind every
+    // object, so only the background shows it.
+    if (pc.params.w >= 0.0) {
+        gl_Position.z = pc.params.w * gl_Position.w;
+    }
 }

@@ -33,7 +33,9 @@ struct GridPush {
     /// (u, v); z: the quad's half extent; w: the plane's offset from the
     /// eye along `n` (minus the eye's `n` coordinate).
     quad: [f32; 4],
-    /// x: cell size, y: fade start, z: fade end.
+    /// x: cell size, y: fade start, z: fade end; w: the depth the grid is
+    /// drawn at when it faces the view (the cleared depth: it shows only
+    /// where no object is), or -1 to draw it where it lies.
     params: [f32; 4],
     /// x, y, z: the world axis of `u`, `v` and `n`.
     axes: [i32; 4],
@@ -97,6 +99,10 @@ struct GridLayout {
     to_plane: f64,
     fade_start: f64,
     fade_end: f64,
+    /// The plane faces an orthographic view: it is drawn behind the whole
+    /// scene, on the background only, as Blender's side views draw it (in
+    /// the plane it would cover whatever lies beyond it).
+    behind_scene: bool,
 }
 
 impl GridLayout {
@@ -133,6 +139,7 @@ impl GridLayout {
                 to_plane: -eye.y,
                 fade_start: fade_end * 0.3,
                 fade_end,
+                behind_scene: false,
             };
         };
         let [u, v, n] = axes;
@@ -157,16 +164,18 @@ impl GridLayout {
             to_plane,
             fade_start,
             fade_end: 2.0 * fade_start,
+            behind_scene: true,
         }
     }
 
-    fn push(&self, view_projection_rotation: &Matrix4<f64>) -> GridPush {
+    fn push(&self, view_projection_rotation: &Matrix4<f64>, depth: DepthMode) -> GridPush {
         let f = |v: f64| v as f32;
+        let drawn_at = if self.behind_scene { depth.clear_depth() } else { -1.0 };
         GridPush {
             view_projection_rotation: to_f32_cols(view_projection_rotation),
             grid: [f(self.eye_mod[0]), f(self.eye_mod[1]), f(self.origin[0]), f(self.origin[1])],
             quad: [f(self.centre[0]), f(self.centre[1]), f(self.half_extent), f(self.to_plane)],
-            params: [f(self.cell), f(self.fade_start), f(self.fade_end), 0.0],
+            params: [f(self.cell), f(self.fade_start), f(self.fade_end), drawn_at],
             axes: [self.axes[0] as i32, self.axes[1] as i32, self.axes[2] as i32, 0],
         }
     }
@@ -216,7 +225,8 @@ impl GridPass {
         rotation_only[(0, 3)] = 0.0;
         rotation_only[(1, 3)] = 0.0;
         rotation_only[(2, 3)] = 0.0;
-        let push = GridLayout::new(&inputs.camera, inputs.aspect).push(&(inputs.projection * rotation_only));
+        let push =
+            GridLayout::new(&inputs.camera, inputs.aspect).push(&(inputs.projection * rotation_only), inputs.depth);
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
         d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
         pipeline::push(d, cmd, self.pipeline.layout, &push);

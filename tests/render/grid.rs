@@ -257,3 +257,44 @@ fn orthographic_side_views_draw_the_grid_in_the_plane_facing_them() {
     }
     assert_no_validation_errors(&r);
 }
+
+/// In a front view the grid facing it lies behind every object, not in
+/// the plane through the origin: a cube behind that plane and one in front
+/// of it look the same with the grid as without it, though grid lines
+/// (a major line, the Y axis) cross both, and the background around them
+/// still shows the lines. Both depth modes.
+#[test]
+fn a_side_view_grid_shows_on_the_background_only() {
+    let scene = Scene::from_json(
+        r#"{ "objects": [
+            { "name": "behind", "mesh": "cube", "position": [0, 1, -3], "color": [0.8, 0.5, 0.2] },
+            { "name": "front", "mesh": "cube", "position": [2, 1, 3], "color": [0.2, 0.5, 0.8] } ] }"#,
+        Path::new("."),
+    )
+    .unwrap();
+    let camera = side_view(Vector3::z(), Point3::new(1.0, 1.2, 0.0), 10.0);
+    let mut r = renderer(W, H);
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        let with = render(&mut r, &scene, camera, depth, true);
+        let without = render(&mut r, &scene, camera, depth, false);
+        save(&with, &format!("side-objects-{depth:?}"));
+        // The middle 16 x 16 pixels of each cube's 25-pixel square, where
+        // the lines x = 0 / x = 2 and y = 1 cross it.
+        for centre in [Point3::new(0.0, 1.0, -3.0), Point3::new(2.0, 1.0, 3.0)] {
+            let (cx, cy) = project(&camera, depth, W, H, centre);
+            for y in cy as u32 - 8..cy as u32 + 8 {
+                for x in cx as u32 - 8..cx as u32 + 8 {
+                    assert_eq!(
+                        with.pixel(x, y),
+                        without.pixel(x, y),
+                        "{depth:?}: the grid shows over the cube at {centre} (pixel {x}, {y})"
+                    );
+                }
+            }
+        }
+        // Beside the cubes the lines are there: the vertical line x = 1.
+        let (lx, ly) = project(&camera, depth, W, H, Point3::new(1.0, 2.5, 0.0));
+        assert_ne!(with.pixel(lx as u32, ly as u32), without.pixel(lx as u32, ly as u32), "{depth:?}: no grid line");
+    }
+    assert_no_validation_errors(&r);
+}
