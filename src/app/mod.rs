@@ -396,7 +396,7 @@ impl App {
     }
 
     /// A quit request (Ctrl+Q, the close button): true to quit now. The
-    /// first one while the scene's file lacks changes only warns, on
+    /// first one while the scene has changes its file lacks only warns, on
     /// stderr and in the status line.
     fn may_quit(&mut self) -> bool {
         let (Some(path), Some(name)) = (&self.scene_path, self.scene_name()) else { return true };
@@ -474,10 +474,11 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     app.meshes = None;
     app.renderer = None;
     app.window = None;
-    match options.validation {
-        true => eprintln!("viewport: presented {} frames, {} validation errors", app.frames, errors),
+    if options.validation {
+        eprintln!("viewport: presented {} frames, {} validation errors", app.frames, errors);
+    } else {
         // Nothing counted them: no claim of 0.
-        false => eprintln!("viewport: presented {} frames (validation off)", app.frames),
+        eprintln!("viewport: presented {} frames (validation off)", app.frames);
     }
     Ok(errors)
 }
