@@ -38,6 +38,10 @@ pub enum DrawError {
     /// An object's skin that does not fit its glTF file.
     #[error("object \"{name}\": {problem}")]
     Skin { name: String, problem: String },
+    /// The glTF file an object's mesh names cannot be read or has no such
+    /// mesh: the first object (in file order) that names it.
+    #[error("object \"{name}\": {source}")]
+    ObjectMesh { name: String, source: GltfError },
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded
@@ -103,14 +107,18 @@ impl LoadedMeshes {
                     Some(&slot) => slot,
                     None => {
                         let (path, mesh) = (&g.path, &g.mesh);
+                        let named = |source| DrawError::ObjectMesh { name: o.name.to_string(), source };
                         let file = match files.entry(path.clone()) {
                             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                            std::collections::hash_map::Entry::Vacant(e) => e.insert(GltfFile::read(path)?),
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(GltfFile::read(path).map_err(named)?)
+                            }
                         };
                         let (data, mut surface) = match mesh {
-                            None => file.merged_with_surface()?,
-                            Some(n) => file.mesh_with_surface(*n)?,
-                        };
+                            None => file.merged_with_surface(),
+                            Some(n) => file.mesh_with_surface(*n),
+                        }
+                        .map_err(named)?;
                         let first = match first_material.get(path) {
                             Some(&first) => first,
                             None => {

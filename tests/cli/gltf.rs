@@ -64,7 +64,13 @@ fn a_missing_or_corrupt_mesh_file_is_one_line_and_status_2() {
         write("missing.json", r#"{"objects":[{"name":"a","mesh":"cube"},{"name":"b","mesh":"models/gone.glb"}]}"#);
     let corrupt = write("corrupt.json", r#"{"objects":[{"name":"a","mesh":"broken.gltf"}]}"#);
 
-    for (scene, needle) in [(&missing, "models/gone.glb: missing file"), (&corrupt, "broken.gltf: not a glTF file")] {
+    // The line names the object whose mesh it is, then the file.
+    for (scene, needle) in [
+        (&missing, "object \"b\": "),
+        (&missing, "models/gone.glb: missing file"),
+        (&corrupt, "object \"a\": "),
+        (&corrupt, "broken.gltf: not a glTF file"),
+    ] {
         let out = viewport_cli(&[scene, "--headless", "--screenshot", &png, "--save-scene", &json]);
         assert_bad_input(&out, needle);
         assert_eq!(std::fs::read_to_string(&png).unwrap(), "keep me", "{scene} touched the screenshot");
