@@ -454,10 +454,7 @@ impl Ui {
         raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(u as f32);
         let mut actions = Vec::new();
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
-        let status = match &self.notice {
-            Some(n) if editor.gizmo.active().is_none() => n.clone(),
-            _ => status_text(editor, self.frame_ms),
-        };
+        let status = status_text(editor, self.frame_ms, self.notice.as_deref());
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
         let mut out = self.ctx.run_ui(raw, |ui| {

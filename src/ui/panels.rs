@@ -13,8 +13,9 @@ use crate::gizmo::{Delta, Mode, Pivot};
 use crate::math::Projection;
 
 /// The status line: the live change during a drag (metres per axis, an
-/// angle in degrees or scale factors), otherwise counts and frame time.
-pub fn status_text(editor: &Editor, frame_ms: f64) -> String {
+/// angle in degrees or scale factors), otherwise `notice` if there is one,
+/// else counts and frame time.
+pub fn status_text(editor: &Editor, frame_ms: f64, notice: Option<&str>) -> String {
     if let Some(u) = editor.gizmo.last_update() {
         return match u.delta {
             Delta::Translate(d) => {
@@ -34,6 +35,9 @@ pub fn status_text(editor: &Editor, frame_ms: f64) -> String {
         } else {
             "D: 0.0000 m  0.0000 m  0.0000 m  (0.0000 m)".into()
         };
+    }
+    if let Some(n) = notice {
+        return n.to_string();
     }
     format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
 }

@@ -71,7 +71,7 @@ fn typed_text_goes_to_the_focused_field_only() {
 #[test]
 fn status_text_names_the_drag_or_the_counts() {
     let (editor, _) = setup(false);
-    assert_eq!(status_text(&editor, 1.5), "0 selected | 6 objects | 1.50 ms");
+    assert_eq!(status_text(&editor, 1.5, None), "0 selected | 6 objects | 1.50 ms");
 }
 
 #[test]
