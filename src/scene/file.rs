@@ -1,4 +1,4 @@
-//! The JSON scene format of `shared/spec/automation.md`, as serde types.
+//! The JSON scene format of `docs/spec/automation.md`, as serde types.
 //!
 //! These mirror the file exactly (unknown fields are errors); [`super::Scene`]
 //! is the validated in-memory form.

@@ -398,7 +398,7 @@ fn one_line(message: &str) -> String {
 /// The bytes of every buffer, in document order.
 ///
 /// A buffer whose file is missing or shorter than declared is an error at
-/// once (`assets.md`). A buffer with nothing to read (a GLB placeholder
+/// once (`docs/spec/assets.md`). A buffer with nothing to read (a GLB placeholder
 /// without a URI beyond the first, a `.gltf` buffer without a URI, or a
 /// remote URL) is left empty: legal when nothing uses it, and any view that
 /// does use it fails when read, naming the buffer.

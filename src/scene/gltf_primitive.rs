@@ -161,7 +161,7 @@ pub(super) fn append_primitive(
 }
 
 /// Applies the morph targets at `weights` (the mesh's default `weights`,
-/// `assets.md`; a missing weight is 0): each target's POSITION and NORMAL
+/// `docs/spec/assets.md`; a missing weight is 0): each target's POSITION and NORMAL
 /// displacements, scaled by its weight, are added; normals are
 /// renormalised. Targets must have one value per vertex.
 pub(super) fn morph(

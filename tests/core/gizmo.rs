@@ -1,4 +1,4 @@
-//! Property tests of the pixel-perfect drag contract (`conventions.md`,
+//! Property tests of the pixel-perfect drag contract (`docs/spec/conventions.md`,
 //! "What a drag must do") over random cameras (perspective and orthographic,
 //! axes 5-15 degrees from the view direction, pivots 1e4 m from the origin),
 //! random handles, random cursor paths, in both depth modes.
@@ -7,7 +7,7 @@
 //! resulting transforms (projecting two axis points, 2-D projection onto the
 //! image line, ray-plane hits), not read back from the gizmo. So is the gizmo
 //! frame the expectations start from: pivot, axes and screen-constant length
-//! come from the target, camera and config by the rules of `conventions.md`
+//! come from the target, camera and config by the rules of `docs/spec/conventions.md`
 //! (and must agree with the gizmo's own).
 //!
 //! An update the gizmo flags as clamped or as a ring's tangent fallback is
@@ -58,7 +58,7 @@ fn polar_rotation(m: &Matrix3<f64>) -> Matrix3<f64> {
     r
 }
 
-/// The frame by `conventions.md`: the pivot is the target's world position;
+/// The frame by `docs/spec/conventions.md`: the pivot is the target's world position;
 /// the axes are the world axes in world space and the object's world
 /// rotation (parent rotation factor times local rotation) in local space;
 /// scale handles always use the object's axes (T * R * S scales along

@@ -252,7 +252,7 @@ mod tests {
     use nalgebra::{Point3, UnitQuaternion};
 
     /// What is drawn covers what is picked, and both have the sizes of
-    /// conventions.md ("Gizmo geometry"), typed in here independently.
+    /// docs/spec/conventions.md ("Gizmo geometry"), typed in here independently.
     #[test]
     fn drawn_handles_cover_the_pick_shapes_of_the_spec() {
         let view = View::new(Camera::default(), 800.0, 600.0, DepthMode::Reversed).unwrap();
