@@ -539,5 +539,4 @@ impl Frustum {
 
 #[cfg(test)]
 #[allow(clippy::field_reassign_with_default)]
-#[path = "view_tests.rs"]
 mod tests;

@@ -11,7 +11,7 @@ use gltf::json::mesh::Semantic;
 use gltf::json::validation::Checked;
 use gltf::Document;
 
-use super::accessor::read_accessor;
+use super::super::accessor::read_accessor;
 
 /// Accessors with more elements than this are not checked (the checks read
 /// every element).

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::check::{items, number};
+use super::{base64_decode, items, number};
 
 /// How many items the array at JSON pointer `at` of `root` has.
 fn len(root: &Value, at: &str) -> usize {
@@ -174,16 +174,7 @@ fn uri_problem(uri: &str, image: bool) -> Option<String> {
     let Some(bytes) = base64_decode(payload) else {
         return Some("a data URI whose payload is not valid base64".into());
     };
-    let sniffed = super::check_image::sniff(&bytes);
+    let sniffed = super::image::sniff(&bytes);
     (image && sniffed.is_some_and(|s| s != media))
         .then(|| format!("a data URI declared {media} whose content is {}", sniffed.unwrap_or("")))
-}
-
-/// Decodes `text` as padded standard base64 (the `base64` crate, the one
-/// the `gltf` crate decodes data URIs with); `None` when it is not base64.
-pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 4 != 0 {
-        return None;
-    }
-    base64::decode(text).ok()
 }

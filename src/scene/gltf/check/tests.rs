@@ -1,7 +1,8 @@
-//! Unit tests of the glTF checks (`gltf_check*.rs`): per rule, a small file
+//! Unit tests of the glTF checks (`check/*.rs`): per rule, a small file
 //! that breaks it warns at the JSON pointer of the breach, and the same file
 //! with the breach mended does not.
 
+use super::super::parse_with_buffers;
 use super::*;
 use serde_json::{json, Value};
 
@@ -39,7 +40,7 @@ fn good() -> Value {
 fn warnings(v: &Value) -> Vec<String> {
     let bytes = serde_json::to_vec(v).unwrap();
     let (document, buffers) = parse_with_buffers(&bytes, Path::new("."), false).expect("the test file must parse");
-    check::file_problems(&bytes, Path::new("."), &document, &buffers)
+    file_problems(&bytes, Path::new("."), &document, &buffers)
 }
 
 /// `v` changed by `edit` warns exactly once per pointer in `at`, each
@@ -90,7 +91,7 @@ fn extension_objects_undeclared_or_misplaced() {
     // the checks: the JSON check alone.)
     let mut v = good();
     v["extensionsRequired"] = json!(["KHR_mesh_quantization"]);
-    let found = check::check_json(&v);
+    let found = check_json(&v);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].starts_with("/extensionsRequired: KHR_mesh_quantization"), "{found:?}");
     breach(|v| v["extensionsUsed"] = json!(["EXT_x", "EXT_x"]), &["/extensionsUsed/1"]);
@@ -235,7 +236,7 @@ fn hostile_indices_warn_without_panicking() {
     v["textures"] = json!([{"extensions": {"EXT_texture_webp": {"source": 9}}}]);
     v["extensionsUsed"] = json!(["EXT_texture_webp"]);
     let json = v.to_string();
-    let found = check::check_json(&serde_json::from_str(&json).unwrap());
+    let found = check_json(&serde_json::from_str(&json).unwrap());
     assert!(found.iter().any(|w| w.starts_with("/textures/0/extensions/EXT_texture_webp/source:")), "{found:?}");
 }
 
@@ -254,7 +255,7 @@ fn a_glb_with_a_duplicate_or_unaligned_chunk() {
     glb.extend((12 + body.len() as u32).to_le_bytes());
     glb.extend(body);
     let mut out = Vec::new();
-    check_mesh::check_glb(&glb, &serde_json::from_slice(json).unwrap(), &mut out);
+    mesh::check_glb(&glb, &serde_json::from_slice(json).unwrap(), &mut out);
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(out[0].starts_with("GLB chunk 0: its length 27"), "{out:?}");
     assert!(out[1].starts_with("GLB chunk 2: a second chunk"), "{out:?}");

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::check::{items, number};
-use super::check_refs::base64_decode;
+use super::base64_decode;
+use super::{items, number};
 
 /// See the module docs. Relative URIs resolve against `base`.
 pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Vec<String> {
@@ -29,7 +29,7 @@ pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Ve
             } else if uri.contains(':') {
                 continue;
             } else {
-                let Some(name) = super::percent_decode(uri) else { continue };
+                let Some(name) = super::super::percent_decode(uri) else { continue };
                 match std::fs::read(base.join(&name)) {
                     Ok(bytes) => bytes,
                     Err(_) => {

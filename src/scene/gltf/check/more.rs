@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::check::{items, number};
+use super::{items, number};
 
 /// Bytes per component of a glTF `componentType`.
 fn component_size(t: f64) -> Option<f64> {

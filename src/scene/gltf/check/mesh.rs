@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::check::{items, number};
+use super::{items, number};
 
 /// Item `i` (a JSON number) of the top-level array `key`.
 fn get<'a>(root: &'a Value, key: &str, i: Option<&Value>) -> Option<&'a Value> {

@@ -13,7 +13,7 @@
 //! and the index range of every primitive with its material
 //! ([`super::material`] reads the materials and images). Morph targets
 //! apply at the mesh's default weights; skins are read for single meshes
-//! (`gltf_skin.rs`) and ignored in the merged mesh.
+//! (`skin.rs`) and ignored in the merged mesh.
 //!
 //! The `gltf` crate parses and validates the JSON; buffers and accessors are
 //! read here with every offset, stride, count and index checked, so a corrupt
@@ -29,8 +29,9 @@ use gltf::mesh::Mode;
 use gltf::Document;
 use nalgebra::Matrix4;
 
-use super::material::{read_looks, Looks, Surface};
+use super::material::{Looks, Surface};
 use super::MeshData;
+use materials::read_looks;
 use primitive::append_primitive;
 
 /// Why a glTF file could not be loaded. Each reads `<path>: <problem>`.
@@ -65,7 +66,7 @@ pub struct GltfFile {
     path: PathBuf,
     document: Document,
     buffers: Vec<Vec<u8>>,
-    /// The file's breaches of the specification (`gltf_check.rs`), logged
+    /// The file's breaches of the specification (`check/`), logged
     /// by [`GltfFile::warn_problems`] once the file has been read without
     /// error (so a file refused later prints its one error line alone).
     problems: Vec<String>,
@@ -361,10 +362,10 @@ fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
 
 /// Parses and validates the document. Validation is what makes the `gltf`
 /// crate's accessors (which unwrap indices and enums) safe to call; what
-/// it lets through, and the JSON shapes it repairs, are in `gltf_lenient`.
+/// it lets through, and the JSON shapes it repairs, are in `lenient`.
 fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
     use gltf::json::validation::{Checked, Error};
-    let parsed = super::gltf_lenient::from_slice_without_validation(bytes).map_err(|e| match e {
+    let parsed = lenient::from_slice_without_validation(bytes).map_err(|e| match e {
         gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
         other => format!("not a glTF file: {other}"),
     })?;
@@ -382,7 +383,7 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
             }
         }
     }
-    let errors = super::gltf_lenient::validate(root);
+    let errors = lenient::validate(root);
     match errors.as_slice() {
         [] => Ok(parsed),
         [first, ..] if errors.len() == 1 => Err(format!("invalid glTF: {first}")),
@@ -513,28 +514,12 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
     Ok(out)
 }
 
-#[path = "gltf_accessor.rs"]
 mod accessor;
-#[path = "gltf_check.rs"]
 mod check;
-#[path = "gltf_check_data.rs"]
-mod check_data;
-#[path = "gltf_check_image.rs"]
-mod check_image;
-#[path = "gltf_check_mesh.rs"]
-mod check_mesh;
-#[path = "gltf_check_more.rs"]
-mod check_more;
-#[path = "gltf_check_refs.rs"]
-mod check_refs;
-#[path = "gltf_primitive.rs"]
+mod lenient;
+mod materials;
 mod primitive;
-#[path = "gltf_skin.rs"]
 mod skin;
 
 #[cfg(test)]
-#[path = "gltf_check_tests.rs"]
-mod check_tests;
-#[cfg(test)]
-#[path = "gltf_tests.rs"]
 mod tests;

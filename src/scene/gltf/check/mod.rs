@@ -8,7 +8,7 @@
 //! one warning `<JSON pointer>: <what is wrong>`. The checks run on the JSON
 //! tree as written (an empty array and a missing one parse to the same
 //! crate value, and unknown extension objects are dropped by the crate);
-//! `gltf_check_data.rs` compares accessor bounds with the data.
+//! `data.rs` compares accessor bounds with the data.
 //!
 //! Every lookup is bounds-checked: hostile JSON gives warnings, never a
 //! panic.
@@ -84,7 +84,7 @@ fn owner_kind(path: &[String], object: &Map<String, Value>) -> &'static str {
 }
 
 /// The breaches of the glTF specification in an opened file (see
-/// `gltf_check.rs`): those of its JSON, then those of its accessor data.
+/// `check/`): those of its JSON, then those of its accessor data.
 pub(super) fn file_problems(bytes: &[u8], base: &Path, document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
     let text = if bytes.starts_with(b"glTF") {
         gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
@@ -94,10 +94,10 @@ pub(super) fn file_problems(bytes: &[u8], base: &Path, document: &Document, buff
     let json: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
     let mut out = check_json(&json);
     if bytes.starts_with(b"glTF") {
-        super::check_mesh::check_glb(bytes, &json, &mut out);
+        mesh::check_glb(bytes, &json, &mut out);
     }
-    out.extend(super::check_image::check_images(&json, base, buffers));
-    out.extend(super::check_data::check_data(document, buffers));
+    out.extend(image::check_images(&json, base, buffers));
+    out.extend(data::check_data(document, buffers));
     out
 }
 
@@ -113,9 +113,9 @@ pub(super) fn check_json(root: &Value) -> Vec<String> {
     }
     walk(root, &mut Vec::new(), &used, &mut out);
     check_properties(root, &mut out);
-    super::check_refs::check_references(root, &mut out);
-    super::check_more::check_layout(root, &mut out);
-    super::check_mesh::check_meshes(root, &mut out);
+    refs::check_references(root, &mut out);
+    more::check_layout(root, &mut out);
+    mesh::check_meshes(root, &mut out);
     out
 }
 
@@ -334,3 +334,21 @@ fn check_dependencies(root: &Value, out: &mut Vec<String>) {
         }
     }
 }
+
+/// Decodes `text` as padded standard base64 (the `base64` crate, the one
+/// the `gltf` crate decodes data URIs with); `None` when it is not base64.
+pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 4 != 0 {
+        return None;
+    }
+    base64::decode(text).ok()
+}
+
+mod data;
+mod image;
+mod mesh;
+mod more;
+mod refs;
+
+#[cfg(test)]
+mod tests;

@@ -7,10 +7,10 @@ use gltf::mesh::{Mode, Semantic};
 use gltf::Accessor;
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
-use super::super::material::{Part, Surface};
-use super::super::MeshData;
 use super::accessor::{read_floats, read_indices, read_vec3};
 use super::{MAX_INDICES, MAX_VERTICES};
+use crate::scene::material::{Part, Surface};
+use crate::scene::MeshData;
 
 /// Appends one primitive, transformed by `world`, to the mesh and its
 /// surface (UVs of the set the material's base-colour texture reads,
