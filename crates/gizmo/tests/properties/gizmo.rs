@@ -20,20 +20,22 @@
 //! these rates and bounds them, so a gizmo that flagged its way out of the
 //! contract could not pass.
 
-use crate::support::scenario::{cursor_path, scenario, Scenario};
+use crate::scenario::{cursor_path, scenario, Scenario};
 use nalgebra::{Matrix3, Point2, Point3, Vector2, Vector3};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::cell::Cell;
-use viewport::gizmo::{Axis, DragUpdate, Gizmo, GizmoFrame, Handle, Mode, Space, Target};
-use viewport::math::{closest_line_line, project_point_on_line_2d, ray_plane, DepthMode, Plane, Projection, View};
+use viewport_gizmo::gizmo::{Axis, DragUpdate, Gizmo, GizmoFrame, Handle, Mode, Space, Target};
+use viewport_gizmo::math::{
+    closest_line_line, project_point_on_line_2d, ray_plane, DepthMode, Plane, Projection, View,
+};
 
 const TOL_PX: f64 = 1e-3;
 
 /// Seeds of past failures, replayed before the random cases.
-const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/core/gizmo.proptest-regressions");
+const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/properties/gizmo.proptest-regressions");
 
 /// The gizmo's placement, computed here (not by the gizmo).
 #[derive(Clone, Copy, Debug)]
@@ -144,7 +146,7 @@ impl Tally {
 
 /// Smallest and largest scale factor a drag may produce (the gizmo's
 /// documented range: no zero, negative or unbounded scale).
-const SCALE_RANGE: (f64, f64) = (viewport::gizmo::drag::MIN_SCALE_FACTOR, 1e6);
+const SCALE_RANGE: (f64, f64) = (viewport_gizmo::gizmo::drag::MIN_SCALE_FACTOR, 1e6);
 
 /// Whether the drag may put a point at world position `p`: in front of the
 /// near plane and no deeper than the drag's depth limit (the far plane, and
@@ -465,7 +467,7 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> Outcome {
         // A ring is edge-on when its axis is within RING_EDGE_ON_COS of
         // perpendicular to the cursor ray at mouse-down.
         let cos0 = r0.dir.normalize().dot(&axis).abs();
-        let edge_on = cos0 < viewport::gizmo::drag::RING_EDGE_ON_COS * (1.0 + 1e-9);
+        let edge_on = cos0 < viewport_gizmo::gizmo::drag::RING_EDGE_ON_COS * (1.0 + 1e-9);
         for (m, u) in &r.updates {
             check_finite_in_front(&view, &s.target, u);
             if u.clamped || u.tangent_fallback {

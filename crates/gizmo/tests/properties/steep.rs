@@ -4,8 +4,8 @@
 //! the axis image moves forwards. Ours follows the projection.
 
 use nalgebra::{Point2, Point3, Vector2, Vector3};
-use viewport::gizmo::{Axis, Gizmo, GizmoConfig, Handle, Target};
-use viewport::math::{closest_line_line, Camera, DepthMode, Projection, Transform, View};
+use viewport_gizmo::gizmo::{Axis, Gizmo, GizmoConfig, Handle, Target};
+use viewport_gizmo::math::{closest_line_line, Camera, DepthMode, Projection, Transform, View};
 
 /// The seed's original algorithm: closest points of the axis line and the
 /// cursor ray; the axis parameter is the drag position.

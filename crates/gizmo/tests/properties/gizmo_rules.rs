@@ -4,8 +4,8 @@
 //! overlay instances.
 
 use nalgebra::{Matrix4, Point2, Point3, Translation3, UnitQuaternion, Vector3};
-use viewport::gizmo::{Axis, Delta, Gizmo, GizmoConfig, Handle, HandleState, MeshKind, Mode, Space, Target};
-use viewport::math::{Camera, DepthMode, Projection, Transform, View};
+use viewport_gizmo::gizmo::{Axis, Delta, Gizmo, GizmoConfig, Handle, HandleState, MeshKind, Mode, Space, Target};
+use viewport_gizmo::math::{Camera, DepthMode, Projection, Transform, View};
 
 fn front_view() -> View {
     // Looking down -z at the origin from 10 m; 0.01155 m per pixel at depth 10 (fov 60, 1000 px high).

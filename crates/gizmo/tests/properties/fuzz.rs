@@ -8,8 +8,8 @@
 use nalgebra::{Matrix4, Point2, Point3, UnitQuaternion, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use viewport::gizmo::{Gizmo, GizmoConfig, Handle, Mode, Space, Target};
-use viewport::math::{Camera, DepthMode, Projection, Transform, View};
+use viewport_gizmo::gizmo::{Gizmo, GizmoConfig, Handle, Mode, Space, Target};
+use viewport_gizmo::math::{Camera, DepthMode, Projection, Transform, View};
 
 fn rand_camera(rng: &mut StdRng) -> Camera {
     let mut v = || Vector3::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
