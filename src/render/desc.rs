@@ -13,15 +13,15 @@ use crate::scene::material::{AlphaMode, SamplerDesc};
 /// Number of frames the CPU may record ahead of the GPU.
 pub const FRAMES_IN_FLIGHT: usize = 2;
 
-/// Handle of a mesh uploaded with [`Renderer::add_mesh`].
+/// Handle of a mesh uploaded with [`Renderer::add_mesh`](crate::render::Renderer::add_mesh).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MeshId(pub u32);
 
-/// Handle of a texture uploaded with [`Renderer::add_texture`].
+/// Handle of a texture uploaded with [`Renderer::add_texture`](crate::render::Renderer::add_texture).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TextureId(pub u32);
 
-/// Handle of a material added with [`Renderer::add_material`].
+/// Handle of a material added with [`Renderer::add_material`](crate::render::Renderer::add_material).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MaterialId(pub u32);
 
@@ -30,7 +30,7 @@ impl MaterialId {
     pub const DEFAULT: MaterialId = MaterialId(0);
 }
 
-/// A material to add with [`Renderer::add_material`]: the fragment's colour
+/// A material to add with [`Renderer::add_material`](crate::render::Renderer::add_material): the fragment's colour
 /// is `base_color` x the texture x the vertex colour x the object's colour,
 /// lit unless `unlit`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,9 +111,9 @@ pub struct FrameDesc {
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
     /// GPU culling: draw the renderer's persistent scene objects
-    /// ([`Renderer::set_scene_objects`]), culled by a compute pass, then
+    /// ([`Renderer::set_scene_objects`](crate::render::Renderer::set_scene_objects)), culled by a compute pass, then
     /// `objects`. The compute pass skips meshes with blended parts
-    /// ([`Renderer::mesh_is_blended`]): their objects belong in `objects`,
+    /// ([`Renderer::mesh_is_blended`](crate::render::Renderer::mesh_is_blended)): their objects belong in `objects`,
     /// which are sorted back to front as on the CPU path.
     pub gpu_scene: Option<GpuSceneFrame>,
 }
@@ -172,7 +172,7 @@ pub struct RgbaImage {
 }
 
 /// A rectangle of the last drawn frame's object ids and scene depth
-/// ([`Renderer::read_region`]), rows top to bottom, `width * height` values each.
+/// ([`Renderer::read_region`](crate::render::Renderer::read_region)), rows top to bottom, `width * height` values each.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Region {
     pub x: u32,
