@@ -1,4 +1,4 @@
-//! Editing benchmarks. Scene changes (`editing.md`, "Scene changes"):
+//! Editing benchmarks. Scene changes (`docs/spec/editing.md`, "Scene changes"):
 //! duplicate and delete of 10,000 selected objects, and the undo of each, in
 //! scenes of 1k (all selected), 20k, 160k and 1M cubes, alone and with the
 //! GPU-culling frame that follows (records and member slots of what

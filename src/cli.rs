@@ -1,4 +1,4 @@
-//! Command-line interface (see `shared/spec/automation.md`, "Command line").
+//! Command-line interface (see `docs/spec/automation.md`, "Command line").
 //!
 //! Every failure prints one line, `viewport: <problem>`, and exits with
 //! status 2; output files are written atomically or not at all.

@@ -3,7 +3,7 @@
 //! take exactly the same code path.
 //!
 //! Cursor positions are physical pixels, origin top-left, y down
-//! (`conventions.md`). Key names are winit `KeyCode` names without the
+//! (`docs/spec/conventions.md`). Key names are winit `KeyCode` names without the
 //! `Key` prefix: `"W"`, `"Escape"`, `"Digit1"`, `"Numpad7"`, `"F2"`, ...
 //! [`is_key_name`] tells whether winit has a key of that name.
 

@@ -1,6 +1,6 @@
 //! An editor viewport on raw Vulkan with pixel-perfect transform gizmos.
 //!
-//! Layers point down only (see README, "Architecture"):
+//! Layers point down only (see `docs/architecture.md`):
 //! 1. The gizmo core, crate `viewport_gizmo` (nalgebra alone), re-exported
 //!    here: [`math`] (f64 camera, projection, rays, closest points),
 //!    [`picking`] handle hit tests, [`gizmo`] (modes, drags, draw data) and

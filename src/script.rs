@@ -1,4 +1,4 @@
-//! Replay scripts (`shared/spec/automation.md`, "Replay script") and the
+//! Replay scripts (`docs/spec/automation.md`, "Replay script") and the
 //! trace they produce.
 //!
 //! A script is parsed and validated completely (unknown fields, event
@@ -37,7 +37,7 @@ struct ScriptFile {
     camera: Option<CameraFile>,
     select: Option<Vec<String>>,
     gizmo: Option<GizmoFile>,
-    /// The UI scale `u` (`editing.md`); 1 when absent.
+    /// The UI scale `u` (`docs/spec/editing.md`); 1 when absent.
     ui_scale: Option<f64>,
     ui: Option<UiFile>,
     /// Decoded one by one, so that a message can name the event.

@@ -143,7 +143,7 @@ pub struct ReadImport {
     pub loaded: LoadedMeshes,
 }
 
-/// Reads a glTF file to import (`assets.md`, "Importing into an open
+/// Reads a glTF file to import (`docs/spec/assets.md`, "Importing into an open
 /// scene"). A file that cannot be read, or a scene file, is an error.
 pub fn read_import(path: &Path) -> Result<ReadImport, Error> {
     let (kind, bytes) = read_file_kind(path)?;

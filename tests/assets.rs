@@ -1,6 +1,6 @@
 //! Files made elsewhere, opened by the real binary: every glTF model in
 //! `../shared/real-assets` and every file of the Khronos glTF-Validator's
-//! test suite in `../shared/gltf-validator-suite` (`assets.md`).
+//! test suite in `../shared/gltf-validator-suite` (`docs/spec/assets.md`).
 //!
 //! Those folders lie beside the clone in CI and are not part of the project,
 //! so this is not in `make test` (`test = false` in Cargo.toml): `.ci/run`
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use support::image::read_png;
 
 /// Geometry extensions the viewport cannot read; a file that needs one may
-/// be refused, and the message must name it (`assets.md`).
+/// be refused, and the message must name it (`docs/spec/assets.md`).
 const UNREADABLE: [&str; 3] = ["KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization"];
 
 /// A shared folder beside the clone; its absence fails the test.
@@ -169,7 +169,7 @@ fn validator_errors(file: &Path) -> u64 {
 }
 
 /// One run on a validator file (directly or through a scene file) against
-/// the rules of `assets.md`: no hang, crash or panic; exit 0 with both
+/// the rules of `docs/spec/assets.md`: no hang, crash or panic; exit 0 with both
 /// outputs, or exit 2 with one line and nothing written; a file the
 /// validator passes opens unless the line names an unreadable extension.
 fn check_validator_run(name: &str, how: &str, dir: &Path, input: &str, valid: bool) -> Vec<String> {

@@ -8,10 +8,10 @@ mod support;
 /// Headless outputs and bad command-line input.
 #[path = "cli/args.rs"]
 mod args;
-/// Editing rules of `editing.md`: duplicate, delete, views, fly, keys.
+/// Editing rules of `docs/spec/editing.md`: duplicate, delete, views, fly, keys.
 #[path = "cli/editing.rs"]
 mod editing;
-/// Editing rules of `editing.md`: pivots, snapping, picking what is drawn.
+/// Editing rules of `docs/spec/editing.md`: pivots, snapping, picking what is drawn.
 #[path = "cli/editing_snap.rs"]
 mod editing_snap;
 /// glTF meshes in scenes.

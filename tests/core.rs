@@ -1,4 +1,5 @@
-//! Pure CPU tests of math, gizmo and editor: no GPU, no display, no binary.
+//! Pure CPU tests of the editor and scene: no GPU, no display, no binary
+//! (the gizmo core's property tests are in `crates/gizmo/tests/properties`).
 //! One test executable; each file under `core/` is a module
 //! (declared with `#[path]`, as a crate root's modules would otherwise be
 //! looked for beside it).
@@ -15,18 +16,6 @@ mod editing_props;
 /// 2e5 random editor events with degenerate cameras and zero scales.
 #[path = "core/editor_fuzz.rs"]
 mod editor_fuzz;
-/// 1e5 random gizmo events with degenerate cameras and zero scales.
-#[path = "core/fuzz.rs"]
-mod fuzz;
-/// Property tests of the pixel-perfect drag contract.
-#[path = "core/gizmo.rs"]
-mod gizmo;
-/// Snapping, cancel, multi-selection, clamping, fading, handle names.
-#[path = "core/gizmo_rules.rs"]
-mod gizmo_rules;
 /// Skinned objects posed by their joint objects (editor, no GPU).
 #[path = "core/skin.rs"]
 mod skin;
-/// Regression test for line-line closest points at steep angles.
-#[path = "core/steep.rs"]
-mod steep;

@@ -163,7 +163,7 @@ pub fn focus(cam: &mut Camera, center: Point3<f64>, radius: f64) -> bool {
     commit(cam, next)
 }
 
-/// The six axis views (`editing.md`, "Views").
+/// The six axis views (`docs/spec/editing.md`, "Views").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AxisView {
     /// Camera on +Z looking towards -Z (Numpad1).
@@ -257,7 +257,7 @@ pub fn to_perspective(cam: &mut Camera, fov_y: f64) -> bool {
 /// switches to perspective (the scene format's default).
 pub const DEFAULT_FOV_DEG: f64 = 50.0;
 
-/// Fly speed in metres per second (`editing.md`, "Views").
+/// Fly speed in metres per second (`docs/spec/editing.md`, "Views").
 pub const FLY_SPEED: f64 = 5.0;
 /// Fly speed factor while Shift is held.
 pub const FLY_FAST: f64 = 3.0;

@@ -156,7 +156,7 @@ impl Editor {
     /// Adds the objects of `fragment` (an imported file's nodes) after the
     /// scene's, as one undo step: names made unique, the roots moved
     /// together so that the centre of their origins lies at `at`, and the
-    /// roots selected (`assets.md`, "Importing"). Their meshes must have
+    /// roots selected (`docs/spec/assets.md`, "Importing"). Their meshes must have
     /// been handed over first ([`Editor::add_mesh`]). False for an empty
     /// fragment or during a drag.
     pub fn import(&mut self, fragment: &Scene, at: Point3<f64>) -> bool {

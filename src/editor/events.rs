@@ -78,7 +78,7 @@ impl Editor {
         let Some(v) = self.view() else { return false };
         let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl || self.snap_on) else { return false };
         // Vertex snap (V held) or surface snap (Ctrl+Shift held) put the
-        // pivot on another object's drawn mesh (`editing.md`, "Snapping").
+        // pivot on another object's drawn mesh (`docs/spec/editing.md`, "Snapping").
         let surface = self.mods.ctrl && self.mods.shift;
         if self.vertex_snap_held || surface {
             let moved = self.scene.with_descendants(&self.drag_objects);

@@ -2,7 +2,7 @@
 //! (click / shift-click on the drawn triangles), the gizmo (which has
 //! priority while hovered or dragging), scene changes and undo / redo.
 //!
-//! Bindings (`editing.md`): left click selects (Shift toggles; the last
+//! Bindings (`docs/spec/editing.md`): left click selects (Shift toggles; the last
 //! selected is active); left drag on a handle moves; middle drag orbits,
 //! Shift + middle pans, wheel zooms; the right button held flies
 //! (W/A/S/D/Q/E); `F` or NumpadDecimal focuses the selection; Numpad 1 / 3 /
@@ -249,7 +249,7 @@ impl Editor {
     }
 
     /// Selected object ids in selection order; the last is the active
-    /// one (`editing.md`, "Selection order and the active object").
+    /// one (`docs/spec/editing.md`, "Selection order and the active object").
     pub fn selection(&self) -> &[usize] {
         &self.selection
     }
@@ -415,7 +415,7 @@ impl Editor {
 
     /// Gizmo draw data for this frame.
     /// What the overlay pass draws: the gizmo, and an axis cross on each
-    /// selected empty (`assets.md`: empties have no geometry to show).
+    /// selected empty (`docs/spec/assets.md`: empties have no geometry to show).
     pub fn overlay(&self) -> Vec<OverlayInstance> {
         let Some(v) = self.view() else { return Vec::new() };
         let look = self.selection_look();

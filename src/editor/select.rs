@@ -232,7 +232,7 @@ impl Editor {
     }
 
     /// Applies a finished box: replace the selection (plain), add (Shift)
-    /// or remove (Ctrl), `editing.md` "Box selection".
+    /// or remove (Ctrl), `docs/spec/editing.md` "Box selection".
     pub(super) fn box_select(&mut self, ids: Vec<usize>) -> bool {
         let before = self.selection.to_vec();
         if self.mods.ctrl {
@@ -262,7 +262,7 @@ impl Editor {
             return false;
         }
         // What is drawn under the cursor: the first hit on the objects'
-        // triangles, not on their boxes (`editing.md`, "Picking what is drawn").
+        // triangles, not on their boxes (`docs/spec/editing.md`, "Picking what is drawn").
         let hit = self.surface_at(self.cursor, |_| true).map(|(id, _)| id);
         let before = self.selection.to_vec();
         match (hit, self.mods.shift) {

@@ -142,7 +142,7 @@ fn ctrl_snaps_the_total() {
     assert!(x.abs() > 0.0 && ((x / inc) - (x / inc).round()).abs() < 1e-9, "{x}");
 }
 
-/// Screen position of a world point straight from `conventions.md` (a
+/// Screen position of a world point straight from `docs/spec/conventions.md` (a
 /// pinhole through eye / target / up with the vertical field of view, or the
 /// orthographic height; origin top-left, y down), without the library's
 /// matrices.

@@ -254,7 +254,7 @@ pub fn replay<T: ReplayTarget>(
             }
             Step::Frame(n) => {
                 for k in 1..=*n {
-                    // Script time: one frame is 1/60 s (`editing.md`, "Views").
+                    // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").
                     editor.advance(SCRIPT_FRAME_SECONDS);
                     ui.advance(SCRIPT_FRAME_SECONDS);
                     target.frame(editor, ui)?;

@@ -62,7 +62,7 @@ fn flying_frames_are_all_drawn_and_each_moves_the_camera() {
     let hold_w = r#"{"mouse_move":[640,400]},{"mouse_down":"right"},{"key_down":"W"}"#;
     let (editor, _, frames) = run(&format!("[{hold_w},{{\"frame\":30}}]"));
     assert_eq!(frames, 30);
-    // 5 m/s (`editing.md`, "Fly") for 30 frames of 1/60 s.
+    // 5 m/s (`docs/spec/editing.md`, "Fly") for 30 frames of 1/60 s.
     let moved = (editor.camera.eye - before).norm();
     assert!((moved - 2.5).abs() < 1e-9, "moved {moved} m");
 }

@@ -2,30 +2,27 @@
 //! nothing about interaction; nothing outside this module names an ash type.
 //!
 //! # Module map
-//! - [`Renderer`] (`renderer.rs`): the sequence of passes of one frame and
-//!   the barriers between them, on an off-screen image or a window.
-//! - Passes, each owning its pipeline and recording itself from plain
-//!   inputs inside a rendering scope: `scene.rs` (colour and object ids),
-//!   `grid.rs`, `outline.rs` (selection outline from the ids), `rect.rs`
-//!   (box-selection rectangle), and [`OverlayRenderer`] (`overlay.rs`),
-//!   which engines can also record into their own frames (see its module
-//!   docs for the embedding contract).
-//! - `frame.rs` (per-frame command buffer, fence, semaphore, instance
-//!   buffer), `mesh.rs` (meshes on the GPU, with their parts by material),
-//!   `material.rs` (one descriptor set per material, samplers, textures),
-//!   `texture.rs` (sRGB textures with mip levels made by blits), `readback.rs` (colour copies
-//!   and region read-backs of ids and depth), `target.rs` (off-screen
-//!   image, swapchain, depth and ID images).
-//! - `gpu/` (GPU culling, [`FrameDesc::gpu_scene`]): persistent object
-//!   records, the compute cull into indirect draw commands, the scene
-//!   pipelines that read objects from buffers; its module docs give the
-//!   barriers between the record copies, the cull and the draws, which
-//!   are recorded before step 1 below.
-//! - `barrier.rs`: the table of image layout transitions.
-//! - `resources.rs`: buffers, images, the grow-on-demand buffer, and the one
-//!   ownership pattern (`Destroy` + `Guard`) every device-level object
-//!   follows; `context.rs`: instance, device, queue, allocator.
-//! - `pipeline.rs`: what all pipelines share; `error.rs`: [`RenderError`].
+//! Layers point down only:
+//! - `renderer/`: [`Renderer`], which sequences the passes of one frame on
+//!   an off-screen image or a window (`record.rs`), with the per-frame
+//!   resources (`frame.rs`), the targets (`target.rs`: off-screen image,
+//!   swapchain, depth and id images) and the read-backs (`readback.rs`).
+//! - `cull/`: which objects the scene pass draws: the CPU / GPU choice
+//!   (`choice.rs`), the exact small-object test (`small.rs`) and the compute
+//!   path (`compute/`: persistent object records, the cull dispatch into
+//!   indirect draws, and the barriers between them, in its module docs).
+//! - `passes/`: scene, grid, outline (selection outline from the ids), rect
+//!   (box-selection rectangle), ui and [`OverlayRenderer`], which engines can
+//!   also record into their own frames. Each owns its pipeline and records
+//!   itself from plain inputs inside a rendering scope.
+//! - `assets/`: meshes on the GPU with their parts by material, materials
+//!   (descriptor sets, samplers) and textures (sRGB, mips made by blits).
+//! - `device/`: context (instance, device, queue, allocator), ownership
+//!   (`Destroy` + `Guard`, which every device-level object follows), memory,
+//!   uploads, descriptors, the image-layout barrier table, what all
+//!   pipelines share, and [`RenderError`].
+//! - `desc.rs`: the frame description ([`FrameDesc`]) and the ids and
+//!   statistics the renderer hands back; it depends on nothing above.
 //!
 //! # Frames and synchronisation
 //! Two frames are in flight. Each frame owns a command pool and buffer, a
@@ -99,237 +96,25 @@
 //! memory barrier (`barrier::color_after_color`): ordering inside a scope
 //! does not reach across scopes.
 
-mod barrier;
-mod context;
-mod culling;
-mod error;
-mod frame;
-mod gpu;
-mod grid;
-mod material;
-mod mesh;
-mod outline;
-mod overlay;
-mod pipeline;
-mod readback;
-mod rect;
+pub(crate) mod assets;
+pub(crate) mod cull;
+mod desc;
+pub(crate) mod device;
+pub(crate) mod passes;
 mod renderer;
-mod resources;
-mod scene;
-mod small;
-mod target;
-mod texture;
-mod ui;
 
-use std::time::Duration;
-
-use nalgebra::Matrix4;
-
-pub use context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
-pub use culling::{Culling, CullingChoice};
-pub use error::{MemoryKind, RenderError};
-pub use gpu::{split_f64, GpuObjectRecord, GpuSceneRebuilds, SceneObject};
-pub use outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
-pub use overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
-pub use rect::{RECT_BORDER, RECT_FILL};
+pub use cull::choice::{Culling, CullingChoice};
+pub use cull::compute::{split_f64, GpuObjectRecord, GpuSceneRebuilds, SceneObject};
+pub use device::context::{Context, ContextDesc, DeviceInfo, ValidationReport, WindowHandles, AUTO_SAMPLES_GPU};
+pub use device::error::{MemoryKind, RenderError};
+pub use passes::outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
+pub use passes::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
+pub use passes::rect::{RECT_BORDER, RECT_FILL};
 pub use renderer::Renderer;
-pub use ui::UiDraw;
 /// The ash and gpu-allocator versions the embedding API speaks.
 pub use {ash, gpu_allocator};
 
-use crate::gizmo::OverlayInstance;
-use crate::math::{Camera, DepthMode};
-use crate::scene::material::{AlphaMode, SamplerDesc};
-
-/// Number of frames the CPU may record ahead of the GPU.
-pub const FRAMES_IN_FLIGHT: usize = 2;
-
-/// Handle of a mesh uploaded with [`Renderer::add_mesh`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MeshId(pub u32);
-
-/// Handle of a texture uploaded with [`Renderer::add_texture`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TextureId(pub u32);
-
-/// Handle of a material added with [`Renderer::add_material`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MaterialId(pub u32);
-
-impl MaterialId {
-    /// White, opaque, lit, untextured: every renderer has it.
-    pub const DEFAULT: MaterialId = MaterialId(0);
-}
-
-/// A material to add with [`Renderer::add_material`]: the fragment's colour
-/// is `base_color` x the texture x the vertex colour x the object's colour,
-/// lit unless `unlit`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MaterialDesc {
-    /// Linear RGBA.
-    pub base_color: [f32; 4],
-    /// A texture (sRGB) and how to sample it.
-    pub texture: Option<(TextureId, SamplerDesc)>,
-    pub alpha: AlphaMode,
-    pub unlit: bool,
-}
-
-impl Default for MaterialDesc {
-    fn default() -> MaterialDesc {
-        MaterialDesc { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
-    }
-}
-
-/// A range of a mesh's indices drawn with one material.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MeshPart {
-    pub first: u32,
-    pub count: u32,
-    pub material: MaterialId,
-}
-
-/// How a scene object is marked as selected: an outline drawn around its
-/// visible pixels (its own colour is left untouched).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Highlight {
-    #[default]
-    None,
-    /// Part of the selection: orange outline.
-    Selected,
-    /// The active object (the last selected): light yellow outline.
-    Active,
-}
-
-impl Highlight {
-    /// The value the outline shader reads from the per-id table.
-    pub(crate) fn code(self) -> u32 {
-        match self {
-            Highlight::None => 0,
-            Highlight::Selected => 1,
-            Highlight::Active => 2,
-        }
-    }
-}
-
-/// One scene object to draw.
-#[derive(Clone, Copy, Debug)]
-pub struct DrawObject {
-    pub mesh: MeshId,
-    pub world: Matrix4<f64>,
-    /// Linear RGB.
-    pub color: [f32; 3],
-    /// Written to the object-ID target wherever the object is the visible
-    /// surface: the scene object index + 1 (0 is the background). Ids should
-    /// be small and unique; the outline's per-id table has `max id + 1` entries.
-    pub id: u32,
-    pub highlight: Highlight,
-}
-
-/// Everything one frame shows.
-#[derive(Clone, Debug)]
-pub struct FrameDesc {
-    pub camera: Camera,
-    pub depth: DepthMode,
-    pub objects: Vec<DrawObject>,
-    pub grid: bool,
-    /// Linear RGB clear colour.
-    pub background: [f32; 3],
-    /// Gizmo geometry, drawn in the overlay pass after the scene.
-    pub overlay: Vec<OverlayInstance>,
-    /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
-    /// corner order), drawn on top of everything.
-    pub selection_rect: Option<[f32; 4]>,
-    /// The UI (egui), drawn last, over everything.
-    pub ui: Option<UiDraw>,
-    /// GPU culling: draw the renderer's persistent scene objects
-    /// ([`Renderer::set_scene_objects`]), culled by a compute pass, then
-    /// `objects`. The compute pass skips meshes with blended parts
-    /// ([`Renderer::mesh_is_blended`]): their objects belong in `objects`,
-    /// which are sorted back to front as on the CPU path.
-    pub gpu_scene: Option<GpuSceneFrame>,
-}
-
-/// What a GPU-culled frame adds ([`FrameDesc::gpu_scene`]).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GpuSceneFrame {
-    /// Outlined objects by id (scene index + 1). Shared, so that a caller
-    /// can keep the list of a large selection between frames.
-    pub highlights: std::sync::Arc<[(u32, Highlight)]>,
-}
-
-impl FrameDesc {
-    pub const BACKGROUND: [f32; 3] = [0.035, 0.04, 0.05];
-
-    pub fn new(camera: Camera, depth: DepthMode) -> FrameDesc {
-        FrameDesc {
-            camera,
-            depth,
-            objects: Vec::new(),
-            grid: true,
-            background: Self::BACKGROUND,
-            overlay: Vec::new(),
-            selection_rect: None,
-            ui: None,
-            gpu_scene: None,
-        }
-    }
-}
-
-/// What drawing a frame did.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FrameStats {
-    /// False when nothing was drawn (minimised window, swapchain recreated).
-    pub presented: bool,
-    /// Draws of the scene and grid (with MSAA those of the multisampled
-    /// colour pass; the single-sample ids + depth pass repeats the scene's).
-    pub draw_calls: u32,
-    pub instances: u32,
-    /// Draws of the overlay pass: at most one per gizmo mesh kind.
-    pub overlay_draw_calls: u32,
-    pub overlay_instances: u32,
-    /// GPU culling: scene object records copied to the GPU by this frame
-    /// (the objects changed since the last frame).
-    pub uploaded_objects: u32,
-    /// CPU time spent recording the command buffer.
-    pub record_time: Duration,
-}
-
-/// An RGBA8 image read back from the GPU (sRGB-encoded), rows top to bottom.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RgbaImage {
-    pub width: u32,
-    pub height: u32,
-    pub data: Vec<u8>,
-}
-
-/// A rectangle of the last drawn frame's object ids and scene depth
-/// ([`Renderer::read_region`]), rows top to bottom, `width * height` values each.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Region {
-    pub x: u32,
-    pub y: u32,
-    pub width: u32,
-    pub height: u32,
-    /// Object id per pixel (0: background).
-    pub ids: Vec<u32>,
-    /// Depth-buffer value per pixel (the clear value where nothing was drawn).
-    pub depth: Vec<f32>,
-}
-
-impl Region {
-    /// (id, depth) at image pixel (`x`, `y`), if it lies in the region.
-    pub fn at(&self, x: u32, y: u32) -> Option<(u32, f32)> {
-        if x < self.x || y < self.y || x >= self.x + self.width || y >= self.y + self.height {
-            return None;
-        }
-        let i = ((y - self.y) * self.width + (x - self.x)) as usize;
-        Some((self.ids[i], self.depth[i]))
-    }
-}
-
-impl RgbaImage {
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * self.width + x) * 4) as usize;
-        [self.data[i], self.data[i + 1], self.data[i + 2], self.data[i + 3]]
-    }
-}
+pub use desc::{
+    DrawObject, FrameDesc, FrameStats, GpuSceneFrame, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, Region,
+    RgbaImage, TextureId, UiDraw, FRAMES_IN_FLIGHT,
+};

@@ -31,7 +31,7 @@ impl Detached {
 
 /// The name of a copy of `name`: `base.NNN` with the lowest free
 /// three-digit number from 001, where `base` is `name` without a `.NNN`
-/// suffix of its own (`editing.md`, "Scene changes").
+/// suffix of its own (`docs/spec/editing.md`, "Scene changes").
 pub fn copy_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
     let base = match name.rsplit_once('.') {
         Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) && !b.is_empty() => b,

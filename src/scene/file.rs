@@ -1,4 +1,4 @@
-//! The JSON scene format of `shared/spec/automation.md`, as serde types.
+//! The JSON scene format of `docs/spec/automation.md`, as serde types.
 //!
 //! These mirror the file exactly (unknown fields are errors); [`super::Scene`]
 //! is the validated in-memory form.
@@ -75,7 +75,7 @@ pub struct ObjectFile {
     pub scale: [f64; 3],
     #[serde(default = "default_color")]
     pub color: [f64; 3],
-    /// The skin that poses the object's glTF mesh (a README extension).
+    /// The skin that poses the object's glTF mesh (an extension of the scene format, `docs/formats.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skin: Option<SkinFile>,
 }

@@ -5,7 +5,7 @@
 //! the format's own), checked, and kept only as its [`Object`]; the file's
 //! bytes are never held whole and no parsed copy of the file is built.
 //! A large file's objects are read by two threads, the second from about
-//! the middle on (`load_split.rs`), and checked in file order all the same.
+//! the middle on (`load/split.rs`), and checked in file order all the same.
 //! What needs every object (parents named by later objects) is checked at
 //! the end, in the order a whole-file check would meet the problems: the
 //! JSON first (a syntax error anywhere wins), then the camera, then names
@@ -470,9 +470,7 @@ impl Pieces {
     }
 }
 
-#[path = "load_split.rs"]
 mod split;
 
 #[cfg(test)]
-#[path = "load_tests.rs"]
 mod tests;

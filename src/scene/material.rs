@@ -1,16 +1,9 @@
-//! What a glTF file says about how its triangles look: materials (base
-//! colour factor and texture, alpha mode, unlit), samplers and the decoded
-//! base-colour images, plus the per-vertex data that goes with them
-//! ([`Surface`]: the texture's UV set and `COLOR_0`).
-//!
-//! Plain data, no GPU: `draw` uploads it, `render` draws it. Only what the
-//! viewport draws is read: base-colour images are decoded (PNG and JPEG, in
-//! parallel threads), other images (normal, occlusion, ...) are not even
-//! opened. An image that is missing, unreadable or of another format is a
-//! warning, never an error: its materials draw with their factor alone.
+//! How a mesh's triangles look, as plain data: materials (base colour
+//! factor and texture, alpha mode, unlit), samplers, decoded images, and the
+//! per-vertex data that goes with them ([`Surface`]: the texture's UV set and
+//! `COLOR_0`). `scene::gltf` reads them from files, `draw` uploads them and
+//! `render` draws them.
 
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// How a material's alpha is used (glTF `alphaMode`).
@@ -265,197 +258,9 @@ pub struct Looks {
 /// images is 4096; every desktop driver and lavapipe give 16384).
 pub const MAX_IMAGE_SIDE: u32 = 16384;
 
-/// Reads the materials of `document` and decodes the images their base
-/// colour textures use (in parallel). `buffers` are the file's buffers,
-/// `base` the folder side files are read from; `file` names the glTF in
-/// warnings.
-pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, file: &Path) -> Looks {
-    let materials: Vec<Material> = document.materials().map(|m| material(&m)).collect();
-    let mut used = vec![false; document.images().len()];
-    for m in &materials {
-        if let Some(t) = m.texture {
-            used[t.image] = true;
-        }
-    }
-    let images: Vec<gltf::Image<'_>> = document.images().collect();
-    let wanted: Vec<usize> = (0..images.len()).filter(|&i| used[i]).collect();
-    let decoded = parallel_map(&wanted, |&i| decode_image(&images[i], buffers, base));
-    let mut out = Looks { materials, images: vec![None; images.len()], warnings: Vec::new() };
-    for (&i, result) in wanted.iter().zip(decoded) {
-        match result {
-            Ok(image) => out.images[i] = Some(Arc::new(image)),
-            Err(problem) => out.warnings.push(format!(
-                "{}: {}: {problem}; its materials draw with their colour factor alone",
-                file.display(),
-                image_name(&images[i])
-            )),
-        }
-    }
-    // A material whose image failed draws with its factor alone.
-    for m in &mut out.materials {
-        if m.texture.is_some_and(|t| out.images[t.image].is_none()) {
-            m.texture = None;
-        }
-    }
-    out
-}
-
-/// How warnings name an image: its index, its `name` and its URI (not a
-/// data URI's contents).
-fn image_name(image: &gltf::Image<'_>) -> String {
-    let mut s = format!("image {}", image.index());
-    if let Some(name) = image.name() {
-        s.push_str(&format!(" \"{name}\""));
-    }
-    if let gltf::image::Source::Uri { uri, .. } = image.source() {
-        if !uri.starts_with("data:") {
-            s.push_str(&format!(" ({uri})"));
-        }
-    }
-    s
-}
-
-fn material(m: &gltf::Material<'_>) -> Material {
-    let pbr = m.pbr_metallic_roughness();
-    let texture = pbr
-        .base_color_texture()
-        // A texture without a source (allowed where an extension supplies
-        // the image, e.g. KHR_texture_basisu) draws the factor alone.
-        .and_then(|info| {
-            Some(TextureRef { image: info.texture().source()?.index(), sampler: sampler(&info.texture().sampler()) })
-        });
-    let alpha = match m.alpha_mode() {
-        gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
-        gltf::material::AlphaMode::Mask => AlphaMode::Mask(m.alpha_cutoff().unwrap_or(0.5)),
-        gltf::material::AlphaMode::Blend => AlphaMode::Blend,
-    };
-    let base_color = pbr.base_color_factor().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 });
-    Material { base_color, texture, alpha, unlit: m.unlit() }
-}
-
-fn sampler(s: &gltf::texture::Sampler<'_>) -> SamplerDesc {
-    use gltf::texture::{MagFilter, MinFilter, WrappingMode};
-    let default = SamplerDesc::default();
-    let mag = match s.mag_filter() {
-        Some(MagFilter::Nearest) => Filter::Nearest,
-        Some(MagFilter::Linear) => Filter::Linear,
-        None => default.mag,
-    };
-    let (min, mipmap) = match s.min_filter() {
-        Some(MinFilter::Nearest) => (Filter::Nearest, None),
-        Some(MinFilter::Linear) => (Filter::Linear, None),
-        Some(MinFilter::NearestMipmapNearest) => (Filter::Nearest, Some(Filter::Nearest)),
-        Some(MinFilter::LinearMipmapNearest) => (Filter::Linear, Some(Filter::Nearest)),
-        Some(MinFilter::NearestMipmapLinear) => (Filter::Nearest, Some(Filter::Linear)),
-        Some(MinFilter::LinearMipmapLinear) => (Filter::Linear, Some(Filter::Linear)),
-        None => (default.min, default.mipmap),
-    };
-    let wrap = |w: WrappingMode| match w {
-        WrappingMode::ClampToEdge => Wrap::ClampToEdge,
-        WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
-        WrappingMode::Repeat => Wrap::Repeat,
-    };
-    SamplerDesc { mag, min, mipmap, wrap_u: wrap(s.wrap_s()), wrap_v: wrap(s.wrap_t()) }
-}
-
-/// Runs `f` on every item on up to as many threads as there are cores;
-/// results in item order.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
-    if threads <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        done.push((i, f(item)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        // A worker only panics if `f` does; pass that on.
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
-}
-
-/// The encoded bytes of an image and decodes them.
-fn decode_image(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<ImageData, String> {
-    let bytes = image_bytes(image, buffers, base)?;
-    decode(&bytes)
-}
-
-fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<Vec<u8>, String> {
-    match image.source() {
-        gltf::image::Source::View { view, .. } => {
-            let buffer = view.buffer().index();
-            view.offset()
-                .checked_add(view.length())
-                .and_then(|end| buffers.get(buffer)?.get(view.offset()..end))
-                .map(<[u8]>::to_vec)
-                .ok_or_else(|| format!("buffer view {} runs past the end of buffer {buffer}", view.index()))
-        }
-        gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
-            gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), None)
-                .map(|d| d.0)
-                .map_err(|e| format!("bad data URI: {e}"))
-        }
-        gltf::image::Source::Uri { uri, .. } if uri.contains(':') => Err("unsupported URI (not a file)".into()),
-        gltf::image::Source::Uri { uri, .. } => {
-            let name = super::gltf::percent_decode(uri).ok_or("bad URI")?;
-            std::fs::read(base.join(&name)).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => "missing file".to_string(),
-                _ => format!("cannot read: {e}"),
-            })
-        }
-    }
-}
-
-/// Decodes PNG or JPEG bytes (told by their first bytes) into RGBA8.
-pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
-    let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        image::ImageFormat::Png
-    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
-        image::ImageFormat::Jpeg
-    } else if bytes.starts_with(b"\xabKTX 20\xbb") {
-        return Err("KTX2 images are not supported (PNG and JPEG are)".into());
-    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        return Err("WebP images are not supported (PNG and JPEG are)".into());
-    } else {
-        return Err("not a PNG or JPEG image".into());
-    };
-    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_IMAGE_SIDE);
-    limits.max_image_height = Some(MAX_IMAGE_SIDE);
-    reader.limits(limits);
-    let decoded = reader.decode().map_err(|e| format!("cannot decode: {e}"))?.into_rgba8();
-    let (width, height) = decoded.dimensions();
-    if width == 0 || height == 0 {
-        return Err("empty image".into());
-    }
-    Ok(ImageData { width, height, rgba: decoded.into_raw() })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unknown_formats_are_named() {
-        assert!(decode(b"\xabKTX 20\xbb\r\n\x1a\n rest").unwrap_err().contains("KTX2"));
-        assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("WebP"));
-        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG or JPEG"));
-        assert!(decode(b"\x89PNG\r\n\x1a\n truncated").unwrap_err().contains("cannot decode"));
-    }
 
     #[test]
     fn parts_merge_when_they_continue_with_the_same_material() {
@@ -494,11 +299,5 @@ mod tests {
         // Repeat wraps u = 1.1 onto the left texel.
         assert_eq!(texel_alpha(&cut.parts[0].texture.as_ref().unwrap().0, &SamplerDesc::default(), [1.1, 0.0]), 255);
         assert!(Cutout::new(&surface, &[Material::default()], &[]).is_none());
-    }
-
-    #[test]
-    fn parallel_map_keeps_the_order() {
-        let items: Vec<u32> = (0..100).collect();
-        assert_eq!(parallel_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
     }
 }

@@ -9,7 +9,6 @@
 pub mod changes;
 pub mod file;
 pub mod gltf;
-mod gltf_lenient;
 pub mod hierarchy;
 mod load;
 pub mod material;

@@ -1,5 +1,5 @@
 //! Opening a file given on the command line: a scene file, or a glTF file
-//! whose node tree becomes the scene (`shared/spec/assets.md`, "Opening a
+//! whose node tree becomes the scene (`docs/spec/assets.md`, "Opening a
 //! glTF file").
 
 use std::path::{Path, PathBuf};

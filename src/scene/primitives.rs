@@ -1,5 +1,5 @@
 //! Built-in primitive meshes, unit-sized and centred on the origin, with the
-//! exact dimensions of the scene format (`shared/spec/automation.md`).
+//! exact dimensions of the scene format (`docs/spec/automation.md`).
 
 pub use viewport_gizmo::mesh::MeshData;
 

@@ -1,6 +1,6 @@
 //! Skins: which joint objects pose an object's glTF mesh, and the CPU
 //! skinning that turns the mesh's bind-pose vertices into the pose the
-//! joints' current world matrices give (`assets.md`, "What is drawn").
+//! joints' current world matrices give (`docs/spec/assets.md`, "What is drawn").
 //!
 //! A skinned object's drawn (and picked) vertices, in the object's own
 //! space, are `inverse(world(object)) * sum_i w_i * world(joint_i) *

@@ -1,4 +1,4 @@
-//! The UI drawn in the viewport (`editing.md`, "The UI drawn in the
+//! The UI drawn in the viewport (`docs/spec/editing.md`, "The UI drawn in the
 //! viewport"): a toolbar, a status line, the side panel (outliner and the
 //! active object's transform) and the view-orientation widget, built with
 //! egui and drawn by the renderer's UI pass.
@@ -217,7 +217,7 @@ impl Ui {
         self.scale
     }
 
-    /// Scales the gizmo's `size_px` and `hit_px` by `u` (`conventions.md`).
+    /// Scales the gizmo's `size_px` and `hit_px` by `u` (`docs/spec/conventions.md`).
     pub fn scale_gizmo(&self, editor: &mut Editor) {
         editor.gizmo.config.size_px *= self.scale;
         editor.gizmo.config.hit_px *= self.scale;

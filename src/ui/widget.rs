@@ -1,4 +1,4 @@
-//! The view-orientation widget's geometry (`editing.md`, "View-orientation
+//! The view-orientation widget's geometry (`docs/spec/editing.md`, "View-orientation
 //! widget"): where its six balls are, which one a point hits, and the view
 //! a click on it shows. Pure functions of the camera, the viewport width and
 //! the UI scale `u`, in physical pixels, so tests and the drawing agree.

@@ -1,4 +1,4 @@
-//! Editing rules of `shared/spec/editing.md` through the real binary:
+//! Editing rules of `docs/spec/editing.md` through the real binary:
 //! duplicate naming and hierarchy, delete with undo / redo restoring the
 //! saved file byte for byte, axis views (eye direction, distance,
 //! orthographic height), the return to perspective, the fly camera, and

@@ -1,4 +1,4 @@
-//! Editing rules of `shared/spec/editing.md` through the real binary:
+//! Editing rules of `docs/spec/editing.md` through the real binary:
 //! pivots, absolute snapping, vertex and surface snapping, and picking
 //! what is drawn (clicks, box selection, the selection outline), in the
 //! orthographic front view (`support::replay`). Expected values are

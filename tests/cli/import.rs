@@ -1,4 +1,4 @@
-//! Importing a glTF file into an open scene (`assets.md`, "Importing into
+//! Importing a glTF file into an open scene (`docs/spec/assets.md`, "Importing into
 //! an open scene"), through a script's `{"import": PATH}` as a dropped file
 //! would be: names made unique, the roots at the surface point under the
 //! cursor (the camera target over the background), the roots selected, one
@@ -141,7 +141,7 @@ fn importing_twice_names_the_second_copy_apart() {
     assert_eq!(names, ["wall", "crate", "crate.001", "lid", "crate.002", "lid.001"]);
 }
 
-/// A selected empty shows its axis cross (`assets.md`); unselected, nothing.
+/// A selected empty shows its axis cross (`docs/spec/assets.md`); unselected, nothing.
 /// The empty is turned -45 degrees about Z, so its X arm points right and
 /// down on screen, away from every translate handle (which follow the
 /// world axes and lie right, up and in the up-right quadrant).

@@ -1,4 +1,4 @@
-//! Images that cannot be used (`assets.md`, "What is drawn" and "Errors"):
+//! Images that cannot be used (`docs/spec/assets.md`, "What is drawn" and "Errors"):
 //! a missing side file or a KTX2 image is one warning line naming it, the
 //! file still opens (exit 0, no validation error), and the material draws
 //! with its colour factor alone. The glTF is written here.

@@ -1,4 +1,4 @@
-//! Opening a glTF file as the scene (`assets.md`, "Opening a glTF file"):
+//! Opening a glTF file as the scene (`docs/spec/assets.md`, "Opening a glTF file"):
 //! the node tree becomes the objects (order, names, parents, transforms,
 //! empties), `path#N` names one mesh, the starting camera frames the
 //! geometry, and `--save-scene` writes a scene that opens the same. Each

@@ -1,4 +1,4 @@
-//! The UI drawn in the viewport (`editing.md`): toolbar, status line, side
+//! The UI drawn in the viewport (`docs/spec/editing.md`): toolbar, status line, side
 //! panel, view widget, typed text, event routing and the UI scale, driven by
 //! replay scripts through the real binary exactly as a user would. Where a
 //! control sits is read from a first run's trace (`ui.rects`); what a click
@@ -179,7 +179,7 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// Where the ball of `axis` is (`editing.md`): centre (W - 80u, 120u) + 56u (a.right, -a.up).
+/// Where the ball of `axis` is (`docs/spec/editing.md`): centre (W - 80u, 120u) + 56u (a.right, -a.up).
 fn ball(axis: [f64; 3], eye: [f64; 3], u: f64) -> [f64; 2] {
     let (right, up, _) = axes(eye, [0.0; 3], [0.0, 1.0, 0.0]);
     [W - 80.0 * u + 56.0 * u * dot(axis, right), 120.0 * u - 56.0 * u * dot(axis, up)]

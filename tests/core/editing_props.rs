@@ -1,4 +1,4 @@
-//! Property test of scene changes (`editing.md`, "Scene changes"): random
+//! Property test of scene changes (`docs/spec/editing.md`, "Scene changes"): random
 //! sequences of select / duplicate / delete / drag / undo / redo never lose
 //! or invent an object. The objects after every step are checked against a
 //! model kept here (a plain list of slots: an object's id is its slot,

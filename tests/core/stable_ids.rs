@@ -2,7 +2,7 @@
 //! redo / select on a scene with a hierarchy, checked after every step
 //! against a reference model kept here as a plain `Vec` of slots.
 //!
-//! The model says what `editing.md` ("Scene changes") asks, worked out
+//! The model says what `docs/spec/editing.md` ("Scene changes") asks, worked out
 //! without the editor's code: an object's id is its slot; a delete empties
 //! the slots of the selection and its descendants; a duplicate appends the
 //! copies (originals in id order) in new slots, each under its original's

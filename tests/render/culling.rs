@@ -13,8 +13,8 @@ use viewport::input::{Event, Modifiers};
 use viewport::math::DepthMode;
 use viewport::scene::Scene;
 
+use crate::support::cameras::random_camera;
 use crate::support::gpu::{assert_no_validation_errors, renderer};
-use crate::support::scenario::random_camera;
 
 fn draw_list(frame: &viewport::render::FrameDesc) -> Vec<(u32, [f64; 16], String)> {
     frame.objects.iter().map(|o| (o.id, o.world.as_slice().try_into().unwrap(), format!("{:?}", o.highlight))).collect()

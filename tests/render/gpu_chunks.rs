@@ -11,8 +11,8 @@ use viewport::editor::Editor;
 use viewport::math::DepthMode;
 use viewport::scene::Scene;
 
+use crate::support::cameras::top_down;
 use crate::support::gpu::{assert_no_validation_errors, renderer};
-use crate::support::scenario::top_down;
 
 const W: u32 = 160;
 const H: u32 = 120;

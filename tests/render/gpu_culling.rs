@@ -21,8 +21,8 @@ use viewport::math::{Camera, DepthMode, Projection, View};
 use viewport::render::{Highlight, Renderer, SceneObject};
 use viewport::scene::Scene;
 
+use crate::support::cameras::{random_camera, top_down};
 use crate::support::gpu::{assert_no_validation_errors, project, renderer, renderer_with_samples};
-use crate::support::scenario::{random_camera, top_down};
 
 const W: u32 = 160;
 const H: u32 = 120;

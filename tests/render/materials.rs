@@ -1,4 +1,4 @@
-//! glTF materials drawn headless (`assets.md`, "What is drawn"): base
+//! glTF materials drawn headless (`docs/spec/assets.md`, "What is drawn"): base
 //! colour textures (sRGB, the texture's `texCoord` set, NEAREST sampling)
 //! from side files, data URIs and GLB buffer views; factor x COLOR_0; unlit
 //! and lit; MASK cutting colour, id and depth; BLEND over opaque geometry

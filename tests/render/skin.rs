@@ -1,4 +1,4 @@
-//! Skinned meshes posed by their joint objects (`assets.md`, "What is
+//! Skinned meshes posed by their joint objects (`docs/spec/assets.md`, "What is
 //! drawn"): a two-bone strip written by the test (`support::skinned`),
 //! opened as a glTF scene; its `tip` joint is turned through the editor
 //! (one undo step, as a typed value is), and the id buffer, the colour

@@ -3,11 +3,11 @@
 
 #![allow(dead_code)]
 
+pub mod cameras;
 pub mod cli;
 pub mod gpu;
 pub mod image;
 pub mod replay;
-pub mod scenario;
 pub mod skinned;
 pub mod textured;
 pub mod xvfb;

@@ -3,7 +3,7 @@
 //!
 //! Expected values are computed here from the matrices themselves (project
 //! with `P * V`, divide, map to pixels; invert with nalgebra), or from the
-//! formulas of `conventions.md`, never read back from the `View` under test.
+//! formulas of `docs/spec/conventions.md`, never read back from the `View` under test.
 
 use nalgebra::{Matrix4, Point2, Point3, Unit, Vector2, Vector3};
 use rand::rngs::StdRng;
@@ -135,7 +135,7 @@ fn from_matrices_agrees_with_view_new() {
             let back = b.unproject(&pb.screen, pb.depth).unwrap();
             let depth_scale = 1.0 + (p - cam.eye).norm() * (p - cam.eye).norm() / near;
             assert!((back - p).norm() <= 1e-9 * depth_scale + 1e-12 * scale, "case {case}: {back} vs {p}");
-            // world_per_pixel: the formula of conventions.md.
+            // world_per_pixel: the formula of docs/spec/conventions.md.
             let d = (p - cam.eye).dot(&cam.forward());
             let wpp = match cam.projection {
                 Projection::Perspective { fov_y, .. } => 2.0 * d * (0.5 * fov_y).tan() / size.1,

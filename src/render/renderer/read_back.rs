@@ -3,11 +3,12 @@
 
 use std::sync::MutexGuard;
 
-use super::super::frame::Frame;
-use super::super::readback::{self, Probe};
-use super::super::target::Offscreen;
-use super::super::{FrameDesc, Region, RenderError, RgbaImage, FRAMES_IN_FLIGHT};
 use super::{Renderer, Target};
+use crate::render::desc::{FrameDesc, Region, RgbaImage, FRAMES_IN_FLIGHT};
+use crate::render::renderer::frame::Frame;
+use crate::render::renderer::readback::{self, Probe};
+use crate::render::renderer::target::Offscreen;
+use crate::render::RenderError;
 
 impl Renderer {
     fn last_frame(&self) -> &Frame {

@@ -3,20 +3,20 @@
 
 use ash::vk;
 
-use super::super::barrier::{self, Transition};
-use super::super::error::{RenderError, VkContext};
-use super::super::gpu::CullInputs;
-use super::super::grid::GridInputs;
-use super::super::outline::highlight_table;
-use super::super::overlay::OverlayFrame;
-use super::super::pipeline::set_full_viewport;
-use super::super::readback;
-use super::super::scene::{SceneBatches, SceneInputs, SceneInstance, ScenePush};
-use super::super::small::{GpuSmallCull, SmallCull};
-use super::super::target::Depths;
-use super::super::{DrawObject, FrameDesc, FrameStats};
 use super::{Renderer, Target};
 use crate::math::View;
+use crate::render::cull::compute::CullInputs;
+use crate::render::cull::small::{GpuSmallCull, SmallCull};
+use crate::render::desc::{DrawObject, FrameDesc, FrameStats};
+use crate::render::device::barrier::{self, Transition};
+use crate::render::device::error::{RenderError, VkContext};
+use crate::render::device::pipeline::set_full_viewport;
+use crate::render::passes::grid::GridInputs;
+use crate::render::passes::outline::highlight_table;
+use crate::render::passes::overlay::OverlayFrame;
+use crate::render::passes::scene::{SceneBatches, SceneInputs, SceneInstance, ScenePush};
+use crate::render::renderer::readback;
+use crate::render::renderer::target::Depths;
 
 /// One attachment of a rendering scope: its view, and the value to clear
 /// it to (None: load the previous contents).
@@ -125,7 +125,7 @@ impl Renderer {
         let view = desc.camera.view_matrix();
         let projection = desc.camera.projection_matrix(aspect, desc.depth);
 
-        // Exact small-object culling (`render/small.rs`), both paths.
+        // Exact small-object culling (`render/cull/small.rs`), both paths.
         let size = (extent.width, extent.height);
         let small = positions.as_ref().and_then(|p| SmallCull::new(desc.camera, desc.depth, size, p));
         let bounds = &parts.bounds;

@@ -1,16 +1,17 @@
 //! The renderer's GPU-culling API: the persistent scene objects and
 //! their read-backs (for tests).
 
-use super::super::culling::{choose_culling, Culling, CullingChoice};
-use super::super::gpu::{GpuObjectRecord, GpuScene, GpuSceneRebuilds, SceneObject};
-use super::super::target::DEPTH_FORMAT;
-use super::super::{MeshId, RenderError, FRAMES_IN_FLIGHT};
 use super::Renderer;
+use crate::render::cull::choice::{choose_culling, Culling, CullingChoice};
+use crate::render::cull::compute::{GpuObjectRecord, GpuScene, GpuSceneRebuilds, SceneObject};
+use crate::render::desc::{MeshId, FRAMES_IN_FLIGHT};
+use crate::render::renderer::target::DEPTH_FORMAT;
+use crate::render::RenderError;
 
 impl Renderer {
     /// GPU culling: replaces the persistent scene objects (object `i` has
     /// id `i + 1`) that frames with
-    /// [`FrameDesc::gpu_scene`](super::super::FrameDesc::gpu_scene) draw.
+    /// [`FrameDesc::gpu_scene`](crate::render::desc::FrameDesc::gpu_scene) draw.
     /// Waits for the device, rebuilds and uploads the whole object buffer
     /// (for a new scene, or new ids past the records held) from the
     /// `count` objects `objects` yields (missing ones draw nothing),
@@ -64,7 +65,7 @@ impl Renderer {
 
     /// Turns exact small-object culling on or off (on by default): both
     /// scene paths leave out objects whose projected box holds no sample
-    /// position of the frame, which draw nothing (`render/small.rs`).
+    /// position of the frame, which draw nothing (`render/cull/small.rs`).
     pub fn set_small_object_culling(&mut self, on: bool) {
         self.parts.small_culling = on;
     }
@@ -82,7 +83,7 @@ impl Renderer {
     /// when it is off (turned off, or MSAA without standard locations).
     pub(crate) fn small_cull_positions(&self) -> Option<Vec<[f64; 2]>> {
         let samples = self.ctx.samples().as_raw();
-        let positions = super::super::small::sample_positions(samples, self.ctx.standard_sample_locations);
+        let positions = crate::render::cull::small::sample_positions(samples, self.ctx.standard_sample_locations);
         positions.filter(|_| self.parts.small_culling)
     }
 
@@ -101,7 +102,7 @@ impl Renderer {
     }
 
     /// Whether mesh `mesh` has a blended part. GPU culling leaves such
-    /// meshes' objects to [`FrameDesc::objects`](super::super::FrameDesc::objects),
+    /// meshes' objects to [`FrameDesc::objects`](crate::render::desc::FrameDesc::objects),
     /// which the CPU scene pass sorts back to front.
     pub fn mesh_is_blended(&self, mesh: MeshId) -> bool {
         self.parts.blended.get(mesh.0 as usize).copied().unwrap_or(false)

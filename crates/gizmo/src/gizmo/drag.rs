@@ -1,4 +1,4 @@
-//! The drag rules of `conventions.md`, "What a drag must do".
+//! The drag rules of `docs/spec/conventions.md`, "What a drag must do".
 //!
 //! Everything is computed from the state at mouse-down (`m0`, the start
 //! transforms, the start pivot and axes) and the cursor now (`m`), so a

@@ -5,7 +5,7 @@
 //!
 //! Every length is a multiple of the screen-constant handle length
 //! `L = size_px * world_per_pixel(pivot)` ([`GizmoFrame::len`]). The pick
-//! shapes come from `conventions.md`, section "Gizmo geometry (what the user
+//! shapes come from `docs/spec/conventions.md`, section "Gizmo geometry (what the user
 //! sees and grabs)"; the rest (thicknesses, tips, the trackball, the scale
 //! lever) is the viewport's own choice and is marked so below.
 //!
@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn table_matches_the_spec() {
-        // The numbers of conventions.md, "Gizmo geometry", typed in again here.
+        // The numbers of docs/spec/conventions.md, "Gizmo geometry", typed in again here.
         assert_eq!(GEOMETRY.axis_len, 1.0);
         assert_eq!((GEOMETRY.plane_min, GEOMETRY.plane_max), (0.2, 0.4));
         assert_eq!(GEOMETRY.disc_radius, 0.12);

@@ -1,6 +1,6 @@
 //! Where the gizmo is and what its handles look like this frame: pivot,
 //! orientation, screen-constant size `L`, per-handle visibility (fade and
-//! hide) and the analytic pick shapes of `conventions.md`.
+//! hide) and the analytic pick shapes of `docs/spec/conventions.md`.
 
 use nalgebra::{Point2, Point3, Unit, Vector3};
 

@@ -1,5 +1,5 @@
 //! The transform gizmo: translate, rotate, scale and universal modes with
-//! pixel-perfect drags (see `conventions.md`, "What a drag must do").
+//! pixel-perfect drags (see `docs/spec/conventions.md`, "What a drag must do").
 //!
 //! Pure math, no GPU and no scene: the caller passes the selected objects as
 //! [`Target`]s (local transform + parent world matrix) and gets back new

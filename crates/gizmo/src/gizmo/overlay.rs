@@ -46,6 +46,27 @@ pub enum MeshKind {
     Ring,
 }
 
+impl MeshKind {
+    /// Every kind, in drawing order (opaque kinds first, the translucent
+    /// planes and discs last; [`MeshKind::index`] gives the place): a
+    /// renderer builds one mesh per entry and needs no list of its own.
+    pub const ALL: [MeshKind; 6] =
+        [MeshKind::Shaft, MeshKind::Cone, MeshKind::Cube, MeshKind::Ring, MeshKind::PlaneQuad, MeshKind::Disc];
+
+    /// This kind's place in [`MeshKind::ALL`]. The match has no catch-all,
+    /// so a new kind does not compile until it has a place.
+    pub const fn index(self) -> usize {
+        match self {
+            MeshKind::Shaft => 0,
+            MeshKind::Cone => 1,
+            MeshKind::Cube => 2,
+            MeshKind::Ring => 3,
+            MeshKind::PlaneQuad => 4,
+            MeshKind::Disc => 5,
+        }
+    }
+}
+
 /// Interaction state of the handle an instance belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandleState {
@@ -252,7 +273,14 @@ mod tests {
     use nalgebra::{Point3, UnitQuaternion};
 
     /// What is drawn covers what is picked, and both have the sizes of
-    /// conventions.md ("Gizmo geometry"), typed in here independently.
+    /// docs/spec/conventions.md ("Gizmo geometry"), typed in here independently.
+    #[test]
+    fn every_kind_has_its_own_place_in_all() {
+        for (place, kind) in MeshKind::ALL.iter().enumerate() {
+            assert_eq!(kind.index(), place, "{kind:?}");
+        }
+    }
+
     #[test]
     fn drawn_handles_cover_the_pick_shapes_of_the_spec() {
         let view = View::new(Camera::default(), 800.0, 600.0, DepthMode::Reversed).unwrap();

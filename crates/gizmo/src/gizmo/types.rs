@@ -128,7 +128,7 @@ pub enum Handle {
 impl Handle {
     /// The automation name (`translate.x`, `translate.xy`, `rotate.view`,
     /// `scale.uniform`, ...). `rotate.free` and `scale.xy|yz|zx` extend the
-    /// names listed in `automation.md`.
+    /// names listed in `docs/spec/automation.md`.
     pub fn name(self) -> String {
         let plane = |a: Axis| {
             let (p, q) = a.plane_axes();
@@ -236,7 +236,7 @@ pub struct Snap {
     pub scale: f64,
     /// Translation snaps the pivot's coordinates along the moved axes to
     /// multiples of `translate` instead of rounding the delta
-    /// (`editing.md`, "Snapping").
+    /// (`docs/spec/editing.md`, "Snapping").
     pub absolute: bool,
 }
 
@@ -246,7 +246,7 @@ impl Default for Snap {
     }
 }
 
-/// Gizmo settings; the defaults are those of `conventions.md`.
+/// Gizmo settings; the defaults are those of `docs/spec/conventions.md`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GizmoConfig {
     /// What the gizmo does.
@@ -263,7 +263,7 @@ pub struct GizmoConfig {
     pub pivot: Pivot,
 }
 
-/// What the gizmo turns and scales about (`editing.md`, "Pivot").
+/// What the gizmo turns and scales about (`docs/spec/editing.md`, "Pivot").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Pivot {
     /// The median of the targets' origins.

@@ -1,4 +1,4 @@
-//! Camera, projection and depth conventions (see `shared/spec/conventions.md`).
+//! Camera, projection and depth conventions (see `docs/spec/conventions.md`).
 //!
 //! Everything is in f64. Clip space is Vulkan's: x right, y *down*, z in
 //! [0, 1]. The projection matrices flip y so that world +Y appears upward on

@@ -10,7 +10,7 @@
 //! pixel scale are all read off the matrices, so every query below works the
 //! same for either kind of view.
 //!
-//! Screen coordinates follow `conventions.md`: physical pixels, origin at the
+//! Screen coordinates follow `docs/spec/conventions.md`: physical pixels, origin at the
 //! top-left, y down; `screen = (ndc + 1) / 2 * size` (Vulkan NDC y = -1 is the
 //! top). Clip-space x, y and w do not depend on the depth mode; only z does.
 
@@ -539,5 +539,4 @@ impl Frustum {
 
 #[cfg(test)]
 #[allow(clippy::field_reassign_with_default)]
-#[path = "view_tests.rs"]
 mod tests;

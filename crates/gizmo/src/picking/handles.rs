@@ -279,9 +279,7 @@ pub fn pick_nearest<H: Copy>(candidates: impl IntoIterator<Item = Candidate<H>>,
     inside_disc.or(best.map(|b| b.handle)).or(fallback.map(|f| f.handle))
 }
 
-#[path = "handles_ring.rs"]
 mod ring;
 
 #[cfg(test)]
-#[path = "handles_tests.rs"]
 mod tests;

@@ -1,0 +1,263 @@
+//! Materials on the GPU: textures, samplers, and one descriptor set per
+//! material (its base-colour texture and sampler at binding 0), plus the
+//! few numbers the fragment shader reads from push constants (base colour
+//! factor, alpha cutoff, unlit).
+//!
+//! No descriptor indexing (lavapipe has none): the scene pass binds one set
+//! per material batch, so a frame's CPU cost grows with the number of
+//! batches, not of objects. Material 0 is the default: white, opaque, lit,
+//! with a 1x1 white texture, so untextured meshes draw exactly as the
+//! object's colour.
+
+use ash::vk;
+use bytemuck::{Pod, Zeroable};
+
+use crate::render::assets::texture::Texture;
+use crate::render::desc::{MaterialDesc, MaterialId, TextureId};
+use crate::render::device::context::Context;
+use crate::render::device::error::{RenderError, VkContext};
+use crate::render::device::{Destroy, Gpu};
+use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, Wrap};
+
+/// Which scene pipeline draws a material (the draw order, too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Pass {
+    Opaque,
+    Mask,
+    Blend,
+}
+
+/// The material's part of the scene pass's push constants (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct MaterialPush {
+    /// Linear RGBA factor.
+    pub base_color: [f32; 4],
+    /// x: alpha cutoff (MASK), y: 1 for unlit, z, w: unused.
+    pub params: [f32; 4],
+}
+
+/// A material as the scene pass uses it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GpuMaterial {
+    pub set: vk::DescriptorSet,
+    pub push: MaterialPush,
+    pub pass: Pass,
+}
+
+/// Sets per descriptor pool; pools are added as materials need them.
+const SETS_PER_POOL: u32 = 64;
+
+/// Owns the material descriptor-set layout, its pools, the samplers (one
+/// per distinct [`SamplerDesc`]), the textures and the materials.
+#[derive(Default)]
+pub(crate) struct Materials {
+    pub layout: vk::DescriptorSetLayout,
+    pools: Vec<vk::DescriptorPool>,
+    /// Sets still free in the last pool.
+    free: u32,
+    samplers: Vec<(SamplerDesc, vk::Sampler)>,
+    textures: Vec<Texture>,
+    list: Vec<GpuMaterial>,
+}
+
+impl Destroy for Materials {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.list.clear();
+        for pool in self.pools.drain(..) {
+            gpu.device.destroy_descriptor_pool(pool, None);
+        }
+        for (_, sampler) in self.samplers.drain(..) {
+            gpu.device.destroy_sampler(sampler, None);
+        }
+        self.textures.destroy(gpu);
+        gpu.device.destroy_descriptor_set_layout(self.layout, None);
+        self.layout = vk::DescriptorSetLayout::null();
+        self.free = 0;
+    }
+}
+
+fn filter(f: Filter) -> vk::Filter {
+    match f {
+        Filter::Nearest => vk::Filter::NEAREST,
+        Filter::Linear => vk::Filter::LINEAR,
+    }
+}
+
+fn address(w: Wrap) -> vk::SamplerAddressMode {
+    match w {
+        Wrap::Repeat => vk::SamplerAddressMode::REPEAT,
+        Wrap::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        Wrap::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+    }
+}
+
+/// The Vulkan sampler for a glTF sampler. Without a mipmap filter only the
+/// top level is read (`max_lod` 0.25, as OpenGL's non-mipmapped minification).
+pub(crate) fn sampler_info(s: &SamplerDesc) -> vk::SamplerCreateInfo<'static> {
+    let (mipmap_mode, max_lod) = match s.mipmap {
+        Some(Filter::Nearest) => (vk::SamplerMipmapMode::NEAREST, vk::LOD_CLAMP_NONE),
+        Some(Filter::Linear) => (vk::SamplerMipmapMode::LINEAR, vk::LOD_CLAMP_NONE),
+        None => (vk::SamplerMipmapMode::NEAREST, 0.25),
+    };
+    vk::SamplerCreateInfo::default()
+        .mag_filter(filter(s.mag))
+        .min_filter(filter(s.min))
+        .mipmap_mode(mipmap_mode)
+        .address_mode_u(address(s.wrap_u))
+        .address_mode_v(address(s.wrap_v))
+        .address_mode_w(vk::SamplerAddressMode::REPEAT)
+        .min_lod(0.0)
+        .max_lod(max_lod)
+}
+
+impl Materials {
+    /// The layout, the default white texture and the default material.
+    ///
+    /// # Safety
+    /// `self` is empty (default) and owned by the caller's guard.
+    pub unsafe fn init(&mut self, ctx: &Context) -> Result<(), RenderError> {
+        let d = ctx.device();
+        let bindings = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+        self.layout = d
+            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
+            .vk("vkCreateDescriptorSetLayout")?;
+        let white = ImageData { width: 1, height: 1, rgba: vec![255; 4] };
+        let white = self.add_texture(ctx, &white)?;
+        let default = MaterialDesc::default();
+        debug_assert_eq!(default.texture, None);
+        let id = self.add_with_texture(ctx, &default, white, &SamplerDesc::default())?;
+        debug_assert_eq!(id, MaterialId::DEFAULT);
+        Ok(())
+    }
+
+    pub fn add_texture(&mut self, ctx: &Context, image: &ImageData) -> Result<TextureId, RenderError> {
+        let texture = Texture::upload(ctx, image, "texture")?;
+        self.textures.push(texture);
+        Ok(TextureId(self.textures.len() as u32 - 1))
+    }
+
+    /// Adds a material; its texture must have been added.
+    pub fn add(&mut self, ctx: &Context, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
+        let (texture, sampler) = match desc.texture {
+            Some((t, s)) if (t.0 as usize) < self.textures.len() => (t, s),
+            Some((t, _)) => return Err(RenderError::UnknownTexture(t.0)),
+            // The default white texture.
+            None => (TextureId(0), SamplerDesc::default()),
+        };
+        self.add_with_texture(ctx, desc, texture, &sampler)
+    }
+
+    fn add_with_texture(
+        &mut self,
+        ctx: &Context,
+        desc: &MaterialDesc,
+        texture: TextureId,
+        sampler: &SamplerDesc,
+    ) -> Result<MaterialId, RenderError> {
+        let d = ctx.device();
+        let sampler = self.sampler(d, sampler)?;
+        let set = self.allocate_set(d)?;
+        let image = [vk::DescriptorImageInfo::default()
+            .sampler(sampler)
+            .image_view(self.textures[texture.0 as usize].view)
+            .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(0)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&image);
+        // SAFETY: the set is new (no command buffer uses it); view and
+        // sampler are alive.
+        unsafe { d.update_descriptor_sets(&[write], &[]) };
+        let (pass, cutoff) = match desc.alpha {
+            AlphaMode::Opaque => (Pass::Opaque, 0.0),
+            AlphaMode::Mask(c) => (Pass::Mask, c),
+            AlphaMode::Blend => (Pass::Blend, 0.0),
+        };
+        let push = MaterialPush {
+            base_color: desc.base_color,
+            params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, 0.0, 0.0],
+        };
+        self.list.push(GpuMaterial { set, push, pass });
+        Ok(MaterialId(self.list.len() as u32 - 1))
+    }
+
+    fn sampler(&mut self, d: &ash::Device, desc: &SamplerDesc) -> Result<vk::Sampler, RenderError> {
+        if let Some((_, s)) = self.samplers.iter().find(|(s, _)| s == desc) {
+            return Ok(*s);
+        }
+        // SAFETY: valid create info; destroyed in `destroy`.
+        let sampler = unsafe { d.create_sampler(&sampler_info(desc), None) }.vk("vkCreateSampler")?;
+        self.samplers.push((*desc, sampler));
+        Ok(sampler)
+    }
+
+    /// One set from the last pool, adding a pool when it is full.
+    fn allocate_set(&mut self, d: &ash::Device) -> Result<vk::DescriptorSet, RenderError> {
+        if self.free == 0 {
+            let sizes = [vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                descriptor_count: SETS_PER_POOL,
+            }];
+            // SAFETY: plain object creation; destroyed in `destroy`.
+            let pool = unsafe {
+                d.create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default().max_sets(SETS_PER_POOL).pool_sizes(&sizes),
+                    None,
+                )
+            }
+            .vk("vkCreateDescriptorPool")?;
+            self.pools.push(pool);
+            self.free = SETS_PER_POOL;
+        }
+        let pool = *self.pools.last().expect("a pool was added above");
+        let layouts = [self.layout];
+        // SAFETY: the pool has a free set of this layout's one binding.
+        let set = unsafe {
+            d.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts),
+            )
+        }
+        .vk("vkAllocateDescriptorSets")?[0];
+        self.free -= 1;
+        Ok(set)
+    }
+
+    pub fn get(&self, id: MaterialId) -> Option<&GpuMaterial> {
+        self.list.get(id.0 as usize)
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samplers_follow_the_gltf_modes() {
+        let s = SamplerDesc {
+            mag: Filter::Nearest,
+            min: Filter::Linear,
+            mipmap: None,
+            wrap_u: Wrap::ClampToEdge,
+            wrap_v: Wrap::MirroredRepeat,
+        };
+        let info = sampler_info(&s);
+        assert_eq!(info.mag_filter, vk::Filter::NEAREST);
+        assert_eq!(info.min_filter, vk::Filter::LINEAR);
+        assert_eq!(info.address_mode_u, vk::SamplerAddressMode::CLAMP_TO_EDGE);
+        assert_eq!(info.address_mode_v, vk::SamplerAddressMode::MIRRORED_REPEAT);
+        assert!(info.max_lod < 0.5, "no mipmap filter reads the top level only");
+        let trilinear = sampler_info(&SamplerDesc::default());
+        assert_eq!(trilinear.mipmap_mode, vk::SamplerMipmapMode::LINEAR);
+        assert!(trilinear.max_lod > 12.0);
+    }
+}

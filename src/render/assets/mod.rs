@@ -1,0 +1,7 @@
+//! What the scene's meshes are made of on the GPU: vertex and index buffers
+//! with their parts by material, materials with their descriptor sets and
+//! samplers, and textures with their mip chains.
+
+pub(crate) mod material;
+pub(crate) mod mesh;
+pub(crate) mod texture;

@@ -1,0 +1,223 @@
+//! Sampled textures: an sRGB RGBA8 image with its full mip chain, uploaded
+//! through a staging buffer; the smaller levels are made on the GPU by
+//! halving blits (`vkCmdBlitImage`, linear filter) where the format allows
+//! it, else the texture has its top level only.
+//!
+//! The upload is one one-shot submit that ends with every level in
+//! `SHADER_READ_ONLY_OPTIMAL`, visible to fragment shaders.
+
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+
+use crate::render::device::context::Context;
+use crate::render::device::error::{RenderError, VkContext};
+use crate::render::device::{create_image_memory, one_shot, Buffer, Guard, Image};
+use crate::scene::material::ImageData;
+
+/// The format of every texture: base colours are sRGB-encoded.
+pub(crate) const TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
+
+/// A texture: an [`Image`] with all its mip levels and one view over them
+/// (the render targets' image type, so one destroy serves both).
+pub(crate) type Texture = Image;
+
+/// Number of levels of a full mip chain for a `width` x `height` image.
+pub(crate) fn mip_levels(width: u32, height: u32) -> u32 {
+    32 - width.max(height).max(1).leading_zeros()
+}
+
+/// Whether the device can make mip levels of [`TEXTURE_FORMAT`] by blits.
+fn can_blit(ctx: &Context) -> bool {
+    // SAFETY: the physical device belongs to the live instance.
+    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, TEXTURE_FORMAT) };
+    let needed = vk::FormatFeatureFlags::BLIT_SRC
+        | vk::FormatFeatureFlags::BLIT_DST
+        | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR;
+    props.optimal_tiling_features.contains(needed)
+}
+
+fn levels_range(base: u32, count: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: base,
+        level_count: count,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+fn layers(level: u32) -> vk::ImageSubresourceLayers {
+    vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: level,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+/// A layout change of `range` of `image`, after `src` and before `dst`.
+fn transition(
+    image: vk::Image,
+    range: vk::ImageSubresourceRange,
+    src: (vk::PipelineStageFlags2, vk::AccessFlags2),
+    dst: (vk::PipelineStageFlags2, vk::AccessFlags2),
+    layouts: (vk::ImageLayout, vk::ImageLayout),
+) -> vk::ImageMemoryBarrier2<'static> {
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(src.0)
+        .src_access_mask(src.1)
+        .dst_stage_mask(dst.0)
+        .dst_access_mask(dst.1)
+        .old_layout(layouts.0)
+        .new_layout(layouts.1)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(range)
+}
+
+impl Texture {
+    /// Uploads `image` and makes its mip levels.
+    pub fn upload(ctx: &Context, image: &ImageData, name: &str) -> Result<Texture, RenderError> {
+        let gpu = &ctx.gpu;
+        let (width, height) = (image.width, image.height);
+        let bytes = width as usize * height as usize * 4;
+        if width == 0 || height == 0 || image.rgba.len() < bytes {
+            return Err(RenderError::ZeroSize { what: "texture", width, height });
+        }
+        let levels = if can_blit(ctx) { mip_levels(width, height) } else { 1 };
+        let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(TEXTURE_FORMAT)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(levels)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let tex = &mut *t;
+        create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(t.raw)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(TEXTURE_FORMAT)
+            .subresource_range(levels_range(0, levels));
+        // SAFETY: the image is alive and has this format and these levels.
+        t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
+
+        let mut staging = Guard::new(
+            gpu,
+            Buffer::new(
+                gpu,
+                bytes as u64,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                MemoryLocation::CpuToGpu,
+                "texture staging",
+            )?,
+        );
+        staging.write(0, &image.rgba[..bytes], "texture staging")?;
+        let (raw, src) = (t.raw, staging.raw);
+        let d = ctx.device();
+        one_shot(ctx, |cb| {
+            // SAFETY: the image and staging buffer live until the one-shot
+            // submit was waited for; every level is transitioned before use.
+            unsafe { record_upload(d, cb, raw, src, (width, height), levels) }
+        })?;
+        drop(staging);
+        Ok(t.finish())
+    }
+}
+
+/// Copies the staging buffer into level 0, blits each level from the one
+/// above, and leaves every level readable by fragment shaders.
+///
+/// # Safety
+/// `cb` is recording; `image` has `levels` levels of `extent` at the top
+/// and is in the undefined layout; `src` holds the top level's texels.
+unsafe fn record_upload(
+    d: &ash::Device,
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    src: vk::Buffer,
+    (width, height): (u32, u32),
+    levels: u32,
+) {
+    use vk::{AccessFlags2 as A, ImageLayout as L, PipelineStageFlags2 as S};
+    let barrier = |barriers: &[vk::ImageMemoryBarrier2<'_>]| {
+        d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().image_memory_barriers(barriers));
+    };
+    barrier(&[transition(
+        image,
+        levels_range(0, levels),
+        (S::NONE, A::NONE),
+        (S::COPY | S::BLIT, A::TRANSFER_WRITE),
+        (L::UNDEFINED, L::TRANSFER_DST_OPTIMAL),
+    )]);
+    let copy = vk::BufferImageCopy::default().image_subresource(layers(0)).image_extent(vk::Extent3D {
+        width,
+        height,
+        depth: 1,
+    });
+    d.cmd_copy_buffer_to_image(cb, src, image, L::TRANSFER_DST_OPTIMAL, &[copy]);
+    let size = |level: u32| ((width >> level).max(1) as i32, (height >> level).max(1) as i32);
+    for level in 1..levels {
+        // The level above: written (copy or blit), now read by this blit.
+        barrier(&[transition(
+            image,
+            levels_range(level - 1, 1),
+            (S::COPY | S::BLIT, A::TRANSFER_WRITE),
+            (S::BLIT, A::TRANSFER_READ),
+            (L::TRANSFER_DST_OPTIMAL, L::TRANSFER_SRC_OPTIMAL),
+        )]);
+        let ((sw, sh), (dw, dh)) = (size(level - 1), size(level));
+        let blit = vk::ImageBlit {
+            src_subresource: layers(level - 1),
+            src_offsets: [vk::Offset3D::default(), vk::Offset3D { x: sw, y: sh, z: 1 }],
+            dst_subresource: layers(level),
+            dst_offsets: [vk::Offset3D::default(), vk::Offset3D { x: dw, y: dh, z: 1 }],
+        };
+        d.cmd_blit_image(
+            cb,
+            image,
+            L::TRANSFER_SRC_OPTIMAL,
+            image,
+            L::TRANSFER_DST_OPTIMAL,
+            &[blit],
+            vk::Filter::LINEAR,
+        );
+    }
+    // Every level but the last was a blit source; the last was written.
+    let mut done = Vec::with_capacity(2);
+    if levels > 1 {
+        done.push(transition(
+            image,
+            levels_range(0, levels - 1),
+            (S::BLIT, A::TRANSFER_READ),
+            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+            (L::TRANSFER_SRC_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL),
+        ));
+    }
+    done.push(transition(
+        image,
+        levels_range(levels - 1, 1),
+        (S::COPY | S::BLIT, A::TRANSFER_WRITE),
+        (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+        (L::TRANSFER_DST_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL),
+    ));
+    barrier(&done);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_mip_chain_ends_at_one_texel() {
+        assert_eq!(mip_levels(1, 1), 1);
+        assert_eq!(mip_levels(2, 2), 2);
+        assert_eq!(mip_levels(2048, 2048), 12);
+        assert_eq!(mip_levels(300, 17), 9);
+    }
+}

@@ -1,0 +1,494 @@
+//! The data the GPU-driven scene path keeps on the GPU: one compact record
+//! per scene object (persistent, updated only for changed objects), and per
+//! frame a header (frustum planes, eye, view rotation), a table of meshes
+//! and the indirect draw commands.
+
+use bytemuck::{Pod, Zeroable};
+use nalgebra::{Matrix4, Point3};
+
+use super::chunks::{chunk_of, split_f64, ObjectBox};
+use crate::math::geom::Obb;
+use crate::math::Frustum;
+use crate::render::cull::small::GpuSmallCull;
+use crate::render::cull::MeshBounds;
+use crate::render::desc::MeshId;
+
+/// One scene object for the GPU-driven path ([`crate::render::Renderer::set_scene_objects`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneObject {
+    /// `None`: the object draws nothing (an empty, or a mesh without triangles).
+    pub mesh: Option<MeshId>,
+    pub world: Matrix4<f64>,
+    /// Linear RGB.
+    pub color: [f32; 3],
+}
+
+impl SceneObject {
+    /// A slot without an object (deleted, or room for objects still to
+    /// come): no mesh, so the cull pass never draws it.
+    pub const NONE: SceneObject = SceneObject {
+        mesh: None,
+        world: Matrix4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+        color: [0.0; 3],
+    };
+}
+
+/// `mesh` of a record that draws nothing.
+pub(crate) const NO_MESH: u32 = u32::MAX;
+/// Record flag: the object has no box (degenerate, e.g. zero scale) and,
+/// as on the CPU path, is never culled.
+pub(crate) const FLAG_NO_BOX: u32 = 1;
+
+/// An object as the GPU holds it (80 bytes, std430 layout of `cull.comp`
+/// and `scene_gpu.vert`). Camera-relative precision: the world translation
+/// is an f64 split into `translation_hi` (the nearest f32) and
+/// `translation_lo` (the f32 nearest the rest); the shaders subtract the
+/// eye split the same way, hi from hi and lo from lo, so the difference
+/// keeps about 48 bits far from the origin. The linear part is f32.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuObjectRecord {
+    pub translation_hi: [f32; 3],
+    /// The mesh index, or `u32::MAX` for none.
+    pub mesh: u32,
+    pub translation_lo: [f32; 3],
+    /// Bit 0: no box (never culled).
+    pub flags: u32,
+    /// The world matrix's linear part by columns; `w` holds the colour
+    /// (column 0: red, 1: green, 2: blue).
+    pub columns: [[f32; 4]; 3],
+}
+
+impl GpuObjectRecord {
+    /// The record of `o`; `bounds[m]` are mesh `m`'s local bounds (an
+    /// unknown mesh draws nothing, as on the CPU path).
+    pub(crate) fn new(o: &SceneObject, bounds: &[MeshBounds]) -> GpuObjectRecord {
+        GpuObjectRecord::with_box(o, bounds).0
+    }
+
+    /// [`GpuObjectRecord::new`] and what the object adds to its chunk's
+    /// box: its world box (the CPU cull's: the world AABB of its OBB), or
+    /// "always" when it has none (never culled), or nothing (no mesh).
+    pub(crate) fn with_box(o: &SceneObject, bounds: &[MeshBounds]) -> (GpuObjectRecord, ObjectBox) {
+        let w = &o.world;
+        let (mut hi, mut lo) = ([0.0; 3], [0.0; 3]);
+        for k in 0..3 {
+            (hi[k], lo[k]) = split_f64(w[(k, 3)]);
+        }
+        let columns = std::array::from_fn(|c| [w[(0, c)] as f32, w[(1, c)] as f32, w[(2, c)] as f32, o.color[c]]);
+        let mesh = o.mesh.map(|m| m.0).filter(|&m| (m as usize) < bounds.len());
+        let (flags, object_box) = match mesh {
+            Some(m) => match world_box(w, bounds[m as usize]) {
+                None => (FLAG_NO_BOX, ObjectBox::Always),
+                Some((min, max)) => {
+                    let translation = Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
+                    (0, ObjectBox::Box { min, max, translation })
+                }
+            },
+            None => (0, ObjectBox::None),
+        };
+        let record =
+            GpuObjectRecord { translation_hi: hi, mesh: mesh.unwrap_or(NO_MESH), translation_lo: lo, flags, columns };
+        (record, object_box)
+    }
+
+    /// The world translation, hi + lo in f64.
+    pub fn translation(&self) -> [f64; 3] {
+        std::array::from_fn(|k| f64::from(self.translation_hi[k]) + f64::from(self.translation_lo[k]))
+    }
+}
+
+/// The world AABB of a mesh box `(min, max)` under `world`, or `None` when
+/// [`Obb::from_local_aabb`] has no box (the CPU cull's test: such objects
+/// are never culled). Building the OBB (normals, square roots) is most of
+/// the cost of a record; it is needed only to decide `None`, and that is
+/// certain to be `Some` when the box's half-edges, scaled by the longest,
+/// span a volume above 1e-6: each scaled edge is then longer than 1e-6
+/// (more than `Obb::new`'s 1e-9) and each face normal's cross product too
+/// (more than its 1e-12). Otherwise, and for non-finite or huge values,
+/// the OBB decides.
+fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, Point3<f64>)> {
+    let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
+    let (min, max) = (p(min), p(max));
+    let mid = nalgebra::center(&min, &max);
+    let half = (max - min) * 0.5;
+    let lin = w.fixed_view::<3, 3>(0, 0);
+    let edges = [lin.column(0) * half.x, lin.column(1) * half.y, lin.column(2) * half.z];
+    let center = lin * mid.coords + w.fixed_view::<3, 1>(0, 3);
+    let tame = |v: f64| v.abs() < 1e150;
+    let scale = edges.iter().map(|e| e.norm()).fold(0.0, f64::max);
+    let ordinary = center.iter().chain(edges.iter().flat_map(|e| e.iter())).all(|&v| tame(v))
+        && scale > 1e-150
+        && (edges[0] / scale).dot(&(edges[1] / scale).cross(&(edges[2] / scale))).abs() > 1e-6
+        && w[(3, 0)] == 0.0
+        && w[(3, 1)] == 0.0
+        && w[(3, 2)] == 0.0
+        && w[(3, 3)] == 1.0;
+    if ordinary {
+        let ext = edges[0].abs() + edges[1].abs() + edges[2].abs();
+        return Some((Point3::from(center - ext), Point3::from(center + ext)));
+    }
+    Obb::from_local_aabb(&min, &max, w).map(|b| b.aabb())
+}
+
+/// The per-frame header (std430, 368 bytes) before the mesh table.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct FrameHeader {
+    /// Camera-relative planes: `dot(n, p - eye) + w >= 0` inside.
+    pub planes: [[f32; 4]; 6],
+    pub eye_hi: [f32; 4],
+    pub eye_lo: [f32; 4],
+    /// Objects, planes, meshes, member slots.
+    pub counts: [u32; 4],
+    /// The view's rotation by columns.
+    pub view_rot: [[f32; 4]; 3],
+    /// The small-object test (`render/cull/small.rs`; off by default).
+    pub small: GpuSmallCull,
+}
+
+/// One mesh of the per-frame table (std430, 48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct MeshInfo {
+    pub center: [f32; 3],
+    pub first_cmd: u32,
+    pub half: [f32; 3],
+    pub cmd_count: u32,
+    /// First slot of the mesh's members, and of its slice of the visible list.
+    pub base: u32,
+    /// Workgroups of the mesh's (padded) members.
+    pub groups: u32,
+    pub pad: [u32; 2],
+}
+
+/// Threads per workgroup of `cull.comp`; each mesh's members are padded to
+/// a multiple of it.
+pub(crate) const GROUP: u32 = 64;
+/// A padding slot of [`Members::slots`].
+pub(crate) const NO_OBJECT: u32 = u32::MAX;
+
+/// A workgroup of [`Members::slots`] that holds no object yet (room left
+/// for new ones): its chunk span, which `cull.comp` never lists.
+pub(crate) const NO_SPAN: [u32; 2] = [u32::MAX, u32::MAX];
+
+/// The member list `cull.comp` walks: the indices of the objects that draw
+/// a mesh, grouped by mesh (in mesh order) and ascending inside each mesh,
+/// each mesh's run padded with [`NO_OBJECT`] to whole workgroups, with room
+/// for a quarter as many again. A workgroup thus holds one mesh's objects,
+/// and an ordered compaction of the slots keeps each mesh's visible objects
+/// in ascending order. New objects (duplicates, imports: ids past every
+/// listed one) take the free slots after their mesh's run
+/// ([`Members::append`]), so a duplicate writes its own slots instead of
+/// the list being built again; a mesh out of room, an object that moves to
+/// another mesh or a new mesh rebuilds it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Members {
+    /// Emptied once uploaded ([`Members::len`] stays).
+    pub slots: Vec<u32>,
+    /// How many slots there are.
+    pub len: u32,
+    /// Per mesh: its first slot.
+    pub base: Vec<u32>,
+    /// Per mesh: how many objects draw it.
+    pub count: Vec<u32>,
+    /// Per mesh: its last (largest) listed object, `NO_OBJECT` for none.
+    pub last: Vec<u32>,
+    /// Per workgroup of slots: the first and last chunk
+    /// ([`super::chunks::CHUNK`] ids) its objects fall in ([`NO_SPAN`]:
+    /// none). Uploaded after the slots.
+    pub spans: Vec<[u32; 2]>,
+}
+
+impl Members {
+    /// The members of objects whose mesh indices are `object_mesh` ([`NO_MESH`]:
+    /// none), over `meshes` meshes (a counting sort, linear in objects).
+    pub fn new(object_mesh: &[u32], meshes: usize) -> Members {
+        let mut count = vec![0u32; meshes];
+        for &m in object_mesh.iter().filter(|&&m| (m as usize) < meshes) {
+            count[m as usize] += 1;
+        }
+        let mut base = Vec::with_capacity(meshes);
+        let mut at = 0u32;
+        for &c in &count {
+            base.push(at);
+            at += (c + c / 4).div_ceil(GROUP) * GROUP;
+        }
+        // Room for the workgroups' spans too ([`GpuScene::set_members`]
+        // uploads them after the slots, without growing the list).
+        let mut slots = Vec::with_capacity(at as usize + 2 * (at / GROUP) as usize);
+        slots.resize(at as usize, NO_OBJECT);
+        let mut next = base.clone();
+        let mut last = vec![NO_OBJECT; meshes];
+        for (i, &m) in object_mesh.iter().enumerate().filter(|(_, &m)| (m as usize) < meshes) {
+            slots[next[m as usize] as usize] = i as u32;
+            next[m as usize] += 1;
+            last[m as usize] = i as u32;
+        }
+        // Each workgroup's objects ascend: its first and last slots that
+        // hold one give its chunks.
+        let spans = slots
+            .chunks_exact(GROUP as usize)
+            .map(|g| match g.iter().rev().find(|&&i| i != NO_OBJECT) {
+                Some(&last) => [chunk_of(g[0]) as u32, chunk_of(last) as u32],
+                None => NO_SPAN,
+            })
+            .collect();
+        Members { len: slots.len() as u32, slots, base, count, last, spans }
+    }
+
+    /// Mesh `m`'s first slot and workgroups holding objects (a mesh past
+    /// the list has none).
+    pub fn of(&self, m: usize) -> (u32, u32) {
+        match (self.base.get(m), self.count.get(m)) {
+            (Some(&b), Some(&c)) => (b, c.div_ceil(GROUP)),
+            _ => (self.len, 0),
+        }
+    }
+
+    /// Mesh `m`'s slots, used and free (up to the next mesh's first).
+    pub fn room(&self, m: usize) -> Option<u32> {
+        let end = self.base.get(m + 1).copied().unwrap_or(self.len);
+        self.base.get(m).map(|&b| end - b)
+    }
+
+    /// Workgroups that hold objects.
+    pub fn used_groups(&self) -> u32 {
+        self.count.iter().map(|c| c.div_ceil(GROUP)).sum()
+    }
+
+    /// Lists object `i` under mesh `m` in the first free slot after the
+    /// mesh's run, when the mesh has room and `i` comes after its listed
+    /// objects (the run stays ascending). The words of the uploaded list
+    /// that change (the slot, and its workgroup's span after the
+    /// [`Members::len`] slots) go to `writes` (word index -> value).
+    /// Returns false, changing nothing, when `i` cannot be appended.
+    pub fn append(&mut self, i: u32, m: usize, writes: &mut std::collections::BTreeMap<u32, u32>) -> bool {
+        let (Some(&count), Some(room), Some(&last)) = (self.count.get(m), self.room(m), self.last.get(m)) else {
+            return false;
+        };
+        if count >= room || (last != NO_OBJECT && i <= last) {
+            return false;
+        }
+        let slot = self.base[m] + count;
+        let g = (slot / GROUP) as usize;
+        let chunk = chunk_of(i) as u32;
+        // The workgroup's first object sets the start of its span.
+        let span = if slot % GROUP == 0 { [chunk, chunk] } else { [self.spans[g][0], chunk] };
+        self.spans[g] = span;
+        writes.insert(slot, i);
+        writes.insert(self.len + 2 * g as u32, span[0]);
+        writes.insert(self.len + 2 * g as u32 + 1, span[1]);
+        self.count[m] = count + 1;
+        self.last[m] = i;
+        true
+    }
+}
+
+/// `VkDrawIndexedIndirectCommand` (20 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct IndexedCommand {
+    pub index_count: u32,
+    pub instance_count: u32,
+    pub first_index: u32,
+    pub vertex_offset: i32,
+    pub first_instance: u32,
+}
+
+impl FrameHeader {
+    /// The header for a view with rotation (3x3 of) `view`, eye `eye` and
+    /// `frustum` (None: nothing is culled), over `objects` objects and
+    /// `meshes` meshes and `slots` member slots. Planes are moved to the
+    /// eye in f64 first.
+    pub fn new(
+        view: &Matrix4<f64>,
+        eye: &Point3<f64>,
+        frustum: Option<&Frustum>,
+        (objects, meshes, slots): (u32, u32, u32),
+    ) -> FrameHeader {
+        let mut h = FrameHeader::default();
+        let mut n = 0;
+        if let Some(f) = frustum {
+            for p in f.sides.iter().chain(std::iter::once(&f.near)).chain(f.far.iter()) {
+                // n . (eye + r) + d = n . r + (n . eye + d)
+                let d = p.normal.dot(&eye.coords) + p.d;
+                h.planes[n] = [p.normal.x as f32, p.normal.y as f32, p.normal.z as f32, d as f32];
+                n += 1;
+            }
+        }
+        for k in 0..3 {
+            let (hi, lo) = split_f64(eye[k]);
+            h.eye_hi[k] = hi;
+            h.eye_lo[k] = lo;
+        }
+        h.counts = [objects, n as u32, meshes, slots];
+        h.view_rot = std::array::from_fn(|c| [view[(0, c)] as f32, view[(1, c)] as f32, view[(2, c)] as f32, 0.0]);
+        h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    #[test]
+    fn layouts_match_the_shaders() {
+        assert_eq!(std::mem::size_of::<GpuObjectRecord>(), 80);
+        assert_eq!(std::mem::size_of::<FrameHeader>(), 368);
+        assert_eq!(std::mem::size_of::<MeshInfo>(), 48);
+        assert_eq!(std::mem::size_of::<IndexedCommand>(), 20);
+    }
+
+    #[test]
+    fn the_split_keeps_far_translations_to_a_fraction_of_a_micrometre() {
+        for x in [1.0e6 + 0.123_456_789, -3.3e7 + 0.5e-3, 0.1] {
+            let (hi, lo) = split_f64(x);
+            assert_eq!(hi, x as f32);
+            assert!((f64::from(hi) + f64::from(lo) - x).abs() < 1e-9 * x.abs().max(1.0), "{x}");
+        }
+        let bounds = [([-0.5f32; 3], [0.5f32; 3])];
+        let world = Matrix4::new_translation(&Vector3::new(2.0e5 + 0.25, -1.0e5, 3.0e5 + 1e-4));
+        let r = GpuObjectRecord::new(&SceneObject { mesh: Some(MeshId(0)), world, color: [0.5; 3] }, &bounds);
+        assert_eq!(r.mesh, 0);
+        assert_eq!(r.flags, 0);
+        let t = r.translation();
+        assert!((t[2] - (3.0e5 + 1e-4)).abs() < 1e-9);
+        // Zero scale: no box, never culled; an unknown mesh draws nothing.
+        let flat = SceneObject { mesh: Some(MeshId(0)), world: Matrix4::zeros(), color: [1.0; 3] };
+        assert_eq!(GpuObjectRecord::new(&flat, &bounds).flags, FLAG_NO_BOX);
+        let unknown = SceneObject { mesh: Some(MeshId(3)), ..flat };
+        assert_eq!(GpuObjectRecord::new(&unknown, &bounds).mesh, NO_MESH);
+    }
+
+    /// The quick box decision agrees with the OBB's on ordinary,
+    /// sheared, flat and collapsed boxes, and its box holds the OBB's.
+    #[test]
+    fn the_quick_box_test_decides_as_the_obb_does() {
+        use nalgebra::{Rotation3, Unit};
+        let bounds = ([-0.5f32, -1.0, 0.0], [0.5f32, 1.0, 3.0]);
+        let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
+        let turn = Rotation3::from_axis_angle(&Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0)), 0.7);
+        let mut worlds = Vec::new();
+        for scale in [Vector3::new(1.0, 2.0, 3.0), Vector3::new(1e-4, 1.0, 1.0), Vector3::new(0.0, 1.0, 1.0)] {
+            for far in [0.0, 3.0e5] {
+                let t = Matrix4::new_translation(&Vector3::new(far, -far, 1.0));
+                worlds.push(t * turn.to_homogeneous() * Matrix4::new_nonuniform_scaling(&scale));
+            }
+        }
+        let mut shear = Matrix4::identity();
+        shear[(0, 1)] = 5.0;
+        worlds.push(shear);
+        worlds.push(Matrix4::new_nonuniform_scaling(&Vector3::new(0.0, 0.0, 1.0)));
+        worlds.push(Matrix4::zeros());
+        let mut nan = Matrix4::identity();
+        nan[(1, 3)] = f64::NAN;
+        worlds.push(nan);
+        let (mut some, mut none) = (0, 0);
+        for w in &worlds {
+            let obb = Obb::from_local_aabb(&p(bounds.0), &p(bounds.1), w);
+            let quick = world_box(w, bounds);
+            assert_eq!(quick.is_some(), obb.is_some(), "{w}");
+            if let (Some((lo, hi)), Some(b)) = (quick, obb) {
+                let (blo, bhi) = b.aabb();
+                for k in 0..3 {
+                    let tol = 1e-9 * (1.0 + blo[k].abs() + bhi[k].abs());
+                    assert!((lo[k] - blo[k]).abs() <= tol && (hi[k] - bhi[k]).abs() <= tol, "{w}");
+                }
+                some += 1;
+            } else {
+                none += 1;
+            }
+        }
+        assert_eq!((some, none), (7, 3), "flat boxes have one, lines, points and NaN none");
+    }
+
+    #[test]
+    fn members_group_objects_by_mesh_in_ascending_order_padded_to_workgroups() {
+        // 600 objects: every third draws mesh 2, the rest alternate mesh 0
+        // and none; mesh 1 has no objects.
+        let object_mesh: Vec<u32> = (0..600u32)
+            .map(|i| {
+                if i % 3 == 0 {
+                    2
+                } else if i % 2 == 0 {
+                    0
+                } else {
+                    NO_MESH
+                }
+            })
+            .collect();
+        let m = Members::new(&object_mesh, 3);
+        let expect_0: Vec<u32> = (0..600).filter(|i| i % 3 != 0 && i % 2 == 0).collect();
+        let expect_2: Vec<u32> = (0..600).step_by(3).collect();
+        assert_eq!((expect_0.len(), expect_2.len()), (200, 200));
+        assert_eq!(m.count, vec![200, 0, 200]);
+        // 200 objects take four workgroups of 64 slots.
+        assert_eq!(GROUP, 64);
+        assert_eq!(m.base, vec![0, 256, 256]);
+        assert_eq!((m.slots.len(), m.len), (512, 512));
+        assert_eq!(m.slots[..200], expect_0[..]);
+        assert!(m.slots[200..256].iter().all(|&s| s == NO_OBJECT));
+        assert_eq!(m.slots[256..456], expect_2[..]);
+        assert!(m.slots[456..].iter().all(|&s| s == NO_OBJECT));
+        assert_eq!((m.of(0), m.of(1), m.of(2), m.of(7)), ((0, 4), (256, 0), (256, 4), (512, 0)));
+        // Each workgroup's chunks: those of its first and last object.
+        let chunk = super::super::chunks::CHUNK;
+        assert_eq!(chunk, 32);
+        let span = |ids: &[u32]| [ids[0] / chunk, ids[ids.len() - 1] / chunk];
+        let want: Vec<[u32; 2]> = expect_0.chunks(64).chain(expect_2.chunks(64)).map(span).collect();
+        assert_eq!(m.spans, want);
+        // Mesh 0's first workgroup: ids 2 to 190 (two of every six ids).
+        assert_eq!(m.spans[0], [0, 190 / 32]);
+    }
+
+    /// Room for a quarter as many again, in whole workgroups: appended
+    /// objects fill it in order, each write names the slot and its
+    /// workgroup's span (after the slots), a workgroup with no object has
+    /// no span, and what cannot keep a run ascending, or does not fit, or
+    /// names a mesh past the list, is refused with nothing changed.
+    #[test]
+    fn members_take_new_objects_into_the_room_after_their_mesh() {
+        // Mesh 0: 256 objects (ids 0..256), room 320 = 5 workgroups; mesh
+        // 1: 10 objects (ids 1000..1010), room 64.
+        let mut object_mesh = vec![0u32; 256];
+        object_mesh.resize(1000, NO_MESH);
+        object_mesh.resize(1010, 1);
+        let mut m = Members::new(&object_mesh, 2);
+        assert_eq!(
+            (m.base.clone(), [m.room(0), m.room(1), m.room(2)], m.len),
+            (vec![0, 320], [Some(320), Some(64), None], 384)
+        );
+        assert_eq!(m.count, vec![256, 10]);
+        assert_eq!(m.spans.len(), 6);
+        assert_eq!(m.spans[4], NO_SPAN, "mesh 0's fifth workgroup is room only");
+        assert_eq!(m.spans[5], [1000 / 32, 1009 / 32]);
+        assert_eq!((m.of(0), m.used_groups()), ((0, 4), 5));
+        let mut writes = std::collections::BTreeMap::new();
+        // Not after mesh 0's last object (255), or a mesh past the list.
+        assert!(!m.append(255, 0, &mut writes));
+        assert!(!m.append(3000, 2, &mut writes));
+        assert!(writes.is_empty());
+        // Two new objects for mesh 0 open its fifth workgroup (slots 256
+        // and 257; the spans follow the 384 slots, two words a workgroup).
+        assert!(m.append(2000, 0, &mut writes));
+        assert!(m.append(2100, 0, &mut writes));
+        let spans_at = 384 + 2 * 4;
+        let want = [(256, 2000), (257, 2100), (spans_at, 2000 / 32), (spans_at + 1, 2100 / 32)];
+        assert_eq!(writes.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>(), want);
+        assert_eq!((m.spans[4], m.count[0], m.last[0]), ([62, 65], 258, 2100));
+        assert_eq!((m.of(0), m.used_groups()), ((0, 5), 6));
+        // Mesh 1 joins its first workgroup, which keeps its first chunk.
+        assert!(m.append(1500, 1, &mut writes));
+        assert_eq!(m.spans[5], [1000 / 32, 1500 / 32]);
+        assert_eq!(writes[&(320 + 10)], 1500);
+        // Mesh 0 fills its room (62 more), then refuses.
+        for k in 0..62 {
+            assert!(m.append(3000 + k, 0, &mut writes), "{k}");
+        }
+        let before = m.clone();
+        assert!(!m.append(4000, 0, &mut writes));
+        assert_eq!(m, before);
+    }
+}

@@ -1,0 +1,230 @@
+//! The frame description: what the renderer is asked to draw (camera,
+//! depth mode, scene objects, overlay instances, UI), the ids of what it
+//! holds, and what it reports back (statistics, read-backs).
+
+use std::time::Duration;
+
+use nalgebra::Matrix4;
+
+use crate::gizmo::OverlayInstance;
+use crate::math::{Camera, DepthMode};
+use crate::scene::material::{AlphaMode, SamplerDesc};
+
+/// Number of frames the CPU may record ahead of the GPU.
+pub const FRAMES_IN_FLIGHT: usize = 2;
+
+/// Handle of a mesh uploaded with [`Renderer::add_mesh`](crate::render::Renderer::add_mesh).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MeshId(pub u32);
+
+/// Handle of a texture uploaded with [`Renderer::add_texture`](crate::render::Renderer::add_texture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextureId(pub u32);
+
+/// Handle of a material added with [`Renderer::add_material`](crate::render::Renderer::add_material).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MaterialId(pub u32);
+
+impl MaterialId {
+    /// White, opaque, lit, untextured: every renderer has it.
+    pub const DEFAULT: MaterialId = MaterialId(0);
+}
+
+/// A material to add with [`Renderer::add_material`](crate::render::Renderer::add_material): the fragment's colour
+/// is `base_color` x the texture x the vertex colour x the object's colour,
+/// lit unless `unlit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaterialDesc {
+    /// Linear RGBA.
+    pub base_color: [f32; 4],
+    /// A texture (sRGB) and how to sample it.
+    pub texture: Option<(TextureId, SamplerDesc)>,
+    pub alpha: AlphaMode,
+    pub unlit: bool,
+}
+
+impl Default for MaterialDesc {
+    fn default() -> MaterialDesc {
+        MaterialDesc { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
+    }
+}
+
+/// A range of a mesh's indices drawn with one material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshPart {
+    pub first: u32,
+    pub count: u32,
+    pub material: MaterialId,
+}
+
+/// How a scene object is marked as selected: an outline drawn around its
+/// visible pixels (its own colour is left untouched).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Highlight {
+    #[default]
+    None,
+    /// Part of the selection: orange outline.
+    Selected,
+    /// The active object (the last selected): light yellow outline.
+    Active,
+}
+
+impl Highlight {
+    /// The value the outline shader reads from the per-id table.
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Highlight::None => 0,
+            Highlight::Selected => 1,
+            Highlight::Active => 2,
+        }
+    }
+}
+
+/// One scene object to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct DrawObject {
+    pub mesh: MeshId,
+    pub world: Matrix4<f64>,
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// Written to the object-ID target wherever the object is the visible
+    /// surface: the scene object index + 1 (0 is the background). Ids should
+    /// be small and unique; the outline's per-id table has `max id + 1` entries.
+    pub id: u32,
+    pub highlight: Highlight,
+}
+
+/// Everything one frame shows.
+#[derive(Clone, Debug)]
+pub struct FrameDesc {
+    pub camera: Camera,
+    pub depth: DepthMode,
+    pub objects: Vec<DrawObject>,
+    pub grid: bool,
+    /// Linear RGB clear colour.
+    pub background: [f32; 3],
+    /// Gizmo geometry, drawn in the overlay pass after the scene.
+    pub overlay: Vec<OverlayInstance>,
+    /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
+    /// corner order), drawn on top of everything.
+    pub selection_rect: Option<[f32; 4]>,
+    /// The UI (egui), drawn last, over everything.
+    pub ui: Option<UiDraw>,
+    /// GPU culling: draw the renderer's persistent scene objects
+    /// ([`Renderer::set_scene_objects`](crate::render::Renderer::set_scene_objects)), culled by a compute pass, then
+    /// `objects`. The compute pass skips meshes with blended parts
+    /// ([`Renderer::mesh_is_blended`](crate::render::Renderer::mesh_is_blended)): their objects belong in `objects`,
+    /// which are sorted back to front as on the CPU path.
+    pub gpu_scene: Option<GpuSceneFrame>,
+}
+
+/// What a GPU-culled frame adds ([`FrameDesc::gpu_scene`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuSceneFrame {
+    /// Outlined objects by id (scene index + 1). Shared, so that a caller
+    /// can keep the list of a large selection between frames.
+    pub highlights: std::sync::Arc<[(u32, Highlight)]>,
+}
+
+impl FrameDesc {
+    pub const BACKGROUND: [f32; 3] = [0.035, 0.04, 0.05];
+
+    pub fn new(camera: Camera, depth: DepthMode) -> FrameDesc {
+        FrameDesc {
+            camera,
+            depth,
+            objects: Vec::new(),
+            grid: true,
+            background: Self::BACKGROUND,
+            overlay: Vec::new(),
+            selection_rect: None,
+            ui: None,
+            gpu_scene: None,
+        }
+    }
+}
+
+/// What drawing a frame did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameStats {
+    /// False when nothing was drawn (minimised window, swapchain recreated).
+    pub presented: bool,
+    /// Draws of the scene and grid (with MSAA those of the multisampled
+    /// colour pass; the single-sample ids + depth pass repeats the scene's).
+    pub draw_calls: u32,
+    pub instances: u32,
+    /// Draws of the overlay pass: at most one per gizmo mesh kind.
+    pub overlay_draw_calls: u32,
+    pub overlay_instances: u32,
+    /// GPU culling: scene object records copied to the GPU by this frame
+    /// (the objects changed since the last frame).
+    pub uploaded_objects: u32,
+    /// CPU time spent recording the command buffer.
+    pub record_time: Duration,
+}
+
+/// An RGBA8 image read back from the GPU (sRGB-encoded), rows top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RgbaImage {
+    pub width: u32,
+    pub height: u32,
+    pub data: Vec<u8>,
+}
+
+/// A rectangle of the last drawn frame's object ids and scene depth
+/// ([`Renderer::read_region`](crate::render::Renderer::read_region)), rows top to bottom, `width * height` values each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Object id per pixel (0: background).
+    pub ids: Vec<u32>,
+    /// Depth-buffer value per pixel (the clear value where nothing was drawn).
+    pub depth: Vec<f32>,
+}
+
+impl Region {
+    /// (id, depth) at image pixel (`x`, `y`), if it lies in the region.
+    pub fn at(&self, x: u32, y: u32) -> Option<(u32, f32)> {
+        if x < self.x || y < self.y || x >= self.x + self.width || y >= self.y + self.height {
+            return None;
+        }
+        let i = ((y - self.y) * self.width + (x - self.x)) as usize;
+        Some((self.ids[i], self.depth[i]))
+    }
+}
+
+impl RgbaImage {
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [self.data[i], self.data[i + 1], self.data[i + 2], self.data[i + 3]]
+    }
+}
+
+/// What the UI draws in one frame (built by [`crate::ui::Ui`]).
+#[derive(Clone, Default)]
+pub struct UiDraw {
+    /// egui's tessellated output, in points.
+    pub primitives: Vec<egui::ClippedPrimitive>,
+    /// Texture changes since the last drawn frame (the font atlas), in order.
+    /// (Plain lists: egui's own `TexturesDelta` insists on being applied
+    /// before it drops, which a cloned frame description would break.)
+    pub set_textures: Vec<(egui::TextureId, egui::epaint::ImageDelta)>,
+    /// Textures to free once the frame is drawn.
+    pub free_textures: Vec<egui::TextureId>,
+    /// Physical pixels per egui point: the UI scale `u`.
+    pub pixels_per_point: f32,
+}
+
+impl std::fmt::Debug for UiDraw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UiDraw")
+            .field("primitives", &self.primitives.len())
+            .field("set_textures", &self.set_textures.len())
+            .field("free_textures", &self.free_textures)
+            .field("pixels_per_point", &self.pixels_per_point)
+            .finish()
+    }
+}

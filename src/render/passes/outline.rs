@@ -1,0 +1,257 @@
+//! The selection outline: a full-screen pass after the scene and grid (and
+//! before the overlay) that reads the object-ID target and paints a 2 px
+//! ring around the visible pixels of highlighted objects.
+//!
+//! Per-object state reaches the shader as a small storage buffer, one `u32`
+//! per object id ([`crate::render::desc::Highlight::code`]), written by the host each
+//! frame from the same single pass over the objects that builds the
+//! instance data ([`crate::render::passes::scene::SceneBatches`]); one buffer and one
+//! descriptor set (ID image + that buffer) per frame in flight. The object's
+//! own pixels are never touched, so it keeps its colour. The pass is skipped
+//! when nothing is highlighted.
+
+use ash::vk;
+use bytemuck::{Pod, Zeroable};
+use gpu_allocator::MemoryLocation;
+
+use crate::render::device::error::{RenderError, VkContext};
+use crate::render::device::pipeline::{self, spirv, IdAttachment, Pipeline, PipelineDesc};
+use crate::render::device::{nearest_clamp_sampler, per_frame_sets, Destroy, Gpu, GrowBuffer, Guard};
+
+/// Outline of selected objects: orange (linear RGB, opaque).
+pub const SELECTED_OUTLINE: [f32; 4] = [0.9, 0.2, 0.0, 1.0];
+/// Outline of the active object: light yellow (linear RGB, opaque).
+pub const ACTIVE_OUTLINE: [f32; 4] = [1.0, 0.85, 0.3, 1.0];
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct OutlinePush {
+    selected: [f32; 4],
+    active: [f32; 4],
+}
+
+/// The outline pipeline, its descriptor sets and per-frame highlight tables.
+pub(crate) struct OutlinePass {
+    pipeline: Pipeline,
+    set_layout: vk::DescriptorSetLayout,
+    pool: vk::DescriptorPool,
+    sets: Vec<vk::DescriptorSet>,
+    sampler: vk::Sampler,
+    tables: Vec<GrowBuffer>,
+    /// Per frame slot: the shared list its table was last made from
+    /// ([`OutlinePass::prepare_shared`]) and the table's length in entries.
+    written: Vec<(Option<SharedHighlights>, usize)>,
+}
+
+/// The outline's per-id table ([`crate::render::desc::Highlight::code`] at index id) of a
+/// GPU-culled frame: `listed` (the table of the frame's object list) with
+/// its highlighted objects added; empty when none is highlighted.
+pub(crate) fn highlight_table(listed: &[u32], highlights: &[(u32, crate::render::desc::Highlight)]) -> Vec<u32> {
+    let mut table = listed.to_vec();
+    for &(id, h) in highlights.iter().filter(|(_, h)| *h != crate::render::desc::Highlight::None) {
+        let i = id as usize;
+        if table.len() <= i {
+            table.resize(i + 1, 0);
+        }
+        table[i] = h.code();
+    }
+    table
+}
+
+/// A GPU-culled frame's outlined objects ([`crate::render::desc::GpuSceneFrame::highlights`]).
+pub(crate) type SharedHighlights = std::sync::Arc<[(u32, crate::render::desc::Highlight)]>;
+
+impl Default for OutlinePass {
+    fn default() -> OutlinePass {
+        OutlinePass {
+            pipeline: Pipeline::default(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            pool: vk::DescriptorPool::null(),
+            sets: Vec::new(),
+            sampler: vk::Sampler::null(),
+            tables: Vec::new(),
+            written: Vec::new(),
+        }
+    }
+}
+
+impl OutlinePass {
+    pub fn new(
+        gpu: &Gpu,
+        color_format: vk::Format,
+        samples: vk::SampleCountFlags,
+        frames: usize,
+    ) -> Result<OutlinePass, RenderError> {
+        let d = &gpu.device;
+        let mut o = Guard::new(gpu, OutlinePass::default());
+        let bindings = [
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT),
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT),
+        ];
+        let sizes = [
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER, descriptor_count: frames as u32 },
+            vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: frames as u32 },
+        ];
+        // SAFETY: plain object creation; the guard or the owner destroys them.
+        unsafe {
+            let parts = &mut *o;
+            parts.sets = per_frame_sets(d, &bindings, &sizes, frames, &mut parts.set_layout, &mut parts.pool)?;
+            o.sampler = d.create_sampler(&nearest_clamp_sampler(), None).vk("vkCreateSampler")?;
+        }
+        o.tables = (0..frames)
+            .map(|_| GrowBuffer::new(vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::CpuToGpu, "highlights"))
+            .collect();
+        o.written = vec![(None, 0); frames];
+        let set_layouts = [o.set_layout];
+        o.pipeline = PipelineDesc {
+            name: "outline",
+            vert: spirv::SCREEN_VERT,
+            frag: spirv::OUTLINE_FRAG,
+            bindings: &[],
+            attributes: &[],
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            push_size: std::mem::size_of::<OutlinePush>() as u32,
+            set_layouts: &set_layouts,
+            depth_test: false,
+            depth_write: false,
+            blend: false,
+            ids: IdAttachment::Absent,
+            frag_constants: &[],
+        }
+        .build(gpu, color_format, vk::Format::UNDEFINED, samples)?;
+        Ok(o.finish())
+    }
+
+    /// Writes frame `fi`'s highlight table and points its descriptor set at
+    /// the table and `ids` (a view of the ID target in
+    /// `SHADER_READ_ONLY_OPTIMAL` when the pass runs). Returns whether
+    /// anything is outlined: an empty table is not written, and the pass is
+    /// then not recorded.
+    ///
+    /// # Safety
+    /// Frame `fi`'s fence was waited for: the GPU no longer reads its table
+    /// or descriptor set.
+    pub unsafe fn prepare(
+        &mut self,
+        gpu: &Gpu,
+        fi: usize,
+        ids: vk::ImageView,
+        highlights: &[u32],
+    ) -> Result<bool, RenderError> {
+        self.written[fi] = (None, highlights.len());
+        if highlights.is_empty() {
+            return Ok(false);
+        }
+        let bytes: &[u8] = bytemuck::cast_slice(highlights);
+        let table = self.tables[fi].reserve(gpu, bytes.len() as u64)?;
+        table.write(0, bytes, "highlights")?;
+        self.bind(gpu, fi, ids);
+        Ok(true)
+    }
+
+    /// [`OutlinePass::prepare`] for the table of a shared list (a GPU-culled
+    /// frame with no listed objects): the table is made and written only if
+    /// this frame slot's table was not made from that very list, so a large
+    /// selection costs nothing per frame once each slot holds it.
+    ///
+    /// # Safety
+    /// As for [`OutlinePass::prepare`].
+    pub unsafe fn prepare_shared(
+        &mut self,
+        gpu: &Gpu,
+        fi: usize,
+        ids: vk::ImageView,
+        list: &SharedHighlights,
+    ) -> Result<bool, RenderError> {
+        let same = self.written[fi].0.as_ref().is_some_and(|w| std::sync::Arc::ptr_eq(w, list));
+        if !same {
+            let outlined = self.prepare(gpu, fi, ids, &highlight_table(&[], list))?;
+            self.written[fi].0 = Some(list.clone());
+            return Ok(outlined);
+        }
+        let outlined = self.written[fi].1 > 0;
+        if outlined {
+            // The ID target's view may be new (a resize): point the set at it again.
+            self.bind(gpu, fi, ids);
+        }
+        Ok(outlined)
+    }
+
+    /// Points frame `fi`'s descriptor set at its table (as long as the
+    /// table written last) and `ids`.
+    ///
+    /// # Safety
+    /// As for [`OutlinePass::prepare`]; the table holds at least one entry.
+    unsafe fn bind(&self, gpu: &Gpu, fi: usize, ids: vk::ImageView) {
+        let image = [vk::DescriptorImageInfo {
+            sampler: self.sampler,
+            image_view: ids,
+            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        }];
+        // The range ends at the last id written, so stale entries past it are never read.
+        let range = (self.written[fi].1 * std::mem::size_of::<u32>()) as u64;
+        let table = self.tables[fi].get().map_or(vk::Buffer::null(), |b| b.raw);
+        let buffer = [vk::DescriptorBufferInfo { buffer: table, offset: 0, range }];
+        let set = self.sets[fi];
+        let writes = [
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .image_info(&image),
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&buffer),
+        ];
+        gpu.device.update_descriptor_sets(&writes, &[]);
+    }
+
+    /// Records the full-screen draw of frame `fi` (after [`OutlinePass::prepare`]).
+    ///
+    /// # Safety
+    /// `cmd` is recording inside a rendering scope with one colour
+    /// attachment of the pass's format and no depth; viewport and scissor set.
+    pub unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, fi: usize) {
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
+        d.cmd_bind_descriptor_sets(
+            cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            self.pipeline.layout,
+            0,
+            &[self.sets[fi]],
+            &[],
+        );
+        pipeline::push(
+            d,
+            cmd,
+            self.pipeline.layout,
+            &OutlinePush { selected: SELECTED_OUTLINE, active: ACTIVE_OUTLINE },
+        );
+        d.cmd_draw(cmd, 3, 1, 0, 0);
+    }
+}
+
+impl Destroy for OutlinePass {
+    unsafe fn destroy(&mut self, gpu: &Gpu) {
+        self.pipeline.destroy(gpu);
+        self.tables.destroy(gpu);
+        gpu.device.destroy_sampler(self.sampler, None);
+        // Frees the sets with it.
+        gpu.device.destroy_descriptor_pool(self.pool, None);
+        gpu.device.destroy_descriptor_set_layout(self.set_layout, None);
+        self.sets.clear();
+        self.sampler = vk::Sampler::null();
+        self.pool = vk::DescriptorPool::null();
+        self.set_layout = vk::DescriptorSetLayout::null();
+    }
+}

@@ -1,0 +1,525 @@
+//! glTF 2.0 meshes (`.gltf` JSON or `.glb` binary) flattened into one
+//! [`MeshData`].
+//!
+//! Every triangle primitive of every mesh node in the file's default scene
+//! (else its first scene; a file without scenes contributes every mesh
+//! untransformed) is baked in with its node's world transform: positions by
+//! the matrix, normals by its inverse-transpose (renormalised), and the
+//! winding flipped where the transform mirrors. Primitives without normals
+//! get flat normals (as the glTF specification asks), primitives without
+//! indices get generated ones, strips and fans become triangle lists, and
+//! points and lines are skipped. Alongside the triangles, each mesh's
+//! [`Surface`] carries the texture coordinates its materials read, `COLOR_0`
+//! and the index range of every primitive with its material
+//! ([`super::material`] reads the materials and images). Morph targets
+//! apply at the mesh's default weights; skins are read for single meshes
+//! (`skin.rs`) and ignored in the merged mesh.
+//!
+//! The `gltf` crate parses and validates the JSON; buffers and accessors are
+//! read here with every offset, stride, count and index checked, so a corrupt
+//! or hostile file gives a one-line [`GltfError`] naming it and never a
+//! panic or an unbounded allocation. (The helpers below describe a problem
+//! as text; [`load_gltf`] files it under the kind of failure and the path.)
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use gltf::mesh::Mode;
+use gltf::Document;
+use nalgebra::Matrix4;
+
+use super::material::{Looks, Surface};
+use super::MeshData;
+use materials::read_looks;
+use primitive::append_primitive;
+
+/// Why a glTF file could not be loaded. Each reads `<path>: <problem>`.
+#[derive(Debug, thiserror::Error)]
+pub enum GltfError {
+    #[error("{}: missing file", path.display())]
+    Missing { path: PathBuf },
+    #[error("{}: cannot read: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    /// Not glTF, or glTF that breaks the format's rules or our limits.
+    #[error("{}: {problem}", path.display())]
+    Invalid { path: PathBuf, problem: String },
+}
+
+/// Most vertices (and a third of the most indices) one glTF file may produce.
+pub const MAX_VERTICES: usize = 1 << 24;
+const MAX_INDICES: usize = 3 * MAX_VERTICES;
+
+/// Loads the triangles of a glTF 2.0 file as one mesh (see the module docs).
+/// Errors read `<path>: <problem>` on one line.
+pub fn load_gltf(path: &Path) -> Result<MeshData, GltfError> {
+    let file = GltfFile::read(path)?;
+    let mesh = file.merged()?;
+    file.warn_problems();
+    Ok(mesh)
+}
+
+/// A parsed glTF file with its buffers in memory: read once, then asked for
+/// the merged mesh, single meshes or the node tree.
+#[derive(Debug)]
+pub struct GltfFile {
+    path: PathBuf,
+    document: Document,
+    buffers: Vec<Vec<u8>>,
+    /// The file's breaches of the specification (`check/`), logged
+    /// by [`GltfFile::warn_problems`] once the file has been read without
+    /// error (so a file refused later prints its one error line alone).
+    problems: Vec<String>,
+    warned: AtomicBool,
+}
+
+/// One node of the opened scene, as [`GltfFile::nodes`] lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GltfNode {
+    /// The node's index in the file.
+    pub index: usize,
+    /// The node's `name`, else its mesh's `name`.
+    pub name: Option<String>,
+    /// The mesh index, when the node has one.
+    pub mesh: Option<usize>,
+    /// The skin index, when the node has one.
+    pub skin: Option<usize>,
+    /// Position in the list of the parent node (always earlier).
+    pub parent: Option<usize>,
+    /// The local transform as glTF gives it (column-major `matrix`, or the
+    /// product of translation, rotation and scale).
+    pub matrix: Matrix4<f64>,
+    /// Whether the node gave a `matrix` rather than translation, rotation,
+    /// scale.
+    pub has_matrix: bool,
+    pub translation: [f64; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [f64; 4],
+    pub scale: [f64; 3],
+}
+
+impl GltfFile {
+    /// Reads and validates the file and its buffers.
+    pub fn read(path: &Path) -> Result<GltfFile, GltfError> {
+        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
+            _ => GltfError::Read { path: path.to_path_buf(), source },
+        })?;
+        GltfFile::from_bytes(path, &bytes)
+    }
+
+    /// Parses the content `bytes` of the file at `path` (buffer files are
+    /// read beside it).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<GltfFile, GltfError> {
+        let base = path.parent().unwrap_or(Path::new("."));
+        let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+        let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
+            .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
+        let lines = document
+            .meshes()
+            .flat_map(|m| m.primitives())
+            .filter(|p| matches!(p.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip))
+            .count();
+        if lines > 0 {
+            log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
+        }
+        let problems = check::file_problems(bytes, base, &document, &buffers);
+        Ok(GltfFile { path: path.to_path_buf(), document, buffers, problems, warned: AtomicBool::new(false) })
+    }
+
+    /// Logs one warning per breach of the specification the file has, the
+    /// first time it is called (callers call it once their reading of the
+    /// file has succeeded).
+    pub fn warn_problems(&self) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            for problem in &self.problems {
+                log::warn!("{}: not valid glTF, read anyway: {problem}", self.path.display());
+            }
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn warn_dataless(&self, at: &str, buffer: usize) {
+        log::warn!(
+            "{}: {at}: left out: its data is in buffer {buffer}, which has nothing to read (no URI, or a remote one)",
+            self.path.display()
+        );
+    }
+
+    fn invalid(&self, problem: String) -> GltfError {
+        GltfError::Invalid { path: self.path.clone(), problem: one_line(&problem) }
+    }
+
+    /// All triangles of the default scene in one mesh, in world space.
+    /// Without triangles (a file of empties, lights or points) the mesh is
+    /// empty: a warning, and the objects using it draw nothing.
+    pub fn merged(&self) -> Result<MeshData, GltfError> {
+        Ok(self.merged_with_surface()?.0)
+    }
+
+    /// [`GltfFile::merged`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn merged_with_surface(&self) -> Result<(MeshData, Surface), GltfError> {
+        let mut dataless = Vec::new();
+        let mesh = merged_mesh(&self.document, &self.buffers, &mut dataless).map_err(|m| self.invalid(m))?;
+        for (at, b) in dataless {
+            self.warn_dataless(&at, b);
+        }
+        if mesh.0.indices.is_empty() {
+            log::warn!(
+                "{}: no triangles to draw; objects using the whole file as their mesh draw nothing",
+                self.path.display()
+            );
+        }
+        Ok(mesh)
+    }
+
+    /// The file's materials and decoded base-colour images, with a warning
+    /// per image that could not be read.
+    pub fn looks(&self) -> Looks {
+        read_looks(&self.document, &self.buffers, self.path.parent().unwrap_or(Path::new("")), &self.path)
+    }
+
+    /// How many meshes the file has.
+    pub fn mesh_count(&self) -> usize {
+        self.document.meshes().len()
+    }
+
+    /// The triangles of mesh `n` alone, in the mesh's own space (no node
+    /// transform). A mesh of only points or lines gives an empty mesh.
+    pub fn mesh(&self, n: usize) -> Result<MeshData, GltfError> {
+        Ok(self.mesh_with_surface(n)?.0)
+    }
+
+    /// [`GltfFile::mesh`] with its [`Surface`] (materials index
+    /// [`GltfFile::looks`]'s list).
+    pub fn mesh_with_surface(&self, n: usize) -> Result<(MeshData, Surface), GltfError> {
+        self.mesh_visiting(n, |_, _| Ok(()))
+    }
+
+    /// [`GltfFile::mesh_with_surface`], calling `visit` after each primitive
+    /// is appended with the primitive and, per vertex it appended, the index
+    /// of the primitive's vertex it came from (a skin reads its weights so).
+    fn mesh_visiting(
+        &self,
+        n: usize,
+        mut visit: impl FnMut(&gltf::Primitive<'_>, &[u32]) -> Result<(), String>,
+    ) -> Result<(MeshData, Surface), GltfError> {
+        let mesh = self.document.meshes().nth(n).ok_or_else(|| {
+            self.invalid(format!("no mesh {n} (the file has {} meshes)", self.document.meshes().len()))
+        })?;
+        let mut out = (MeshData::default(), Surface::default());
+        let mut sources = Vec::new();
+        for primitive in mesh.primitives() {
+            let at = || format!("mesh {n}, primitive {}", primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, &self.buffers) {
+                self.warn_dataless(&at(), b);
+                continue;
+            }
+            sources.clear();
+            let weights = mesh.weights().unwrap_or(&[]);
+            append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, weights, &mut sources)
+                .and_then(|()| visit(&primitive, &sources))
+                .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
+        }
+        Ok(out)
+    }
+
+    /// Every node reachable from the opened scene (`scene`, else scene 0),
+    /// depth first: the scene's roots in order, each followed by its
+    /// children in order. A file without scenes has no nodes.
+    pub fn nodes(&self) -> Result<Vec<GltfNode>, GltfError> {
+        let Some(scene) = self.document.default_scene().or_else(|| self.document.scenes().next()) else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<GltfNode> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<(gltf::Node<'_>, Option<usize>)> = scene.nodes().map(|n| (n, None)).collect();
+        stack.reverse();
+        while let Some((node, parent)) = stack.pop() {
+            if !seen.insert(node.index()) {
+                return Err(self.invalid(format!(
+                    "node {} appears twice in the scene (the node hierarchy must be a tree)",
+                    node.index()
+                )));
+            }
+            let transform = node.transform();
+            let columns = transform.clone().matrix();
+            let matrix = Matrix4::from_fn(|r, c| f64::from(columns[c][r]));
+            let has_matrix = matches!(transform, gltf::scene::Transform::Matrix { .. });
+            let (t, r, s) = transform.decomposed();
+            let name = node.name().or_else(|| node.mesh().and_then(|m| m.name())).map(str::to_string);
+            let here = out.len();
+            out.push(GltfNode {
+                index: node.index(),
+                name,
+                mesh: node.mesh().map(|m| m.index()),
+                skin: node.skin().map(|s| s.index()),
+                parent,
+                matrix,
+                has_matrix,
+                translation: t.map(f64::from),
+                rotation: r.map(f64::from),
+                scale: s.map(f64::from),
+            });
+            let children: Vec<_> = node.children().collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, Some(here))));
+        }
+        Ok(out)
+    }
+}
+
+/// Parses glTF bytes into the document and its buffers; relative buffer
+/// URIs resolve against `base`.
+fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Document, Vec<Vec<u8>>), String> {
+    let bytes = check_glb_header(bytes, glb_name)?;
+    let gltf::Gltf { document, blob } = parse(bytes)?;
+    let version = &document.as_json().asset.version;
+    if !version.starts_with("2.") {
+        return Err(format!("unsupported glTF version \"{version}\" (only 2.x is supported)"));
+    }
+    let buffers = load_buffers(&document, blob.as_deref(), base)?;
+    Ok((document, buffers))
+}
+
+/// Parses glTF bytes into the merged mesh of the default scene.
+#[cfg(test)]
+fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
+    let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
+    Ok(merged_mesh(&document, &buffers, &mut Vec::new())?.0)
+}
+
+/// Every triangle of the default scene, baked into world space, with its
+/// surface (none at all is not an error).
+fn merged_mesh(
+    document: &Document,
+    buffers: &[Vec<u8>],
+    dataless: &mut Vec<(String, usize)>,
+) -> Result<(MeshData, Surface), String> {
+    let mut out = (MeshData::default(), Surface::default());
+    for (mesh, world) in mesh_instances(document)? {
+        for primitive in mesh.primitives() {
+            let at = format!("mesh {}, primitive {}", mesh.index(), primitive.index());
+            if let Some(b) = dataless_buffer(&primitive, buffers) {
+                dataless.push((at, b));
+                continue;
+            }
+            append_primitive(&mut out, &primitive, &world, buffers, mesh.weights().unwrap_or(&[]), &mut Vec::new())
+                .map_err(|e| format!("{at}: {e}"))?;
+        }
+    }
+    Ok(out)
+}
+
+/// A buffer with nothing to read (see [`load_buffers`]) that `primitive`'s
+/// attributes or indices have data in. Such a primitive is left out with a
+/// warning: the validator accepts the file, and nothing else in it is wrong.
+fn dataless_buffer(primitive: &gltf::Primitive<'_>, buffers: &[Vec<u8>]) -> Option<usize> {
+    let accessors = primitive.attributes().map(|(_, a)| a).chain(primitive.indices());
+    let mut views = Vec::new();
+    for a in accessors {
+        views.extend(a.view());
+        if let Some(sparse) = a.sparse() {
+            views.push(sparse.indices().view());
+            views.push(sparse.values().view());
+        }
+    }
+    views
+        .iter()
+        .find(|v| v.length() > 0 && buffers.get(v.buffer().index()).is_some_and(Vec::is_empty))
+        .map(|v| v.buffer().index())
+}
+
+/// Rejects malformed GLB headers up front (the `gltf` crate would underflow
+/// on some) and trims the data to the length the header declares.
+fn check_glb_header(bytes: &[u8], glb_name: bool) -> Result<&[u8], String> {
+    if !bytes.starts_with(b"glTF") {
+        if glb_name {
+            return Err("not a glTF file: no GLB header".into());
+        }
+        return Ok(bytes);
+    }
+    let word = |at: usize| bytes.get(at..at + 4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let (Some(version), Some(length)) = (word(4), word(8)) else {
+        return Err("not a glTF file: truncated GLB header".into());
+    };
+    if version != 2 {
+        return Err(format!("unsupported GLB version {version}"));
+    }
+    let length = usize::try_from(length).unwrap_or(usize::MAX);
+    // Header (12 bytes) plus at least one chunk header (8 bytes).
+    if length < 20 {
+        return Err(format!("not a glTF file: bad GLB length {length}"));
+    }
+    bytes
+        .get(..length)
+        .ok_or_else(|| format!("truncated GLB: the header says {length} bytes, the file has {}", bytes.len()))
+}
+
+/// Parses and validates the document. Validation is what makes the `gltf`
+/// crate's accessors (which unwrap indices and enums) safe to call; what
+/// it lets through, and the JSON shapes it repairs, are in `lenient`.
+fn parse(bytes: &[u8]) -> Result<gltf::Gltf, String> {
+    use gltf::json::validation::{Checked, Error};
+    let parsed = lenient::from_slice_without_validation(bytes).map_err(|e| match e {
+        gltf::Error::Binary(e) => format!("not a glTF file: bad GLB: {e}"),
+        other => format!("not a glTF file: {other}"),
+    })?;
+    let root = parsed.document.as_json();
+    // gltf-json's own check of POSITION's min/max indexes the accessor list
+    // unchecked: catch a dangling POSITION index before it does.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = primitive.attributes.get(&Checked::Valid(gltf::json::mesh::Semantic::Positions));
+            if position.is_some_and(|a| a.value() >= root.accessors.len()) {
+                return Err(format!(
+                    "invalid glTF: meshes[{m}].primitives[{p}].attributes[\"POSITION\"]: {}",
+                    Error::IndexOutOfBounds
+                ));
+            }
+        }
+    }
+    let errors = lenient::validate(root);
+    match errors.as_slice() {
+        [] => Ok(parsed),
+        [first, ..] if errors.len() == 1 => Err(format!("invalid glTF: {first}")),
+        [first, ..] => Err(format!("invalid glTF: {first} (and {} more problems)", errors.len() - 1)),
+    }
+}
+
+/// Folds a message onto one line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The bytes of every buffer, in document order.
+///
+/// A buffer whose file is missing or shorter than declared is an error at
+/// once (`docs/spec/assets.md`). A buffer with nothing to read (a GLB placeholder
+/// without a URI beyond the first, a `.gltf` buffer without a URI, or a
+/// remote URL) is left empty: legal when nothing uses it, and any view that
+/// does use it fails when read, naming the buffer.
+fn load_buffers(document: &Document, blob: Option<&[u8]>, base: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let mut out = Vec::new();
+    for buffer in document.buffers() {
+        let i = buffer.index();
+        let data = match buffer.source() {
+            // Only the first buffer may be the GLB binary chunk.
+            gltf::buffer::Source::Bin => match blob {
+                Some(blob) if i == 0 => blob.to_vec(),
+                _ => {
+                    out.push(Vec::new());
+                    continue;
+                }
+            },
+            gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
+                let bad = |e: String| format!("buffer {i}: bad data URI: {e}");
+                match uri.split_once(',') {
+                    // The crate decodes base64 payloads.
+                    Some((header, _)) if header.ends_with(";base64") => {
+                        gltf::buffer::Data::from_source(buffer.source(), None).map_err(|e| bad(e.to_string()))?.0
+                    }
+                    Some((_, text)) => percent_decode_bytes(text).ok_or_else(|| bad("a malformed % escape".into()))?,
+                    None => return Err(bad("no comma".into())),
+                }
+            }
+            gltf::buffer::Source::Uri(uri) if uri.contains(':') => {
+                out.push(Vec::new());
+                continue;
+            }
+            gltf::buffer::Source::Uri(uri) => {
+                let name = percent_decode(uri).ok_or_else(|| format!("buffer {i}: bad URI \"{}\"", shorten(uri)))?;
+                std::fs::read(base.join(&name)).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => format!("buffer {i} (\"{name}\") is missing"),
+                    _ => format!("buffer {i} (\"{name}\"): cannot read: {e}"),
+                })?
+            }
+        };
+        if data.len() < buffer.length() {
+            return Err(format!("buffer {i} has {} bytes, the file declares {}", data.len(), buffer.length()));
+        }
+        out.push(data);
+    }
+    Ok(out)
+}
+
+fn shorten(s: &str) -> String {
+    const MAX: usize = 60;
+    match s.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// Decodes `%XX` escapes of a relative URI; `None` where malformed.
+pub(super) fn percent_decode(s: &str) -> Option<String> {
+    String::from_utf8(percent_decode_bytes(s)?).ok()
+}
+
+/// The bytes `%XX` escapes stand for, others as they are; `None` where an
+/// escape is malformed.
+fn percent_decode_bytes(s: &str) -> Option<Vec<u8>> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// Every mesh to draw with its world matrix.
+fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f64>)>, String> {
+    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
+        return Ok(document.meshes().map(|m| (m, Matrix4::identity())).collect());
+    };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    // Depth first, in document order: the stack holds siblings reversed.
+    let mut stack: Vec<(gltf::Node<'_>, Matrix4<f64>)> = scene.nodes().map(|n| (n, Matrix4::identity())).collect();
+    stack.reverse();
+    while let Some((node, parent)) = stack.pop() {
+        if !seen.insert(node.index()) {
+            return Err(format!(
+                "node {} appears twice in the scene (the node hierarchy must be a tree)",
+                node.index()
+            ));
+        }
+        let columns = node.transform().matrix();
+        let local = Matrix4::from_fn(|r, c| f64::from(columns[c][r]));
+        let world = parent * local;
+        if !world.iter().all(|x| x.is_finite()) {
+            return Err(format!("node {}: non-finite transform", node.index()));
+        }
+        if let Some(mesh) = node.mesh() {
+            out.push((mesh, world));
+        }
+        let children: Vec<_> = node.children().collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, world)));
+    }
+    Ok(out)
+}
+
+mod accessor;
+mod check;
+mod lenient;
+mod materials;
+mod primitive;
+mod skin;
+
+#[cfg(test)]
+mod tests;

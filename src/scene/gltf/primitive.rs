@@ -1,0 +1,257 @@
+//! One glTF primitive appended to the merged mesh: its attributes
+//! transformed, morph targets applied, and strips and fans assembled into
+//! triangle lists.
+
+use gltf::accessor::Dimensions;
+use gltf::mesh::{Mode, Semantic};
+use gltf::Accessor;
+use nalgebra::{Matrix3, Matrix4, Vector3};
+
+use super::accessor::{read_floats, read_indices, read_vec3};
+use super::{MAX_INDICES, MAX_VERTICES};
+use crate::scene::material::{Part, Surface};
+use crate::scene::MeshData;
+
+/// Appends one primitive, transformed by `world`, to the mesh and its
+/// surface (UVs of the set the material's base-colour texture reads,
+/// `COLOR_0`, one part with the primitive's material); skips non-triangle
+/// ones.
+pub(super) fn append_primitive(
+    (out, surface): &mut (MeshData, Surface),
+    primitive: &gltf::Primitive<'_>,
+    world: &Matrix4<f64>,
+    buffers: &[Vec<u8>],
+    weights: &[f32],
+    sources: &mut Vec<u32>,
+) -> Result<(), String> {
+    if matches!(primitive.mode(), Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip) {
+        return Ok(());
+    }
+    // A primitive without positions draws nothing (the specification says to skip it).
+    let Some(position_accessor) = primitive.get(&Semantic::Positions) else { return Ok(()) };
+    let mut positions = read_vec3(&position_accessor, buffers, "POSITION")?;
+    let count = positions.len();
+    let same_count = |a: &Accessor<'_>, n: usize, what: &str| {
+        if n == count {
+            Ok(())
+        } else {
+            Err(format!("accessor {}: {what} has {n} values for {count} positions", a.index()))
+        }
+    };
+    let mut normals = match primitive.get(&Semantic::Normals) {
+        Some(a) => {
+            let normals = read_vec3(&a, buffers, "NORMAL")?;
+            same_count(&a, normals.len(), "NORMAL")?;
+            Some(normals)
+        }
+        None => None,
+    };
+    morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
+    let material = primitive.material();
+    let uv_set = material.pbr_metallic_roughness().base_color_texture().map(|t| t.tex_coord());
+    // What only changes the look is never an error: a TEXCOORD or COLOR_0
+    // that cannot be read is a warning, and the defaults are drawn.
+    let attribute = |semantic: Semantic, what: &str, dimensions: &[Dimensions]| -> Option<Vec<[f32; 4]>> {
+        let a = primitive.get(&semantic)?;
+        match read_floats(&a, buffers, what, dimensions).and_then(|v| same_count(&a, v.len(), what).map(|()| v)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                log::warn!("{e}; drawn without it");
+                None
+            }
+        }
+    };
+    let uvs = match uv_set
+        .and_then(|set| attribute(Semantic::TexCoords(set), &format!("TEXCOORD_{set}"), &[Dimensions::Vec2]))
+    {
+        Some(uvs) => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
+        None => vec![[0.0; 2]; positions.len()],
+    };
+    let colors = match attribute(Semantic::Colors(0), "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4]) {
+        Some(rgba) => {
+            let opaque = primitive.get(&Semantic::Colors(0)).is_some_and(|a| a.dimensions() == Dimensions::Vec3);
+            rgba.into_iter().map(|c| if opaque { [c[0], c[1], c[2], 1.0] } else { c }).collect()
+        }
+        None => vec![[1.0; 4]; positions.len()],
+    };
+    let vertex_indices = match primitive.indices() {
+        Some(a) => {
+            let indices = read_indices(&a, buffers)?;
+            if let Some(bad) = indices.iter().find(|&&i| i as usize >= positions.len()) {
+                return Err(format!(
+                    "accessor {}: index {bad} is out of range ({} vertices)",
+                    a.index(),
+                    positions.len()
+                ));
+            }
+            indices
+        }
+        None => {
+            let count = u32::try_from(positions.len()).map_err(|_| "too many vertices".to_string())?;
+            (0..count).collect()
+        }
+    };
+    let mut triangles = assemble(primitive.mode(), &vertex_indices);
+
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
+    let translation: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
+    let mirrored = linear.determinant() < 0.0;
+    if mirrored {
+        for t in &mut triangles {
+            t.swap(1, 2);
+        }
+    }
+    let world_positions: Vec<Vector3<f64>> =
+        positions.iter().map(|p| linear * Vector3::from(p.map(f64::from)) + translation).collect();
+    if world_positions.iter().any(|p| !p.iter().all(|x| x.is_finite() && x.abs() <= f64::from(f32::MAX))) {
+        return Err("positions are not finite after the node transform".into());
+    }
+    let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
+
+    let base = out.positions.len();
+    let first_index = out.indices.len();
+    match normals {
+        Some(normals) => {
+            reserve(out, positions.len(), triangles.len())?;
+            // Inverse-transpose up to a positive factor: the cofactor matrix,
+            // with the sign of the determinant. Unlike an inverse it exists for
+            // singular (flattening) transforms too.
+            let cofactor = Matrix3::from_columns(&[
+                linear.column(1).cross(&linear.column(2)),
+                linear.column(2).cross(&linear.column(0)),
+                linear.column(0).cross(&linear.column(1)),
+            ]) * if mirrored { -1.0 } else { 1.0 };
+            out.positions.extend(world_positions.iter().map(to_f32));
+            out.normals.extend(normals.iter().map(|n| {
+                let local = Vector3::from(n.map(f64::from));
+                to_f32(&unit_or(cofactor * local, unit_or(local, Vector3::y())))
+            }));
+            surface.uvs.extend_from_slice(&uvs);
+            surface.colors.extend_from_slice(&colors);
+            sources.extend(0..positions.len() as u32);
+            // `base + i` fits in u32: `reserve` capped the vertex total.
+            out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
+        }
+        None => {
+            // Flat normals: every triangle gets its own three vertices.
+            reserve(out, 3 * triangles.len(), triangles.len())?;
+            for (k, t) in triangles.iter().enumerate() {
+                let [a, b, c] = t.map(|i| world_positions[i as usize]);
+                let n = to_f32(&unit_or((b - a).cross(&(c - a)), Vector3::y()));
+                for p in [a, b, c] {
+                    out.positions.push(to_f32(&p));
+                    out.normals.push(n);
+                }
+                for &i in t {
+                    surface.uvs.push(uvs[i as usize]);
+                    surface.colors.push(colors[i as usize]);
+                    sources.push(i);
+                }
+                let first = (base + 3 * k) as u32;
+                out.indices.extend([first, first + 1, first + 2]);
+            }
+        }
+    }
+    surface.push_part(Part {
+        first: first_index as u32,
+        count: (out.indices.len() - first_index) as u32,
+        material: material.index(),
+    });
+    Ok(())
+}
+
+/// Applies the morph targets at `weights` (the mesh's default `weights`,
+/// `docs/spec/assets.md`; a missing weight is 0): each target's POSITION and NORMAL
+/// displacements, scaled by its weight, are added; normals are
+/// renormalised. Targets must have one value per vertex.
+pub(super) fn morph(
+    primitive: &gltf::Primitive<'_>,
+    weights: &[f32],
+    buffers: &[Vec<u8>],
+    positions: &mut [[f32; 3]],
+    mut normals: Option<&mut Vec<[f32; 3]>>,
+) -> Result<(), String> {
+    let mut moved_normals = false;
+    for (k, target) in primitive.morph_targets().enumerate() {
+        let w = weights.get(k).copied().unwrap_or(0.0);
+        if w == 0.0 || !w.is_finite() {
+            continue;
+        }
+        let add = |accessor: Option<Accessor<'_>>, what: &str, into: &mut [[f32; 3]]| -> Result<bool, String> {
+            let Some(a) = accessor else { return Ok(false) };
+            let d = read_vec3(&a, buffers, what)?;
+            if d.len() != into.len() {
+                return Err(format!(
+                    "accessor {}: morph target {k} has {} values for {} vertices",
+                    a.index(),
+                    d.len(),
+                    into.len()
+                ));
+            }
+            for (v, d) in into.iter_mut().zip(&d) {
+                for c in 0..3 {
+                    v[c] += w * d[c];
+                }
+            }
+            Ok(true)
+        };
+        add(target.positions(), "morph POSITION", positions)?;
+        if let Some(n) = normals.as_deref_mut() {
+            moved_normals |= add(target.normals(), "morph NORMAL", n)?;
+        }
+    }
+    if let (true, Some(n)) = (moved_normals, normals) {
+        for v in n.iter_mut() {
+            let u = unit_or(Vector3::from(v.map(f64::from)), Vector3::y());
+            *v = [u.x as f32, u.y as f32, u.z as f32];
+        }
+    }
+    if positions.iter().flatten().any(|x| !x.is_finite()) {
+        return Err("morphed positions are not finite".into());
+    }
+    Ok(())
+}
+
+/// Checks the size limits before `vertices` vertices and `triangles`
+/// triangles are appended.
+pub(super) fn reserve(out: &mut MeshData, vertices: usize, triangles: usize) -> Result<(), String> {
+    let too_big = || format!("too large: more than {MAX_VERTICES} vertices or {} triangles", MAX_INDICES / 3);
+    let total_vertices = out.positions.len().checked_add(vertices).ok_or_else(too_big)?;
+    let total_indices = triangles.checked_mul(3).and_then(|n| n.checked_add(out.indices.len())).ok_or_else(too_big)?;
+    if total_vertices > MAX_VERTICES || total_indices > MAX_INDICES {
+        return Err(too_big());
+    }
+    out.positions.reserve(vertices);
+    out.normals.reserve(vertices);
+    out.indices.reserve(3 * triangles);
+    Ok(())
+}
+
+/// `v` normalised, or `fallback` where `v` has no usable direction.
+pub(super) fn unit_or(v: Vector3<f64>, fallback: Vector3<f64>) -> Vector3<f64> {
+    let n = v.norm();
+    if n > 1e-30 && n.is_finite() {
+        v / n
+    } else {
+        fallback
+    }
+}
+
+/// Triangle list from the vertex sequence of a triangle-list, strip or fan
+/// primitive (glTF 2.0 section 3.7.2.1); an incomplete trailing triangle is
+/// dropped.
+pub(super) fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::Triangles => v.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+        Mode::TriangleStrip => v
+            .windows(3)
+            .enumerate()
+            .map(|(i, w)| if i % 2 == 0 { [w[0], w[1], w[2]] } else { [w[0], w[2], w[1]] })
+            .collect(),
+        Mode::TriangleFan => match v.split_first() {
+            Some((&hub, rest)) => rest.windows(2).map(|w| [w[0], w[1], hub]).collect(),
+            None => Vec::new(),
+        },
+        Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
+    }
+}
