@@ -3,6 +3,7 @@
 
 use nalgebra::Point2;
 
+use super::keymap;
 use super::*;
 
 impl Editor {
@@ -212,52 +213,13 @@ impl Editor {
             fly.held[k] = true;
             return true;
         }
-        match key {
-            "Escape" if self.boxing => self.cancel_box(),
-            "Escape" => self.cancel_drag(),
-            "Z" if ctrl && self.mods.shift => self.redo(),
-            "Z" if ctrl => self.undo(),
-            "Y" if ctrl => self.redo(),
-            "V" if !ctrl => {
-                // Held: vertex snapping during a translate drag.
-                self.vertex_snap_held = true;
-                self.drag_to(self.cursor)
-            }
-            _ if self.gizmo.is_dragging() => false,
-            "W" | "E" | "R" | "T" if !ctrl => {
-                self.gizmo.config.mode = match key {
-                    "W" => Mode::Translate,
-                    "E" => Mode::Rotate,
-                    "R" => Mode::Scale,
-                    _ => Mode::Universal,
-                };
-                self.rehover();
-                true
-            }
-            "X" if !ctrl => {
-                self.gizmo.config.space = self.gizmo.config.space.toggled();
-                self.rehover();
-                true
-            }
-            "F" if !ctrl => self.focus(),
-            "D" if ctrl || self.mods.shift => self.duplicate(),
-            "Numpad1" => self.set_axis_view(if ctrl { AxisView::Back } else { AxisView::Front }),
-            "Numpad3" => self.set_axis_view(if ctrl { AxisView::Left } else { AxisView::Right }),
-            "Numpad7" => self.set_axis_view(if ctrl { AxisView::Bottom } else { AxisView::Top }),
-            "Numpad5" => self.toggle_projection(),
-            "Period" if !ctrl => {
-                // Cycles median -> individual -> active -> bounds.
-                self.gizmo.config.pivot = match self.gizmo.config.pivot {
-                    Pivot::Median => Pivot::Individual,
-                    Pivot::Individual => Pivot::Active,
-                    Pivot::Active => Pivot::Bounds,
-                    Pivot::Bounds => Pivot::Median,
-                };
-                self.rehover();
-                true
-            }
-            "NumpadDecimal" => self.focus(),
-            "Delete" => self.delete(),
+        if key == "V" && !ctrl {
+            // Held: vertex snapping during a translate drag.
+            self.vertex_snap_held = true;
+            return self.drag_to(self.cursor);
+        }
+        match keymap::lookup(key, self.mods) {
+            Some(command) if !command.is_program() => self.execute(&command),
             _ => false,
         }
     }

@@ -24,14 +24,17 @@
 mod bounds;
 pub mod camera;
 mod changes;
+mod command;
 mod events;
 mod history;
+pub mod keymap;
 mod meshes;
 mod navigate;
 mod pick;
 mod select;
 mod skin;
 
+pub use command::{next_pivot, Command};
 pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;
