@@ -19,7 +19,7 @@ mod gpu;
 pub use gpu::GpuSync;
 
 use crate::editor::{Editor, FrameProbe, IdSet, PickMesh, SkinKey};
-use crate::math::geom::Obb;
+use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
     DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
