@@ -117,7 +117,7 @@ impl Editor {
                 self.depth = self.depth.toggled();
                 return true;
             }
-            Command::Cancel if self.boxing => return self.cancel_box(),
+            Command::Cancel if self.pointer.boxing => return self.cancel_box(),
             Command::Cancel => return self.cancel_drag(),
             Command::Undo => return self.undo(),
             Command::Redo => return self.redo(),

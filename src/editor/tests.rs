@@ -385,7 +385,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
         hits += got.is_some() as usize;
     }
     assert!(hits > 100, "{hits} hits");
-    assert!((0..n).all(|i| e.bounds[i] == if i % 3 == 0 { cube } else { (min, max) }));
+    assert!((0..n).all(|i| e.pick.bounds[i] == if i % 3 == 0 { cube } else { (min, max) }));
 }
 
 /// A toolbar button and its key are the same command: switching the mode
