@@ -395,7 +395,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
 #[test]
 fn a_mode_command_hovers_again_at_the_cursor() {
     let mut e = editor();
-    let cube = id(&e, "cube");
+    let cube = id(&e, "crate");
     e.set_selection(&[cube]);
     // A point on the translate gizmo's X shaft, 0.6 of its length out.
     let pivot = world_pos(&e, cube);
