@@ -39,7 +39,7 @@ fn gizmo_frame(c: &mut Criterion) {
         let frame = drag.frame(&view, &targets).unwrap();
         let grab = match handle {
             Handle::RotateAxis(_) => {
-                let (e1, _) = viewport::math::closest::orthonormal_basis(&nalgebra::Unit::new_normalize(frame.axes[1]));
+                let (e1, _) = viewport::math::orthonormal_basis(&nalgebra::Unit::new_normalize(frame.axes[1]));
                 frame.pivot + e1 * frame.len
             }
             _ => frame.pivot + frame.axes[0] * (0.7 * frame.len),

@@ -1,21 +1,16 @@
 //! App-level commands on top of the editor, shared by the window and the
 //! replay runner so that both treat every event the same way.
 //!
-//! The editor handles selection, camera and gizmo; this layer adds the keys
-//! that concern the program rather than the scene: the depth-mode toggle,
-//! saving, screenshots, importing a dropped file and quitting.
+//! The editor carries out every [`Command`] that concerns the scene, the
+//! camera or the gizmo; this layer hands the program-level ones (saving,
+//! screenshots, quitting) and dropped files back to the window or replay.
 
-use crate::editor::{ChangeMark, Editor, FrameProbe};
+use crate::editor::{keymap, ChangeMark, Command, Editor, FrameProbe};
 use crate::input::{Event, Modifiers};
-
-/// The key (winit `KeyCode` name) that toggles reversed / standard depth.
-pub const DEPTH_TOGGLE_KEY: &str = "F2";
-/// The key that writes a screenshot.
-pub const SCREENSHOT_KEY: &str = "F12";
 
 /// What the program should do after an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Outcome {
     /// Nothing changed.
     None,
     /// Something visible may have changed.
@@ -73,27 +68,22 @@ impl Unsaved {
 /// Handles one event with the modifiers held during it. `frame` reads the
 /// last drawn frame (the depth under the cursor for orbit and zoom, the
 /// objects in a selection box); `&mut NoFrame` where there is none.
-pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> Command {
+pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> Outcome {
     if let Event::KeyDown { key } = event {
-        let plain = !mods.ctrl && !mods.alt;
-        match key.as_str() {
-            DEPTH_TOGGLE_KEY if plain => {
-                editor.depth = editor.depth.toggled();
-                return Command::Redraw;
-            }
-            SCREENSHOT_KEY if plain => return Command::Screenshot,
-            "S" if mods.ctrl && !mods.shift => return Command::Save,
-            "Q" if mods.ctrl => return Command::Quit,
+        match keymap::lookup(key, mods) {
+            Some(Command::Save) => return Outcome::Save,
+            Some(Command::Screenshot) => return Outcome::Screenshot,
+            Some(Command::Quit) => return Outcome::Quit,
             _ => {}
         }
     }
     if let Event::Drop { path } = event {
-        return Command::Import(path.clone());
+        return Outcome::Import(path.clone());
     }
     if editor.handle_with_frame(event, mods, frame) {
-        Command::Redraw
+        Outcome::Redraw
     } else {
-        Command::None
+        Outcome::None
     }
 }
 
@@ -133,13 +123,13 @@ mod tests {
         let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut crate::editor::NoFrame);
         let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
         assert_eq!(e.depth, DepthMode::Reversed);
-        assert_eq!(handle(&mut e, &key("F2"), Modifiers::NONE), Command::Redraw);
+        assert_eq!(handle(&mut e, &key("F2"), Modifiers::NONE), Outcome::Redraw);
         assert_eq!(e.depth, DepthMode::Standard);
-        assert_eq!(handle(&mut e, &key("S"), ctrl), Command::Save);
-        assert_eq!(handle(&mut e, &key("Q"), ctrl), Command::Quit);
-        assert_eq!(handle(&mut e, &key("F12"), Modifiers::NONE), Command::Screenshot);
+        assert_eq!(handle(&mut e, &key("S"), ctrl), Outcome::Save);
+        assert_eq!(handle(&mut e, &key("Q"), ctrl), Outcome::Quit);
+        assert_eq!(handle(&mut e, &key("F12"), Modifiers::NONE), Outcome::Screenshot);
         // E switches the gizmo to rotate: the editor saw it.
-        assert_eq!(handle(&mut e, &key("E"), Modifiers::NONE), Command::Redraw);
+        assert_eq!(handle(&mut e, &key("E"), Modifiers::NONE), Outcome::Redraw);
         assert_eq!(e.gizmo.config.mode, crate::gizmo::Mode::Rotate);
     }
 }

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
-use crate::session::{self, Command, Unsaved};
+use crate::session::{self, Outcome, Unsaved};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
 use crate::ui::Ui;
 
@@ -302,7 +302,7 @@ impl ApplicationHandler for App {
             WindowEvent::ModifiersChanged(m) => {
                 self.modifiers = modifiers(m.state());
                 // Snapping follows Ctrl at once, even mid-drag.
-                if self.handle(&Event::Modifiers(self.modifiers), &mut NoFrame) != Command::None {
+                if self.handle(&Event::Modifiers(self.modifiers), &mut NoFrame) != Outcome::None {
                     self.request_redraw();
                 }
                 self.update_title();
@@ -346,7 +346,7 @@ impl ApplicationHandler for App {
                 let mut command = self.handle(&input, &mut probe);
                 if let Some(text) = text {
                     let typed = self.handle(&Event::Text { text }, &mut probe);
-                    if command == Command::None {
+                    if command == Outcome::None {
                         command = typed;
                     }
                 }
@@ -361,20 +361,20 @@ impl ApplicationHandler for App {
         };
         self.renderer = renderer;
         match command {
-            Command::None => {}
-            Command::Redraw => self.request_redraw(),
-            Command::Save => self.save(),
-            Command::Screenshot => {
+            Outcome::None => {}
+            Outcome::Redraw => self.request_redraw(),
+            Outcome::Save => self.save(),
+            Outcome::Screenshot => {
                 if let Err(e) = self.screenshot() {
                     self.fail(el, e);
                 }
             }
-            Command::Quit => {
+            Outcome::Quit => {
                 if self.may_quit() {
                     el.exit();
                 }
             }
-            Command::Import(path) => {
+            Outcome::Import(path) => {
                 if let Err(e) = self.import(&path) {
                     self.fail(el, e);
                 }
@@ -388,7 +388,7 @@ impl ApplicationHandler for App {
 
 impl App {
     /// One event through the UI (which passes what it does not use to the editor).
-    fn handle(&mut self, event: &Event, frame: &mut dyn FrameProbe) -> Command {
+    fn handle(&mut self, event: &Event, frame: &mut dyn FrameProbe) -> Outcome {
         match self.ui.as_mut() {
             Some(ui) => ui.handle(&mut self.editor, event, self.modifiers, frame),
             None => session::handle(&mut self.editor, event, self.modifiers, frame),

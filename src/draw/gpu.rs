@@ -12,11 +12,11 @@
 
 use std::sync::Arc;
 
-use super::{CullStats, DrawError, Highlighter, SceneMeshes};
+use super::{appearance, CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
 use crate::math::View;
 use crate::render::{FrameDesc, GpuSceneFrame, Highlight, MeshId, Renderer, SceneObject};
-use crate::scene::{MeshRef, Scene};
+use crate::scene::{MeshRef, Object, Scene};
 
 /// What of an editor's scene a renderer holds ([`SceneMeshes::gpu_frame`]).
 #[derive(Clone, Debug, Default)]
@@ -57,7 +57,10 @@ impl SceneMeshes {
 
     fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
         match scene.get(i) {
-            Some(o) => SceneObject { mesh: self.get(&o.mesh), world, color: o.color },
+            Some(o) => match appearance(o, |m| self.get(m)) {
+                Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
+                None => SceneObject { mesh: None, world, color: o.color },
+            },
             None => SceneObject::NONE,
         }
     }
@@ -72,15 +75,18 @@ impl SceneMeshes {
         let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
         scene.world_matrices_iter().enumerate().map(move |(i, world)| match scene.get(i) {
             Some(o) => {
-                let mesh = match last {
-                    Some((r, m)) if *r == o.mesh => m,
+                let lookup = |mesh: &'a MeshRef| match last {
+                    Some((r, m)) if *r == *mesh => m,
                     _ => {
-                        let m = self.get(&o.mesh);
-                        last = Some((&o.mesh, m));
+                        let m = self.get(mesh);
+                        last = Some((mesh, m));
                         m
                     }
                 };
-                SceneObject { mesh, world, color: o.color }
+                match appearance(o, lookup) {
+                    Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
+                    None => SceneObject { mesh: None, world, color: o.color },
+                }
             }
             None => SceneObject::NONE,
         })
@@ -114,7 +120,7 @@ impl SceneMeshes {
             ids.sort_unstable();
             ids.dedup();
             for &i in &ids {
-                let blended = scene.get(i).is_some_and(|o| self.is_blended(&o.mesh, renderer));
+                let blended = scene.get(i).is_some_and(|o| self.is_blended(o, renderer));
                 match (sync.blended.binary_search(&i), blended) {
                     (Err(at), true) => sync.blended.insert(at, i),
                     (Ok(at), false) => {
@@ -137,12 +143,13 @@ impl SceneMeshes {
         if !self.entries.values().any(|e| renderer.mesh_is_blended(e.id)) {
             return Vec::new();
         }
-        scene.iter().filter(|(_, o)| self.is_blended(&o.mesh, renderer)).map(|(i, _)| i).collect()
+        scene.iter().filter(|(_, o)| self.is_blended(o, renderer)).map(|(i, _)| i).collect()
     }
 
-    /// Whether `mesh` has blended parts (drawn from the frame's object list).
-    fn is_blended(&self, mesh: &crate::scene::MeshRef, renderer: &Renderer) -> bool {
-        self.get(mesh).is_some_and(|m| renderer.mesh_is_blended(m))
+    /// Whether `o` draws a mesh with blended parts (drawn from the frame's
+    /// object list).
+    fn is_blended(&self, o: &Object, renderer: &Renderer) -> bool {
+        appearance(o, |m| self.get(m)).is_some_and(|(m, _)| renderer.mesh_is_blended(m))
     }
 
     /// The frame for an editor's current state with GPU culling: the
@@ -166,7 +173,7 @@ impl SceneMeshes {
                 let list: Outlined = editor
                     .selection()
                     .iter()
-                    .filter(|&&i| self.get(&editor.scene().objects()[i].mesh).is_some())
+                    .filter(|&&i| appearance(&editor.scene().objects()[i], |m| self.get(m)).is_some())
                     .map(|&i| (i as u32 + 1, highlight.of(i)))
                     .filter(|(_, h)| *h != Highlight::None)
                     .collect();

@@ -19,14 +19,14 @@ mod gpu;
 pub use gpu::GpuSync;
 
 use crate::editor::{Editor, FrameProbe, IdSet, PickMesh, SkinKey};
-use crate::math::geom::Obb;
+use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
     DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
-use crate::scene::{MeshData, MeshRef, Scene, SkinData};
+use crate::scene::{MeshData, MeshRef, Object, Scene, SkinData};
 
 /// Error while preparing a scene for drawing.
 #[derive(Debug, thiserror::Error)]
@@ -401,7 +401,7 @@ impl SceneMeshes {
     ) {
         let o = &scene.objects()[i];
         let posed = posed.and_then(|p| self.posed.get(&skin::posed_key(p))).map(|p| &p.entry);
-        let Some(e) = posed.or_else(|| self.entries.get(&o.mesh)) else { return };
+        let Some((e, color)) = appearance(o, |m| posed.or_else(|| self.entries.get(m))) else { return };
         if let Some(f) = frustum {
             let visible = Obb::from_local_aabb(&e.min, &e.max, world).is_none_or(|b| {
                 let (lo, hi) = b.aabb();
@@ -416,7 +416,7 @@ impl SceneMeshes {
         frame.objects.push(DrawObject {
             mesh: e.id,
             world: *world,
-            color: o.color,
+            color,
             id: i as u32 + 1,
             highlight: highlight.of(i),
         });
@@ -481,6 +481,16 @@ impl SceneMeshes {
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
     }
+}
+
+/// Whether and how a frame draws scene object `o`: the mesh it draws
+/// (`mesh` finds the uploaded one for a mesh reference) and its colour, or
+/// `None` when it draws nothing. Both frame builders read objects through
+/// here (the CPU path's instances in [`SceneMeshes::push_object`], the GPU
+/// path's records, its blended list and its outline list in `gpu.rs`), so
+/// per-object state that decides what is drawn is added in this one place.
+fn appearance<'o, E>(o: &'o Object, mesh: impl FnOnce(&'o MeshRef) -> Option<E>) -> Option<(E, [f32; 3])> {
+    Some((mesh(&o.mesh)?, o.color))
 }
 
 /// How each object is highlighted: the last selected is active, the other

@@ -1,6 +1,6 @@
 //! Each object's local mesh bounds, every distinct value stored once: a
 //! scene of a million cubes holds one pair of corners and a 4-byte index
-//! an object (48 bytes an object before); and the pick boxes derived from
+//! an object rather than 48 bytes of corners; and the pick boxes derived from
 //! them and the scene ([`SceneBoxes`]), which the pick tree asks for
 //! rather than storing them.
 

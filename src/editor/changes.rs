@@ -106,33 +106,33 @@ impl Editor {
         for &i in added {
             let Some(o) = self.scene.get(i) else { continue };
             let mesh = &o.mesh;
-            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.meshes.contains(mesh), mesh) {
+            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.pick.meshes.contains(mesh), mesh) {
                 let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
-                self.meshes.insert(mesh, std::sync::Arc::new(pick));
+                self.pick.meshes.insert(mesh, std::sync::Arc::new(pick));
             }
-            let (lo, hi) = self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
-            self.meshes.link(i, mesh);
-            self.bounds.put(i, (lo, hi));
+            let (lo, hi) = self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
+            self.pick.meshes.link(i, mesh);
+            self.pick.bounds.put(i, (lo, hi));
         }
-        self.index.set_many(added, &super::boxes!(self));
+        self.pick.set_many(added, &self.scene);
     }
 
     /// Makes the objects at `gone` (now dead slots) unhittable; their
     /// per-slot table entries stay (stale) until the slots are reused or
     /// truncated. Costs what was removed.
     fn index_removed(&mut self, gone: &[usize]) {
-        self.index.remove_many(gone, &super::boxes!(self));
+        self.pick.remove_many(gone, &self.scene);
         for &i in gone {
-            self.meshes.unlink(i);
+            self.pick.meshes.unlink(i);
         }
     }
 
     /// Drops the per-slot entries past the scene's id bound.
     fn index_truncated(&mut self) {
         let n = self.scene.id_bound();
-        self.bounds.truncate(n);
-        self.meshes.truncate(n);
-        self.index.truncate(n, &super::boxes!(self));
+        self.pick.bounds.truncate(n);
+        self.pick.meshes.truncate(n);
+        self.pick.truncate(n, &self.scene);
     }
 
     /// Ctrl+D / Shift+D: copies the selected objects with their descendants

@@ -3,6 +3,7 @@
 
 use nalgebra::Point2;
 
+use super::keymap;
 use super::*;
 
 impl Editor {
@@ -10,9 +11,9 @@ impl Editor {
     pub fn handle(&mut self, event: &Event) -> bool {
         match event {
             Event::Modifiers(m) => {
-                self.mods = *m;
+                self.pointer.mods = *m;
                 // Snapping follows Ctrl immediately during a drag.
-                self.drag_to(self.cursor)
+                self.drag_to(self.pointer.cursor)
             }
             Event::Resize { width, height } => {
                 if width.is_finite() && height.is_finite() {
@@ -27,12 +28,12 @@ impl Editor {
                 if self.gizmo.is_dragging() || !delta.is_finite() {
                     return false;
                 }
-                if self.fly.is_some() {
-                    self.fly_speed =
-                        (self.fly_speed * camera::FLY_WHEEL.powf(delta.clamp(-50.0, 50.0))).clamp(1e-3, 1e5);
+                if self.navigation.fly.is_some() {
+                    self.navigation.fly_speed =
+                        (self.navigation.fly_speed * camera::FLY_WHEEL.powf(delta.clamp(-50.0, 50.0))).clamp(1e-3, 1e5);
                     return false;
                 }
-                let changed = match self.surface {
+                let changed = match self.pointer.surface {
                     Some(p) => camera::zoom_about(&mut self.camera, p, *delta),
                     None => camera::zoom(&mut self.camera, *delta),
                 };
@@ -43,12 +44,12 @@ impl Editor {
             // Text is the UI's business.
             Event::Text { .. } => false,
             Event::KeyUp { key } => {
-                if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
+                if let (Some(fly), Some(k)) = (self.navigation.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
                     fly.held[k] = false;
                 }
-                if key == "V" && self.vertex_snap_held {
-                    self.vertex_snap_held = false;
-                    return self.drag_to(self.cursor);
+                if key == "V" && self.pointer.vertex_snap_held {
+                    self.pointer.vertex_snap_held = false;
+                    return self.drag_to(self.pointer.cursor);
                 }
                 false
             }
@@ -60,14 +61,14 @@ impl Editor {
     /// Sets the modifiers, then handles `event` (for scripts that give the
     /// modifiers per event).
     pub fn handle_with_mods(&mut self, event: &Event, mods: Modifiers) -> bool {
-        let a = if mods != self.mods { self.handle(&Event::Modifiers(mods)) } else { false };
+        let a = if mods != self.pointer.mods { self.handle(&Event::Modifiers(mods)) } else { false };
         self.handle(event) || a
     }
 
     pub(super) fn rehover(&mut self) {
         if let Some(v) = self.view() {
             let look = self.selection_look();
-            self.gizmo.hover_at(&v, look.placement.as_ref(), self.cursor);
+            self.gizmo.hover_at(&v, look.placement.as_ref(), self.pointer.cursor);
         }
     }
 
@@ -76,14 +77,14 @@ impl Editor {
             return false;
         }
         let Some(v) = self.view() else { return false };
-        let Some(mut u) = self.gizmo.update(&v, m, self.mods.ctrl || self.snap_on) else { return false };
+        let Some(mut u) = self.gizmo.update(&v, m, self.pointer.mods.ctrl || self.snap_on) else { return false };
         // Vertex snap (V held) or surface snap (Ctrl+Shift held) put the
         // pivot on another object's drawn mesh (`docs/spec/editing.md`, "Snapping").
-        let surface = self.mods.ctrl && self.mods.shift;
-        if self.vertex_snap_held || surface {
-            let moved = self.scene.with_descendants(&self.drag_objects);
+        let surface = self.pointer.mods.ctrl && self.pointer.mods.shift;
+        if self.pointer.vertex_snap_held || surface {
+            let moved = self.scene.with_descendants(&self.pointer.drag_objects);
             let keep = |i: usize| moved.binary_search(&i).is_err();
-            let target = if self.vertex_snap_held {
+            let target = if self.pointer.vertex_snap_held {
                 self.vertex_near(m, VERTEX_SNAP_PX, keep)
             } else {
                 self.surface_at(m, keep).map(|(_, p)| p)
@@ -92,7 +93,7 @@ impl Editor {
                 u = snapped;
             }
         }
-        let objs = self.drag_objects.clone();
+        let objs = self.pointer.drag_objects.clone();
         self.write_transforms(&objs, &u.transforms);
         true
     }
@@ -101,18 +102,18 @@ impl Editor {
         if !(m.x.is_finite() && m.y.is_finite()) {
             return false;
         }
-        let prev = self.cursor;
-        self.cursor = m;
+        let prev = self.pointer.cursor;
+        self.pointer.cursor = m;
         if self.gizmo.is_dragging() {
             return self.drag_to(m);
         }
         let (dx, dy) = (m.x - prev.x, m.y - prev.y);
-        if self.fly.is_some() {
+        if self.navigation.fly.is_some() {
             return camera::fly_turn(&mut self.camera, dx, dy);
         }
-        match self.nav {
+        match self.pointer.nav {
             Some(Nav::Orbit) => {
-                let turned = match self.orbit_pivot {
+                let turned = match self.pointer.orbit_pivot {
                     Some(p) => camera::orbit_about(&mut self.camera, p, dx, dy),
                     None => camera::orbit(&mut self.camera, dx, dy),
                 };
@@ -124,10 +125,10 @@ impl Editor {
             Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
             None => {}
         }
-        if let Some(p) = self.press {
+        if let Some(p) = self.pointer.press {
             // A press that moves 4 px or more draws a selection box.
-            if self.boxing || (m - p).norm() >= CLICK_SLOP_PX {
-                self.boxing = true;
+            if self.pointer.boxing || (m - p).norm() >= CLICK_SLOP_PX {
+                self.pointer.boxing = true;
                 return true;
             }
         }
@@ -139,30 +140,30 @@ impl Editor {
     fn mouse_down(&mut self, button: MouseButton) -> bool {
         match button {
             MouseButton::Left => {
-                if self.gizmo.is_dragging() || self.nav.is_some() {
+                if self.gizmo.is_dragging() || self.pointer.nav.is_some() {
                     return false;
                 }
                 if let Some(v) = self.view() {
                     let targets = self.targets();
-                    if self.gizmo.begin(&v, &targets, self.cursor) {
-                        self.drag_objects = self.roots_of_selection();
+                    if self.gizmo.begin(&v, &targets, self.pointer.cursor) {
+                        self.pointer.drag_objects = self.roots_of_selection();
                         return true;
                     }
                 }
-                self.press = Some(self.cursor);
+                self.pointer.press = Some(self.pointer.cursor);
                 false
             }
             MouseButton::Right => {
                 if self.gizmo.is_dragging() {
                     return self.cancel_drag();
                 }
-                if self.boxing {
+                if self.pointer.boxing {
                     return self.cancel_box();
                 }
-                if self.nav.is_none() && self.fly.is_none() {
-                    self.press = None;
+                if self.pointer.nav.is_none() && self.navigation.fly.is_none() {
+                    self.pointer.press = None;
                     self.leave_auto_ortho();
-                    self.fly = Some(Fly::default());
+                    self.navigation.fly = Some(Fly::default());
                 }
                 false
             }
@@ -170,8 +171,8 @@ impl Editor {
                 if self.gizmo.is_dragging() {
                     return false;
                 }
-                self.nav = Some(if self.mods.shift { Nav::Pan } else { Nav::Orbit });
-                self.orbit_pivot = self.surface;
+                self.pointer.nav = Some(if self.pointer.mods.shift { Nav::Pan } else { Nav::Orbit });
+                self.pointer.orbit_pivot = self.pointer.surface;
                 false
             }
         }
@@ -181,83 +182,44 @@ impl Editor {
         match button {
             MouseButton::Left => {
                 if let Some(r) = self.gizmo.end() {
-                    let objects = std::mem::take(&mut self.drag_objects);
+                    let objects = std::mem::take(&mut self.pointer.drag_objects);
                     if r.before != r.after {
                         self.history.push(Edit::Transform { objects, before: r.before, after: r.after });
                     }
                     return true;
                 }
-                let boxing = std::mem::take(&mut self.boxing);
-                match (self.press.take(), self.boxed.take()) {
+                let boxing = std::mem::take(&mut self.pointer.boxing);
+                match (self.pointer.press.take(), self.pointer.boxed.take()) {
                     (Some(_), Some(ids)) if boxing => self.box_select(ids),
-                    (Some(p), _) if !boxing && (p - self.cursor).norm() < CLICK_SLOP_PX => self.click_select(),
+                    (Some(p), _) if !boxing && (p - self.pointer.cursor).norm() < CLICK_SLOP_PX => self.click_select(),
                     _ => boxing,
                 }
             }
             MouseButton::Middle => {
-                self.nav = None;
+                self.pointer.nav = None;
                 false
             }
             MouseButton::Right => {
-                self.fly = None;
+                self.navigation.fly = None;
                 false
             }
         }
     }
 
     fn key_down(&mut self, key: &str) -> bool {
-        let ctrl = self.mods.ctrl;
-        if let (Some(fly), Some(k)) = (self.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
+        let ctrl = self.pointer.mods.ctrl;
+        if let (Some(fly), Some(k)) = (self.navigation.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
             // The view starts moving: the window must keep drawing.
             fly.held[k] = true;
             return true;
         }
-        match key {
-            "Escape" if self.boxing => self.cancel_box(),
-            "Escape" => self.cancel_drag(),
-            "Z" if ctrl && self.mods.shift => self.redo(),
-            "Z" if ctrl => self.undo(),
-            "Y" if ctrl => self.redo(),
-            "V" if !ctrl => {
-                // Held: vertex snapping during a translate drag.
-                self.vertex_snap_held = true;
-                self.drag_to(self.cursor)
-            }
-            _ if self.gizmo.is_dragging() => false,
-            "W" | "E" | "R" | "T" if !ctrl => {
-                self.gizmo.config.mode = match key {
-                    "W" => Mode::Translate,
-                    "E" => Mode::Rotate,
-                    "R" => Mode::Scale,
-                    _ => Mode::Universal,
-                };
-                self.rehover();
-                true
-            }
-            "X" if !ctrl => {
-                self.gizmo.config.space = self.gizmo.config.space.toggled();
-                self.rehover();
-                true
-            }
-            "F" if !ctrl => self.focus(),
-            "D" if ctrl || self.mods.shift => self.duplicate(),
-            "Numpad1" => self.set_axis_view(if ctrl { AxisView::Back } else { AxisView::Front }),
-            "Numpad3" => self.set_axis_view(if ctrl { AxisView::Left } else { AxisView::Right }),
-            "Numpad7" => self.set_axis_view(if ctrl { AxisView::Bottom } else { AxisView::Top }),
-            "Numpad5" => self.toggle_projection(),
-            "Period" if !ctrl => {
-                // Cycles median -> individual -> active -> bounds.
-                self.gizmo.config.pivot = match self.gizmo.config.pivot {
-                    Pivot::Median => Pivot::Individual,
-                    Pivot::Individual => Pivot::Active,
-                    Pivot::Active => Pivot::Bounds,
-                    Pivot::Bounds => Pivot::Median,
-                };
-                self.rehover();
-                true
-            }
-            "NumpadDecimal" => self.focus(),
-            "Delete" => self.delete(),
+        if key == "V" && !ctrl {
+            // Held: vertex snapping during a translate drag.
+            self.pointer.vertex_snap_held = true;
+            return self.drag_to(self.pointer.cursor);
+        }
+        match keymap::lookup(key, self.pointer.mods) {
+            Some(command) if !command.is_program() => self.execute(&command),
             _ => false,
         }
     }

@@ -24,14 +24,18 @@
 mod bounds;
 pub mod camera;
 mod changes;
+mod command;
 mod events;
 mod history;
+pub mod keymap;
 mod meshes;
 mod navigate;
+mod parts;
 mod pick;
 mod select;
 mod skin;
 
+pub use command::{next_pivot, Command};
 pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;
@@ -44,7 +48,7 @@ use nalgebra::{Matrix4, Point2, Point3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Placement, Space, Target};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::math::{Camera, DepthMode, Projection, Transform, View};
+use crate::math::{Camera, DepthMode, Transform, View};
 use crate::picking::{BoxTree, Boxes};
 use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
 pub use camera::AxisView;
@@ -81,16 +85,6 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     (Point3::from(lo), Point3::from(hi))
 }
 
-/// The pick boxes of `scene`'s objects with local bounds `bounds`, derived
-/// when asked for (a macro rather than a method, so that the borrows of
-/// the two fields stay apart from `self.index`'s).
-macro_rules! boxes {
-    ($editor:expr) => {
-        $crate::editor::bounds::SceneBoxes { scene: &$editor.scene, bounds: &$editor.bounds }
-    };
-}
-pub(crate) use boxes;
-
 /// The pick tree of `scene`'s objects with local bounds `bounds`.
 fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
     BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
@@ -113,31 +107,16 @@ struct SelectionLook {
     empties: Vec<usize>,
 }
 
-/// Editor state. See the module docs for the bindings.
+/// Editor state. See the module docs for the bindings. Its parts are owned
+/// apart so that a method borrows what it needs: the pointer's state, the
+/// camera's navigation state, the pick index and the skins.
 #[derive(Debug)]
 pub struct Editor {
     scene: Scene,
-    /// Local bounds of each object's mesh (index = id; a dead slot keeps
-    /// its last value).
-    bounds: bounds::BoundsList,
-    /// Real bounds of meshes that [`mesh_bounds`] cannot know (glTF).
-    known_bounds: HashMap<MeshRef, (Point3<f64>, Point3<f64>)>,
-    /// The drawn triangles of each mesh, for exact picking and snapping
-    /// (primitives are generated on first use), and each object's (a
-    /// 4-byte index an object, so that picking does not hash a mesh
-    /// reference per candidate).
-    meshes: meshes::MeshTable,
-    /// Skin data by mesh and skin index ([`Editor::set_skin`]).
-    skins: HashMap<skin::SkinKey, Arc<crate::scene::SkinData>>,
-    /// The skinned objects with their joints' indices.
-    skin_links: Vec<skin::SkinLink>,
-    /// The posed triangles of each skinned object posed by its joints.
-    posed: HashMap<usize, Arc<PickMesh>>,
-    /// Keys held that change a drag: V (vertex snap).
-    vertex_snap_held: bool,
-    /// The pick tree: boxes are derived from `scene` and `bounds` when a
-    /// ray reaches a leaf ([`bounds::SceneBoxes`]), none is stored.
-    index: BoxTree,
+    /// Local bounds, drawn triangles and the pick tree of the objects.
+    pick: parts::PickIndex,
+    /// Skin data, skinned objects and their posed triangles.
+    skinning: parts::Skinning,
     selection: select::Selection,
     /// The gizmo's placement and the selected empties, with what they were
     /// worked out from ([`Editor::selection_look`]).
@@ -148,35 +127,13 @@ pub struct Editor {
     pub gizmo: Gizmo,
     /// Snapping switched on (the toolbar): drags snap as if Ctrl were held.
     pub snap_on: bool,
-    cursor: Point2<f64>,
-    mods: Modifiers,
-    nav: Option<Nav>,
-    /// Where the left button went down, when it did not start a drag.
-    press: Option<Point2<f64>>,
-    /// The press has moved 4 px or more: a box selection is being dragged.
-    boxing: bool,
-    /// The objects the frame shows in the box, for the release being handled.
-    boxed: Option<Vec<usize>>,
-    /// Objects (selected roots first) whose transforms the drag edits.
-    drag_objects: Vec<usize>,
+    /// Cursor, buttons, modifiers, boxes and drags in progress.
+    pointer: parts::Pointer,
+    /// Axis views, the projection to return to, and flying.
+    navigation: parts::Navigation,
     history: History,
     /// What changed in the scene, for renderers that keep a copy ([`ChangeMark`]).
     log: ChangeLog,
-    /// The surface point under the cursor for the event being handled (from
-    /// the depth buffer, see [`Editor::handle_with_depth`]).
-    surface: Option<Point3<f64>>,
-    /// The point an orbit in progress turns about (None: the target).
-    orbit_pivot: Option<Point3<f64>>,
-    /// The field of view to return to when an axis view switched the
-    /// camera to orthographic (orbiting away goes back to perspective).
-    auto_ortho: Option<f64>,
-    /// The fly camera while the right button is held.
-    fly: Option<Fly>,
-    /// Fly speed in m/s (the wheel changes it while flying).
-    fly_speed: f64,
-    /// The field of view the camera had when it last left perspective
-    /// (Numpad5 goes back to it).
-    perspective_fov: f64,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -196,17 +153,16 @@ impl Editor {
         let bounds: bounds::BoundsList = (0..scene.id_bound())
             .map(|i| scene.get(i).map_or_else(|| mesh_bounds(&MeshRef::Empty), |o| mesh_bounds(&o.mesh)))
             .collect();
-        let index = index_of(&scene, &bounds);
-        let mut editor = Editor {
-            scene,
+        let pick = parts::PickIndex {
+            index: index_of(&scene, &bounds),
             bounds,
             known_bounds: HashMap::new(),
             meshes: meshes::MeshTable::default(),
-            skins: HashMap::new(),
-            skin_links: Vec::new(),
-            posed: HashMap::new(),
-            vertex_snap_held: false,
-            index,
+        };
+        let mut editor = Editor {
+            scene,
+            pick,
+            skinning: parts::Skinning::default(),
             selection: select::Selection::default(),
             look: RefCell::new(None),
             camera,
@@ -214,24 +170,10 @@ impl Editor {
             size: (width, height),
             gizmo: Gizmo::new(GizmoConfig::default()),
             snap_on: false,
-            cursor: Point2::new(width * 0.5, height * 0.5),
-            mods: Modifiers::NONE,
-            nav: None,
-            press: None,
-            boxing: false,
-            boxed: None,
-            drag_objects: Vec::new(),
+            pointer: parts::Pointer::new(Point2::new(width * 0.5, height * 0.5)),
+            navigation: parts::Navigation::new(&camera),
             history: History::default(),
             log: ChangeLog::default(),
-            surface: None,
-            orbit_pivot: None,
-            auto_ortho: None,
-            fly: None,
-            fly_speed: camera::FLY_SPEED,
-            perspective_fov: match camera.projection {
-                Projection::Perspective { fov_y, .. } => fov_y,
-                Projection::Orthographic { .. } => camera::DEFAULT_FOV_DEG.to_radians(),
-            },
         };
         editor.add_primitive_meshes();
         editor
@@ -279,7 +221,7 @@ impl Editor {
     }
 
     pub fn cursor(&self) -> Point2<f64> {
-        self.cursor
+        self.pointer.cursor
     }
 
     pub fn history(&self) -> &History {
@@ -358,16 +300,16 @@ impl Editor {
 
     /// Builds the pick tree again from every object's bounds and world matrix.
     fn rebuild_index(&mut self) {
-        self.index = BoxTree::default();
-        self.index = index_of(&self.scene, &self.bounds);
+        self.pick.index = BoxTree::default();
+        self.pick.index = index_of(&self.scene, &self.pick.bounds);
     }
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
     pub fn set_local_bounds(&mut self, i: usize, min: Point3<f64>, max: Point3<f64>) {
-        if i < self.bounds.len() && self.scene.contains(i) {
-            self.bounds.set(i, (min, max));
-            self.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
-            self.index.set(i, &boxes!(self));
+        if i < self.pick.bounds.len() && self.scene.contains(i) {
+            self.pick.bounds.set(i, (min, max));
+            self.pick.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
+            self.pick.set(i, &self.scene);
         }
     }
 
@@ -392,7 +334,7 @@ impl Editor {
             selection: self.selection.version(),
             changes: self.change_mark(),
             structure: self.scene.structure(),
-            bounds: self.bounds.edits(),
+            bounds: self.pick.bounds.edits(),
             gizmo: (c.mode, c.space, c.pivot),
         };
         if let Some((k, look)) = &*self.look.borrow() {
@@ -462,7 +404,7 @@ impl Editor {
             .map(|i| Target {
                 local: self.scene.objects()[i].transform,
                 parent_world: self.scene.parent_world_matrix(i),
-                bounds: Some(self.bounds[i]),
+                bounds: Some(self.pick.bounds[i]),
             })
             .collect()
     }
@@ -495,7 +437,7 @@ impl Editor {
         }
         self.log.changed(&moved, self.scene.id_bound());
         for &i in &moved {
-            self.index.set(i, &boxes!(self));
+            self.pick.set(i, &self.scene);
         }
         self.repose_moved(&moved);
     }
@@ -532,7 +474,7 @@ impl Editor {
     pub fn cancel_drag(&mut self) -> bool {
         match self.gizmo.cancel() {
             Some(start) => {
-                let objs = std::mem::take(&mut self.drag_objects);
+                let objs = std::mem::take(&mut self.pointer.drag_objects);
                 self.write_transforms(&objs, &start);
                 true
             }
@@ -546,7 +488,7 @@ impl Editor {
             if self.selection.is_empty() { self.scene.ids().collect() } else { self.selection.to_vec() };
         let mut lo = Point3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut hi = -lo;
-        let boxes = boxes!(self);
+        let boxes = self.pick.boxes(&self.scene);
         for i in ids {
             if let Some(b) = boxes.obb(i) {
                 let (a, b) = b.aabb();

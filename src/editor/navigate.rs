@@ -10,7 +10,7 @@ impl Editor {
     /// Advances time by `dt` seconds (a frame): moves the fly camera by the
     /// held keys. Returns whether the camera moved.
     pub fn advance(&mut self, dt: f64) -> bool {
-        let Some(fly) = self.fly else { return false };
+        let Some(fly) = self.navigation.fly else { return false };
         if !(dt.is_finite() && dt > 0.0) {
             return false;
         }
@@ -20,7 +20,7 @@ impl Editor {
         if dir == Vector3::zeros() {
             return false;
         }
-        let speed = self.fly_speed * if self.mods.shift { camera::FLY_FAST } else { 1.0 };
+        let speed = self.navigation.fly_speed * if self.pointer.mods.shift { camera::FLY_FAST } else { 1.0 };
         let moved = camera::fly_move(&mut self.camera, dir * (speed * dt));
         self.rehover();
         moved
@@ -28,17 +28,17 @@ impl Editor {
 
     /// Whether time passing changes the view (the window keeps drawing).
     pub fn is_animating(&self) -> bool {
-        self.fly.is_some_and(|f| f.held.iter().any(|&h| h))
+        self.navigation.fly.is_some_and(|f| f.held.iter().any(|&h| h))
     }
 
     /// Whether the fly camera is on (right button held).
     pub fn is_flying(&self) -> bool {
-        self.fly.is_some()
+        self.navigation.fly.is_some()
     }
 
     /// Leaves an orthographic view that an axis view entered.
     pub(super) fn leave_auto_ortho(&mut self) {
-        if let Some(fov) = self.auto_ortho.take() {
+        if let Some(fov) = self.navigation.auto_ortho.take() {
             camera::to_perspective(&mut self.camera, fov);
         }
     }
@@ -51,8 +51,8 @@ impl Editor {
         }
         let changed = camera::axis_view(&mut self.camera, view);
         if let Some(fov) = camera::to_orthographic(&mut self.camera) {
-            self.auto_ortho = Some(fov);
-            self.perspective_fov = fov;
+            self.navigation.auto_ortho = Some(fov);
+            self.navigation.perspective_fov = fov;
         }
         self.rehover();
         changed
@@ -67,14 +67,16 @@ impl Editor {
         let changed = match self.camera.projection {
             Projection::Perspective { .. } => match camera::to_orthographic(&mut self.camera) {
                 Some(fov) => {
-                    self.perspective_fov = fov;
+                    self.navigation.perspective_fov = fov;
                     true
                 }
                 None => false,
             },
-            Projection::Orthographic { .. } => camera::to_perspective(&mut self.camera, self.perspective_fov),
+            Projection::Orthographic { .. } => {
+                camera::to_perspective(&mut self.camera, self.navigation.perspective_fov)
+            }
         };
-        self.auto_ortho = None;
+        self.navigation.auto_ortho = None;
         self.rehover();
         changed
     }

@@ -52,14 +52,14 @@ impl Editor {
     /// The triangles and local bounds of a mesh (e.g. once a glTF file is
     /// loaded); every object that uses it picks and snaps by them.
     pub fn set_mesh(&mut self, mesh: MeshRef, min: Point3<f64>, max: Point3<f64>, data: Arc<MeshData>) {
-        self.meshes.insert(&mesh, Arc::new(PickMesh::new(data)));
-        if self.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
+        self.pick.meshes.insert(&mesh, Arc::new(PickMesh::new(data)));
+        if self.pick.known_bounds.insert(mesh.clone(), (min, max)) != Some((min, max)) {
             // Only objects whose bounds differ: a million cubes handed
             // their cube's own bounds again change nothing.
             let ids: Vec<usize> = self
                 .scene
                 .iter()
-                .filter(|(i, o)| o.mesh == mesh && self.bounds[*i] != (min, max))
+                .filter(|(i, o)| o.mesh == mesh && self.pick.bounds[*i] != (min, max))
                 .map(|(i, _)| i)
                 .collect();
             self.set_bounds_of(&ids, min, max);
@@ -73,14 +73,14 @@ impl Editor {
     /// when they are a good part of the scene (each move is a detach and a
     /// greedy re-insert, dearer per object than a build).
     fn set_bounds_of(&mut self, ids: &[usize], min: Point3<f64>, max: Point3<f64>) {
-        if ids.len() < REBUILD_AT.max(self.bounds.len() / 8) {
+        if ids.len() < REBUILD_AT.max(self.pick.bounds.len() / 8) {
             for &i in ids {
                 self.set_local_bounds(i, min, max);
             }
             return;
         }
         for &i in ids {
-            self.bounds.set(i, (min, max));
+            self.pick.bounds.set(i, (min, max));
         }
         self.rebuild_index();
     }
@@ -89,8 +89,8 @@ impl Editor {
     /// [`Editor::set_mesh`]: clicks, box selection by rays and surface
     /// snapping go through them, as the drawn id buffer does.
     pub fn set_mesh_cutout(&mut self, mesh: &MeshRef, cutout: Arc<Cutout>) {
-        let Some(data) = self.meshes.get(mesh).map(|m| Arc::clone(&m.data)) else { return };
-        self.meshes.insert(mesh, Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
+        let Some(data) = self.pick.meshes.get(mesh).map(|m| Arc::clone(&m.data)) else { return };
+        self.pick.meshes.insert(mesh, Arc::new(PickMesh { cutout: Some(cutout), ..PickMesh::new(data) }));
         self.relink_skins();
     }
 
@@ -106,9 +106,9 @@ impl Editor {
         data: Arc<MeshData>,
         cutout: Option<Arc<Cutout>>,
     ) {
-        if !self.meshes.contains(&mesh) {
-            self.meshes.insert(&mesh, Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
-            self.known_bounds.insert(mesh, (min, max));
+        if !self.pick.meshes.contains(&mesh) {
+            self.pick.meshes.insert(&mesh, Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
+            self.pick.known_bounds.insert(mesh, (min, max));
         }
     }
 
@@ -117,7 +117,7 @@ impl Editor {
     /// frames are culled through the tree the editor keeps up to date, so
     /// their cost follows what is in view.
     pub fn visit_in_frustum(&self, frustum: &crate::math::Frustum, f: impl FnMut(usize)) {
-        self.index.visit_in_frustum(frustum, f);
+        self.pick.index.visit_in_frustum(frustum, f);
     }
 
     /// Makes sure every primitive the scene uses has its triangles here,
@@ -125,11 +125,11 @@ impl Editor {
     pub(super) fn add_primitive_meshes(&mut self) {
         for (i, o) in self.scene.iter() {
             if let MeshRef::Primitive(p) = o.mesh {
-                if !self.meshes.contains(&o.mesh) {
-                    self.meshes.insert(&o.mesh, Arc::new(PickMesh::new(Arc::new(p.mesh()))));
+                if !self.pick.meshes.contains(&o.mesh) {
+                    self.pick.meshes.insert(&o.mesh, Arc::new(PickMesh::new(Arc::new(p.mesh()))));
                 }
             }
-            self.meshes.link(i, &o.mesh);
+            self.pick.meshes.link(i, &o.mesh);
         }
     }
 
@@ -137,12 +137,12 @@ impl Editor {
     /// skin, else its mesh's (`None` for a file mesh not handed over with
     /// [`Editor::set_mesh`]).
     pub(super) fn mesh_of(&self, i: usize) -> Option<&PickMesh> {
-        if !self.posed.is_empty() {
-            if let Some(posed) = self.posed.get(&i) {
+        if !self.skinning.posed.is_empty() {
+            if let Some(posed) = self.skinning.posed.get(&i) {
                 return Some(posed);
             }
         }
-        self.meshes.of(i)
+        self.pick.meshes.of(i)
     }
 
     /// The first surface under `cursor` on the drawn triangles of the objects
@@ -152,7 +152,7 @@ impl Editor {
     /// ray through the inverse world matrix, in f64).
     pub fn surface_at(&self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
         let ray = self.view()?.cursor_ray(&cursor)?;
-        let hit = self.index.pick_with(&super::boxes!(self), &ray, |id, _, t_best| {
+        let hit = self.pick.index.pick_with(&self.pick.boxes(&self.scene), &ray, |id, _, t_best| {
             if !keep(id) {
                 return None;
             }
@@ -182,7 +182,7 @@ impl Editor {
             for gx in -steps..=steps {
                 let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
                 let Some(ray) = view.cursor_ray(&q) else { continue };
-                self.index.pick_with(&super::boxes!(self), &ray, |id, _, _| {
+                self.pick.index.pick_with(&self.pick.boxes(&self.scene), &ray, |id, _, _| {
                     if keep(id) && !candidates.contains(&id) {
                         candidates.push(id);
                     }
@@ -211,11 +211,11 @@ impl Editor {
 impl Editor {
     /// The nearest pick box `ray` hits (boxes alone, no triangles).
     pub(super) fn pick_box(&self, ray: &crate::math::Ray) -> Option<crate::picking::SceneHit> {
-        self.index.pick_with(&super::boxes!(self), ray, |_, t, _| Some(t))
+        self.pick.index.pick_with(&self.pick.boxes(&self.scene), ray, |_, t, _| Some(t))
     }
 
     /// Object `i`'s pick box, as the tree derives it.
     pub(super) fn pick_obb(&self, i: usize) -> Option<crate::math::Obb> {
-        crate::picking::Boxes::obb(&super::boxes!(self), i)
+        crate::picking::Boxes::obb(&self.pick.boxes(&self.scene), i)
     }
 }

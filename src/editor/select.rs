@@ -180,33 +180,33 @@ impl Editor {
     /// the object-ID buffer).
     pub fn handle_with_frame(&mut self, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> bool {
         let wants_surface = matches!(event, Event::MouseDown { button: MouseButton::Middle } | Event::Scroll { .. });
-        self.surface = None;
+        self.pointer.surface = None;
         if wants_surface && !self.gizmo.is_dragging() {
             let clear = self.depth.clear_depth() as f64;
-            self.surface = match (self.view(), frame.depth_at(self.cursor)) {
-                (Some(v), Some(d)) if d.is_finite() && d != clear => v.unproject(&self.cursor, d),
+            self.pointer.surface = match (self.view(), frame.depth_at(self.pointer.cursor)) {
+                (Some(v), Some(d)) if d.is_finite() && d != clear => v.unproject(&self.pointer.cursor, d),
                 _ => None,
             };
         }
-        self.boxed = None;
+        self.pointer.boxed = None;
         if let (Event::MouseUp { button: MouseButton::Left }, Some([x0, y0, x1, y1])) = (event, self.selection_rect()) {
             let (min, max) = (Point2::new(x0 as f64, y0 as f64), Point2::new(x1 as f64, y1 as f64));
-            self.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
+            self.pointer.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
         }
         let changed = self.handle_with_mods(event, mods);
-        self.surface = None;
-        self.boxed = None;
+        self.pointer.surface = None;
+        self.pointer.boxed = None;
         changed
     }
 
     /// The box-selection rectangle being dragged, `[x0, y0, x1, y1]` in
     /// pixels (x0 <= x1, y0 <= y1), for drawing.
     pub fn selection_rect(&self) -> Option<[f32; 4]> {
-        let p = self.press?;
-        if !self.boxing {
+        let p = self.pointer.press?;
+        if !self.pointer.boxing {
             return None;
         }
-        let c = self.cursor;
+        let c = self.pointer.cursor;
         Some([p.x.min(c.x) as f32, p.y.min(c.y) as f32, p.x.max(c.x) as f32, p.y.max(c.y) as f32])
     }
 
@@ -235,11 +235,11 @@ impl Editor {
     /// or remove (Ctrl), `docs/spec/editing.md` "Box selection".
     pub(super) fn box_select(&mut self, ids: Vec<usize>) -> bool {
         let before = self.selection.to_vec();
-        if self.mods.ctrl {
+        if self.pointer.mods.ctrl {
             let gone = IdSet::new(&ids);
             self.selection.retain(|i| !gone.contains(i));
         } else {
-            if !self.mods.shift {
+            if !self.pointer.mods.shift {
                 self.selection.clear();
             }
             let scene = &self.scene;
@@ -251,9 +251,9 @@ impl Editor {
 
     /// Esc or right click during a box selection: drop the box.
     pub(super) fn cancel_box(&mut self) -> bool {
-        let had = self.boxing;
-        self.boxing = false;
-        self.press = None;
+        let had = self.pointer.boxing;
+        self.pointer.boxing = false;
+        self.pointer.press = None;
         had
     }
 
@@ -263,9 +263,9 @@ impl Editor {
         }
         // What is drawn under the cursor: the first hit on the objects'
         // triangles, not on their boxes (`docs/spec/editing.md`, "Picking what is drawn").
-        let hit = self.surface_at(self.cursor, |_| true).map(|(id, _)| id);
+        let hit = self.surface_at(self.pointer.cursor, |_| true).map(|(id, _)| id);
         let before = self.selection.to_vec();
-        match (hit, self.mods.shift) {
+        match (hit, self.pointer.mods.shift) {
             (Some(id), true) => {
                 if self.selection.contains(id) {
                     self.selection.remove(id);

@@ -31,33 +31,33 @@ impl Editor {
     /// The skin data of a mesh and skin index (read once a glTF file is
     /// loaded); every object using them is posed by its joints.
     pub fn set_skin(&mut self, key: SkinKey, data: Arc<SkinData>) {
-        self.skins.insert(key, data);
+        self.skinning.skins.insert(key, data);
         self.relink_skins();
     }
 
     /// Whether the skin data of `key` was handed over.
     pub fn has_skin(&self, key: &SkinKey) -> bool {
-        self.skins.contains_key(key)
+        self.skinning.skins.contains_key(key)
     }
 
     /// The posed triangles of object `i`, if it is a skinned object posed
     /// by its joints (in its own space, drawn under its world matrix).
     pub fn posed_mesh(&self, i: usize) -> Option<&Arc<PickMesh>> {
-        self.posed.get(&i)
+        self.skinning.posed.get(&i)
     }
 
     /// Every posed skinned object and its triangles.
     pub fn posed_meshes(&self) -> impl Iterator<Item = (usize, &Arc<PickMesh>)> + '_ {
-        self.posed.iter().map(|(&i, m)| (i, m))
+        self.skinning.posed.iter().map(|(&i, m)| (i, m))
     }
 
     /// Finds the skinned objects and their joints again (after objects
     /// came or went, or skin data arrived) and poses them all. Costs
     /// nothing while no skin data was handed over.
     pub(super) fn relink_skins(&mut self) {
-        self.skin_links.clear();
-        self.posed.clear();
-        if self.skins.is_empty() {
+        self.skinning.skin_links.clear();
+        self.skinning.posed.clear();
+        if self.skinning.skins.is_empty() {
             return;
         }
         let scene = &self.scene;
@@ -65,9 +65,9 @@ impl Editor {
             let Some(skin) = &o.skin else { continue };
             // Joints by name, through the scene's name index.
             let joints = skin.joints.iter().map(|j| scene.find(j)).collect();
-            self.skin_links.push(SkinLink { object: i, key: (o.mesh.clone(), skin.index), joints });
+            self.skinning.skin_links.push(SkinLink { object: i, key: (o.mesh.clone(), skin.index), joints });
         }
-        for k in 0..self.skin_links.len() {
+        for k in 0..self.skinning.skin_links.len() {
             self.repose(k);
         }
     }
@@ -75,12 +75,12 @@ impl Editor {
     /// Poses the skinned objects that the objects in `moved` (moved with
     /// their subtrees) carry along: those that moved or whose joints did.
     pub(super) fn repose_moved(&mut self, moved: &[usize]) {
-        if self.skin_links.is_empty() {
+        if self.skinning.skin_links.is_empty() {
             return;
         }
         let moved: HashSet<usize> = moved.iter().copied().collect();
-        for k in 0..self.skin_links.len() {
-            let l = &self.skin_links[k];
+        for k in 0..self.skinning.skin_links.len() {
+            let l = &self.skinning.skin_links[k];
             if moved.contains(&l.object) || l.joints.iter().flatten().any(|j| moved.contains(j)) {
                 self.repose(k);
             }
@@ -91,9 +91,9 @@ impl Editor {
     /// unposed (the mesh shared with plain objects) while a joint is
     /// missing or the skin does not fit the mesh.
     fn repose(&mut self, k: usize) {
-        let l = &self.skin_links[k];
+        let l = &self.skinning.skin_links[k];
         let i = l.object;
-        let Some(data) = self.skins.get(&l.key) else { return };
+        let Some(data) = self.skinning.skins.get(&l.key) else { return };
         let joints: Option<Vec<usize>> = l.joints.iter().copied().collect();
         let inverse = self.scene.world_inverse(i);
         let posed = match (joints, inverse) {
@@ -108,17 +108,17 @@ impl Editor {
             Some(posed) => {
                 let (lo, hi) = posed.bounds();
                 // MASK holes cut the same triangles, posed or not.
-                let cutout = self.meshes.get(mesh).and_then(|m| m.cutout.clone());
+                let cutout = self.pick.meshes.get(mesh).and_then(|m| m.cutout.clone());
                 let pick = Arc::new(PickMesh { cutout, ..PickMesh::new(Arc::new(posed)) });
-                self.posed.insert(i, pick);
+                self.skinning.posed.insert(i, pick);
                 (Point3::from(lo.map(f64::from)), Point3::from(hi.map(f64::from)))
             }
             None => {
-                self.posed.remove(&i);
-                self.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh))
+                self.skinning.posed.remove(&i);
+                self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh))
             }
         };
-        self.bounds.set(i, (lo, hi));
-        self.index.set(i, &super::boxes!(self));
+        self.pick.bounds.set(i, (lo, hi));
+        self.pick.set(i, &self.scene);
     }
 }

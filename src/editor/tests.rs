@@ -385,5 +385,52 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
         hits += got.is_some() as usize;
     }
     assert!(hits > 100, "{hits} hits");
-    assert!((0..n).all(|i| e.bounds[i] == if i % 3 == 0 { cube } else { (min, max) }));
+    assert!((0..n).all(|i| e.pick.bounds[i] == if i % 3 == 0 { cube } else { (min, max) }));
+}
+
+/// A toolbar button and its key are the same command: switching the mode
+/// hovers again at the cursor, so the handle shown as hovered is the one
+/// the new mode has there, with no mouse move. Expected: a second editor
+/// switched before the cursor arrived.
+#[test]
+fn a_mode_command_hovers_again_at_the_cursor() {
+    let mut e = editor();
+    let cube = id(&e, "crate");
+    e.set_selection(&[cube]);
+    // A point on the translate gizmo's X shaft, 0.6 of its length out.
+    let pivot = world_pos(&e, cube);
+    let v = e.view().unwrap();
+    let length = v.world_per_pixel(&pivot).unwrap() * e.gizmo.config.size_px;
+    let p = screen_of(&e, pivot + Vector3::x() * 0.6 * length);
+    move_to(&mut e, p);
+    let before = e.gizmo.hovered();
+    assert!(before.is_some(), "no handle under {p:?}");
+    for mode in [Mode::Rotate, Mode::Scale, Mode::Universal, Mode::Translate] {
+        assert!(e.execute(&Command::SetMode(mode)));
+        let mut fresh = editor();
+        fresh.set_selection(&[cube]);
+        fresh.execute(&Command::SetMode(mode));
+        move_to(&mut fresh, p);
+        assert_eq!(e.gizmo.hovered(), fresh.gizmo.hovered(), "{mode:?}");
+    }
+    // Rotate shows no shaft there: the stale translate hover would differ.
+    e.execute(&Command::SetMode(Mode::Rotate));
+    assert_ne!(e.gizmo.hovered(), before);
+}
+
+/// The side panel's pivot button and the Period key cycle the same way.
+#[test]
+fn the_pivot_cycle_visits_every_pivot_once() {
+    let mut e = editor();
+    let start = e.gizmo.config.pivot;
+    let mut seen = vec![start];
+    for _ in 0..3 {
+        e.handle(&Event::KeyDown { key: "Period".into() });
+        seen.push(e.gizmo.config.pivot);
+    }
+    e.execute(&Command::CyclePivot);
+    assert_eq!(e.gizmo.config.pivot, start);
+    seen.sort_by_key(|p| *p as u8);
+    seen.dedup();
+    assert_eq!(seen.len(), 4);
 }

@@ -15,7 +15,7 @@ use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::{camera_to_file, Scene};
-use crate::session::Command;
+use crate::session::Outcome;
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
 use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
@@ -246,10 +246,10 @@ pub fn replay<T: ReplayTarget>(
                     return Err(e);
                 }
                 match command {
-                    Command::Import(path) => target.import(editor, &path)?,
+                    Outcome::Import(path) => target.import(editor, &path)?,
                     // Saving, screenshots and quitting are the window's business;
                     // a script's outputs are named on the command line.
-                    Command::Save | Command::Screenshot | Command::Quit | Command::None | Command::Redraw => {}
+                    Outcome::Save | Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw => {}
                 }
             }
             Step::Frame(n) => {

@@ -59,8 +59,7 @@
 //!    frame's fence. Both: scene depth and ids -> `TRANSFER_SRC_OPTIMAL`,
 //!    where they stay until the next frame.
 //!
-//! No frame copies depth or ids to the host (the window used to copy its
-//! whole depth buffer every frame for `depth_at`). [`Renderer::read_region`]
+//! No frame copies depth or ids to the host. [`Renderer::read_region`]
 //! waits for the last frame's fence, then submits a copy of just the asked
 //! rectangle of ids and depth into a small grow-on-demand host buffer and
 //! waits for it; `depth_at` is a 1x1 region, `read_depth` / `read_ids` a

@@ -26,12 +26,11 @@ use egui::{Pos2, Rect, Vec2};
 use nalgebra::Point2;
 use serde::{Deserialize, Serialize};
 
-use crate::editor::{Editor, FrameProbe};
-use crate::gizmo::{Mode, Pivot};
+use crate::editor::{Command, Editor, FrameProbe};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::Transform;
 use crate::render::UiDraw;
-use crate::session::{self, Command};
+use crate::session::{self, Outcome};
 
 /// Toolbar height in points (at most 40).
 pub const TOOLBAR_HEIGHT: f32 = 32.0;
@@ -55,21 +54,6 @@ enum Owner {
         dragged: bool,
     },
     Editor,
-}
-
-/// A change the UI asks of the editor, applied after the pass.
-#[derive(Clone, Debug, PartialEq)]
-enum Action {
-    Mode(Mode),
-    ToggleSpace,
-    Pivot(Pivot),
-    SnapOn(bool),
-    Snap(crate::gizmo::Snap),
-    ToggleDepth,
-    ToggleProjection,
-    Select(usize, bool),
-    /// A transform field changed object `.0` to `.1`.
-    Transform(usize, Transform),
 }
 
 /// What the last pass laid out, for traces and tests: the status text and
@@ -294,7 +278,7 @@ impl Ui {
         event: &Event,
         mods: Modifiers,
         frame: &mut dyn FrameProbe,
-    ) -> Command {
+    ) -> Outcome {
         if self.off {
             return session::handle(editor, event, mods, frame);
         }
@@ -415,15 +399,15 @@ impl Ui {
                 }
             }
         }
-        let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Command::None };
+        let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Outcome::None };
         self.run(editor, false);
         if abandon {
             // egui's number field applies the text it kept in the pass after
             // it lost focus, Escape or not: run that pass now and drop what it asks.
             self.run(editor, true);
         }
-        if redraw && command == Command::None {
-            command = Command::Redraw;
+        if redraw && command == Outcome::None {
+            command = Outcome::Redraw;
         }
         command
     }
@@ -478,37 +462,24 @@ impl Ui {
             .filter(|d| *d < std::time::Duration::from_secs(60));
         self.trace = trace;
         if discard {
-            actions.retain(|a| !matches!(a, Action::Transform(..) | Action::Snap(_)));
+            actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
         }
         self.apply(editor, actions);
     }
 
-    fn apply(&mut self, editor: &mut Editor, actions: Vec<Action>) {
-        for a in actions {
-            match a {
-                Action::Mode(m) => {
-                    editor.gizmo.config.mode = m;
-                }
-                Action::ToggleSpace => editor.gizmo.config.space = editor.gizmo.config.space.toggled(),
-                Action::Pivot(p) => editor.gizmo.config.pivot = p,
-                Action::SnapOn(on) => editor.snap_on = on,
-                Action::Snap(s) => editor.gizmo.config.snap = s,
-                Action::ToggleDepth => editor.depth = editor.depth.toggled(),
-                Action::ToggleProjection => {
-                    editor.toggle_projection();
-                }
-                Action::Select(i, add) => {
-                    editor.select_object(i, add);
-                }
-                Action::Transform(i, t) => {
-                    let before = match self.field_edit {
-                        Some(e) if e.object == i => e.before,
-                        _ => editor.scene().objects()[i].transform,
-                    };
-                    self.field_edit = Some(FieldEdit { object: i, before });
-                    editor.set_transform(i, t);
-                }
+    /// Runs the commands of a pass through the editor. A transform field's
+    /// first change keeps the transform it started from, for the one undo
+    /// step the edit becomes when the field is left.
+    fn apply(&mut self, editor: &mut Editor, commands: Vec<Command>) {
+        for c in commands {
+            if let Command::SetTransform { object, .. } = c {
+                let before = match self.field_edit {
+                    Some(e) if e.object == object => e.before,
+                    _ => editor.scene().objects()[object].transform,
+                };
+                self.field_edit = Some(FieldEdit { object, before });
             }
+            editor.execute(&c);
         }
         // A field edit ends when no field has focus and nothing is dragged:
         // then it is one undo step.

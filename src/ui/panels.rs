@@ -1,15 +1,15 @@
 //! What the UI shows, laid out for one egui pass: the toolbar, the status
 //! line, the side panel (outliner and transform fields) and the view
 //! widget. Each control records its rectangle in the trace and turns what
-//! the user did into [`Action`]s that [`super::Ui`] applies to the editor.
+//! the user did into [`Command`]s that [`super::Ui`] applies to the editor.
 
 use egui::{Color32, Pos2, Rect, Vec2};
 use nalgebra::{Point2, UnitQuaternion, Vector3};
 
 use super::outliner::Row;
-use super::{px_rect, widget, Action, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
-use crate::editor::Editor;
-use crate::gizmo::{Delta, Mode, Pivot};
+use super::{px_rect, widget, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
+use crate::editor::{Command, Editor};
+use crate::gizmo::{Delta, Mode};
 use crate::math::Projection;
 
 /// The status line: the live change during a drag (metres per axis, an
@@ -62,7 +62,7 @@ pub(super) fn build(
     u: f64,
     panel: Option<&[Row]>,
     status: &str,
-    actions: &mut Vec<Action>,
+    actions: &mut Vec<Command>,
     trace: &mut UiTrace,
 ) {
     let screen = ui.ctx().content_rect();
@@ -84,27 +84,21 @@ pub(super) fn build(
                 ] {
                     let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
                     if r.clicked() {
-                        actions.push(Action::Mode(mode));
+                        actions.push(Command::SetMode(mode));
                     }
                     note(trace, &format!("mode.{}", mode.name()), &r, u);
                 }
                 ui.separator();
                 let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
                 if r.clicked() {
-                    actions.push(Action::ToggleSpace);
+                    actions.push(Command::ToggleSpace);
                 }
                 note(trace, "space", &r, u);
                 let r = ui
                     .button(format!("Pivot: {}", cfg.pivot.name()))
                     .on_hover_text("Pivot: median, individual, active, bounds (Period)");
                 if r.clicked() {
-                    let next = match cfg.pivot {
-                        Pivot::Median => Pivot::Individual,
-                        Pivot::Individual => Pivot::Active,
-                        Pivot::Active => Pivot::Bounds,
-                        Pivot::Bounds => Pivot::Median,
-                    };
-                    actions.push(Action::Pivot(next));
+                    actions.push(Command::CyclePivot);
                 }
                 note(trace, "pivot", &r, u);
                 ui.separator();
@@ -112,7 +106,7 @@ pub(super) fn build(
                 let r =
                     ui.toggle_value(&mut on, "Snap").on_hover_text("Snapping on / off (hold Ctrl to snap while off)");
                 if r.clicked() {
-                    actions.push(Action::SnapOn(on));
+                    actions.push(Command::SetSnapping(on));
                 }
                 note(trace, "snap", &r, u);
                 let mut snap = cfg.snap;
@@ -134,14 +128,14 @@ pub(super) fn build(
                 changed |= r.changed();
                 note(trace, "snap.absolute", &r, u);
                 if changed {
-                    actions.push(Action::Snap(snap));
+                    actions.push(Command::SetSnap(snap));
                 }
                 ui.separator();
                 let r = ui
                     .button(format!("Depth: {}", editor.depth.name()))
                     .on_hover_text("Reversed / standard depth (F2)");
                 if r.clicked() {
-                    actions.push(Action::ToggleDepth);
+                    actions.push(Command::ToggleDepth);
                 }
                 note(trace, "depth", &r, u);
                 let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
@@ -149,7 +143,7 @@ pub(super) fn build(
                     .button(if ortho { "Ortho" } else { "Persp" })
                     .on_hover_text("Perspective / orthographic (Numpad5)");
                 if r.clicked() {
-                    actions.push(Action::ToggleProjection);
+                    actions.push(Command::ToggleProjection);
                 }
                 note(trace, "projection", &r, u);
             })
@@ -185,7 +179,7 @@ fn side_panel(
     rows: &[Row],
     u: f64,
     screen: Rect,
-    actions: &mut Vec<Action>,
+    actions: &mut Vec<Command>,
     trace: &mut UiTrace,
 ) {
     let width = PANEL_WIDTH.min(screen.width());
@@ -246,7 +240,7 @@ fn outliner(
     height: f32,
     row_height: f32,
     u: f64,
-    actions: &mut Vec<Action>,
+    actions: &mut Vec<Command>,
     trace: &mut UiTrace,
 ) {
     let scene = editor.scene();
@@ -267,7 +261,7 @@ fn outliner(
                 }
                 let r = outliner_row(ui, text, depth, editor.is_selected(i), row_height);
                 if r.clicked() {
-                    actions.push(Action::Select(i, shift));
+                    actions.push(Command::Select { object: i, add: shift });
                 }
                 note_visible(trace, &format!("outliner.{}", o.name), r.rect, ui.clip_rect(), u);
             }
@@ -306,7 +300,7 @@ fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, depth: u32, selected: b
 /// The active object's transform (position, rotation as XYZ Euler
 /// degrees, scale) as number fields, below a separator; or a line saying
 /// there is no active object.
-fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Action>, trace: &mut UiTrace) {
+fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
     ui.separator();
     let Some(i) = editor.active() else {
         ui.label("No active object");
@@ -341,7 +335,7 @@ fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut V
                     }
                     _ => nt.scale = Vector3::from(v),
                 }
-                actions.push(Action::Transform(i, nt));
+                actions.push(Command::SetTransform { object: i, transform: nt });
             }
         }
     });

@@ -5,6 +5,7 @@
 use super::panels::euler_deg;
 use super::*;
 use crate::editor::NoFrame;
+use crate::gizmo::Mode;
 use crate::scene::Scene;
 use nalgebra::UnitQuaternion;
 

@@ -1,4 +1,4 @@
-//! Stable object ids (issue 11): random duplicate / delete / move / undo /
+//! Stable object ids: random duplicate / delete / move / undo /
 //! redo / select on a scene with a hierarchy, checked after every step
 //! against a reference model kept here as a plain `Vec` of slots.
 //!

@@ -278,7 +278,7 @@ fn an_empty_scene_and_objects_without_meshes_draw_nothing() {
     assert_no_validation_errors(&r);
 }
 
-/// Stable ids (issue 11): after deletes, their undo, a duplicate and its
+/// Stable ids: after deletes, their undo, a duplicate and its
 /// undo and redo, the GPU path draws exactly the live objects (every object
 /// is in view, far from every plane), as the CPU path does; deletes and
 /// their undo rewrite only the records of the objects that went or came

@@ -313,7 +313,7 @@ fn draw_editor(r: &mut Renderer, meshes: &SceneMeshes, editor: &viewport::editor
     (r.read_ids().unwrap(), r.read_color().unwrap())
 }
 
-/// Ids are stable (issue 11): after deletes and their undo every object
+/// Ids are stable: after deletes and their undo every object
 /// still writes its own id + 1 (the colour of that slot in the file, so a
 /// shifted id would show the wrong colour), deleted objects write none, and
 /// the id buffer agrees with picking.

@@ -12,6 +12,7 @@ use crate::render::device::error::{RenderError, VkContext};
 use crate::render::renderer::frame::Frame;
 
 pub(crate) mod frame;
+mod plan;
 mod read_back;
 pub(crate) mod readback;
 mod record;

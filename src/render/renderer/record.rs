@@ -3,6 +3,7 @@
 
 use ash::vk;
 
+use super::plan::{Barrier, Color, FramePlan, Pass, PlanInputs};
 use super::{Renderer, Target};
 use crate::math::View;
 use crate::render::cull::compute::CullInputs;
@@ -89,13 +90,19 @@ unsafe fn begin_screen_pass(d: &ash::Device, cmd: vk::CommandBuffer, extent: vk:
     set_full_viewport(d, cmd, extent);
 }
 
-/// The last multisampled rendering scope of a frame, which resolves the
-/// multisampled colour (MSAA only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LastPass {
-    Scene,
-    Outline,
-    Overlay,
+/// Records the barrier a plan puts before a scope: scene depth and ids to
+/// sampled, and earlier colour writes before later ones.
+///
+/// # Safety
+/// `cmd` is recording outside a rendering scope.
+unsafe fn record_barrier(d: &ash::Device, cmd: vk::CommandBuffer, b: Barrier, depths: &Depths) {
+    if !b.any() {
+        return;
+    }
+    let reads = [(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)];
+    let transitions: &[_] = if b.scene_to_read { &reads } else { &[] };
+    let colors: &[_] = if b.color { &[barrier::color_after_color()] } else { &[] };
+    barrier::record(d, cmd, transitions, colors);
 }
 
 fn depth_clear(value: f32) -> Option<vk::ClearValue> {
@@ -197,27 +204,18 @@ impl Renderer {
             }
             barrier::record(d, cmd, &starts, &[]);
 
-            // Scene pass: scene objects (colour and ids), then the grid
-            // blended over them (colour only). With MSAA this single-sample
-            // pass writes only the ids and the scene depth (exact at pixel
-            // centres), and the multisampled colour pass below draws the
-            // colour.
+            let ui_draw = desc.ui.as_ref().filter(|u| !u.primitives.is_empty());
+            let plan = FramePlan::new(PlanInputs {
+                msaa: msaa.is_some(),
+                outline,
+                overlay: !desc.overlay.is_empty(),
+                rect: desc.selection_rect.is_some(),
+                ui: ui_draw.is_some(),
+            });
             let bg = desc.background;
             let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
             let clear_ids = vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } };
             let store = vk::AttachmentStoreOp::STORE;
-            let color = match msaa {
-                None => Attachment::new(color_view, Some(clear_color), store),
-                Some(_) => Attachment::none(),
-            };
-            begin_rendering(
-                d,
-                cmd,
-                extent,
-                &[color, Attachment::new(depths.ids.view, Some(clear_ids), store)],
-                Some(Attachment::new(depths.scene.view, depth_clear(desc.depth.clear_depth()), store)),
-            );
-            set_full_viewport(d, cmd, extent);
             let scene = SceneInputs {
                 view,
                 projection,
@@ -227,133 +225,120 @@ impl Renderer {
                 materials: &parts.materials,
                 instance_buffer,
             };
-            // GPU culling: the culled objects, then the listed ones (the
-            // blended meshes' objects, sorted back to front).
-            let culled = match gpu_scene {
-                Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false),
-                None => 0,
-            };
-            (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
-            stats.draw_calls += culled;
             let grid = GridInputs { view, projection, camera: desc.camera, aspect, depth: desc.depth };
-            if desc.grid && msaa.is_none() {
-                stats.draw_calls += parts.grid.record(d, cmd, &grid);
-            }
-            d.cmd_end_rendering(cmd);
-
-            // The multisampled passes draw into `ms_color`; the last of them
-            // resolves it into the target's colour (`resolve_last`).
-            let (ms_color, resolve_last) = match msaa {
-                Some(ms) => (ms.color.view, Some(color_view)),
-                None => (color_view, None),
-            };
-            let last = if !desc.overlay.is_empty() {
-                LastPass::Overlay
-            } else if outline {
-                LastPass::Outline
-            } else {
-                LastPass::Scene
-            };
-            let target = |pass: LastPass, clear: Option<vk::ClearValue>| {
-                let (store, resolve) = match resolve_last {
-                    Some(v) if pass == last => (vk::AttachmentStoreOp::DONT_CARE, Some(v)),
-                    _ => (vk::AttachmentStoreOp::STORE, None),
+            for scope in &plan.scopes {
+                record_barrier(d, cmd, scope.before, depths);
+                // The scope's colour attachment; a resolving scope leaves
+                // the multisampled contents behind and averages them into
+                // the target's colour.
+                let color = |clear: Option<vk::ClearValue>| match (scope.color, msaa) {
+                    (Color::Multisampled, Some(ms)) if scope.resolve => Attachment {
+                        view: ms.color.view,
+                        clear,
+                        store: vk::AttachmentStoreOp::DONT_CARE,
+                        resolve: Some(color_view),
+                    },
+                    (Color::Multisampled, Some(ms)) => Attachment::new(ms.color.view, clear, store),
+                    (Color::Target, _) => Attachment::new(color_view, clear, store),
+                    _ => Attachment::none(),
                 };
-                Attachment { view: ms_color, clear, store, resolve }
-            };
-
-            // MSAA: the colour pass, scene objects (colour alone) and grid
-            // against their own multisampled depth.
-            if let Some(ms) = msaa {
-                let depth = depth_clear(desc.depth.clear_depth());
-                begin_rendering(
-                    d,
-                    cmd,
-                    extent,
-                    &[target(LastPass::Scene, Some(clear_color))],
-                    Some(Attachment::new(ms.depth.view, depth, vk::AttachmentStoreOp::DONT_CARE)),
-                );
-                set_full_viewport(d, cmd, extent);
-                let culled = match gpu_scene {
-                    Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true),
-                    None => 0,
-                };
-                (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
-                stats.draw_calls += culled;
-                if desc.grid {
-                    stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                match scope.pass {
+                    Pass::Scene => {
+                        // Scene objects (colour and ids), then the grid
+                        // blended over them (colour only). With MSAA this
+                        // writes only the ids and the scene depth.
+                        begin_rendering(
+                            d,
+                            cmd,
+                            extent,
+                            &[color(Some(clear_color)), Attachment::new(depths.ids.view, Some(clear_ids), store)],
+                            Some(Attachment::new(depths.scene.view, depth_clear(desc.depth.clear_depth()), store)),
+                        );
+                        set_full_viewport(d, cmd, extent);
+                        // GPU culling: the culled objects, then the listed
+                        // ones (the blended meshes' objects, back to front).
+                        let culled = match gpu_scene {
+                            Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false),
+                            None => 0,
+                        };
+                        (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
+                        stats.draw_calls += culled;
+                        if desc.grid && msaa.is_none() {
+                            stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                        }
+                    }
+                    Pass::SceneColor => {
+                        // MSAA: scene objects (colour alone) and the grid
+                        // against their own multisampled depth.
+                        let Some(ms) = msaa else { continue };
+                        begin_rendering(
+                            d,
+                            cmd,
+                            extent,
+                            &[color(Some(clear_color))],
+                            Some(Attachment::new(
+                                ms.depth.view,
+                                depth_clear(desc.depth.clear_depth()),
+                                vk::AttachmentStoreOp::DONT_CARE,
+                            )),
+                        );
+                        set_full_viewport(d, cmd, extent);
+                        let culled = match gpu_scene {
+                            Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true),
+                            None => 0,
+                        };
+                        (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
+                        stats.draw_calls += culled;
+                        if desc.grid {
+                            stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                        }
+                    }
+                    Pass::Outline => {
+                        begin_screen_pass(d, cmd, extent, color(None));
+                        parts.outline.record(d, cmd, fi);
+                    }
+                    Pass::Overlay => {
+                        // Its own cleared depth; the scene depth is sampled.
+                        begin_rendering(
+                            d,
+                            cmd,
+                            extent,
+                            &[color(None)],
+                            Some(Attachment::new(
+                                depths.overlay.view,
+                                depth_clear(desc.depth.clear_depth()),
+                                vk::AttachmentStoreOp::DONT_CARE,
+                            )),
+                        );
+                        let frame = OverlayFrame {
+                            instances: &desc.overlay,
+                            view,
+                            projection,
+                            depth: desc.depth,
+                            extent,
+                            frame_index: fi,
+                            scene_depth: Some(depths.scene.view),
+                        };
+                        let drawn = overlay.record(cmd, &frame)?;
+                        stats.overlay_draw_calls = drawn.draw_calls;
+                        stats.overlay_instances = drawn.instances;
+                    }
+                    Pass::Rect => {
+                        begin_screen_pass(d, cmd, extent, color(None));
+                        if let Some(rect) = desc.selection_rect {
+                            parts.rect.record(d, cmd, rect);
+                        }
+                    }
+                    Pass::Ui => {
+                        begin_screen_pass(d, cmd, extent, color(None));
+                        if let Some(draw) = ui_draw {
+                            ui.record(cmd, extent, draw)?;
+                        }
+                    }
                 }
                 d.cmd_end_rendering(cmd);
             }
-
-            // Scene depth and ids become readable by the later passes, and
-            // the colour loadable by the next scope.
-            barrier::record(
-                d,
-                cmd,
-                &[(Transition::SceneDepthToRead, depths.scene.raw), (Transition::IdsToRead, depths.ids.raw)],
-                &[barrier::color_after_color()],
-            );
-
-            // Selection outline, from the ids, under the gizmo.
-            if outline {
-                begin_screen_pass(d, cmd, extent, target(LastPass::Outline, None));
-                parts.outline.record(d, cmd, fi);
-                d.cmd_end_rendering(cmd);
-            }
-
-            // Overlay pass: its own cleared depth; the scene depth is sampled.
-            if !desc.overlay.is_empty() {
-                if outline {
-                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
-                }
-                begin_rendering(
-                    d,
-                    cmd,
-                    extent,
-                    &[target(LastPass::Overlay, None)],
-                    Some(Attachment::new(
-                        depths.overlay.view,
-                        depth_clear(desc.depth.clear_depth()),
-                        vk::AttachmentStoreOp::DONT_CARE,
-                    )),
-                );
-                let frame = OverlayFrame {
-                    instances: &desc.overlay,
-                    view,
-                    projection,
-                    depth: desc.depth,
-                    extent,
-                    frame_index: fi,
-                    scene_depth: Some(depths.scene.view),
-                };
-                let drawn = overlay.record(cmd, &frame)?;
-                stats.overlay_draw_calls = drawn.draw_calls;
-                stats.overlay_instances = drawn.instances;
-                d.cmd_end_rendering(cmd);
-            }
-
-            // Box-selection rectangle, over everything.
-            if let Some(rect) = desc.selection_rect {
-                if outline || !desc.overlay.is_empty() {
-                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
-                }
-                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
-                begin_screen_pass(d, cmd, extent, color);
-                parts.rect.record(d, cmd, rect);
-                d.cmd_end_rendering(cmd);
-            }
-
-            // The UI, over everything.
-            if let Some(draw) = desc.ui.as_ref().filter(|u| !u.primitives.is_empty()) {
-                if outline || !desc.overlay.is_empty() || desc.selection_rect.is_some() {
-                    barrier::record(d, cmd, &[], &[barrier::color_after_color()]);
-                }
-                let color = Attachment::new(color_view, None, vk::AttachmentStoreOp::STORE);
-                begin_screen_pass(d, cmd, extent, color);
-                ui.record(cmd, extent, draw)?;
-                d.cmd_end_rendering(cmd);
-            }
+            record_barrier(d, cmd, plan.before_hand_over, depths);
 
             // Hand-over: present (window) or copy the colour (off-screen);
             // scene depth and ids stay as copy sources for `read_region`.

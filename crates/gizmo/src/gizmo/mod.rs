@@ -49,18 +49,19 @@
 //! ```
 
 mod axis_image;
-pub mod drag;
-pub mod geometry;
-pub mod layout;
-pub mod overlay;
-pub mod types;
+pub(crate) mod drag;
+pub(crate) mod geometry;
+pub(crate) mod layout;
+pub(crate) mod overlay;
+pub(crate) mod types;
 
 use nalgebra::Point2;
 
-pub use drag::{AxisImage, Delta, DragState, DragUpdate};
+use drag::DragState;
+pub use drag::{AxisImage, Delta, DragUpdate, MIN_SCALE_FACTOR, RING_EDGE_ON_COS};
 pub use geometry::{HandleGeometry, GEOMETRY};
 pub use layout::{GizmoFrame, Placement};
-pub use overlay::{axis_cross, mesh, HandleState, MeshKind, OverlayInstance};
+pub use overlay::{axis_cross, mesh, HandleState, MeshKind, OverlayInstance, AXIS_CROSS_PX, RING_TUBE};
 pub use types::{Axis, GizmoConfig, Handle, Mode, Pivot, Snap, Space, Target};
 
 use crate::math::{Transform, View};

@@ -26,8 +26,6 @@ use crate::math::closest::orthonormal_basis;
 /// Minor radius of the canonical `Ring` torus (relative to its major radius
 /// 1); the same as [`GEOMETRY`]`.ring_tube`.
 pub const RING_TUBE: f64 = GEOMETRY.ring_tube;
-/// Shaft radius relative to `L`; the same as [`GEOMETRY`]`.shaft_radius`.
-pub const SHAFT_RADIUS: f64 = GEOMETRY.shaft_radius;
 
 /// Which canonical mesh an instance draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

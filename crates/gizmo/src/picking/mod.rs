@@ -2,6 +2,6 @@
 //! shapes are analytic (segments, squares, discs, circles), never the drawn
 //! triangles.
 
-pub mod handles;
+pub(crate) mod handles;
 
 pub use handles::{pick_nearest, shape_hit, shape_hit_within, Candidate, PickClass, PickShape, ShapeHit};

@@ -146,7 +146,7 @@ impl Tally {
 
 /// Smallest and largest scale factor a drag may produce (the gizmo's
 /// documented range: no zero, negative or unbounded scale).
-const SCALE_RANGE: (f64, f64) = (viewport_gizmo::gizmo::drag::MIN_SCALE_FACTOR, 1e6);
+const SCALE_RANGE: (f64, f64) = (viewport_gizmo::gizmo::MIN_SCALE_FACTOR, 1e6);
 
 /// Whether the drag may put a point at world position `p`: in front of the
 /// near plane and no deeper than the drag's depth limit (the far plane, and
@@ -467,7 +467,7 @@ fn ring_drag_case(seed: u64, axis_i: u8, steep: bool) -> Outcome {
         // A ring is edge-on when its axis is within RING_EDGE_ON_COS of
         // perpendicular to the cursor ray at mouse-down.
         let cos0 = r0.dir.normalize().dot(&axis).abs();
-        let edge_on = cos0 < viewport_gizmo::gizmo::drag::RING_EDGE_ON_COS * (1.0 + 1e-9);
+        let edge_on = cos0 < viewport_gizmo::gizmo::RING_EDGE_ON_COS * (1.0 + 1e-9);
         for (m, u) in &r.updates {
             check_finite_in_front(&view, &s.target, u);
             if u.clamped || u.tangent_fallback {

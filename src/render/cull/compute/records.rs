@@ -7,8 +7,8 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Point3};
 
 use super::chunks::{chunk_of, split_f64, ObjectBox};
-use crate::math::geom::Obb;
 use crate::math::Frustum;
+use crate::math::Obb;
 use crate::render::cull::small::GpuSmallCull;
 use crate::render::cull::MeshBounds;
 use crate::render::desc::MeshId;

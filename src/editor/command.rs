@@ -1,0 +1,136 @@
+//! The editor's one vocabulary of actions. A key (through [`keymap`]), a
+//! toolbar button, a side-panel field and a replay script's key all become a
+//! [`Command`], and [`Editor::execute`] is the one place that carries out
+//! those that concern the editor. The program-level ones (save, screenshot,
+//! quit) are returned to the window or the replay by `session`.
+//!
+//! Adding a command is one variant here plus its arm in `execute` (and a
+//! row in [`keymap::BINDINGS`] if a key runs it).
+//!
+//! [`keymap`]: super::keymap
+//! [`keymap::BINDINGS`]: super::keymap::BINDINGS
+
+use super::camera::AxisView;
+use super::Editor;
+use crate::gizmo::{Mode, Pivot, Snap};
+use crate::math::Transform;
+
+/// One editing action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Command {
+    /// The gizmo's mode (W / E / R / T, the toolbar).
+    SetMode(Mode),
+    /// World <-> local (X, the toolbar).
+    ToggleSpace,
+    /// The pivot the gizmo turns and scales about (the toolbar's menu).
+    SetPivot(Pivot),
+    /// Median -> individual -> active -> bounds -> median (Period).
+    CyclePivot,
+    /// Snapping on without Ctrl held (the toolbar's check box).
+    SetSnapping(bool),
+    /// The snapping increments (the toolbar's fields).
+    SetSnap(Snap),
+    /// Abandons a box selection or a drag in progress (Escape).
+    Cancel,
+    /// Undoes the last change (Ctrl+Z).
+    Undo,
+    /// Redoes the last undone change (Ctrl+Shift+Z, Ctrl+Y).
+    Redo,
+    /// Duplicates the selection (Ctrl+D, Shift+D).
+    Duplicate,
+    /// Deletes the selection (Delete).
+    Delete,
+    /// Selects `object` alone, or toggles it with `add` (an outliner row).
+    Select { object: usize, add: bool },
+    /// Sets an object's local transform (the side panel's fields); the
+    /// panel commits the edit as one undo step when the field is left.
+    SetTransform { object: usize, transform: Transform },
+    /// Frames the selection, or the whole scene (F, NumpadDecimal).
+    Focus,
+    /// An axis view (Numpad 1 / 3 / 7, Ctrl for the opposite side).
+    AxisView(AxisView),
+    /// Perspective <-> orthographic (Numpad5, the toolbar).
+    ToggleProjection,
+    /// Reversed <-> standard depth (F2, the toolbar).
+    ToggleDepth,
+    /// Writes the scene to its file (Ctrl+S): the program's business.
+    Save,
+    /// Writes a screenshot (F12): the program's business.
+    Screenshot,
+    /// Quits (Ctrl+Q): the program's business.
+    Quit,
+}
+
+impl Command {
+    /// Whether the program, not the editor, carries it out.
+    pub fn is_program(&self) -> bool {
+        matches!(self, Command::Save | Command::Screenshot | Command::Quit)
+    }
+
+    /// Whether it may run while a gizmo drag is under way; every other
+    /// command waits until the drag ends.
+    pub fn runs_during_drag(&self) -> bool {
+        matches!(
+            self,
+            Command::Cancel
+                | Command::Undo
+                | Command::Redo
+                | Command::ToggleDepth
+                | Command::Save
+                | Command::Screenshot
+                | Command::Quit
+        )
+    }
+}
+
+/// The pivot after `p` in the Period key's cycle.
+pub fn next_pivot(p: Pivot) -> Pivot {
+    match p {
+        Pivot::Median => Pivot::Individual,
+        Pivot::Individual => Pivot::Active,
+        Pivot::Active => Pivot::Bounds,
+        Pivot::Bounds => Pivot::Median,
+    }
+}
+
+impl Editor {
+    /// Carries out `command`; returns whether anything visible may have
+    /// changed. Program-level commands change nothing here. A change of the
+    /// gizmo's settings hovers again, so the handle under a still cursor is
+    /// the one the new settings put there.
+    pub fn execute(&mut self, command: &Command) -> bool {
+        if self.gizmo.is_dragging() && !command.runs_during_drag() {
+            return false;
+        }
+        let config = &mut self.gizmo.config;
+        match *command {
+            Command::SetMode(mode) => config.mode = mode,
+            Command::ToggleSpace => config.space = config.space.toggled(),
+            Command::SetPivot(pivot) => config.pivot = pivot,
+            Command::CyclePivot => config.pivot = next_pivot(config.pivot),
+            Command::SetSnap(snap) => config.snap = snap,
+            Command::SetSnapping(on) => {
+                self.snap_on = on;
+                return true;
+            }
+            Command::ToggleDepth => {
+                self.depth = self.depth.toggled();
+                return true;
+            }
+            Command::Cancel if self.pointer.boxing => return self.cancel_box(),
+            Command::Cancel => return self.cancel_drag(),
+            Command::Undo => return self.undo(),
+            Command::Redo => return self.redo(),
+            Command::Duplicate => return self.duplicate(),
+            Command::Delete => return self.delete(),
+            Command::Select { object, add } => return self.select_object(object, add),
+            Command::SetTransform { object, transform } => return self.set_transform(object, transform),
+            Command::Focus => return self.focus(),
+            Command::AxisView(view) => return self.set_axis_view(view),
+            Command::ToggleProjection => return self.toggle_projection(),
+            Command::Save | Command::Screenshot | Command::Quit => return false,
+        }
+        self.rehover();
+        true
+    }
+}

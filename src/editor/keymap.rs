@@ -1,0 +1,155 @@
+//! The key bindings: one table from keys (winit `KeyCode` names, as
+//! `input` gives them) and modifiers to [`Command`]s. The first row that
+//! matches wins. Keys that act while held rather than once (the fly keys
+//! while the right button is down, V for vertex snapping) are the pointer
+//! state's business and are not in the table.
+
+use super::camera::AxisView;
+use super::command::Command;
+use crate::gizmo::Mode;
+use crate::input::Modifiers;
+
+/// What a binding asks of one modifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// Either way.
+    Any,
+    /// Must be held.
+    Yes,
+    /// Must not be held.
+    No,
+}
+
+impl Held {
+    fn matches(self, down: bool) -> bool {
+        match self {
+            Held::Any => true,
+            Held::Yes => down,
+            Held::No => !down,
+        }
+    }
+}
+
+/// A key with what it asks of Ctrl, Shift and Alt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chord {
+    /// The key's winit `KeyCode` name without the `Key` prefix (`W`, `F2`, `Numpad1`).
+    pub key: &'static str,
+    /// Ctrl.
+    pub ctrl: Held,
+    /// Shift.
+    pub shift: Held,
+    /// Alt.
+    pub alt: Held,
+}
+
+impl Chord {
+    /// Whether `key` pressed with `mods` is this chord.
+    pub fn matches(&self, key: &str, mods: Modifiers) -> bool {
+        self.key == key && self.ctrl.matches(mods.ctrl) && self.shift.matches(mods.shift) && self.alt.matches(mods.alt)
+    }
+}
+
+const fn chord(key: &'static str, ctrl: Held, shift: Held, alt: Held) -> Chord {
+    Chord { key, ctrl, shift, alt }
+}
+/// The key with any modifiers.
+const fn any(key: &'static str) -> Chord {
+    chord(key, Held::Any, Held::Any, Held::Any)
+}
+/// The key without Ctrl.
+const fn no_ctrl(key: &'static str) -> Chord {
+    chord(key, Held::No, Held::Any, Held::Any)
+}
+/// The key with Ctrl.
+const fn ctrl(key: &'static str) -> Chord {
+    chord(key, Held::Yes, Held::Any, Held::Any)
+}
+/// The key without Ctrl and Alt.
+const fn plain(key: &'static str) -> Chord {
+    chord(key, Held::No, Held::Any, Held::No)
+}
+
+/// Every key binding, first match first (`docs/spec/editing.md`).
+pub const BINDINGS: &[(Chord, Command)] = &[
+    // The program's keys.
+    (plain("F2"), Command::ToggleDepth),
+    (plain("F12"), Command::Screenshot),
+    (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
+    (ctrl("Q"), Command::Quit),
+    // History and cancelling, which also act during a drag.
+    (any("Escape"), Command::Cancel),
+    (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),
+    (ctrl("Z"), Command::Undo),
+    (ctrl("Y"), Command::Redo),
+    // The gizmo.
+    (no_ctrl("W"), Command::SetMode(Mode::Translate)),
+    (no_ctrl("E"), Command::SetMode(Mode::Rotate)),
+    (no_ctrl("R"), Command::SetMode(Mode::Scale)),
+    (no_ctrl("T"), Command::SetMode(Mode::Universal)),
+    (no_ctrl("X"), Command::ToggleSpace),
+    (no_ctrl("Period"), Command::CyclePivot),
+    // The selection.
+    (no_ctrl("F"), Command::Focus),
+    (any("NumpadDecimal"), Command::Focus),
+    (ctrl("D"), Command::Duplicate),
+    (chord("D", Held::Any, Held::Yes, Held::Any), Command::Duplicate),
+    (any("Delete"), Command::Delete),
+    // Views.
+    (ctrl("Numpad1"), Command::AxisView(AxisView::Back)),
+    (any("Numpad1"), Command::AxisView(AxisView::Front)),
+    (ctrl("Numpad3"), Command::AxisView(AxisView::Left)),
+    (any("Numpad3"), Command::AxisView(AxisView::Right)),
+    (ctrl("Numpad7"), Command::AxisView(AxisView::Bottom)),
+    (any("Numpad7"), Command::AxisView(AxisView::Top)),
+    (any("Numpad5"), Command::ToggleProjection),
+];
+
+/// The command `key` runs with `mods` held, if any.
+pub fn lookup(key: &str, mods: Modifiers) -> Option<Command> {
+    BINDINGS.iter().find(|(c, _)| c.matches(key, mods)).map(|&(_, command)| command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(ctrl: bool, shift: bool, alt: bool) -> Modifiers {
+        Modifiers { ctrl, shift, alt }
+    }
+
+    #[test]
+    fn modifiers_pick_the_binding() {
+        let none = Modifiers::NONE;
+        assert_eq!(lookup("Z", m(true, false, false)), Some(Command::Undo));
+        assert_eq!(lookup("Z", m(true, true, false)), Some(Command::Redo));
+        assert_eq!(lookup("Z", none), None);
+        assert_eq!(lookup("D", m(false, true, false)), Some(Command::Duplicate));
+        assert_eq!(lookup("D", m(true, false, false)), Some(Command::Duplicate));
+        assert_eq!(lookup("D", none), None);
+        assert_eq!(lookup("W", m(true, false, false)), None);
+        assert_eq!(lookup("W", m(false, true, false)), Some(Command::SetMode(Mode::Translate)));
+        assert_eq!(lookup("Numpad1", m(true, false, false)), Some(Command::AxisView(AxisView::Back)));
+        assert_eq!(lookup("Numpad1", none), Some(Command::AxisView(AxisView::Front)));
+        assert_eq!(lookup("S", m(true, false, false)), Some(Command::Save));
+        assert_eq!(lookup("S", m(true, true, false)), None);
+        assert_eq!(lookup("F2", m(false, false, true)), None);
+        assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
+        assert_eq!(lookup("NoSuchKey", none), None);
+    }
+
+    #[test]
+    fn every_row_can_be_reached() {
+        // A row hidden behind an earlier, wider one would never run. Try
+        // every combination of modifiers: each row must win for some.
+        for (k, (chord, command)) in BINDINGS.iter().enumerate() {
+            let reached = (0..8).any(|bits| {
+                let mods = m(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                chord.matches(chord.key, mods)
+                    && lookup(chord.key, mods) == Some(*command)
+                    && BINDINGS.iter().position(|(c, _)| c.matches(chord.key, mods)) == Some(k)
+            });
+            assert!(reached, "row {k} ({chord:?}) is never reached");
+        }
+    }
+}
