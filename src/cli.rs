@@ -68,6 +68,10 @@ pub struct Cli {
     /// Write the resulting scene as JSON.
     #[arg(long, value_name = "OUT.json")]
     pub save_scene: Option<PathBuf>,
+    /// Write the resulting scene as glTF 2.0: OUT.glb (one file) or
+    /// OUT.gltf (with OUT.bin beside it).
+    #[arg(long, value_name = "OUT.glb")]
+    pub export: Option<PathBuf>,
     /// Depth mode: reversed (default) or standard.
     #[arg(long, value_name = "MODE", default_value = "reversed", value_parser = parse_depth)]
     pub depth: DepthMode,
@@ -177,6 +181,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         trace: cli.trace.clone(),
         screenshot: cli.screenshot.clone(),
         save_scene: cli.save_scene.clone(),
+        export: cli.export.clone(),
     };
     if cli.headless {
         return crate::headless::run(&options, &outputs);

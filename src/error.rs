@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::draw::DrawError;
 use crate::files::WriteError;
 use crate::render::RenderError;
+use crate::scene::gltf::export::ExportError;
 use crate::scene::SceneError;
 use crate::script::ScriptError;
 
@@ -23,6 +24,8 @@ pub enum Error {
     Render(#[from] RenderError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
     #[error("cannot connect to the display: {0}")]
     Display(#[from] winit::error::EventLoopError),
     #[error("cannot open a window: {0}")]

@@ -86,6 +86,10 @@ struct EventFile {
     frame: Option<u32>,
     /// A glTF file to import (relative to the script file), as if dropped.
     import: Option<String>,
+    /// A glTF file to export the scene to (relative to the script file).
+    export: Option<String>,
+    /// With `export`: only the selected objects and their descendants.
+    selection: Option<bool>,
     mods: Option<Vec<String>>,
 }
 
@@ -96,6 +100,8 @@ pub enum Step {
     Input(Event, Modifiers),
     /// Draw `n` frames (no input).
     Frame(u32),
+    /// Export the scene (or the selection and its descendants) as glTF.
+    Export { path: std::path::PathBuf, selection: bool },
 }
 
 /// A validated replay script.
@@ -174,6 +180,15 @@ impl EventFile {
             }
             steps.push(Step::Input(Event::Drop { path: p.into() }, mods));
         }
+        if let Some(p) = &self.export {
+            crate::scene::gltf::export::ExportKind::of(std::path::Path::new(p)).map_err(|e| e.to_string())?;
+            if self.mods.is_some() {
+                return Err("export takes no mods".into());
+            }
+            steps.push(Step::Export { path: p.into(), selection: self.selection.unwrap_or(false) });
+        } else if self.selection.is_some() {
+            return Err("selection goes with export".into());
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -182,10 +197,10 @@ impl EventFile {
         }
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
-            0 => {
-                Err("needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import"
-                    .into())
-            }
+            0 => Err(
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export"
+                    .into(),
+            ),
             _ => Err("has more than one action; give one per event".into()),
         }
     }

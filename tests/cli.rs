@@ -14,6 +14,9 @@ mod editing;
 /// Editing rules of `docs/spec/editing.md`: pivots, snapping, picking what is drawn.
 #[path = "cli/editing_snap.rs"]
 mod editing_snap;
+/// Export to glTF: the written file read back, reopened, bad paths.
+#[path = "cli/export.rs"]
+mod export;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;

@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
+use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
 use crate::session::Outcome;
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
@@ -31,6 +32,8 @@ pub struct Outputs {
     pub screenshot: Option<PathBuf>,
     /// The resulting scene.
     pub save_scene: Option<PathBuf>,
+    /// The resulting scene as glTF (`.glb` or `.gltf`).
+    pub export: Option<PathBuf>,
 }
 
 /// Reads and validates a replay script against `scene`.
@@ -42,8 +45,9 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
     // `import` paths are relative to the script file.
     let dir = path.parent().unwrap_or(Path::new(""));
     for step in &mut script.steps {
-        if let Step::Input(Event::Drop { path }, _) = step {
-            *path = dir.join(&*path);
+        match step {
+            Step::Input(Event::Drop { path }, _) | Step::Export { path, .. } => *path = dir.join(&*path),
+            _ => {}
         }
     }
     Ok(script)
@@ -54,6 +58,9 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
 /// session code as the window; the outputs are written only after the final
 /// frame rendered, each atomically. Returns the number of validation errors.
 pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
+    if let Some(path) = &outputs.export {
+        export::check_target(path)?;
+    }
     let opened = open_scene(options.scene.as_deref())?;
     let script = match &outputs.replay {
         Some(path) => Some(read_script(path, &opened.scene)?),
@@ -112,11 +119,25 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(path) = &outputs.save_scene {
         editor.scene_to_save().save(path)?;
     }
+    if let Some(path) = &outputs.export {
+        export_to(editor.scene(), None, path)?;
+    }
     if let Some(path) = &outputs.screenshot {
         save_png(path, image.width, image.height, &image.data)?;
     }
     renderer.wait_idle()?;
     Ok(renderer.validation().errors())
+}
+
+/// Writes `scene` (or `only` and their descendants) as glTF to `path`,
+/// with a warning line for each thing not yet written as the spec asks.
+fn export_to(scene: &Scene, only: Option<&[usize]>, path: &Path) -> Result<(), export::ExportError> {
+    let export = export::build(scene, only);
+    export::write(&export, path)?;
+    for w in &export.warnings {
+        eprintln!("viewport: warning: {w}");
+    }
+    Ok(())
 }
 
 /// The headless renderer as a replay target.
@@ -230,7 +251,10 @@ pub fn replay<T: ReplayTarget>(
     ui: &mut Ui,
     script: &Script,
     target: &mut T,
-) -> Result<Vec<TraceLine>, T::Error> {
+) -> Result<Vec<TraceLine>, T::Error>
+where
+    T::Error: From<export::ExportError>,
+{
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
         match step {
@@ -251,6 +275,10 @@ pub fn replay<T: ReplayTarget>(
                     // a script's outputs are named on the command line.
                     Outcome::Save | Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw => {}
                 }
+            }
+            Step::Export { path, selection } => {
+                let only = selection.then(|| editor.selection().to_vec());
+                export_to(editor.scene(), only.as_deref(), path)?;
             }
             Step::Frame(n) => {
                 for k in 1..=*n {

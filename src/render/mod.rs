@@ -38,7 +38,9 @@
 //! waited on by the present.
 //!
 //! Per frame: wait fence -> acquire (window) -> record -> submit -> present
-//! (window). One frame records, in order:
+//! (window). The scopes a frame records and the barriers between them come
+//! from its plan (`renderer/plan.rs`), which a loop in `renderer/record.rs`
+//! walks. One frame records, in order:
 //! 1. colour, scene depth, overlay depth and ids -> attachment layouts
 //!    (contents discarded);
 //! 2. scene pass (colour cleared to the background, ids to 0, scene depth

@@ -516,6 +516,7 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
 
 mod accessor;
 mod check;
+pub mod export;
 mod lenient;
 mod materials;
 mod primitive;

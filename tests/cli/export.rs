@@ -1,0 +1,231 @@
+//! Export to glTF (`docs/spec/roundtrip.md`, "Export") through the real
+//! binary: the written file is read back here with the `gltf` crate and
+//! compared with the scene file it came from, then opened by the viewport,
+//! which must show the same objects and the same picture.
+
+use crate::support::cli::{assert_bad_input, viewport_cli, write_file};
+use crate::support::image::read_png;
+
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The demo's objects, an empty with a child, and a scaled child of a
+/// rotated parent: names, hierarchy, every transform field and colours.
+fn scene_json() -> Value {
+    json!({
+        "camera": { "eye": [6, 4, 8], "target": [0, 0.5, 0], "up": [0, 1, 0], "fov_y_deg": 50, "near": 0.05, "far": 1000 },
+        "objects": [
+            { "name": "crate", "mesh": "cube", "position": [0, 0.5, 0], "color": [0.8, 0.5, 0.2] },
+            { "name": "ball", "mesh": "sphere", "position": [2.2, 0.5, -1.0], "color": [0.15, 0.45, 0.9] },
+            { "name": "arm", "mesh": "cube", "position": [1.5, 0.25, 2.0],
+              "rotation": [0, 0.3826834, 0, 0.9238795], "scale": [2.0, 0.5, 0.5], "color": [0.6, 0.6, 0.65] },
+            { "name": "tip", "mesh": "cone", "parent": "arm", "position": [0.5, 1.5, 0],
+              "scale": [0.5, 2.0, 2.0], "color": [0.9, 0.15, 0.15] },
+            { "name": "pivot", "mesh": null, "position": [-2, 0, 0] },
+            { "name": "ring", "mesh": "torus", "parent": "pivot", "position": [0.5, 0.15, 2.0], "color": [0.85, 0.8, 0.1] },
+            { "name": "crate2", "mesh": "cube", "position": [-1, 0.5, -2], "color": [0.8, 0.5, 0.2] }
+        ]
+    })
+}
+
+/// A script that only sets the camera the screenshots share.
+fn camera_script(dir: &Path) -> String {
+    let script = json!({ "camera": scene_json()["camera"], "events": [] });
+    write_file(dir, "camera.json", &script.to_string())
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+fn vec3(v: Option<&Value>, default: [f64; 3]) -> Vector3<f64> {
+    v.map_or(Vector3::from(default), |v| Vector3::new(f(&v[0]), f(&v[1]), f(&v[2])))
+}
+
+fn quat(v: Option<&Value>) -> UnitQuaternion<f64> {
+    v.map_or(UnitQuaternion::identity(), |v| {
+        UnitQuaternion::from_quaternion(Quaternion::new(f(&v[3]), f(&v[0]), f(&v[1]), f(&v[2])))
+    })
+}
+
+/// The largest difference of any channel between two screenshots.
+fn max_diff(a: &Path, b: &Path) -> u8 {
+    let (a, b) = (read_png(a), read_png(b));
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    a.data.iter().zip(&b.data).map(|(x, y)| x.abs_diff(*y)).max().unwrap()
+}
+
+#[test]
+fn an_exported_scene_holds_its_objects_and_reopens_with_the_same_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write_file(dir.path(), "scene.json", &scene_json().to_string());
+    let script = camera_script(dir.path());
+    for ext in ["glb", "gltf"] {
+        let out = dir.path().join(format!("out.{ext}"));
+        for depth in ["reversed", "standard"] {
+            let shot = dir.path().join(format!("scene-{depth}.png"));
+            let run = viewport_cli(&[
+                &scene,
+                "--headless",
+                "--validation",
+                "--size",
+                "320x180",
+                "--depth",
+                depth,
+                "--replay",
+                &script,
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--export",
+                out.to_str().unwrap(),
+            ]);
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            assert!(!String::from_utf8_lossy(&run.stderr).contains("warning"), "primitives export without warnings");
+        }
+        if ext == "gltf" {
+            assert!(dir.path().join("out.bin").exists(), "the .gltf's buffer is written beside it");
+        }
+
+        // Read back with the gltf crate: nodes in scene order, names,
+        // children, TRS, meshes and colours as the scene file says.
+        let (doc, buffers, _) = gltf::import(&out).unwrap();
+        let objects = scene_json()["objects"].as_array().unwrap().clone();
+        let nodes: Vec<gltf::Node> = doc.nodes().collect();
+        assert_eq!(nodes.len(), objects.len());
+        let index_of = |name: &str| objects.iter().position(|o| o["name"] == name).unwrap();
+        for (node, o) in nodes.iter().zip(&objects) {
+            assert_eq!(node.name(), o["name"].as_str());
+            let (t, r, s) = node.transform().decomposed();
+            let (t, s) = (Vector3::new(t[0], t[1], t[2]).cast::<f64>(), Vector3::new(s[0], s[1], s[2]).cast::<f64>());
+            let r = UnitQuaternion::from_quaternion(Quaternion::new(r[3], r[0], r[1], r[2]).cast::<f64>());
+            assert!((t - vec3(o.get("position"), [0.0; 3])).norm() < 1e-6, "{:?}", o["name"]);
+            assert!((s - vec3(o.get("scale"), [1.0; 3])).norm() < 1e-6, "{:?}", o["name"]);
+            assert!(r.angle_to(&quat(o.get("rotation"))) < 1e-6, "{:?}", o["name"]);
+            let children: Vec<usize> = node.children().map(|c| c.index()).collect();
+            let expected: Vec<usize> = (0..objects.len())
+                .filter(|&c| objects[c].get("parent").is_some_and(|p| index_of(p.as_str().unwrap()) == node.index()))
+                .collect();
+            assert_eq!(children, expected, "{:?}", o["name"]);
+            match (node.mesh(), o["mesh"].as_str()) {
+                (None, None) => {}
+                (Some(mesh), Some(_)) => {
+                    let p = mesh.primitives().next().unwrap();
+                    let color = p.material().pbr_metallic_roughness().base_color_factor();
+                    let want = o["color"].as_array().unwrap();
+                    for k in 0..3 {
+                        assert!((color[k] as f64 - f(&want[k])).abs() < 1e-6);
+                    }
+                    let reader = p.reader(|b| Some(&buffers[b.index()]));
+                    let triangles = reader.read_indices().unwrap().into_u32().count() / 3;
+                    assert!(triangles >= 12, "{:?}: {triangles} triangles", o["name"]);
+                }
+                other => panic!("{:?}: {other:?}", o["name"]),
+            }
+        }
+        // The two crates share their mesh and material; roots are the
+        // objects without a parent.
+        assert_eq!(nodes[0].mesh().unwrap().index(), nodes[6].mesh().unwrap().index());
+        let roots: Vec<usize> = doc.default_scene().unwrap().nodes().map(|n| n.index()).collect();
+        assert_eq!(roots, vec![0, 1, 2, 4, 6]);
+        assert!(doc.extensions_used().next().is_none());
+
+        // The viewport opens it: the same objects and parents, the same
+        // picture in both depth modes.
+        for depth in ["reversed", "standard"] {
+            let shot = dir.path().join(format!("reopened-{ext}-{depth}.png"));
+            let saved = dir.path().join(format!("reopened-{ext}.json"));
+            let run = viewport_cli(&[
+                out.to_str().unwrap(),
+                "--headless",
+                "--validation",
+                "--size",
+                "320x180",
+                "--depth",
+                depth,
+                "--replay",
+                &script,
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--save-scene",
+                saved.to_str().unwrap(),
+            ]);
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            let diff = max_diff(&dir.path().join(format!("scene-{depth}.png")), &shot);
+            assert!(diff <= 2, "{ext}, {depth}: pixels differ by {diff} levels");
+            let reopened: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+            let names: Vec<&str> =
+                reopened["objects"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+            let want: Vec<&str> = objects.iter().map(|o| o["name"].as_str().unwrap()).collect();
+            assert_eq!(names, want);
+            for (a, b) in reopened["objects"].as_array().unwrap().iter().zip(&objects) {
+                let parent = |o: &Value| o.get("parent").filter(|p| !p.is_null()).cloned();
+                assert_eq!(parent(a), parent(b), "{:?}", b["name"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_export_path_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &Path| viewport_cli(&["--headless", "--size", "64x64", "--export", out.to_str().unwrap()]);
+    let listing = |d: &Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        v.sort();
+        v
+    };
+
+    // Another extension: refused before anything is opened.
+    let obj = dir.path().join("out.obj");
+    assert_bad_input(&run(&obj), "must end in .glb or .gltf");
+    assert!(listing(dir.path()).is_empty());
+
+    // A folder that does not exist.
+    let missing = dir.path().join("nothere").join("out.glb");
+    assert_bad_input(&run(&missing), "nothere");
+    assert!(listing(dir.path()).is_empty());
+
+    // A read-only file stays as it was.
+    let ro = dir.path().join("ro.gltf");
+    std::fs::write(&ro, "keep").unwrap();
+    let mut perm = std::fs::metadata(&ro).unwrap().permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(&ro, perm).unwrap();
+    assert_bad_input(&run(&ro), "read-only");
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), "keep");
+    assert_eq!(listing(dir.path()), vec![std::ffi::OsString::from("ro.gltf")]);
+}
+
+#[test]
+fn a_script_exports_the_selection_with_its_descendants_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write_file(dir.path(), "scene.json", &scene_json().to_string());
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let script = json!({
+        "select": ["arm", "ring"],
+        "events": [{"export": "out/sel.glb", "selection": true}, {"export": "out/all.gltf"}]
+    });
+    let script = write_file(dir.path(), "script.json", &script.to_string());
+    let run = viewport_cli(&[&scene, "--headless", "--size", "64x64", "--replay", &script]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+
+    let (doc, _, _) = gltf::import(dir.path().join("out/sel.glb")).unwrap();
+    let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, vec!["arm", "tip", "ring"]);
+    let roots: Vec<&str> = doc.default_scene().unwrap().nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(roots, vec!["arm", "ring"]);
+    // The ring's parent (pivot at x = -2) stayed behind: the ring is a root
+    // where it was in the world.
+    let ring = doc.nodes().nth(2).unwrap();
+    let t = Vector3::from(ring.transform().decomposed().0).cast::<f64>();
+    assert!((t - Vector3::new(-1.5, 0.15, 2.0)).norm() < 1e-6, "{t:?}");
+
+    let (doc, _, _) = gltf::import(dir.path().join("out/all.gltf")).unwrap();
+    assert_eq!(doc.nodes().count(), 7);
+
+    // Another extension in a script: refused before anything runs.
+    let bad = write_file(dir.path(), "bad.json", r#"{"events": [{"frame": 1}, {"export": "x.obj"}]}"#);
+    assert_bad_input(&viewport_cli(&[&scene, "--headless", "--replay", &bad]), "event 1");
+    assert!(!dir.path().join("x.obj").exists());
+}
