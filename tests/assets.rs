@@ -245,16 +245,30 @@ fn khronos_validate(file: &Path) -> Result<(), String> {
     }
 }
 
+/// Whether a glTF file (`.gltf` or `.glb`) has skins.
+fn has_skins(file: &Path) -> bool {
+    let bytes = std::fs::read(file).unwrap();
+    let json = if bytes.starts_with(b"glTF") {
+        gltf::binary::Glb::from_slice(&bytes).unwrap().json.into_owned()
+    } else {
+        bytes
+    };
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    v["skins"].as_array().is_some_and(|s| !s.is_empty())
+}
+
 /// `docs/spec/roundtrip.md`, "Export": every real model and every file of
 /// the validator's suite that it passes and the viewport opens is exported
-/// as `.glb` and as `.gltf`; the validator finds no error in either, and the
-/// viewport opens both again with validation on.
+/// as `.glb` and as `.gltf`; the validator finds no error in either, the
+/// viewport opens both again with validation on, and a real model's export
+/// shows the same picture as the model.
 #[test]
 fn every_real_model_and_valid_suite_file_exports_a_file_the_validator_passes() {
     let real = gltf_files(&shared("real-assets"));
     let suite: Vec<PathBuf> =
         gltf_files(&shared("gltf-validator-suite")).into_iter().filter(|f| validator_errors(f) == 0).collect();
     assert!(real.len() >= 13 && suite.len() >= 129, "{} real, {} valid suite files", real.len(), suite.len());
+    let real_models = real.clone();
     let files: Vec<PathBuf> = real.into_iter().chain(suite).collect();
     let exported = std::sync::atomic::AtomicUsize::new(0);
     let problems = in_parallel(&files, |file| {
@@ -279,6 +293,23 @@ fn every_real_model_and_valid_suite_file_exports_a_file_the_validator_passes() {
             match run(dir.path(), &again) {
                 Some(o) if o.status.success() => {}
                 other => problems.push(format!("{name} -> {out_name}: does not reopen: {other:?}")),
+            }
+            // A real model: the export opens to the same picture. Skins are
+            // not exported yet, so a posed skinned model is left out.
+            if real_models.contains(file) && !has_skins(file) {
+                let shot = |input: &str, png: &str| {
+                    let args = [input, "--headless", "--no-ui", "--size", "320x240", "--screenshot", png];
+                    run(dir.path(), &args).filter(|o| o.status.success()).map(|_| read_png(&dir.path().join(png)))
+                };
+                match (shot(file.to_str().unwrap(), "a.png"), shot(out_name, "b.png")) {
+                    (Some(a), Some(b)) => {
+                        let diff = a.data.iter().zip(&b.data).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+                        if diff > 2 || a.data.len() != b.data.len() {
+                            problems.push(format!("{name} -> {out_name}: the picture differs by {diff} levels"));
+                        }
+                    }
+                    _ => problems.push(format!("{name} -> {out_name}: no screenshots to compare")),
+                }
             }
         }
         exported.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
