@@ -48,10 +48,18 @@ test: deps core
 
 # Files made elsewhere (../shared beside the clone, as in CI): every real
 # glTF model opened with validation, saved and screenshotted (PNGs under
-# target/tmp/assets-check/), and every file of the Khronos validator's test
-# suite opened directly and as a scene's mesh. Fails if a folder is missing.
+# target/tmp/assets-check/), every file of the Khronos validator's test
+# suite opened directly and as a scene's mesh, and every real model and
+# valid suite file exported to glTF, validated and reopened. Fails if a
+# folder is missing.
+# The Khronos glTF-Validator (npm package gltf-validator) checks every
+# export; it is installed under target/ when missing, with node and npm.
+GLTF_VALIDATOR := target/gltf-validator
 check-assets: deps
-	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) test --test assets
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; }
+	@[ -d $(GLTF_VALIDATOR)/node_modules/gltf-validator ] || npm install --silent --prefix $(GLTF_VALIDATOR) gltf-validator
+	GLTF_VALIDATOR_MODULES=$(CURDIR)/$(GLTF_VALIDATOR)/node_modules VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) test --test assets
 
 bench: deps
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) bench

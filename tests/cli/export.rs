@@ -229,3 +229,118 @@ fn a_script_exports_the_selection_with_its_descendants_where_they_are() {
     assert_bad_input(&viewport_cli(&[&scene, "--headless", "--replay", &bad]), "event 1");
     assert!(!dir.path().join("x.obj").exists());
 }
+
+/// A glTF file opened and exported: its meshes, materials (an extension
+/// included), samplers and texture image are copied as they are in the
+/// file: the image bytes are identical, the accessors' data the same, and
+/// the export opens to the same picture. An object colour other than white
+/// multiplies a copy of the material's base colour.
+#[test]
+fn a_gltf_file_exports_its_meshes_materials_and_images_as_they_are() {
+    use crate::support::textured::{lit, quadrants, unlit, Doc, Image, ImageAt, Quad};
+    let dir = tempfile::tempdir().unwrap();
+    let png = quadrants(8, [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 0, 255]]);
+    let doc = Doc {
+        quads: vec![Quad::new([-1.1, 0.0, 0.0], 1.0, Some(0)), Quad::new([1.1, 0.0, 0.0], 1.0, Some(1))],
+        materials: vec![unlit([1.0; 4], Some((0, 0))), lit([0.2, 0.6, 0.9, 1.0], None)],
+        textures: vec![json!({"source": 0, "sampler": 0})],
+        samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
+        images: vec![Image { bytes: Some(png.clone()), at: ImageAt::File("tex.png".into()) }],
+    };
+    let source = doc.write(dir.path(), "quads.gltf");
+    let src = source.to_str().unwrap();
+    let script =
+        json!({ "camera": { "eye": [0, 0, 4], "target": [0, 0, 0], "up": [0, 1, 0], "fov_y_deg": 60 }, "events": [] });
+    let script = write_file(dir.path(), "camera.json", &script.to_string());
+    let shot = |input: &str, png: &str| {
+        let out = dir.path().join(png);
+        let run = viewport_cli(&[
+            input,
+            "--headless",
+            "--validation",
+            "--size",
+            "320x180",
+            "--replay",
+            &script,
+            "--screenshot",
+            out.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        out
+    };
+    let out = dir.path().join("out.glb");
+    let run = viewport_cli(&[src, "--headless", "--size", "64x64", "--export", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(!String::from_utf8_lossy(&run.stderr).contains("warning"), "{}", String::from_utf8_lossy(&run.stderr));
+
+    let (a, a_buffers, _) = gltf::import(&source).unwrap();
+    let (b, b_buffers, _) = gltf::import(&out).unwrap();
+    // The image's bytes, unchanged (never decoded and encoded again).
+    let image = b.images().next().unwrap();
+    let gltf::image::Source::View { view, mime_type } = image.source() else { panic!("embedded in the .glb") };
+    assert_eq!(mime_type, "image/png");
+    assert_eq!(&b_buffers[view.buffer().index()][view.offset()..view.offset() + view.length()], &png[..]);
+    // Meshes and their accessors' data, materials and the sampler.
+    assert_eq!(a.meshes().count(), b.meshes().count());
+    for (ma, mb) in a.meshes().zip(b.meshes()) {
+        for (pa, pb) in ma.primitives().zip(mb.primitives()) {
+            let (ra, rb) = (pa.reader(|x| Some(&a_buffers[x.index()])), pb.reader(|x| Some(&b_buffers[x.index()])));
+            assert_eq!(
+                ra.read_positions().unwrap().collect::<Vec<_>>(),
+                rb.read_positions().unwrap().collect::<Vec<_>>()
+            );
+            let uv_a = ra.read_tex_coords(0).map(|t| t.into_f32().collect::<Vec<_>>());
+            let uv_b = rb.read_tex_coords(0).map(|t| t.into_f32().collect::<Vec<_>>());
+            assert_eq!(uv_a, uv_b);
+            assert_eq!(
+                ra.read_indices().map(|i| i.into_u32().collect::<Vec<_>>()),
+                rb.read_indices().map(|i| i.into_u32().collect::<Vec<_>>())
+            );
+            let (xa, xb) = (pa.material(), pb.material());
+            assert_eq!(
+                xa.pbr_metallic_roughness().base_color_factor(),
+                xb.pbr_metallic_roughness().base_color_factor()
+            );
+            assert_eq!(xa.unlit(), xb.unlit());
+            assert_eq!(
+                xa.pbr_metallic_roughness().base_color_texture().is_some(),
+                xb.pbr_metallic_roughness().base_color_texture().is_some()
+            );
+        }
+    }
+    let sampler = b.textures().next().unwrap().sampler();
+    assert_eq!(sampler.mag_filter(), Some(gltf::texture::MagFilter::Nearest));
+    let used: Vec<&str> = b.extensions_used().collect();
+    assert_eq!(used, vec!["KHR_materials_unlit"]);
+    // The same picture.
+    let diff = max_diff(&shot(src, "source.png"), &shot(out.to_str().unwrap(), "export.png"));
+    assert!(diff <= 2, "pixels differ by {diff} levels");
+
+    // A scene using the lit quad's mesh with a colour: the copy's factor is
+    // the product; the file's material itself is unchanged in a white use.
+    let scene = json!({"objects": [
+        {"name": "tinted", "mesh": format!("{src}#1"), "color": [0.5, 0.5, 1.0]},
+        {"name": "plain", "mesh": format!("{src}#1"), "position": [0, 2, 0], "color": [1, 1, 1]}
+    ]});
+    let scene = write_file(dir.path(), "scene.json", &scene.to_string());
+    let out = dir.path().join("tinted.gltf");
+    let run = viewport_cli(&[&scene, "--headless", "--size", "64x64", "--export", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (c, _, _) = gltf::import(&out).unwrap();
+    let factor = |n: usize| {
+        c.nodes()
+            .nth(n)
+            .unwrap()
+            .mesh()
+            .unwrap()
+            .primitives()
+            .next()
+            .unwrap()
+            .material()
+            .pbr_metallic_roughness()
+            .base_color_factor()
+    };
+    let (t, p) = (factor(0), factor(1));
+    assert!((t[0] - 0.1).abs() < 1e-6 && (t[1] - 0.3).abs() < 1e-6 && (t[2] - 0.9).abs() < 1e-6, "{t:?}");
+    assert_eq!(p, [0.2, 0.6, 0.9, 1.0]);
+}

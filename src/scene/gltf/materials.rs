@@ -139,7 +139,7 @@ fn decode_image(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Re
     decode(&bytes)
 }
 
-fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<Vec<u8>, String> {
+pub(super) fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &Path) -> Result<Vec<u8>, String> {
     match image.source() {
         gltf::image::Source::View { view, .. } => {
             let buffer = view.buffer().index();

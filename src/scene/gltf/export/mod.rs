@@ -1,23 +1,32 @@
 //! Writing a scene as glTF 2.0 (`docs/spec/roundtrip.md`, "Export"): one
 //! node per object in scene order with its name, children and transform,
 //! built-in primitives as meshes of the triangles that are drawn with their
-//! colour as the material, empties as nodes without a mesh. `.glb` is one
-//! binary file; `.gltf` is JSON plus `STEM.bin` beside it. Both are written
+//! colour as the material, meshes of glTF files copied as they are in their
+//! files (`copy.rs`), empties as nodes without a mesh. `.glb` is one binary
+//! file; `.gltf` is JSON plus `STEM.bin` beside it. Both are written
 //! atomically, and a failed export leaves no file behind.
 //!
-//! Not yet as the spec asks: an object with a glTF mesh is written as the
-//! triangles it draws (positions, normals, indices) with its colour as the
-//! material, not as the mesh copied from its file with its materials,
-//! textures, morph targets and skin; skins, animations, lights and cameras
-//! are not written. [`Export::warnings`] says so for each file concerned.
+//! The document is built with `gltf-json` types; meshes, materials,
+//! textures, samplers and images are kept as JSON values, so that what a
+//! copied file says (extensions the `gltf` crate does not model, extras)
+//! passes through unchanged.
+//!
+//! Not yet as the spec asks: a bare-path mesh (a whole file merged) is
+//! written as the triangles it draws; skins, animations, lights and cameras
+//! are not written, nor morph-target weights on nodes; images are embedded
+//! in the buffer in `.gltf` files too. [`Export::warnings`] names each file
+//! concerned.
 
-use std::collections::HashMap;
+mod copy;
+
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use gj::validation::{Checked, USize64};
 use gltf::json as gj;
+use serde_json::{json, Value};
 
-use super::{GltfError, GltfFile};
+use super::GltfFile;
 use crate::files::{write_atomic, WriteError};
 use crate::math::Transform;
 use crate::scene::{MeshData, MeshRef, Scene};
@@ -59,7 +68,8 @@ impl ExportKind {
 /// A glTF document built from a scene, with its one binary buffer.
 #[derive(Debug)]
 pub struct Export {
-    pub root: gj::Root,
+    /// The glTF JSON, without the buffer's `uri` (set when written).
+    pub json: Value,
     /// The buffer's bytes, padded to a multiple of 4.
     pub bin: Vec<u8>,
     /// One line per thing written differently from the spec (see the
@@ -119,13 +129,10 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
 /// Writes `export` to `path` (`.glb` or `.gltf` + `STEM.bin`), atomically.
 pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
     let kind = check_target(path)?;
-    let mut root = export.root.clone();
+    let mut root = export.json.clone();
     match kind {
         ExportKind::Glb => {
-            if let Some(buffer) = root.buffers.first_mut() {
-                buffer.uri = None;
-            }
-            let json = gj::serialize::to_vec(&root)
+            let json = serde_json::to_vec(&root)
                 .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
             let glb = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
@@ -139,10 +146,10 @@ pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
         ExportKind::Gltf => {
             let bin_path = path.with_extension("bin");
             let bin_name = bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if let Some(buffer) = root.buffers.first_mut() {
-                buffer.uri = Some(percent_encode(&bin_name));
+            if let Some(buffer) = root.get_mut("buffers").and_then(|b| b.get_mut(0)) {
+                buffer["uri"] = json!(percent_encode(&bin_name));
             }
-            let json = gj::serialize::to_string_pretty(&root)
+            let json = serde_json::to_string_pretty(&root)
                 .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
             let had_bin = bin_path.exists();
             if !export.bin.is_empty() {
@@ -216,15 +223,25 @@ fn trs(t: &Transform) -> (Option<[f32; 3]>, Option<gj::scene::UnitQuaternion>, O
 /// The document being built and what it already holds.
 #[derive(Default)]
 struct Builder {
+    /// Nodes, accessors, buffer views, the buffer, scenes and the asset.
     root: gj::Root,
+    /// Meshes, materials, textures, samplers and images as JSON.
+    meshes: Vec<Value>,
+    materials: Vec<Value>,
+    textures: Vec<Value>,
+    samplers: Vec<Value>,
+    images: Vec<Value>,
+    /// Extensions the written file uses, and those of them it requires.
+    used: BTreeSet<String>,
+    required: BTreeSet<String>,
     bin: Vec<u8>,
-    /// Mesh index by drawn geometry and colour (objects that share both
-    /// share the mesh and the material).
-    meshes: HashMap<(MeshRef, [u32; 3]), Option<gj::Index<gj::Mesh>>>,
-    /// Material index by colour.
-    materials: HashMap<[u32; 3], gj::Index<gj::Material>>,
-    /// glTF files read, by path.
-    files: HashMap<PathBuf, Result<GltfFile, String>>,
+    /// Mesh index by mesh reference and colour (objects that share both
+    /// share the mesh and its materials).
+    mesh_index: HashMap<(MeshRef, [u32; 3]), Option<u32>>,
+    /// Material index by colour, for the built-in primitives.
+    color_materials: HashMap<[u32; 3], u32>,
+    /// glTF files read, by path, with what has been copied from each.
+    files: HashMap<PathBuf, Result<copy::Source, String>>,
     warnings: Vec<String>,
 }
 
@@ -232,121 +249,133 @@ impl Builder {
     /// The mesh an object with `mesh` and `color` draws, added once.
     fn mesh_for(&mut self, mesh: &MeshRef, color: [f32; 3]) -> Option<gj::Index<gj::Mesh>> {
         let key = (mesh.clone(), color.map(f32::to_bits));
-        if let Some(&m) = self.meshes.get(&key) {
-            return m;
+        if let Some(&m) = self.mesh_index.get(&key) {
+            return m.map(gj::Index::new);
         }
-        let (name, data) = match mesh {
-            MeshRef::Empty => (None, None),
-            MeshRef::Primitive(p) => (Some(p.name().to_string()), Some(p.mesh())),
-            MeshRef::Gltf(g) => (None, self.gltf_triangles(&g.path, g.mesh)),
+        let index = match mesh {
+            MeshRef::Empty => None,
+            MeshRef::Primitive(p) => {
+                let material = self.color_material(color);
+                Some(self.add_triangles(Some(p.name().to_string()), &p.mesh(), material))
+            }
+            MeshRef::Gltf(g) => match g.mesh {
+                Some(n) => match self.copy_mesh(&g.path, n, color) {
+                    Ok(m) => Some(m),
+                    Err(e) => {
+                        self.warn(format!("{}: mesh {n}: {e}: exported as a node without a mesh", g.path.display()));
+                        None
+                    }
+                },
+                None => self.whole_file_triangles(&g.path, color),
+            },
         };
-        let index = data.filter(|d| !d.indices.is_empty()).map(|d| {
-            let material = self.material(color);
-            self.add_mesh(name, &d, material)
-        });
-        self.meshes.insert(key, index);
-        index
+        self.mesh_index.insert(key, index);
+        index.map(gj::Index::new)
     }
 
-    /// The triangles a glTF mesh draws (the whole file's when `mesh` is
-    /// None), with a warning the first time a file is written this way.
-    fn gltf_triangles(&mut self, path: &Path, mesh: Option<usize>) -> Option<MeshData> {
-        let file = self
-            .files
-            .entry(path.to_path_buf())
-            .or_insert_with(|| GltfFile::read(path).map_err(|e: GltfError| e.to_string()));
-        let data = match file {
-            Ok(f) => match mesh {
-                None => f.merged().map_err(|e| e.to_string()),
-                Some(n) => f.mesh(n).map_err(|e| e.to_string()),
-            },
-            Err(e) => Err(e.clone()),
-        };
-        let line = match &data {
-            Ok(_) => format!(
-                "{}: exported as the triangles it draws, without its materials, textures, skins or animations",
-                path.display()
-            ),
-            Err(e) => format!("{e}: exported as a node without a mesh"),
-        };
+    fn warn(&mut self, line: String) {
         if !self.warnings.contains(&line) {
             self.warnings.push(line);
         }
-        data.ok()
+    }
+
+    /// A whole glTF file (a bare-path mesh) as the triangles it draws.
+    fn whole_file_triangles(&mut self, path: &Path, color: [f32; 3]) -> Option<u32> {
+        match GltfFile::read(path).and_then(|f| f.merged()) {
+            Ok(data) if !data.indices.is_empty() => {
+                self.warn(format!(
+                    "{}: a whole file used as one mesh is exported as the triangles it draws, without its materials",
+                    path.display()
+                ));
+                let material = self.color_material(color);
+                Some(self.add_triangles(None, &data, material))
+            }
+            Ok(_) => None,
+            Err(e) => {
+                self.warn(format!("{e}: exported as a node without a mesh"));
+                None
+            }
+        }
     }
 
     /// A material whose base colour is `color` (linear RGB, opaque), added once.
-    fn material(&mut self, color: [f32; 3]) -> gj::Index<gj::Material> {
+    fn color_material(&mut self, color: [f32; 3]) -> u32 {
         let key = color.map(f32::to_bits);
-        if let Some(&m) = self.materials.get(&key) {
+        if let Some(&m) = self.color_materials.get(&key) {
             return m;
         }
         let mut material = gj::Material::default();
         material.pbr_metallic_roughness.base_color_factor =
             gj::material::PbrBaseColorFactor([color[0], color[1], color[2], 1.0]);
         material.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(0.0);
-        let index = self.root.push(material);
-        self.materials.insert(key, index);
+        let index = push(&mut self.materials, to_value(&material));
+        self.color_materials.insert(key, index);
         index
     }
 
     /// A mesh of one triangle-list primitive: POSITION (with its bounds),
     /// NORMAL and u32 indices, each in its own buffer view.
-    fn add_mesh(
-        &mut self,
-        name: Option<String>,
-        d: &MeshData,
-        material: gj::Index<gj::Material>,
-    ) -> gj::Index<gj::Mesh> {
+    fn add_triangles(&mut self, name: Option<String>, d: &MeshData, material: u32) -> u32 {
         let (min, max) = d.bounds();
-        let positions = self.add_view(bytemuck::cast_slice(&d.positions), Some(gj::buffer::Target::ArrayBuffer));
-        let normals = self.add_view(bytemuck::cast_slice(&d.normals), Some(gj::buffer::Target::ArrayBuffer));
-        let indices = self.add_view(bytemuck::cast_slice(&d.indices), Some(gj::buffer::Target::ElementArrayBuffer));
-        let vec3 = |view, count: usize, bounds: Option<([f32; 3], [f32; 3])>| gj::Accessor {
-            buffer_view: Some(view),
-            byte_offset: None,
-            count: USize64(count as u64),
-            component_type: Checked::Valid(gj::accessor::GenericComponentType(gj::accessor::ComponentType::F32)),
-            extensions: None,
-            extras: None,
-            type_: Checked::Valid(gj::accessor::Type::Vec3),
-            min: bounds.map(|(lo, _)| serde_json::json!(lo)),
-            max: bounds.map(|(_, hi)| serde_json::json!(hi)),
-            name: None,
-            normalized: false,
-            sparse: None,
-        };
-        let position = self.root.push(vec3(positions, d.positions.len(), Some((min, max))));
-        let normal = self.root.push(vec3(normals, d.normals.len(), None));
-        let index = self.root.push(gj::Accessor {
-            component_type: Checked::Valid(gj::accessor::GenericComponentType(gj::accessor::ComponentType::U32)),
-            type_: Checked::Valid(gj::accessor::Type::Scalar),
-            min: None,
-            max: None,
-            ..vec3(indices, d.indices.len(), None)
+        let positions = self.add_view(bytemuck::cast_slice(&d.positions), Some(gj::buffer::Target::ArrayBuffer), None);
+        let normals = self.add_view(bytemuck::cast_slice(&d.normals), Some(gj::buffer::Target::ArrayBuffer), None);
+        let indices =
+            self.add_view(bytemuck::cast_slice(&d.indices), Some(gj::buffer::Target::ElementArrayBuffer), None);
+        let f32s = gj::accessor::ComponentType::F32;
+        let vec3 = gj::accessor::Type::Vec3;
+        let position = self.add_accessor(positions, d.positions.len(), f32s, vec3, Some((json!(min), json!(max))));
+        let normal = self.add_accessor(normals, d.normals.len(), f32s, vec3, None);
+        let index = self.add_accessor(
+            indices,
+            d.indices.len(),
+            gj::accessor::ComponentType::U32,
+            gj::accessor::Type::Scalar,
+            None,
+        );
+        let mut mesh = json!({
+            "primitives": [{"attributes": {"POSITION": position, "NORMAL": normal}, "indices": index, "material": material}]
         });
-        let mut attributes = std::collections::BTreeMap::new();
-        attributes.insert(Checked::Valid(gj::mesh::Semantic::Positions), position);
-        attributes.insert(Checked::Valid(gj::mesh::Semantic::Normals), normal);
-        self.root.push(gj::Mesh {
-            extensions: None,
-            extras: None,
-            name,
-            primitives: vec![gj::mesh::Primitive {
-                attributes,
+        if let Some(name) = name {
+            mesh["name"] = json!(name);
+        }
+        push(&mut self.meshes, mesh)
+    }
+
+    /// A tightly packed accessor over all of `view`.
+    fn add_accessor(
+        &mut self,
+        view: gj::Index<gj::buffer::View>,
+        count: usize,
+        component: gj::accessor::ComponentType,
+        type_: gj::accessor::Type,
+        bounds: Option<(Value, Value)>,
+    ) -> u32 {
+        let (min, max) = bounds.unzip();
+        self.root
+            .push(gj::Accessor {
+                buffer_view: Some(view),
+                byte_offset: None,
+                count: USize64(count as u64),
+                component_type: Checked::Valid(gj::accessor::GenericComponentType(component)),
                 extensions: None,
                 extras: None,
-                indices: Some(index),
-                material: Some(material),
-                mode: Checked::Valid(gj::mesh::Mode::Triangles),
-                targets: None,
-            }],
-            weights: None,
-        })
+                type_: Checked::Valid(type_),
+                min,
+                max,
+                name: None,
+                normalized: false,
+                sparse: None,
+            })
+            .value() as u32
     }
 
     /// Appends `bytes` to the buffer (at a multiple of 4) as a buffer view.
-    fn add_view(&mut self, bytes: &[u8], target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
+    fn add_view(
+        &mut self,
+        bytes: &[u8],
+        target: Option<gj::buffer::Target>,
+        stride: Option<usize>,
+    ) -> gj::Index<gj::buffer::View> {
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
         self.bin.resize(self.bin.len().next_multiple_of(4), 0);
@@ -354,7 +383,7 @@ impl Builder {
             buffer: gj::Index::new(0),
             byte_length: USize64(bytes.len() as u64),
             byte_offset: Some(USize64(offset as u64)),
-            byte_stride: None,
+            byte_stride: stride.map(gj::buffer::Stride),
             name: None,
             target: target.map(Checked::Valid),
             extensions: None,
@@ -377,6 +406,35 @@ impl Builder {
             version: "2.0".into(),
             ..gj::Asset::default()
         };
-        Export { root: self.root, bin: self.bin, warnings: self.warnings }
+        let mut json = to_value(&self.root);
+        for (key, list) in [
+            ("meshes", self.meshes),
+            ("materials", self.materials),
+            ("textures", self.textures),
+            ("samplers", self.samplers),
+            ("images", self.images),
+        ] {
+            if !list.is_empty() {
+                json[key] = Value::Array(list);
+            }
+        }
+        if !self.used.is_empty() {
+            json["extensionsUsed"] = json!(self.used);
+        }
+        if !self.required.is_empty() {
+            json["extensionsRequired"] = json!(self.required);
+        }
+        Export { json, bin: self.bin, warnings: self.warnings }
     }
+}
+
+/// Appends `value` to `list`; returns its index.
+fn push(list: &mut Vec<Value>, value: Value) -> u32 {
+    list.push(value);
+    list.len() as u32 - 1
+}
+
+/// A `gltf-json` value as JSON (its serialisation cannot fail: plain data).
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }
