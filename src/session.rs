@@ -6,6 +6,8 @@
 //! screenshots, quitting) and dropped files back to the window or replay.
 
 use crate::editor::{keymap, ChangeMark, Command, Editor, FrameProbe};
+use std::path::{Path, PathBuf};
+
 use crate::input::{Event, Modifiers};
 
 /// What the program should do after an event.
@@ -25,6 +27,69 @@ pub enum Outcome {
     /// `import`); the window or replay loads it and hands it to
     /// [`Editor::import`](crate::editor::Editor::import).
     Import(std::path::PathBuf),
+}
+
+/// Where Ctrl+S writes, and the one warning before it replaces a file this
+/// session neither opened nor wrote: a `STEM.scene.json` beside an opened
+/// glTF file may hold earlier edits (`docs/spec/roundtrip.md`, "Files in the
+/// window"). The first Ctrl+S warns and names it, the next one writes.
+#[derive(Clone, Debug, Default)]
+pub struct SaveTarget {
+    path: Option<PathBuf>,
+    /// The file exists and this session has not written it.
+    guarded: bool,
+    warned: bool,
+}
+
+/// What a Ctrl+S does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveStep {
+    /// Nothing to save to (the demo scene).
+    NoFile,
+    /// Only this warning, this time.
+    Warn(String),
+    /// Write the scene to this file.
+    Write(PathBuf),
+}
+
+impl SaveTarget {
+    /// Ctrl+S writes to `path`; `opened` when that file is the scene that was
+    /// opened (it holds nothing this session would lose).
+    pub fn new(path: Option<PathBuf>, opened: bool) -> SaveTarget {
+        let guarded = !opened && path.as_ref().is_some_and(|p| p.exists());
+        SaveTarget { path, guarded, warned: false }
+    }
+
+    /// The file Ctrl+S writes.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// A warning to show on opening, when Ctrl+S would replace earlier edits.
+    pub fn opening_notice(&self) -> Option<String> {
+        let p = self.path.as_ref().filter(|_| self.guarded)?;
+        Some(format!("{} holds earlier edits of this model (open it to keep them)", p.display()))
+    }
+
+    /// A Ctrl+S: what to do now.
+    pub fn request(&mut self) -> SaveStep {
+        match &self.path {
+            None => SaveStep::NoFile,
+            Some(p) if self.guarded && !self.warned => {
+                self.warned = true;
+                SaveStep::Warn(format!(
+                    "{} holds edits this session did not make: Ctrl+S again replaces it",
+                    p.display()
+                ))
+            }
+            Some(p) => SaveStep::Write(p.clone()),
+        }
+    }
+
+    /// The scene was written to the file: later saves need no warning.
+    pub fn written(&mut self) {
+        self.guarded = false;
+    }
 }
 
 /// Edits not yet saved to the scene's file, and the quit that protects
@@ -92,6 +157,27 @@ mod tests {
     use super::*;
     use crate::math::DepthMode;
     use crate::scene::Scene;
+
+    #[test]
+    fn saving_over_a_file_this_session_did_not_open_or_write_warns_once() {
+        let dir = std::env::temp_dir().join(format!("viewport-save-target-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let existing = dir.join("Fox.scene.json");
+        std::fs::write(&existing, "{}").unwrap();
+        // Beside an opened glTF: warn, then write, then write without asking.
+        let mut t = SaveTarget::new(Some(existing.clone()), false);
+        assert!(t.opening_notice().is_some_and(|n| n.contains("Fox.scene.json")));
+        assert!(matches!(t.request(), SaveStep::Warn(w) if w.contains("Fox.scene.json")));
+        assert_eq!(t.request(), SaveStep::Write(existing.clone()));
+        t.written();
+        assert_eq!(t.request(), SaveStep::Write(existing.clone()));
+        // The opened scene file itself, or a file that is not there yet: no warning.
+        assert_eq!(SaveTarget::new(Some(existing.clone()), true).request(), SaveStep::Write(existing.clone()));
+        let new = dir.join("New.scene.json");
+        assert_eq!(SaveTarget::new(Some(new.clone()), false).request(), SaveStep::Write(new));
+        assert_eq!(SaveTarget::new(None, false).request(), SaveStep::NoFile);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn unsaved_changes_make_the_first_quit_a_warning() {

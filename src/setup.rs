@@ -61,6 +61,8 @@ pub struct Opened {
     /// Where Ctrl+S writes: the scene file itself, `STEM.scene.json` beside
     /// an opened glTF file, nothing for the demo scene.
     pub save_path: Option<PathBuf>,
+    /// Whether `save_path` is the file that was opened.
+    pub save_path_opened: bool,
     /// Opened from glTF: the starting camera frames the geometry.
     pub frame_camera: bool,
     /// glTF files already parsed, to load meshes from.
@@ -76,7 +78,13 @@ pub fn load_scene(path: Option<&Path>) -> Result<Scene, SceneError> {
 /// file whose nodes become the objects. The demo scene when `None`.
 pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
     let Some(path) = path else {
-        return Ok(Opened { scene: Scene::demo(), save_path: None, frame_camera: false, files: HashMap::new() });
+        return Ok(Opened {
+            scene: Scene::demo(),
+            save_path: None,
+            save_path_opened: false,
+            frame_camera: false,
+            files: HashMap::new(),
+        });
     };
     // A scene file is streamed (never held whole). Anything else is read
     // whole to be told apart by content, so glTF files and every read or
@@ -85,6 +93,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
         return Ok(Opened {
             scene: loaded?,
             save_path: Some(path.to_path_buf()),
+            save_path_opened: true,
             frame_camera: false,
             files: HashMap::new(),
         });
@@ -94,6 +103,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
         FileKind::Scene => Ok(Opened {
             scene: Scene::load_bytes(path, bytes)?,
             save_path: Some(path.to_path_buf()),
+            save_path_opened: true,
             frame_camera: false,
             files: HashMap::new(),
         }),
@@ -103,6 +113,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             Ok(Opened {
                 scene,
                 save_path: Some(gltf_save_path(path)),
+                save_path_opened: false,
                 frame_camera: true,
                 files: HashMap::from([(key, file)]),
             })
@@ -110,10 +121,17 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
     }
 }
 
+impl Opened {
+    /// Where Ctrl+S writes, guarded against replacing earlier edits.
+    pub fn save_target(&self) -> crate::session::SaveTarget {
+        crate::session::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
+    }
+}
+
 /// Reads every mesh file of `scene` (failing on the first bad one) and sets
 /// up an editor of `size` in `depth` mode that picks by the real bounds.
 pub fn open_editor(scene: Scene, size: (u32, u32), depth: DepthMode) -> Result<(Editor, LoadedMeshes), DrawError> {
-    let opened = Opened { scene, save_path: None, frame_camera: false, files: HashMap::new() };
+    let opened = Opened { scene, save_path: None, save_path_opened: false, frame_camera: false, files: HashMap::new() };
     open_editor_for(opened, size, depth)
 }
 

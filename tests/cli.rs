@@ -32,6 +32,9 @@ mod open_gltf;
 /// Replay scripts with independently computed expected transforms.
 #[path = "cli/replay.rs"]
 mod replay;
+/// Ctrl+S in scripts; the warning before replacing earlier edits.
+#[path = "cli/save.rs"]
+mod save;
 /// Skinned meshes posed by joint objects: a drag, clicks, save and reopen.
 #[path = "cli/skin.rs"]
 mod skin;

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
-use crate::session::{self, Outcome, Unsaved};
+use crate::session::{self, Outcome, SaveStep, SaveTarget, Unsaved};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
 use crate::ui::Ui;
 
@@ -80,7 +80,8 @@ struct App {
     /// MSAA samples asked for ([`Options::samples`]).
     samples: u32,
     size: (u32, u32),
-    scene_path: Option<PathBuf>,
+    /// Where Ctrl+S writes, and its warning before replacing earlier edits.
+    save: SaveTarget,
     editor: Editor,
     /// The toolbar, status line, side panel and view widget (made with the window).
     ui: Option<Ui>,
@@ -107,7 +108,7 @@ struct App {
     error: Option<Error>,
     /// When the last frame started (the fly camera's clock).
     last_redraw: Option<Instant>,
-    /// Changes not yet saved to `scene_path` (none to protect without one).
+    /// Changes not yet saved to the scene's file (none to protect without one).
     unsaved: Unsaved,
 }
 
@@ -160,6 +161,7 @@ impl App {
         };
         ui.scale_gizmo(&mut self.editor);
         ui.settle(&mut self.editor);
+        ui.notice = self.save.opening_notice();
         self.ui = Some(ui);
         self.renderer = Some(renderer);
         window.request_redraw();
@@ -217,20 +219,33 @@ impl App {
     }
 
     fn save(&mut self) {
-        match &self.scene_path {
-            Some(path) => match self.editor.scene_to_save().save(path) {
-                Ok(()) => {
-                    eprintln!("viewport: saved {}", path.display());
-                    self.unsaved.saved(&self.editor);
-                    if let Some(ui) = self.ui.as_mut() {
-                        ui.notice = None;
-                    }
-                    self.update_title();
-                    self.request_redraw();
+        let path = match self.save.request() {
+            SaveStep::Write(path) => path,
+            SaveStep::Warn(warning) => {
+                eprintln!("viewport: {warning}");
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.notice = Some(warning);
                 }
-                Err(e) => eprintln!("viewport: {e}"),
-            },
-            None => eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save"),
+                self.request_redraw();
+                return;
+            }
+            SaveStep::NoFile => {
+                eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save");
+                return;
+            }
+        };
+        match self.editor.scene_to_save().save(&path) {
+            Ok(()) => {
+                eprintln!("viewport: saved {}", path.display());
+                self.save.written();
+                self.unsaved.saved(&self.editor);
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.notice = None;
+                }
+                self.update_title();
+                self.request_redraw();
+            }
+            Err(e) => eprintln!("viewport: {e}"),
         }
     }
 
@@ -399,7 +414,7 @@ impl App {
     /// first one while the scene has changes its file lacks only warns, on
     /// stderr and in the status line.
     fn may_quit(&mut self) -> bool {
-        let (Some(path), Some(name)) = (&self.scene_path, self.scene_name()) else { return true };
+        let (Some(path), Some(name)) = (self.save.path(), self.scene_name()) else { return true };
         if self.unsaved.may_quit(&self.editor) {
             return true;
         }
@@ -413,7 +428,7 @@ impl App {
 
     /// The name of the file Ctrl+S writes, if there is one.
     fn scene_name(&self) -> Option<String> {
-        let p = self.scene_path.as_ref()?;
+        let p = self.save.path()?;
         Some(p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
     }
 
@@ -430,7 +445,10 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
     let opened = open_scene(options.scene.as_deref())?;
     // Ctrl+S writes a scene file: beside an opened glTF, never over it.
-    let scene_path = opened.save_path.clone();
+    let save = opened.save_target();
+    if let Some(notice) = save.opening_notice() {
+        eprintln!("viewport: {notice}");
+    }
     let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
     let unsaved = Unsaved::new(&editor);
     let event_loop = EventLoop::new()?;
@@ -439,7 +457,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         validation: options.validation,
         samples: options.samples,
         size: options.size,
-        scene_path,
+        save,
         editor,
         ui: None,
         ui_redraw_at: None,

@@ -16,7 +16,7 @@ use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
-use crate::session::Outcome;
+use crate::session::{Outcome, SaveStep, SaveTarget};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
 use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
@@ -76,6 +76,10 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         }
     }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
+    let save = opened.save_target();
+    if let Some(notice) = save.opening_notice() {
+        eprintln!("viewport: {notice}");
+    }
     let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
     if let Some(s) = &script {
         prepare(&mut editor, s);
@@ -103,7 +107,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut() };
+            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), save };
             replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
@@ -148,6 +152,8 @@ struct Offscreen<'a> {
     imports: &'a HashMap<PathBuf, ReadImport>,
     /// With GPU culling: what the renderer holds of the scene.
     gpu: Option<&'a mut GpuSync>,
+    /// Where a script's Ctrl+S writes.
+    save: SaveTarget,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -169,6 +175,24 @@ impl ReplayTarget for Offscreen<'_> {
     }
     fn take_error(&mut self) -> Option<Error> {
         self.probe.failed.take().map(Error::from)
+    }
+    fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+        match self.save.request() {
+            SaveStep::Write(path) => {
+                editor.scene_to_save().save(&path)?;
+                self.save.written();
+                ui.notice = None;
+                eprintln!("viewport: saved {}", path.display());
+            }
+            SaveStep::Warn(warning) => {
+                eprintln!("viewport: {warning}");
+                ui.notice = Some(warning);
+            }
+            SaveStep::NoFile => {
+                eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save");
+            }
+        }
+        Ok(())
     }
     fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Error> {
         let read = match self.imports.get(path) {
@@ -242,6 +266,8 @@ pub trait ReplayTarget: FrameProbe {
     fn take_error(&mut self) -> Option<Self::Error>;
     /// Imports a glTF file (a script's `import`) and readies its meshes.
     fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Self::Error>;
+    /// Ctrl+S: saves the scene to its file, as the window does.
+    fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -271,9 +297,10 @@ where
                 }
                 match command {
                     Outcome::Import(path) => target.import(editor, &path)?,
-                    // Saving, screenshots and quitting are the window's business;
-                    // a script's outputs are named on the command line.
-                    Outcome::Save | Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw => {}
+                    Outcome::Save => target.save(editor, ui)?,
+                    // Screenshots and quitting are the window's business; a
+                    // script's outputs are named on the command line.
+                    Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw => {}
                 }
             }
             Step::Export { path, selection } => {

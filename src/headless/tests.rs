@@ -33,6 +33,9 @@ impl ReplayTarget for Counting {
     fn import(&mut self, _editor: &mut Editor, _path: &Path) -> Result<(), Error> {
         unreachable!("no imports in these scripts")
     }
+    fn save(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
+        unreachable!("no saves in these scripts")
+    }
 }
 
 /// Replays `events` (a JSON array) on the demo scene with the side panel
