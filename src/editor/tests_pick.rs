@@ -45,6 +45,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
             transform,
             color: [0.5; 3],
             skin: None,
+            extras: None,
         };
         scene.push(object, parent).unwrap();
     }

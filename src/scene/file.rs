@@ -78,6 +78,10 @@ pub struct ObjectFile {
     /// The skin that poses the object's glTF mesh (an extension of the scene format, `docs/formats.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skin: Option<SkinFile>,
+    /// Any JSON the user's tools keep with the object (glTF `extras`): kept
+    /// through load, save, duplicate and export, never read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extras: Option<serde_json::Value>,
 }
 
 /// `skin` of an object: skin `index` of the glTF file of the object's

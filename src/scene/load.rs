@@ -85,6 +85,7 @@ pub(super) struct Read {
     pub(super) values: Result<(Transform, [f32; 3]), &'static str>,
     pub(super) parent: Option<String>,
     pub(super) skin: Option<SkinFile>,
+    pub(super) extras: Option<serde_json::Value>,
 }
 
 /// Objects taken one at a time, checked as far as one object allows.
@@ -118,8 +119,9 @@ impl Builder {
     /// Takes the next object of the file.
     pub(super) fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
-        let ObjectFile { name, mesh, parent, skin, .. } = o;
-        self.add(Read { name: name.into(), values, parent, skin }, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
+        let ObjectFile { name, mesh, parent, skin, extras, .. } = o;
+        let read = Read { name: name.into(), values, parent, skin, extras };
+        self.add(read, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
     }
 
     /// Takes the next object, its values already read; `mesh(self, i)`
@@ -159,7 +161,8 @@ impl Builder {
         if let Some(s) = o.skin {
             self.skins.push((i, s));
         }
-        self.objects.push(Object { name: o.name, mesh: MeshRef::Empty, transform, color, skin: None });
+        let extras = o.extras.map(Box::new);
+        self.objects.push(Object { name: o.name, mesh: MeshRef::Empty, transform, color, skin: None, extras });
     }
 
     /// The id of mesh string `text`, first named by object `i` if new.

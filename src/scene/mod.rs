@@ -218,6 +218,8 @@ pub struct Object {
     /// The joints that pose its glTF mesh ([`skin`]), if it is skinned.
     /// Boxed: 8 bytes in every record (skins are rare in large scenes).
     pub skin: Option<Box<SkinRef>>,
+    /// The object's `extras` (any JSON), kept as it came; boxed like `skin`.
+    pub extras: Option<Box<serde_json::Value>>,
 }
 
 /// A validated scene: objects in slots, their hierarchy and a name index.
@@ -458,6 +460,7 @@ impl Scene {
             scale: o.transform.scale.into(),
             color: o.color.map(f64::from),
             skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
+            extras: o.extras.as_deref().cloned(),
         }
     }
 
@@ -571,6 +574,7 @@ impl Scene {
                 },
                 color: [0.8, 0.8, 0.8],
                 skin: None,
+                extras: None,
             })
             .collect();
         let extent = side as f64 * 2.0;

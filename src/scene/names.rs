@@ -161,7 +161,7 @@ pub struct ObjectMut<'a> {
 
 impl<'a> ObjectMut<'a> {
     pub(super) fn new(o: &'a mut Object) -> ObjectMut<'a> {
-        let Object { name: _, mesh, transform, color, skin } = o;
+        let Object { name: _, mesh, transform, color, skin, extras: _ } = o;
         ObjectMut { mesh, transform, color, skin }
     }
 }

@@ -80,7 +80,17 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
             None => MeshRef::Empty,
         };
         scene
-            .push(Object { name: name.into(), mesh, transform, color: [1.0, 1.0, 1.0], skin: None }, node.parent)
+            .push(
+                Object {
+                    name: name.into(),
+                    mesh,
+                    transform,
+                    color: [1.0, 1.0, 1.0],
+                    skin: None,
+                    extras: node.extras.clone().map(Box::new),
+                },
+                node.parent,
+            )
             .map_err(|e| invalid(format!("{what}: {e}")))?;
     }
     link_skins(&mut scene, &nodes, &file)?;

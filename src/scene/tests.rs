@@ -56,8 +56,14 @@ fn world_matrices_compose_from_the_root_down_on_every_path() {
             40.. => Some(20),
             _ => Some(k - 1),
         };
-        let object =
-            Object { name: format!("o{k}").into(), mesh: MeshRef::Empty, transform, color: [1.0; 3], skin: None };
+        let object = Object {
+            name: format!("o{k}").into(),
+            mesh: MeshRef::Empty,
+            transform,
+            color: [1.0; 3],
+            skin: None,
+            extras: None,
+        };
         s.push(object, parent).unwrap();
     }
     let mut expect: Vec<Matrix4<f64>> = Vec::new();
@@ -116,10 +122,10 @@ fn an_object_record_is_compact() {
     assert_eq!(size_of::<smol_str::SmolStr>(), 24);
     assert!(!smol_str::SmolStr::new("cube_999999").is_heap_allocated());
     assert!(smol_str::SmolStr::new("a name longer than 23 bytes").is_heap_allocated());
-    // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 8 (skin),
-    // rounded up to the 8-byte alignment: 140 -> 144 (152 with the skin
-    // reference inline, 192 before that).
-    assert_eq!(size_of::<Object>(), 144);
+    // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 8 (skin) +
+    // 8 (extras), rounded up to the 8-byte alignment: 148 -> 152.
+    assert_eq!(size_of::<Option<Box<serde_json::Value>>>(), 8);
+    assert_eq!(size_of::<Object>(), 152);
 }
 
 /// A dead slot costs no more than a live one: a niche of the record (the

@@ -344,3 +344,58 @@ fn a_gltf_file_exports_its_meshes_materials_and_images_as_they_are() {
     assert!((t[0] - 0.1).abs() < 1e-6 && (t[1] - 0.3).abs() < 1e-6 && (t[2] - 0.9).abs() < 1e-6, "{t:?}");
     assert_eq!(p, [0.2, 0.6, 0.9, 1.0]);
 }
+
+/// A scene object's `extras` (any JSON, the user's game data) survive
+/// saving, a duplicate, export as the node's glTF `extras`, and reopening
+/// the export.
+#[test]
+fn extras_survive_save_duplicate_export_and_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let extras = json!({"game": {"hp": 3, "tags": ["door", "red"]}, "note": null});
+    let scene = json!({"objects": [{"name": "a", "mesh": "cube", "extras": extras}, {"name": "b", "mesh": "sphere"}]});
+    let scene = write_file(dir.path(), "scene.json", &scene.to_string());
+    let script = json!({"select": ["a"], "events": [{"key_down": "D", "mods": ["ctrl"]}]});
+    let script = write_file(dir.path(), "script.json", &script.to_string());
+    let (saved, out) = (dir.path().join("saved.json"), dir.path().join("out.glb"));
+    let run = viewport_cli(&[
+        &scene,
+        "--headless",
+        "--size",
+        "64x64",
+        "--replay",
+        &script,
+        "--save-scene",
+        saved.to_str().unwrap(),
+        "--export",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let objects = saved["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 3, "a, b and a's copy");
+    assert_eq!(objects[0]["extras"], extras);
+    assert_eq!(objects[2]["extras"], extras, "the copy keeps them");
+    assert!(objects[1].get("extras").is_none());
+
+    let (doc, _, _) = gltf::import(&out).unwrap();
+    let node_extras = |n: usize| -> Option<Value> {
+        doc.nodes().nth(n).unwrap().extras().as_ref().map(|r| serde_json::from_str(r.get()).unwrap())
+    };
+    assert_eq!(node_extras(0), Some(extras.clone()));
+    assert_eq!(node_extras(1), None);
+    assert_eq!(node_extras(2), Some(extras.clone()));
+
+    let again = dir.path().join("again.json");
+    let run = viewport_cli(&[
+        out.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "64x64",
+        "--save-scene",
+        again.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let again: Value = serde_json::from_str(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    assert_eq!(again["objects"][0]["extras"], extras);
+    assert_eq!(again["objects"][2]["extras"], extras);
+}

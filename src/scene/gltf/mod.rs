@@ -96,6 +96,8 @@ pub struct GltfNode {
     /// Quaternion x, y, z, w.
     pub rotation: [f64; 4],
     pub scale: [f64; 3],
+    /// The node's `extras`, as written.
+    pub extras: Option<serde_json::Value>,
 }
 
 impl GltfFile {
@@ -254,7 +256,9 @@ impl GltfFile {
             let (t, r, s) = transform.decomposed();
             let name = node.name().or_else(|| node.mesh().and_then(|m| m.name())).map(str::to_string);
             let here = out.len();
+            let extras = node.extras().as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
             out.push(GltfNode {
+                extras,
                 index: node.index(),
                 name,
                 mesh: node.mesh().map(|m| m.index()),

@@ -42,6 +42,8 @@ pub(super) struct Part {
     parents: Vec<(usize, String)>,
     /// (index in `objects`, skin) of each skinned object.
     skins: Vec<(usize, SkinFile)>,
+    /// (index in `objects`, extras) of each object with extras.
+    extras: Vec<(usize, serde_json::Value)>,
     /// The distinct mesh strings, in the order first named.
     meshes: Vec<String>,
     mesh_ids: HashMap<String, u32>,
@@ -53,7 +55,7 @@ type Values = Result<(Transform, [f32; 3]), &'static str>;
 impl Part {
     fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
-        let ObjectFile { name, mesh, parent, skin, .. } = o;
+        let ObjectFile { name, mesh, parent, skin, extras, .. } = o;
         let mesh = match mesh {
             None => NO_MESH,
             Some(text) => match self.mesh_ids.get(&text) {
@@ -69,6 +71,7 @@ impl Part {
         let k = self.objects.len();
         self.parents.extend(parent.map(|p| (k, p)));
         self.skins.extend(skin.map(|s| (k, s)));
+        self.extras.extend(extras.map(|e| (k, e)));
         self.objects.push((name.into(), values, mesh));
     }
 }
@@ -76,8 +79,9 @@ impl Part {
 impl Builder {
     /// Takes over the objects of `part`, which follow those taken so far.
     pub(super) fn absorb(&mut self, part: Part) {
-        let Part { objects, parents, skins, meshes, .. } = part;
+        let Part { objects, parents, skins, extras, meshes, .. } = part;
         let (mut parents, mut skins) = (parents.into_iter().peekable(), skins.into_iter().peekable());
+        let mut extras = extras.into_iter().peekable();
         // Local mesh index -> this builder's id, set at first use (so that
         // each string is first named by the object that names it first).
         let mut ids = vec![NO_MESH; meshes.len()];
@@ -87,7 +91,8 @@ impl Builder {
         for (k, (name, values, mesh)) in objects.into_iter().enumerate() {
             let parent = parents.next_if(|(j, _)| *j == k).map(|(_, p)| p);
             let skin = skins.next_if(|(j, _)| *j == k).map(|(_, s)| s);
-            self.add(Read { name, values, parent, skin }, |b, i| {
+            let extras = extras.next_if(|(j, _)| *j == k).map(|(_, e)| e);
+            self.add(Read { name, values, parent, skin, extras }, |b, i| {
                 let m = mesh as usize;
                 (mesh != NO_MESH).then(|| {
                     if ids[m] == NO_MESH {

@@ -272,3 +272,24 @@ fn problems_across_the_halves_come_in_file_order() {
     let broken = base.replace(r#""name": "o260""#, r#""name": "o260",,"#);
     assert_eq!(pieces_split(&broken, 4096, 0), None);
 }
+
+#[test]
+fn extras_read_the_same_in_pieces_by_one_thread_or_two() {
+    let text = r#"{"objects": [
+        {"name": "a", "mesh": "cube", "extras": {"hp": 3, "s": "} {", "list": [1, {"x": null}]}},
+        {"name": "b", "mesh": "cube"},
+        {"name": "c", "mesh": null, "extras": "plain", "parent": "a"}
+    ]}"#;
+    let expect = whole(text).unwrap();
+    assert_eq!(
+        expect.objects()[0].extras.as_deref(),
+        Some(&serde_json::json!({"hp": 3, "s": "} {", "list": [1, {"x": null}]}))
+    );
+    assert_eq!(expect.objects()[1].extras, None);
+    assert_eq!(expect.objects()[2].extras.as_deref(), Some(&serde_json::json!("plain")));
+    for buffer in [1, 7, 64, 1 << 16] {
+        assert_eq!(pieces(text, buffer), Some(Ok(expect.clone())), "buffer {buffer}");
+    }
+    // Saved and read again: the same.
+    assert_eq!(whole(&expect.to_json()).unwrap(), expect);
+}

@@ -11,6 +11,8 @@
 //! copied file says (extensions the `gltf` crate does not model, extras)
 //! passes through unchanged.
 //!
+//! Objects' `extras` become their nodes' `extras`.
+//!
 //! Not yet as the spec asks: a bare-path mesh (a whole file merged) is
 //! written as the triangles it draws; skins, animations, lights and cameras
 //! are not written, nor morph-target weights on nodes; images are embedded
@@ -106,6 +108,9 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
         let children: Vec<gj::Index<gj::Node>> =
             scene.hierarchy().children(i).iter().filter(|&&c| keep[c]).map(|&c| gj::Index::new(node_of[c])).collect();
         let (translation, rotation, scale) = trs(&transform);
+        if let Some(extras) = &o.extras {
+            b.node_extras.push((b.root.nodes.len(), (**extras).clone()));
+        }
         b.root.nodes.push(gj::Node {
             name: Some(o.name.to_string()),
             mesh,
@@ -231,6 +236,8 @@ struct Builder {
     textures: Vec<Value>,
     samplers: Vec<Value>,
     images: Vec<Value>,
+    /// The objects' `extras`, by node index.
+    node_extras: Vec<(usize, Value)>,
     /// Extensions the written file uses, and those of them it requires.
     used: BTreeSet<String>,
     required: BTreeSet<String>,
@@ -417,6 +424,9 @@ impl Builder {
             if !list.is_empty() {
                 json[key] = Value::Array(list);
             }
+        }
+        for (n, extras) in self.node_extras {
+            json["nodes"][n]["extras"] = extras;
         }
         if !self.used.is_empty() {
             json["extensionsUsed"] = json!(self.used);
