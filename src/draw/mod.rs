@@ -61,6 +61,16 @@ pub fn load_mesh(mesh: &MeshRef) -> Result<MeshData, DrawError> {
     }
 }
 
+/// The box an object whose mesh file cannot be read draws and is picked
+/// by: the unit cube at half size (0.5 m), so it reads as a stand-in.
+fn placeholder_box() -> MeshData {
+    let mut cube = MeshData::cube();
+    for p in &mut cube.positions {
+        *p = p.map(|c| c * 0.5);
+    }
+    cube
+}
+
 /// The CPU meshes of one scene: each distinct mesh loaded once (a glTF mesh
 /// once per resolved path and mesh index, however the scene spells it;
 /// each glTF file parsed once), with its [`Surface`] (UVs, vertex colours,
@@ -84,8 +94,10 @@ pub struct LoadedMeshes {
 }
 
 impl LoadedMeshes {
-    /// Builds or reads every mesh the scene uses; stops at the first file
-    /// that cannot be loaded.
+    /// Builds or reads every mesh the scene uses. A glTF file that cannot be
+    /// read (missing, broken, without the mesh named) is one warning line
+    /// naming it and the first object using it; its objects draw a
+    /// placeholder box (`docs/spec/roundtrip.md`, "Every saved file reopens").
     pub fn load(scene: &Scene) -> Result<LoadedMeshes, DrawError> {
         LoadedMeshes::load_with(scene, HashMap::new())
     }
@@ -98,6 +110,9 @@ impl LoadedMeshes {
         // Per glTF file: where its materials start in `loaded.materials`.
         let mut first_material: HashMap<PathBuf, usize> = HashMap::new();
         let mut done: HashSet<&MeshRef> = HashSet::new();
+        // Files that could not be read, and the slot of the box they draw.
+        let mut placeholder_files: HashSet<PathBuf> = HashSet::new();
+        let mut placeholder: Option<usize> = None;
         for o in scene.objects() {
             if !done.insert(&o.mesh) {
                 continue;
@@ -107,30 +122,48 @@ impl LoadedMeshes {
                     Some(&slot) => slot,
                     None => {
                         let (path, mesh) = (&g.path, &g.mesh);
-                        let named = |source| DrawError::ObjectMesh { name: o.name.to_string(), source };
-                        let file = match files.entry(path.clone()) {
-                            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                            std::collections::hash_map::Entry::Vacant(e) => {
-                                e.insert(GltfFile::read(path).map_err(named)?)
+                        let read = match files.entry(path.clone()) {
+                            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+                            std::collections::hash_map::Entry::Vacant(e) => GltfFile::read(path).map(|f| e.insert(f)),
+                        };
+                        let meshes = read.and_then(|file| {
+                            let (data, surface) = match mesh {
+                                None => file.merged_with_surface(),
+                                Some(n) => file.mesh_with_surface(*n),
+                            }?;
+                            Ok((file, data, surface))
+                        });
+                        let slot = match meshes {
+                            Ok((file, data, mut surface)) => {
+                                let first = match first_material.get(path) {
+                                    Some(&first) => first,
+                                    None => {
+                                        let first = loaded.add_looks(file.looks());
+                                        first_material.insert(path.clone(), first);
+                                        first
+                                    }
+                                };
+                                for part in &mut surface.parts {
+                                    part.material = part.material.map(|m| first + m);
+                                }
+                                (!data.indices.is_empty()).then(|| loaded.push(data, surface))
+                            }
+                            // A file that cannot be read (missing, broken, no
+                            // such mesh): its objects keep their reference and
+                            // draw a placeholder box; one warning per file.
+                            Err(e) => {
+                                if placeholder_files.insert(path.clone()) {
+                                    let line = format!("object \"{}\": {e}: drawn as a placeholder box", o.name);
+                                    log::warn!("{line}");
+                                    loaded.warnings.push(line);
+                                }
+                                Some(*placeholder.get_or_insert_with(|| {
+                                    let data = placeholder_box();
+                                    let surface = Surface::plain(data.positions.len(), data.indices.len());
+                                    loaded.push(data, surface)
+                                }))
                             }
                         };
-                        let (data, mut surface) = match mesh {
-                            None => file.merged_with_surface(),
-                            Some(n) => file.mesh_with_surface(*n),
-                        }
-                        .map_err(named)?;
-                        let first = match first_material.get(path) {
-                            Some(&first) => first,
-                            None => {
-                                let first = loaded.add_looks(file.looks());
-                                first_material.insert(path.clone(), first);
-                                first
-                            }
-                        };
-                        for part in &mut surface.parts {
-                            part.material = part.material.map(|m| first + m);
-                        }
-                        let slot = (!data.indices.is_empty()).then(|| loaded.push(data, surface));
                         by_key.insert((path.clone(), *mesh), slot);
                         slot
                     }
@@ -146,7 +179,9 @@ impl LoadedMeshes {
                 loaded.slots.insert(o.mesh.clone(), slot);
             }
         }
-        for o in scene.objects().iter().filter(|o| o.skin.is_some()) {
+        let placeheld =
+            |o: &&crate::scene::Object| o.mesh.gltf_mesh().is_some_and(|(p, _)| placeholder_files.contains(p));
+        for o in scene.objects().iter().filter(|o| o.skin.is_some() && !placeheld(o)) {
             loaded.load_skin(o, &mut files)?;
         }
         // Every file read without error: now their spec breaches.
