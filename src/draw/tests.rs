@@ -38,8 +38,13 @@ fn each_gltf_mesh_index_loads_once_and_empties_load_nothing() {
     assert!(std::ptr::eq(loaded.get(&o[0].mesh).unwrap(), loaded.get(&o[1].mesh).unwrap()));
     assert!(loaded.get(&o[3].mesh).is_none());
     let bad = Scene::from_json(r#"{"objects":[{"name":"a","mesh":"arrow.gltf#7"}]}"#, Path::new(ASSETS)).unwrap();
-    let e = LoadedMeshes::load(&bad).unwrap_err().to_string();
-    assert!(e.contains("arrow.gltf") && e.contains("no mesh 7"), "{e}");
+    // No mesh 7: a warning naming the file and the mesh, and a placeholder
+    // box (half the unit cube) for the object.
+    let loaded = LoadedMeshes::load(&bad).unwrap();
+    let w = loaded.warnings().join("\n");
+    assert!(w.contains("object \"a\"") && w.contains("arrow.gltf") && w.contains("no mesh 7"), "{w}");
+    let bx = loaded.get(&bad.objects()[0].mesh).unwrap();
+    assert_eq!(bx.bounds(), ([-0.25; 3], [0.25; 3]));
 }
 
 #[test]
