@@ -38,6 +38,7 @@ Window controls:
   F2                    toggle reversed / standard depth
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
+  Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
   Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)

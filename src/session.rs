@@ -27,6 +27,11 @@ pub enum Outcome {
     /// `import`); the window or replay loads it and hands it to
     /// [`Editor::import`](crate::editor::Editor::import).
     Import(std::path::PathBuf),
+    /// Ctrl+E: the UI opens its export dialog.
+    ExportDialog,
+    /// The export dialog confirmed: write the scene (or the selection and
+    /// its descendants) as glTF to this file.
+    Export { path: PathBuf, selection: bool },
 }
 
 /// Where Ctrl+S writes, and the one warning before it replaces a file this
@@ -139,6 +144,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::Save) => return Outcome::Save,
             Some(Command::Screenshot) => return Outcome::Screenshot,
             Some(Command::Quit) => return Outcome::Quit,
+            Some(Command::ExportDialog) => return Outcome::ExportDialog,
             _ => {}
         }
     }

@@ -162,6 +162,7 @@ impl App {
         ui.scale_gizmo(&mut self.editor);
         ui.settle(&mut self.editor);
         ui.notice = self.save.opening_notice();
+        ui.export_default = crate::scene::gltf::export::default_path(self.save.path()).display().to_string();
         self.ui = Some(ui);
         self.renderer = Some(renderer);
         window.request_redraw();
@@ -388,6 +389,15 @@ impl ApplicationHandler for App {
                 if self.may_quit() {
                     el.exit();
                 }
+            }
+            Outcome::ExportDialog => {}
+            Outcome::Export { path, selection } => {
+                let only = selection.then(|| self.editor.selection().to_vec());
+                let notice = crate::headless::export_notice(self.editor.scene(), only.as_deref(), &path);
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.notice = Some(notice);
+                }
+                self.request_redraw();
             }
             Outcome::Import(path) => {
                 if let Err(e) = self.import(&path) {

@@ -59,12 +59,14 @@ pub enum Command {
     Screenshot,
     /// Quits (Ctrl+Q): the program's business.
     Quit,
+    /// Opens the export dialog (Ctrl+E): the UI's business.
+    ExportDialog,
 }
 
 impl Command {
     /// Whether the program, not the editor, carries it out.
     pub fn is_program(&self) -> bool {
-        matches!(self, Command::Save | Command::Screenshot | Command::Quit)
+        matches!(self, Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog)
     }
 
     /// Whether it may run while a gizmo drag is under way; every other
@@ -128,7 +130,7 @@ impl Editor {
             Command::Focus => return self.focus(),
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
-            Command::Save | Command::Screenshot | Command::Quit => return false,
+            Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog => return false,
         }
         self.rehover();
         true

@@ -77,6 +77,7 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (plain("F12"), Command::Screenshot),
     (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
     (ctrl("Q"), Command::Quit),
+    (ctrl("E"), Command::ExportDialog),
     // History and cancelling, which also act during a drag.
     (any("Escape"), Command::Cancel),
     (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),

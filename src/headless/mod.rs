@@ -80,6 +80,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(notice) = save.opening_notice() {
         eprintln!("viewport: {notice}");
     }
+    let export_default = export::default_path(save.path());
     let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
     if let Some(s) = &script {
         prepare(&mut editor, s);
@@ -97,6 +98,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     };
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
+    ui.export_default = export_default.display().to_string();
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -136,12 +138,28 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 /// Writes `scene` (or `only` and their descendants) as glTF to `path`,
 /// with a warning line for each thing not yet written as the spec asks.
 fn export_to(scene: &Scene, only: Option<&[usize]>, path: &Path) -> Result<(), export::ExportError> {
-    let export = export::build(scene, only);
-    export::write(&export, path)?;
-    for w in &export.warnings {
+    for w in export::export_scene(scene, only, path)? {
         eprintln!("viewport: warning: {w}");
     }
     Ok(())
+}
+
+/// Exports from the dialog, printing each warning or the error on stderr;
+/// returns the status line's notice.
+pub fn export_notice(scene: &Scene, only: Option<&[usize]>, path: &Path) -> String {
+    match export::export_scene(scene, only, path) {
+        Ok(warnings) => {
+            for w in &warnings {
+                eprintln!("viewport: warning: {w}");
+            }
+            eprintln!("viewport: exported {}", path.display());
+            format!("Exported {}", path.display())
+        }
+        Err(e) => {
+            eprintln!("viewport: {e}");
+            format!("Export failed: {e}")
+        }
+    }
 }
 
 /// The headless renderer as a replay target.
@@ -298,9 +316,15 @@ where
                 match command {
                     Outcome::Import(path) => target.import(editor, &path)?,
                     Outcome::Save => target.save(editor, ui)?,
+                    // The dialog's export: as in the window, a failure is a
+                    // line and a notice, not the end of the run.
+                    Outcome::Export { path, selection } => {
+                        let only = selection.then(|| editor.selection().to_vec());
+                        ui.notice = Some(export_notice(editor.scene(), only.as_deref(), &path));
+                    }
                     // Screenshots and quitting are the window's business; a
                     // script's outputs are named on the command line.
-                    Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw => {}
+                    Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw | Outcome::ExportDialog => {}
                 }
             }
             Step::Export { path, selection } => {

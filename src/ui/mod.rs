@@ -13,6 +13,7 @@
 //!
 //! Sizes are egui points; one point is `u` physical pixels (the UI scale).
 
+mod dialog;
 mod outliner;
 mod panels;
 pub mod widget;
@@ -107,6 +108,12 @@ pub struct Ui {
     repaint_after: Option<std::time::Duration>,
     /// The outliner's rows, kept while the scene's structure stays.
     outliner: outliner::Rows,
+    /// The export dialog, while it is open.
+    export: Option<dialog::ExportDialog>,
+    /// The file the export dialog starts with.
+    pub export_default: String,
+    /// What a pass's dialog asked for, handed back by [`Ui::handle`].
+    pending: Option<Outcome>,
 }
 
 impl std::fmt::Debug for Ui {
@@ -180,6 +187,9 @@ impl Ui {
             off: false,
             repaint_after: None,
             outliner: outliner::Rows::default(),
+            export: None,
+            export_default: "scene.glb".into(),
+            pending: None,
         };
         ui.trace.panel = panel;
         ui
@@ -369,7 +379,9 @@ impl Ui {
             }
             Event::KeyDown { key } | Event::KeyUp { key } => {
                 let pressed = matches!(event, Event::KeyDown { .. });
-                if self.ctx.egui_wants_keyboard_input() {
+                if pressed && key == "Escape" && self.export.is_some() {
+                    self.export = None;
+                } else if self.ctx.egui_wants_keyboard_input() {
                     abandon = pressed && key == "Escape";
                     if let Some(k) = egui_key(key) {
                         self.events.push(egui::Event::Key {
@@ -400,7 +412,17 @@ impl Ui {
             }
         }
         let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Outcome::None };
+        if command == Outcome::ExportDialog {
+            self.export = Some(dialog::ExportDialog::new(self.export_default.clone()));
+            command = Outcome::Redraw;
+            // egui lays a new window out invisibly first: that pass now, so
+            // the dialog is shown and takes clicks from the next event on.
+            self.run(editor, false);
+        }
         self.run(editor, false);
+        if let Some(pending) = self.pending.take() {
+            command = pending;
+        }
         if abandon {
             // egui's number field applies the text it kept in the pass after
             // it lost focus, Escape or not: run that pass now and drop what it asks.
@@ -441,13 +463,23 @@ impl Ui {
         let status = status_text(editor, self.frame_ms, self.notice.as_deref());
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
+        let dialog = &mut self.export;
+        let mut answer = false;
         let mut out = self.ctx.run_ui(raw, |ui| {
             // egui may run the pass again at once (a layout that changed
             // size): the trace is the last pass's. Actions are kept, since
             // only the first pass sees the input.
             trace.rects.clear();
             build(ui, ed, u, rows, &status, &mut actions, &mut trace);
+            if let Some(d) = dialog.as_mut() {
+                answer |= d.show(ui.ctx(), u, &mut trace);
+            }
         });
+        if answer {
+            if let Some(d) = self.export.take() {
+                self.pending = Some(Outcome::Export { path: d.path.trim().into(), selection: d.selection });
+            }
+        }
         for (id, deltas) in out.textures_delta.set.drain() {
             for d in deltas {
                 self.set_textures.push((id, d));

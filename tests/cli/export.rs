@@ -399,3 +399,69 @@ fn extras_survive_save_duplicate_export_and_reopening() {
     assert_eq!(again["objects"][0]["extras"], extras);
     assert_eq!(again["objects"][2]["extras"], extras);
 }
+
+/// Ctrl+E opens the export dialog; its path field takes Ctrl+A and typed
+/// text, Enter writes (the selection only when its box is ticked), and
+/// Escape closes it without writing.
+#[test]
+fn the_export_dialog_writes_what_its_field_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write_file(dir.path(), "scene.json", &scene_json().to_string());
+    let out = dir.path().join("dialog.glb");
+    let script = |events: Value| {
+        let s = json!({"select": ["arm"], "events": events});
+        write_file(dir.path(), "script.json", &s.to_string())
+    };
+    let ctrl = |k: &str| json!({"key_down": k, "mods": ["ctrl"]});
+    let run = |s: &str| {
+        let run = viewport_cli(&[
+            &scene,
+            "--headless",
+            "--size",
+            "800x450",
+            "--replay",
+            s,
+            "--trace",
+            dir.path().join("t.jsonl").to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        String::from_utf8_lossy(&run.stderr).into_owned()
+    };
+
+    // Escape closes the dialog: Enter afterwards writes nothing.
+    run(&script(
+        json!([ctrl("E"), ctrl("A"), {"text": out.to_str().unwrap()}, {"key_down": "Escape"}, {"key_down": "Enter"}]),
+    ));
+    assert!(!out.exists());
+
+    // The whole scene.
+    let stderr = run(&script(json!([ctrl("E"), ctrl("A"), {"text": out.to_str().unwrap()}, {"key_down": "Enter"}])));
+    assert!(stderr.contains("exported"), "{stderr}");
+    let (doc, _, _) = gltf::import(&out).unwrap();
+    assert_eq!(doc.nodes().count(), 7);
+
+    // Selection only: the box, found where the first run's trace says.
+    let trace = std::fs::read_to_string(dir.path().join("t.jsonl")).unwrap();
+    let first: Value = serde_json::from_str(trace.lines().next().unwrap()).unwrap();
+    let r = &first["ui"]["rects"]["export.selection"];
+    let (x, y) = (
+        (r[0].as_f64().unwrap() + r[2].as_f64().unwrap()) / 2.0,
+        (r[1].as_f64().unwrap() + r[3].as_f64().unwrap()) / 2.0,
+    );
+    let sel = dir.path().join("sel.glb");
+    // Ticking and writing in one script: click the box, click into the
+    // field, replace its text, Enter.
+    let p = &first["ui"]["rects"]["export.path"];
+    let (px, py) = (
+        (p[0].as_f64().unwrap() + p[2].as_f64().unwrap()) / 2.0,
+        (p[1].as_f64().unwrap() + p[3].as_f64().unwrap()) / 2.0,
+    );
+    run(&script(json!([
+        ctrl("E"), {"mouse_move": [x, y]}, {"mouse_down": "left"}, {"mouse_up": "left"},
+        {"mouse_move": [px, py]}, {"mouse_down": "left"}, {"mouse_up": "left"},
+        ctrl("A"), {"text": sel.to_str().unwrap()}, {"key_down": "Enter"},
+    ])));
+    let (doc, _, _) = gltf::import(&sel).unwrap();
+    let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, vec!["arm", "tip"]);
+}

@@ -131,6 +131,23 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
     b.finish()
 }
 
+/// Builds and writes `scene` (or `only` and their descendants) to `path`;
+/// returns the warning lines (see [`Export::warnings`]).
+pub fn export_scene(scene: &Scene, only: Option<&[usize]>, path: &Path) -> Result<Vec<String>, ExportError> {
+    let export = build(scene, only);
+    write(&export, path)?;
+    Ok(export.warnings)
+}
+
+/// The file the export dialog offers for a scene saved to `save_path`:
+/// `STEM.glb` beside it (`scene.glb` in the current folder without one).
+pub fn default_path(save_path: Option<&Path>) -> PathBuf {
+    match save_path {
+        Some(p) => p.with_extension("glb"),
+        None => PathBuf::from("scene.glb"),
+    }
+}
+
 /// Writes `export` to `path` (`.glb` or `.gltf` + `STEM.bin`), atomically.
 pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
     let kind = check_target(path)?;
