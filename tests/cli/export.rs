@@ -56,6 +56,16 @@ fn max_diff(a: &Path, b: &Path) -> u8 {
     a.data.iter().zip(&b.data).map(|(x, y)| x.abs_diff(*y)).max().unwrap()
 }
 
+/// A 320x180 headless run of `input` in `depth` mode through `script`, with
+/// validation, a screenshot to `shot` and `extra` arguments.
+fn shot_run(input: &str, depth: &str, script: &str, shot: &Path, extra: &[&str]) -> std::process::Output {
+    let size_depth =
+        ["--size", "320x180", "--depth", depth, "--replay", script, "--screenshot", shot.to_str().unwrap()];
+    let args: Vec<&str> =
+        [input, "--headless", "--validation"].into_iter().chain(size_depth).chain(extra.iter().copied()).collect();
+    viewport_cli(&args)
+}
+
 #[test]
 fn an_exported_scene_holds_its_objects_and_reopens_with_the_same_picture() {
     let dir = tempfile::tempdir().unwrap();
@@ -65,21 +75,7 @@ fn an_exported_scene_holds_its_objects_and_reopens_with_the_same_picture() {
         let out = dir.path().join(format!("out.{ext}"));
         for depth in ["reversed", "standard"] {
             let shot = dir.path().join(format!("scene-{depth}.png"));
-            let run = viewport_cli(&[
-                &scene,
-                "--headless",
-                "--validation",
-                "--size",
-                "320x180",
-                "--depth",
-                depth,
-                "--replay",
-                &script,
-                "--screenshot",
-                shot.to_str().unwrap(),
-                "--export",
-                out.to_str().unwrap(),
-            ]);
+            let run = shot_run(&scene, depth, &script, &shot, &["--export", out.to_str().unwrap()]);
             assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
             assert!(!String::from_utf8_lossy(&run.stderr).contains("warning"), "primitives export without warnings");
         }
@@ -135,21 +131,8 @@ fn an_exported_scene_holds_its_objects_and_reopens_with_the_same_picture() {
         for depth in ["reversed", "standard"] {
             let shot = dir.path().join(format!("reopened-{ext}-{depth}.png"));
             let saved = dir.path().join(format!("reopened-{ext}.json"));
-            let run = viewport_cli(&[
-                out.to_str().unwrap(),
-                "--headless",
-                "--validation",
-                "--size",
-                "320x180",
-                "--depth",
-                depth,
-                "--replay",
-                &script,
-                "--screenshot",
-                shot.to_str().unwrap(),
-                "--save-scene",
-                saved.to_str().unwrap(),
-            ]);
+            let run =
+                shot_run(out.to_str().unwrap(), depth, &script, &shot, &["--save-scene", saved.to_str().unwrap()]);
             assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
             let diff = max_diff(&dir.path().join(format!("scene-{depth}.png")), &shot);
             assert!(diff <= 2, "{ext}, {depth}: pixels differ by {diff} levels");
