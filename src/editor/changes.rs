@@ -73,7 +73,7 @@ impl Editor {
                 self.write_transforms(objects, if forward { after } else { before });
             }
             Edit::Add { items, selection_before, selection_after }
-            | Edit::Remove { items, selection_before, selection_after } => {
+            | Edit::Remove { items, selection_before, selection_after, .. } => {
                 let adding = matches!(e, Edit::Add { .. }) == forward;
                 if adding {
                     // The items came out of (or were made for) this very state.
@@ -90,6 +90,15 @@ impl Editor {
                         self.scene.truncate(first);
                         self.index_truncated();
                     }
+                }
+                if let Edit::Remove { skins, .. } = e {
+                    for c in skins {
+                        if let Some(o) = self.scene.object_mut(c.object) {
+                            *o.skin = if forward { c.after.clone() } else { c.before.clone() };
+                        }
+                    }
+                    let objects: Vec<usize> = skins.iter().map(|c| c.object).collect();
+                    self.log.changed(&objects, self.scene.id_bound());
                 }
                 self.selection.set(if forward { selection_after } else { selection_before }.iter().copied());
                 self.log.changed(&items.indices, self.scene.id_bound());
@@ -179,6 +188,43 @@ impl Editor {
     }
 
     /// Delete: removes the selected objects and their descendants. One undo step.
+    /// The skins that change when the objects `ids` are deleted: each
+    /// remaining skinned object whose skin names one of them hands that
+    /// joint's influence to its nearest remaining ancestor joint
+    /// (`docs/spec/roundtrip.md`, "Every saved file reopens"). Costs the
+    /// skinned objects, of which large scenes have few.
+    fn skins_without(&self, ids: &[usize]) -> Vec<super::history::SkinChange> {
+        let scene = &self.scene;
+        let gone = |name: &str| scene.find(name).is_some_and(|i| ids.binary_search(&i).is_ok());
+        let ancestors = |name: &str| {
+            let mut out = Vec::new();
+            let mut at = scene.find(name).and_then(|i| scene.parent(i));
+            while let Some(p) = at {
+                out.push(scene.objects()[p].name.to_string());
+                at = scene.parent(p);
+            }
+            out
+        };
+        let mut changes = Vec::new();
+        for link in &self.skinning.skin_links {
+            let i = link.object;
+            if ids.binary_search(&i).is_ok() {
+                continue;
+            }
+            let o = &scene.objects()[i];
+            let Some(skin) = o.skin.as_deref() else { continue };
+            if let Some(joints) = crate::scene::joints_without(skin, &o.name, gone, ancestors) {
+                let after = crate::scene::SkinRef { index: skin.index, joints };
+                changes.push(super::history::SkinChange {
+                    object: i,
+                    before: o.skin.clone(),
+                    after: Some(Box::new(after)),
+                });
+            }
+        }
+        changes
+    }
+
     pub fn delete(&mut self) -> bool {
         if self.gizmo.is_dragging() || self.selection.is_empty() {
             return false;
@@ -189,7 +235,9 @@ impl Editor {
             objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
             parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
         };
-        let edit = Edit::Remove { items, selection_before: self.selection.to_vec(), selection_after: Vec::new() };
+        let skins = self.skins_without(&ids);
+        let edit =
+            Edit::Remove { items, selection_before: self.selection.to_vec(), selection_after: Vec::new(), skins };
         self.apply(&edit, true);
         self.history.push(edit);
         true

@@ -4,7 +4,7 @@
 //! restores names, parents, order and selection exactly).
 
 use crate::math::Transform;
-use crate::scene::Detached;
+use crate::scene::{Detached, SkinRef};
 
 /// One undoable step.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,7 +14,18 @@ pub enum Edit {
     /// Objects added (duplicate): undo removes them, redo puts them back.
     Add { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize> },
     /// Objects removed (delete): undo puts them back, redo removes them.
-    Remove { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize> },
+    /// `skins`: skinned objects whose deleted joints handed their influence
+    /// on (see [`crate::scene::joints_without`]), with their skins before
+    /// and after.
+    Remove { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize>, skins: Vec<SkinChange> },
+}
+
+/// A skinned object's skin before and after a delete.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkinChange {
+    pub object: usize,
+    pub before: Option<Box<SkinRef>>,
+    pub after: Option<Box<SkinRef>>,
 }
 
 /// Linear history; a new edit drops the redo branch.

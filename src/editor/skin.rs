@@ -22,7 +22,7 @@ pub type SkinKey = (MeshRef, usize);
 /// for a joint no longer in the scene).
 #[derive(Clone, Debug)]
 pub(super) struct SkinLink {
-    object: usize,
+    pub(super) object: usize,
     key: SkinKey,
     joints: Vec<Option<usize>>,
 }
@@ -98,7 +98,7 @@ impl Editor {
         let inverse = self.scene.world_inverse(i);
         let posed = match (joints, inverse) {
             (Some(joints), Some(inverse)) if joints.len() == data.joint_count() && !data.bind.indices.is_empty() => {
-                let worlds: Vec<_> = joints.iter().map(|&j| self.scene.world_matrix(j)).collect();
+                let worlds = data.joint_worlds(&joints, i, |j| self.scene.world_matrix(j));
                 Some(data.pose(&worlds, &inverse))
             }
             _ => None,

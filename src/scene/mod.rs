@@ -32,7 +32,7 @@ pub use file::{camera_from_file, camera_to_file, CameraFile, ObjectFile, Project
 pub use hierarchy::{Hierarchy, HierarchyError};
 pub use names::{ObjectMut, Objects};
 pub use primitives::{MeshData, Primitive};
-pub use skin::{Joints, SkinData, SkinRef};
+pub use skin::{joints_without, Joints, SkinData, SkinRef};
 
 /// Why a scene could not be read, validated or saved.
 #[derive(Debug, thiserror::Error)]

@@ -96,6 +96,38 @@ impl SkinData {
         Ok(SkinData { bind, starts, links, inverse_bind })
     }
 
+    /// The world matrix each joint entry poses with, for a skin whose
+    /// entries name the objects `joints` of skinned object `object`
+    /// (`world` gives an object's world matrix). A deleted joint's entry
+    /// names its nearest remaining ancestor joint, already named by an
+    /// earlier entry: its vertices follow that joint as that joint's own
+    /// do (the earlier entry's inverse bind matrix is used). An entry naming
+    /// the skinned object itself (no ancestor joint remained) keeps its
+    /// vertices where the bind pose has them in the object's space.
+    pub fn joint_worlds(
+        &self,
+        joints: &[usize],
+        object: usize,
+        world: impl Fn(usize) -> Matrix4<f64>,
+    ) -> Vec<Matrix4<f64>> {
+        let inverse = |k: usize| self.inverse_bind[k].try_inverse().unwrap_or_else(Matrix4::identity);
+        joints
+            .iter()
+            .enumerate()
+            .map(|(k, &x)| {
+                let w = world(x);
+                let first = joints.iter().position(|&y| y == x).unwrap_or(k);
+                if first < k && first < self.inverse_bind.len() && k < self.inverse_bind.len() {
+                    w * self.inverse_bind[first] * inverse(k)
+                } else if x == object && k < self.inverse_bind.len() {
+                    w * inverse(k)
+                } else {
+                    w
+                }
+            })
+            .collect()
+    }
+
     /// How many joints the skin has.
     pub fn joint_count(&self) -> usize {
         self.inverse_bind.len()
@@ -141,6 +173,38 @@ impl SkinData {
         }
         out
     }
+}
+
+/// The joint names of `skin` once the objects `gone` (by name) are deleted
+/// from the scene: each entry naming a deleted joint names instead its
+/// nearest remaining ancestor (`ancestors` lists a deleted joint's, nearest
+/// first) whose own entry comes earlier, else `object` (the skinned object
+/// itself). `None` when no entry names a deleted object.
+pub fn joints_without(
+    skin: &SkinRef,
+    object: &str,
+    gone: impl Fn(&str) -> bool,
+    ancestors: impl Fn(&str) -> Vec<String>,
+) -> Option<Joints> {
+    if !skin.joints.iter().any(|j| gone(j)) {
+        return None;
+    }
+    let out: Vec<String> = skin
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            if !gone(name) {
+                return name.clone();
+            }
+            // An ancestor whose own entry comes earlier: that entry is then
+            // the first naming it, and its inverse bind matrix the one used.
+            let earlier = &skin.joints[..k];
+            let heir = ancestors(name).into_iter().find(|a| !gone(a) && earlier.contains(a));
+            heir.unwrap_or_else(|| object.to_string())
+        })
+        .collect();
+    Some(out.into())
 }
 
 /// A scene file's `skin` of an object whose mesh is `mesh`: it needs a
@@ -203,6 +267,43 @@ mod tests {
         let inv = object.try_inverse().unwrap();
         let posed = s.pose(&[Matrix4::identity(), turned], &inv);
         assert!(near(posed.positions[1], [-6.0, 1.0, 0.0]));
+    }
+
+    #[test]
+    fn a_deleted_joint_hands_its_vertices_to_its_ancestor_joint() {
+        let s = two_joint_skin();
+        // Joint 1 deleted: its entry names joint 0's object (index 0 here).
+        let skin = SkinRef { index: 0, joints: vec!["root".to_string(), "tip".to_string()].into() };
+        let joints = joints_without(&skin, "strip", |n| n == "tip", |_| vec!["root".to_string()]).unwrap();
+        assert_eq!(joints, vec!["root".to_string(), "root".to_string()]);
+        // Nothing deleted: nothing to change; no ancestor joint: the object.
+        assert!(joints_without(&skin, "strip", |_| false, |_| vec![]).is_none());
+        let orphan = joints_without(&skin, "strip", |n| n == "tip", |_| vec![]).unwrap();
+        assert_eq!(orphan, vec!["root".to_string(), "strip".to_string()]);
+
+        // Objects: 7 = root, 9 = the skinned object. The rest pose keeps
+        // the bind vertices; turning root turns the former tip's vertices
+        // with it, as root's own, expected here from the bind positions.
+        let rest = |o: usize| if o == 7 { s.inverse_bind[0].try_inverse().unwrap() } else { Matrix4::identity() };
+        let worlds = s.joint_worlds(&[7, 7], 9, rest);
+        let posed = s.pose(&worlds, &Matrix4::identity());
+        for (a, b) in posed.positions.iter().zip(&s.bind.positions) {
+            assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-5), "{a:?} vs {b:?}");
+        }
+        let turn = Matrix4::from_axis_angle(&Vector3::z_axis(), 0.5);
+        let turned =
+            |o: usize| if o == 7 { turn * s.inverse_bind[0].try_inverse().unwrap() } else { Matrix4::identity() };
+        let posed = s.pose(&s.joint_worlds(&[7, 7], 9, turned), &Matrix4::identity());
+        for (a, b) in posed.positions.iter().zip(&s.bind.positions) {
+            let want = turn.transform_point(&Point3::new(f64::from(b[0]), f64::from(b[1]), f64::from(b[2])));
+            assert!((0..3).all(|k| (f64::from(a[k]) - want[k]).abs() < 1e-5), "{a:?} vs {want:?}");
+        }
+        // The skinned object itself as the heir: the vertices stay put in
+        // its space whatever the entry's own inverse bind matrix.
+        let posed = s.pose(&s.joint_worlds(&[7, 9], 9, rest), &Matrix4::identity());
+        for (a, b) in posed.positions.iter().zip(&s.bind.positions) {
+            assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-5), "{a:?} vs {b:?}");
+        }
     }
 
     #[test]

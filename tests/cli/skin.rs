@@ -148,3 +148,54 @@ fn bad_skin_references_are_one_line_and_exit_2() {
     assert_bad_input(&run("strip.gltf#0", json!({"index": 0, "joints": ["root", "tip"], "bones": 2})), "bones");
     assert!(!png.exists(), "nothing written");
 }
+
+/// `docs/spec/roundtrip.md`, "Every saved file reopens": deleting a joint
+/// object hands its influence to its nearest remaining ancestor joint, so
+/// the saved skin names only objects that exist and the file reopens, with
+/// the strip drawn whole where it was; undo brings the joint back.
+#[test]
+fn deleting_a_joint_saves_a_skin_that_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = write_skinned_strip(dir.path(), "strip");
+    let camera = json!({ "eye": [0, 1, 10], "target": [0, 1, 0], "projection": "orthographic", "height": 4 });
+    let run = |events: Value, saved: &Path, shot: &Path| {
+        let script = json!({"size": [400, 400], "camera": camera, "select": ["tip"], "events": events});
+        let script = write_file(dir.path(), "script.json", &script.to_string());
+        let args = [gltf.to_str().unwrap(), "--headless", "--validation", "--no-ui", "--replay", &script];
+        let extra = ["--save-scene", saved.to_str().unwrap(), "--screenshot", shot.to_str().unwrap()];
+        let out = viewport_cli(&[&args[..], &extra[..]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+        let strip = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "strip").unwrap().clone();
+        strip["skin"]["joints"].clone()
+    };
+    let (deleted, deleted_png) = (dir.path().join("deleted.json"), dir.path().join("deleted.png"));
+    assert_eq!(run(json!([{"key_down": "Delete"}]), &deleted, &deleted_png), json!(["root", "root"]));
+    let undone = dir.path().join("undone.json");
+    let undo = json!([{"key_down": "Delete"}, {"key_down": "Z", "mods": ["ctrl"]}]);
+    assert_eq!(run(undo, &undone, &dir.path().join("undone.png")), json!(["root", "tip"]));
+
+    // The saved scene opens, and shows the strip as it was drawn after the delete.
+    let again = dir.path().join("again.png");
+    let script =
+        write_file(dir.path(), "cam.json", &json!({"size": [400, 400], "camera": camera, "events": []}).to_string());
+    let out = viewport_cli(&[
+        deleted.to_str().unwrap(),
+        "--headless",
+        "--validation",
+        "--no-ui",
+        "--replay",
+        &script,
+        "--screenshot",
+        again.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (a, b) = (read_png(&deleted_png), read_png(&again));
+    let diff = a.data.iter().zip(&b.data).map(|(x, y)| x.abs_diff(*y)).max().unwrap();
+    assert!(diff <= 2, "the reopened scene differs by {diff} levels");
+    // The upper part (bound to the deleted tip) is still drawn: a strip
+    // pixel at y = 1.6.
+    let p = b.pixel(200 - 12, (200.0 - 0.6 / PX) as u32);
+    let bg = b.pixel(30, 30);
+    assert!(p.iter().zip(bg).any(|(x, y)| x.abs_diff(y) > 24), "no strip at y = 1.6: {p:?} vs {bg:?}");
+}

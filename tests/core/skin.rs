@@ -84,8 +84,13 @@ fn the_rest_pose_is_the_bind_pose_and_joints_pose_the_skin() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `docs/spec/roundtrip.md`: a deleted joint hands its influence to its
+/// nearest remaining ancestor joint. The tip, moved 1 m along x, is
+/// deleted: its part of the strip follows the root again, as the root's
+/// own part does (back at rest, the root never moved); undo brings the tip
+/// back with its move.
 #[test]
-fn a_deleted_joint_leaves_the_mesh_unposed_until_undo() {
+fn a_deleted_joint_hands_its_vertices_to_its_parent_until_undo() {
     let (mut e, dir) = open("delete");
     let strip = e.scene().find("strip").unwrap();
     let tip = e.scene().find("tip").unwrap();
@@ -93,9 +98,11 @@ fn a_deleted_joint_leaves_the_mesh_unposed_until_undo() {
     e.set_selection(&[tip]);
     assert!(e.delete());
     let strip = e.scene().find("strip").unwrap_or(strip);
-    assert!(e.posed_mesh(strip).is_none(), "no pose without the joint");
-    // Picking uses the plain mesh: at the tip's old rest place (0, 1.6) the
-    // unposed strip is hit, at the moved place (1, 1.6) nothing.
+    assert!(e.posed_mesh(strip).is_some(), "posed by the root alone");
+    let joints = e.scene().objects()[strip].skin.as_ref().unwrap().joints.to_vec();
+    assert_eq!(joints, vec!["root".to_string(), "root".to_string()]);
+    // At the tip's rest place (0, 1.6) the strip is hit, at the moved
+    // place (1, 1.6) nothing.
     let ray_hit = |e: &Editor, x: f64| {
         let v = e.view().unwrap();
         let s = v.world_to_screen(&Point3::new(x, 1.6, 0.0)).unwrap();
@@ -107,6 +114,7 @@ fn a_deleted_joint_leaves_the_mesh_unposed_until_undo() {
     assert_eq!(ray_hit(&e, 1.0), None);
     assert!(e.undo());
     assert!(e.posed_mesh(strip).is_some());
+    assert_eq!(e.scene().objects()[strip].skin.as_ref().unwrap().joints.to_vec(), vec!["root", "tip"]);
     assert_eq!(ray_hit(&e, 1.0), Some(strip));
     assert_eq!(ray_hit(&e, 0.0), None);
     let _ = std::fs::remove_dir_all(&dir);
