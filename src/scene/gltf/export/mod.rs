@@ -70,8 +70,11 @@ impl ExportKind {
 /// A glTF document built from a scene, with its one binary buffer.
 #[derive(Debug)]
 pub struct Export {
-    /// The glTF JSON, without the buffer's `uri` (set when written).
+    /// The glTF JSON without `nodes` and the buffer's `uri` (both set when
+    /// written).
     pub json: Value,
+    /// The nodes' JSON objects, comma-separated.
+    pub nodes_json: Vec<u8>,
     /// The buffer's bytes, padded to a multiple of 4.
     pub bin: Vec<u8>,
     /// One line per thing written differently from the spec (see the
@@ -108,16 +111,16 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
         let children: Vec<gj::Index<gj::Node>> =
             scene.hierarchy().children(i).iter().filter(|&&c| keep[c]).map(|&c| gj::Index::new(node_of[c])).collect();
         let (translation, rotation, scale) = trs(&transform);
-        if let Some(extras) = &o.extras {
-            b.node_extras.push((b.root.nodes.len(), (**extras).clone()));
-        }
-        b.root.nodes.push(gj::Node {
+        let extras = o.extras.as_deref().and_then(|e| serde_json::value::to_raw_value(e).ok());
+        // Written out at once: a million nodes are not held as values.
+        b.push_node(&gj::Node {
             name: Some(o.name.to_string()),
             mesh,
             children: (!children.is_empty()).then_some(children),
             translation,
             rotation,
             scale,
+            extras,
             ..gj::Node::default()
         });
     }
@@ -156,6 +159,7 @@ pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
         ExportKind::Glb => {
             let json = serde_json::to_vec(&root)
                 .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
+            let json = with_nodes(json, &export.nodes_json);
             let glb = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: json.into(),
@@ -171,13 +175,14 @@ pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
             if let Some(buffer) = root.get_mut("buffers").and_then(|b| b.get_mut(0)) {
                 buffer["uri"] = json!(percent_encode(&bin_name));
             }
-            let json = serde_json::to_string_pretty(&root)
+            let json = serde_json::to_vec_pretty(&root)
                 .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
+            let json = with_nodes(json, &export.nodes_json);
             let had_bin = bin_path.exists();
             if !export.bin.is_empty() {
                 write_atomic(&bin_path, &export.bin)?;
             }
-            if let Err(e) = write_atomic(path, json.as_bytes()) {
+            if let Err(e) = write_atomic(path, &json) {
                 // The JSON could not be written: leave no new side file.
                 if !had_bin && !export.bin.is_empty() {
                     let _ = std::fs::remove_file(&bin_path);
@@ -187,6 +192,25 @@ pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
         }
     }
     Ok(())
+}
+
+/// `json` (a JSON object) with `"nodes": [nodes]` added as its last member.
+fn with_nodes(mut json: Vec<u8>, nodes: &[u8]) -> Vec<u8> {
+    if nodes.is_empty() {
+        return json;
+    }
+    while json.last().is_some_and(|b| b.is_ascii_whitespace()) {
+        json.pop();
+    }
+    let close = json.pop();
+    debug_assert_eq!(close, Some(b'}'));
+    if json.iter().rev().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        json.push(b',');
+    }
+    json.extend_from_slice(b"\"nodes\":[");
+    json.extend_from_slice(nodes);
+    json.extend_from_slice(b"]}");
+    json
 }
 
 /// Whether an export to `path` can be written, checked before any work:
@@ -253,8 +277,10 @@ struct Builder {
     textures: Vec<Value>,
     samplers: Vec<Value>,
     images: Vec<Value>,
-    /// The objects' `extras`, by node index.
-    node_extras: Vec<(usize, Value)>,
+    /// The nodes, serialised one by one as they are made (comma-separated
+    /// JSON objects): the typed nodes of a million objects would take
+    /// hundreds of megabytes.
+    nodes_json: Vec<u8>,
     /// Extensions the written file uses, and those of them it requires.
     used: BTreeSet<String>,
     required: BTreeSet<String>,
@@ -295,6 +321,15 @@ impl Builder {
         };
         self.mesh_index.insert(key, index);
         index.map(gj::Index::new)
+    }
+
+    /// Appends `node` to the serialised node list.
+    fn push_node(&mut self, node: &gj::Node) {
+        if !self.nodes_json.is_empty() {
+            self.nodes_json.push(b',');
+        }
+        // Plain data with string keys: serialising cannot fail.
+        let _ = serde_json::to_writer(&mut self.nodes_json, node);
     }
 
     fn warn(&mut self, line: String) {
@@ -442,16 +477,13 @@ impl Builder {
                 json[key] = Value::Array(list);
             }
         }
-        for (n, extras) in self.node_extras {
-            json["nodes"][n]["extras"] = extras;
-        }
         if !self.used.is_empty() {
             json["extensionsUsed"] = json!(self.used);
         }
         if !self.required.is_empty() {
             json["extensionsRequired"] = json!(self.required);
         }
-        Export { json, bin: self.bin, warnings: self.warnings }
+        Export { json, nodes_json: self.nodes_json, bin: self.bin, warnings: self.warnings }
     }
 }
 
