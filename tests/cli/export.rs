@@ -291,6 +291,14 @@ fn a_gltf_file_exports_its_meshes_materials_and_images_as_they_are() {
             );
         }
     }
+    // As a .gltf: the image is a side file with the same bytes.
+    let out_gltf = dir.path().join("side.gltf");
+    let run = viewport_cli(&[src, "--headless", "--size", "64x64", "--export", out_gltf.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (g, _, _) = gltf::import(&out_gltf).unwrap();
+    let gltf::image::Source::Uri { uri, .. } = g.images().next().unwrap().source() else { panic!("a side file") };
+    assert_eq!(uri, "side_0.png");
+    assert_eq!(std::fs::read(dir.path().join("side_0.png")).unwrap(), png);
     let sampler = b.textures().next().unwrap().sampler();
     assert_eq!(sampler.mag_filter(), Some(gltf::texture::MagFilter::Nearest));
     let used: Vec<&str> = b.extensions_used().collect();

@@ -5,7 +5,8 @@
 //! vertex elements kept 4-byte aligned); image bytes are copied unchanged,
 //! never decoded. The JSON of meshes, materials, textures and samplers is
 //! copied with its indices renumbered, so extensions and extras pass through
-//! as the file wrote them.
+//! as the file wrote them. Image bytes are kept apart until the file is
+//! written: a `.glb` embeds them, a `.gltf` writes them as side files.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -327,11 +328,12 @@ impl Builder {
         let bytes = image_bytes(&image, &s.file.buffers, base).map_err(|e| format!("image {i}: {e}"))?;
         let raw = &s.json["images"][i];
         let mime = raw["mimeType"].as_str().map(str::to_string).or_else(|| sniff_mime(&bytes).map(str::to_string));
-        let view = self.add_view(&bytes, None, None);
-        let mut out = json!({ "bufferView": view.value() });
-        if let Some(mime) = mime {
+        // Where the bytes go depends on the file written (see `write`).
+        let mut out = json!({});
+        if let Some(mime) = &mime {
             out["mimeType"] = json!(mime);
         }
+        self.image_data.push(bytes);
         for key in ["name", "extras", "extensions"] {
             if let Some(v) = raw.get(key) {
                 out[key] = v.clone();

@@ -15,9 +15,9 @@
 //!
 //! Not yet as the spec asks: a bare-path mesh (a whole file merged) is
 //! written as the triangles it draws; skins, animations, lights and cameras
-//! are not written, nor morph-target weights on nodes; images are embedded
-//! in the buffer in `.gltf` files too. [`Export::warnings`] names each file
-//! concerned.
+//! are not written, nor morph-target weights on nodes. Images are embedded
+//! in a `.glb` and written beside a `.gltf` as `STEM_N.EXT`.
+//! [`Export::warnings`] names each file concerned.
 
 mod copy;
 
@@ -75,6 +75,9 @@ pub struct Export {
     pub json: Value,
     /// The nodes' JSON objects, comma-separated.
     pub nodes_json: Vec<u8>,
+    /// Each image's bytes, unchanged; `json`'s `images` do not say yet
+    /// where they are.
+    pub images: Vec<Vec<u8>>,
     /// The buffer's bytes, padded to a multiple of 4.
     pub bin: Vec<u8>,
     /// One line per thing written differently from the spec (see the
@@ -155,15 +158,33 @@ pub fn default_path(save_path: Option<&Path>) -> PathBuf {
 pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
     let kind = check_target(path)?;
     let mut root = export.json.clone();
+    let encode = |e: serde_json::Error| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() };
     match kind {
         ExportKind::Glb => {
-            let json = serde_json::to_vec(&root)
-                .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
-            let json = with_nodes(json, &export.nodes_json);
+            // The images go into the binary chunk after the rest.
+            let mut bin = export.bin.clone();
+            for (k, bytes) in export.images.iter().enumerate() {
+                let offset = bin.len();
+                bin.extend_from_slice(bytes);
+                bin.resize(bin.len().next_multiple_of(4), 0);
+                let view = json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()});
+                let views = root.as_object_mut().map(|o| o.entry("bufferViews").or_insert_with(|| json!([])));
+                if let Some(Value::Array(views)) = views {
+                    views.push(view);
+                    root["images"][k]["bufferView"] = json!(views.len() - 1);
+                }
+            }
+            if !bin.is_empty() {
+                let buffers = root.as_object_mut().map(|o| o.entry("buffers").or_insert_with(|| json!([{}])));
+                if let Some(Value::Array(buffers)) = buffers {
+                    buffers[0]["byteLength"] = json!(bin.len());
+                }
+            }
+            let json = with_nodes(serde_json::to_vec(&root).map_err(encode)?, &export.nodes_json);
             let glb = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: json.into(),
-                bin: (!export.bin.is_empty()).then(|| export.bin.as_slice().into()),
+                bin: (!bin.is_empty()).then(|| bin.as_slice().into()),
             };
             let bytes =
                 glb.to_vec().map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
@@ -175,17 +196,42 @@ pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
             if let Some(buffer) = root.get_mut("buffers").and_then(|b| b.get_mut(0)) {
                 buffer["uri"] = json!(percent_encode(&bin_name));
             }
-            let json = serde_json::to_vec_pretty(&root)
-                .map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
-            let json = with_nodes(json, &export.nodes_json);
-            let had_bin = bin_path.exists();
-            if !export.bin.is_empty() {
-                write_atomic(&bin_path, &export.bin)?;
+            // Each image a side file, STEM_N.EXT, beside the .gltf.
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut side: Vec<(PathBuf, &[u8])> = Vec::new();
+            for (k, bytes) in export.images.iter().enumerate() {
+                let ext = match root["images"][k]["mimeType"].as_str() {
+                    Some("image/png") => "png",
+                    Some("image/jpeg") => "jpg",
+                    Some("image/webp") => "webp",
+                    Some("image/ktx2") => "ktx2",
+                    _ => "bin",
+                };
+                let name = format!("{stem}_{k}.{ext}");
+                root["images"][k]["uri"] = json!(percent_encode(&name));
+                side.push((path.with_file_name(&name), bytes.as_slice()));
             }
-            if let Err(e) = write_atomic(path, &json) {
-                // The JSON could not be written: leave no new side file.
-                if !had_bin && !export.bin.is_empty() {
-                    let _ = std::fs::remove_file(&bin_path);
+            if !export.bin.is_empty() {
+                side.push((bin_path.clone(), export.bin.as_slice()));
+            }
+            let json = with_nodes(serde_json::to_vec_pretty(&root).map_err(encode)?, &export.nodes_json);
+            // Side files first, then the JSON; a failure removes the side
+            // files this export created.
+            let mut created = Vec::new();
+            let result = side
+                .iter()
+                .try_for_each(|(p, bytes)| {
+                    let new = !p.exists();
+                    write_atomic(p, bytes)?;
+                    if new {
+                        created.push(p.clone());
+                    }
+                    Ok::<(), WriteError>(())
+                })
+                .and_then(|()| write_atomic(path, &json));
+            if let Err(e) = result {
+                for p in &created {
+                    let _ = std::fs::remove_file(p);
                 }
                 return Err(e.into());
             }
@@ -277,6 +323,8 @@ struct Builder {
     textures: Vec<Value>,
     samplers: Vec<Value>,
     images: Vec<Value>,
+    /// The bytes of each image, as its file had them.
+    image_data: Vec<Vec<u8>>,
     /// The nodes, serialised one by one as they are made (comma-separated
     /// JSON objects): the typed nodes of a million objects would take
     /// hundreds of megabytes.
@@ -483,7 +531,7 @@ impl Builder {
         if !self.required.is_empty() {
             json["extensionsRequired"] = json!(self.required);
         }
-        Export { json, nodes_json: self.nodes_json, bin: self.bin, warnings: self.warnings }
+        Export { json, nodes_json: self.nodes_json, bin: self.bin, images: self.image_data, warnings: self.warnings }
     }
 }
 
