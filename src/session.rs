@@ -9,6 +9,7 @@ use crate::editor::{keymap, ChangeMark, Command, Editor, FrameProbe};
 use std::path::{Path, PathBuf};
 
 use crate::input::{Event, Modifiers};
+use crate::scene::SceneError;
 
 /// What the program should do after an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,8 +77,27 @@ impl SaveTarget {
         Some(format!("{} holds earlier edits of this model (open it to keep them)", p.display()))
     }
 
+    /// Carries out a Ctrl+S of `editor`'s scene and prints its line on
+    /// stderr: writes the file, or only warns, or says there is none.
+    /// Returns what it did; a failed write is the error.
+    pub fn save(&mut self, editor: &Editor) -> Result<SaveStep, SceneError> {
+        let step = self.request();
+        match &step {
+            SaveStep::Write(path) => {
+                editor.scene_to_save().save(path)?;
+                self.written();
+                eprintln!("viewport: saved {}", path.display());
+            }
+            SaveStep::Warn(warning) => eprintln!("viewport: {warning}"),
+            SaveStep::NoFile => {
+                eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save");
+            }
+        }
+        Ok(step)
+    }
+
     /// A Ctrl+S: what to do now.
-    pub fn request(&mut self) -> SaveStep {
+    fn request(&mut self) -> SaveStep {
         match &self.path {
             None => SaveStep::NoFile,
             Some(p) if self.guarded && !self.warned => {
@@ -92,7 +112,7 @@ impl SaveTarget {
     }
 
     /// The scene was written to the file: later saves need no warning.
-    pub fn written(&mut self) {
+    fn written(&mut self) {
         self.guarded = false;
     }
 }

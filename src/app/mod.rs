@@ -220,34 +220,26 @@ impl App {
     }
 
     fn save(&mut self) {
-        let path = match self.save.request() {
-            SaveStep::Write(path) => path,
-            SaveStep::Warn(warning) => {
-                eprintln!("viewport: {warning}");
-                if let Some(ui) = self.ui.as_mut() {
-                    ui.notice = Some(warning);
-                }
-                self.request_redraw();
-                return;
-            }
-            SaveStep::NoFile => {
-                eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save");
-                return;
-            }
-        };
-        match self.editor.scene_to_save().save(&path) {
-            Ok(()) => {
-                eprintln!("viewport: saved {}", path.display());
-                self.save.written();
+        match self.save.save(&self.editor) {
+            Ok(SaveStep::Write(_)) => {
                 self.unsaved.saved(&self.editor);
                 if let Some(ui) = self.ui.as_mut() {
                     ui.notice = None;
                 }
                 self.update_title();
-                self.request_redraw();
             }
-            Err(e) => eprintln!("viewport: {e}"),
+            Ok(SaveStep::Warn(warning)) => {
+                if let Some(ui) = self.ui.as_mut() {
+                    ui.notice = Some(warning);
+                }
+            }
+            Ok(SaveStep::NoFile) => return,
+            Err(e) => {
+                eprintln!("viewport: {e}");
+                return;
+            }
         }
+        self.request_redraw();
     }
 
     /// Imports a dropped glTF file. A file that cannot be read is one line
@@ -392,8 +384,7 @@ impl ApplicationHandler for App {
             }
             Outcome::ExportDialog => {}
             Outcome::Export { path, selection } => {
-                let only = selection.then(|| self.editor.selection().to_vec());
-                let notice = crate::headless::export_notice(self.editor.scene(), only.as_deref(), &path);
+                let notice = crate::headless::export_notice(&self.editor, selection, &path);
                 if let Some(ui) = self.ui.as_mut() {
                     ui.notice = Some(notice);
                 }

@@ -38,10 +38,6 @@ pub enum DrawError {
     /// An object's skin that does not fit its glTF file.
     #[error("object \"{name}\": {problem}")]
     Skin { name: String, problem: String },
-    /// The glTF file an object's mesh names cannot be read or has no such
-    /// mesh: the first object (in file order) that names it.
-    #[error("object \"{name}\": {source}")]
-    ObjectMesh { name: String, source: GltfError },
 }
 
 /// Loads the CPU mesh a reference names; a glTF file that cannot be loaded

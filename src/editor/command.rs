@@ -22,8 +22,6 @@ pub enum Command {
     SetMode(Mode),
     /// World <-> local (X, the toolbar).
     ToggleSpace,
-    /// The pivot the gizmo turns and scales about (the toolbar's menu).
-    SetPivot(Pivot),
     /// Median -> individual -> active -> bounds -> median (Period).
     CyclePivot,
     /// Snapping on without Ctrl held (the toolbar's check box).
@@ -86,7 +84,7 @@ impl Command {
 }
 
 /// The pivot after `p` in the Period key's cycle.
-pub fn next_pivot(p: Pivot) -> Pivot {
+fn next_pivot(p: Pivot) -> Pivot {
     match p {
         Pivot::Median => Pivot::Individual,
         Pivot::Individual => Pivot::Active,
@@ -108,7 +106,6 @@ impl Editor {
         match *command {
             Command::SetMode(mode) => config.mode = mode,
             Command::ToggleSpace => config.space = config.space.toggled(),
-            Command::SetPivot(pivot) => config.pivot = pivot,
             Command::CyclePivot => config.pivot = next_pivot(config.pivot),
             Command::SetSnap(snap) => config.snap = snap,
             Command::SetSnapping(on) => {

@@ -35,7 +35,7 @@ mod pick;
 mod select;
 mod skin;
 
-pub use command::{next_pivot, Command};
+pub use command::Command;
 pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;

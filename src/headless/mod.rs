@@ -126,7 +126,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         editor.scene_to_save().save(path)?;
     }
     if let Some(path) = &outputs.export {
-        export_to(editor.scene(), None, path)?;
+        export_editor(&editor, false, path)?;
     }
     if let Some(path) = &outputs.screenshot {
         save_png(path, image.width, image.height, &image.data)?;
@@ -135,23 +135,22 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     Ok(renderer.validation().errors())
 }
 
-/// Writes `scene` (or `only` and their descendants) as glTF to `path`,
-/// with a warning line for each thing not yet written as the spec asks.
-fn export_to(scene: &Scene, only: Option<&[usize]>, path: &Path) -> Result<(), export::ExportError> {
-    for w in export::export_scene(scene, only, path)? {
+/// Writes the editor's scene (or, with `selection`, the selected objects
+/// and their descendants) as glTF to `path`, with a warning line for each
+/// thing not yet written as the spec asks.
+pub fn export_editor(editor: &Editor, selection: bool, path: &Path) -> Result<(), export::ExportError> {
+    let only = selection.then(|| editor.selection().to_vec());
+    for w in export::export_scene(editor.scene(), only.as_deref(), path)? {
         eprintln!("viewport: warning: {w}");
     }
     Ok(())
 }
 
-/// Exports from the dialog, printing each warning or the error on stderr;
-/// returns the status line's notice.
-pub fn export_notice(scene: &Scene, only: Option<&[usize]>, path: &Path) -> String {
-    match export::export_scene(scene, only, path) {
-        Ok(warnings) => {
-            for w in &warnings {
-                eprintln!("viewport: warning: {w}");
-            }
+/// The export dialog's export ([`export_editor`]): a failure is a line on
+/// stderr, not the end of the run. Returns the status line's notice.
+pub fn export_notice(editor: &Editor, selection: bool, path: &Path) -> String {
+    match export_editor(editor, selection, path) {
+        Ok(()) => {
             eprintln!("viewport: exported {}", path.display());
             format!("Exported {}", path.display())
         }
@@ -195,20 +194,10 @@ impl ReplayTarget for Offscreen<'_> {
         self.probe.failed.take().map(Error::from)
     }
     fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        match self.save.request() {
-            SaveStep::Write(path) => {
-                editor.scene_to_save().save(&path)?;
-                self.save.written();
-                ui.notice = None;
-                eprintln!("viewport: saved {}", path.display());
-            }
-            SaveStep::Warn(warning) => {
-                eprintln!("viewport: {warning}");
-                ui.notice = Some(warning);
-            }
-            SaveStep::NoFile => {
-                eprintln!("viewport: the built-in demo scene has no file to save to; open a scene file to save");
-            }
+        match self.save.save(editor)? {
+            SaveStep::Write(_) => ui.notice = None,
+            SaveStep::Warn(warning) => ui.notice = Some(warning),
+            SaveStep::NoFile => {}
         }
         Ok(())
     }
@@ -318,19 +307,13 @@ where
                     Outcome::Save => target.save(editor, ui)?,
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
-                    Outcome::Export { path, selection } => {
-                        let only = selection.then(|| editor.selection().to_vec());
-                        ui.notice = Some(export_notice(editor.scene(), only.as_deref(), &path));
-                    }
+                    Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),
                     // Screenshots and quitting are the window's business; a
                     // script's outputs are named on the command line.
                     Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw | Outcome::ExportDialog => {}
                 }
             }
-            Step::Export { path, selection } => {
-                let only = selection.then(|| editor.selection().to_vec());
-                export_to(editor.scene(), only.as_deref(), path)?;
-            }
+            Step::Export { path, selection } => export_editor(editor, *selection, path)?,
             Step::Frame(n) => {
                 for k in 1..=*n {
                     // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").

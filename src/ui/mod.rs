@@ -353,7 +353,7 @@ impl Ui {
                     Some(Owner::Widget { dragged: false, .. }) if *button == MouseButton::Left => {
                         let p = self.cursor.unwrap_or_else(|| editor.cursor());
                         if let Some(ball) = widget::ball_at(&editor.camera, self.size.0, u, p) {
-                            editor.set_axis_view(widget::view_for_click(&editor.camera, &ball));
+                            editor.execute(&Command::AxisView(widget::view_for_click(&editor.camera, &ball)));
                         }
                     }
                     Some(Owner::Editor) | None => to_editor = true,

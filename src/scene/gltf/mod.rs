@@ -103,11 +103,15 @@ pub struct GltfNode {
 impl GltfFile {
     /// Reads and validates the file and its buffers.
     pub fn read(path: &Path) -> Result<GltfFile, GltfError> {
-        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        GltfFile::from_bytes(path, &GltfFile::read_bytes(path)?)
+    }
+
+    /// The bytes of the file at `path`, with the error [`GltfFile::read`] gives.
+    pub fn read_bytes(path: &Path) -> Result<Vec<u8>, GltfError> {
+        std::fs::read(path).map_err(|source| match source.kind() {
             std::io::ErrorKind::NotFound => GltfError::Missing { path: path.to_path_buf() },
             _ => GltfError::Read { path: path.to_path_buf(), source },
-        })?;
-        GltfFile::from_bytes(path, &bytes)
+        })
     }
 
     /// Parses the content `bytes` of the file at `path` (buffer files are

@@ -34,8 +34,9 @@ pub(super) struct Source {
 
 impl Source {
     fn read(path: &Path) -> Result<Source, String> {
-        let file = GltfFile::read(path).map_err(|e| e.to_string())?;
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // Read once: parsed for the data, and as JSON for what it says.
+        let bytes = GltfFile::read_bytes(path).map_err(|e| e.to_string())?;
+        let file = GltfFile::from_bytes(path, &bytes).map_err(|e| e.to_string())?;
         let json_bytes = if bytes.starts_with(b"glTF") {
             gltf::binary::Glb::from_slice(&bytes).map_err(|e| e.to_string())?.json.into_owned()
         } else {

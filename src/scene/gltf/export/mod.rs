@@ -108,8 +108,12 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
     }
     for &i in &ids {
         let o = &scene.objects()[i];
-        let parent_kept = scene.parent(i).is_some_and(|p| keep[p]);
-        let transform = if parent_kept { o.transform } else { world_transform(scene, i) };
+        // A child whose parent stays out takes its place in the world; every
+        // other object keeps its local transform.
+        let transform = match scene.parent(i) {
+            Some(p) if !keep[p] => world_transform(scene, i),
+            _ => o.transform,
+        };
         let mesh = b.mesh_for(&o.mesh, o.color);
         let children: Vec<gj::Index<gj::Node>> =
             scene.hierarchy().children(i).iter().filter(|&&c| keep[c]).map(|&c| gj::Index::new(node_of[c])).collect();
