@@ -220,6 +220,20 @@ pub struct Object {
     pub skin: Option<Box<SkinRef>>,
     /// The object's `extras` (any JSON), kept as it came; boxed like `skin`.
     pub extras: Option<Box<serde_json::Value>>,
+    /// The glTF node it was read from (opened or imported); `None` for
+    /// objects made here and for scene files' objects. Not saved.
+    pub origin: Option<Box<NodeOrigin>>,
+}
+
+/// The glTF node an object was read from: export copies its light, camera
+/// and animations, a reload matches it to the file's new nodes
+/// (`docs/spec/roundtrip.md`). Copies made here have none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeOrigin {
+    /// The file as the scene's meshes name it (resolved path).
+    pub file: std::sync::Arc<Path>,
+    /// The node's index in the file as last read.
+    pub node: usize,
 }
 
 /// A validated scene: objects in slots, their hierarchy and a name index.
@@ -575,6 +589,7 @@ impl Scene {
                 color: [0.8, 0.8, 0.8],
                 skin: None,
                 extras: None,
+                origin: None,
             })
             .collect();
         let extent = side as f64 * 2.0;
