@@ -100,13 +100,26 @@ pub struct GltfMesh {
     pub source: String,
     pub path: PathBuf,
     pub mesh: Option<usize>,
+    /// Which reading of the file: 0 as opened, then one more per reload
+    /// that changed it (`docs/spec/roundtrip.md`, "Reload"). Never saved;
+    /// it keeps the geometry of each reading apart, so that undoing a
+    /// reload shows the earlier one.
+    pub version: u32,
 }
 
 impl MeshRef {
     /// Mesh `mesh` of the glTF file at `path` (all of it merged for
     /// `None`), written `source` in a scene file.
     pub fn gltf(source: String, path: PathBuf, mesh: Option<usize>) -> MeshRef {
-        MeshRef::Gltf(Box::new(GltfMesh { source, path, mesh }))
+        MeshRef::Gltf(Box::new(GltfMesh { source, path, mesh, version: 0 }))
+    }
+
+    /// This glTF mesh in reading `version` of its file (other meshes as they are).
+    pub fn with_version(&self, version: u32) -> MeshRef {
+        match self {
+            MeshRef::Gltf(g) => MeshRef::Gltf(Box::new(GltfMesh { version, ..(**g).clone() })),
+            other => other.clone(),
+        }
     }
 
     /// The glTF file and mesh (`None`: the whole file), if a glTF mesh.
@@ -153,7 +166,7 @@ impl MeshRef {
     /// the same file from there.
     fn source_from(&self, dir: &Path) -> Option<String> {
         let MeshRef::Gltf(g) = self else { return self.source().map(str::to_string) };
-        let GltfMesh { source, path, mesh } = &**g;
+        let GltfMesh { source, path, mesh, .. } = &**g;
         let file = match mesh {
             Some(_) => source.rsplit_once('#').map_or(source.as_str(), |(f, _)| f),
             None => source.as_str(),
