@@ -201,6 +201,7 @@ fn exact_pick(c: &mut Criterion) {
                 color: [0.8; 3],
                 skin: None,
                 extras: None,
+                origin: None,
             })
             .collect();
         let mut editor = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);

@@ -28,6 +28,7 @@ pub mod files;
 pub mod headless;
 pub mod input;
 pub mod picking;
+pub mod reload;
 pub mod render;
 pub mod scene;
 pub mod script;

@@ -90,6 +90,8 @@ struct EventFile {
     export: Option<String>,
     /// With `export`: only the selected objects and their descendants.
     selection: Option<bool>,
+    /// `true`: reload the used glTF files that changed on disk.
+    reload: Option<bool>,
     mods: Option<Vec<String>>,
 }
 
@@ -102,6 +104,8 @@ pub enum Step {
     Frame(u32),
     /// Export the scene (or the selection and its descendants) as glTF.
     Export { path: std::path::PathBuf, selection: bool },
+    /// Reload every used glTF file whose content changed since it was read.
+    Reload,
 }
 
 /// A validated replay script.
@@ -189,6 +193,15 @@ impl EventFile {
         } else if self.selection.is_some() {
             return Err("selection goes with export".into());
         }
+        if let Some(r) = self.reload {
+            if !r {
+                return Err("reload takes true".into());
+            }
+            if self.mods.is_some() {
+                return Err("reload takes no mods".into());
+            }
+            steps.push(Step::Reload);
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -198,7 +211,7 @@ impl EventFile {
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
             0 => Err(
-                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export"
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload"
                     .into(),
             ),
             _ => Err("has more than one action; give one per event".into()),
@@ -384,6 +397,8 @@ mod tests {
             (r#"{"events":[{"text":5}]}"#, "event 0: invalid type"),
             (r#"{"events":[{"text":"1","key_down":"A"}]}"#, "more than one action"),
             (r#"{"events":"#, "EOF"),
+            (r#"{"events":[{"reload":false}]}"#, "reload takes true"),
+            (r#"{"events":[{"reload":true,"frame":1}]}"#, "more than one action"),
         ];
         for (text, needle) in cases {
             let e = Script::from_json(text, &scene()).unwrap_err().to_string();

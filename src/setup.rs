@@ -67,6 +67,8 @@ pub struct Opened {
     pub frame_camera: bool,
     /// glTF files already parsed, to load meshes from.
     files: HashMap<PathBuf, GltfFile>,
+    /// The glTF file opened as the scene, as its meshes name it.
+    gltf: Option<PathBuf>,
 }
 
 /// Reads the scene file, or the built-in demo scene.
@@ -84,6 +86,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             save_path_opened: false,
             frame_camera: false,
             files: HashMap::new(),
+            gltf: None,
         });
     };
     // A scene file is streamed (never held whole). Anything else is read
@@ -96,6 +99,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             save_path_opened: true,
             frame_camera: false,
             files: HashMap::new(),
+            gltf: None,
         });
     }
     let (kind, bytes) = read_file_kind(path)?;
@@ -106,6 +110,7 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             save_path_opened: true,
             frame_camera: false,
             files: HashMap::new(),
+            gltf: None,
         }),
         FileKind::Gltf => {
             let (scene, file) = scene_from_gltf(path, &bytes)?;
@@ -115,7 +120,8 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
                 save_path: Some(gltf_save_path(path)),
                 save_path_opened: false,
                 frame_camera: true,
-                files: HashMap::from([(key, file)]),
+                files: HashMap::from([(key.clone(), file)]),
+                gltf: Some(key),
             })
         }
     }
@@ -126,12 +132,25 @@ impl Opened {
     pub fn save_target(&self) -> crate::session::SaveTarget {
         crate::session::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
     }
+
+    /// What the files the scene uses hold now, to reload them when they change.
+    pub fn reloader(&self) -> crate::reload::Reloader {
+        let opened = self.gltf.as_ref().and_then(|p| Some((p.as_path(), self.files.get(p)?)));
+        crate::reload::Reloader::new(&self.scene, opened)
+    }
 }
 
 /// Reads every mesh file of `scene` (failing on the first bad one) and sets
 /// up an editor of `size` in `depth` mode that picks by the real bounds.
 pub fn open_editor(scene: Scene, size: (u32, u32), depth: DepthMode) -> Result<(Editor, LoadedMeshes), DrawError> {
-    let opened = Opened { scene, save_path: None, save_path_opened: false, frame_camera: false, files: HashMap::new() };
+    let opened = Opened {
+        scene,
+        save_path: None,
+        save_path_opened: false,
+        frame_camera: false,
+        files: HashMap::new(),
+        gltf: None,
+    };
     open_editor_for(opened, size, depth)
 }
 

@@ -42,6 +42,9 @@ mod msaa;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;
+/// Changed glTF files reloaded: edits kept, new nodes and meshes, undo.
+#[path = "render/reload.rs"]
+mod reload;
 /// The selection outline and the box-selection rectangle.
 #[path = "render/selection.rs"]
 mod selection;

@@ -11,6 +11,9 @@ mod editing;
 /// Start, present, resize, depth toggle, quit and close.
 #[path = "window/lifecycle.rs"]
 mod lifecycle;
+/// A used glTF file changed on disk: the new geometry shows without a key press.
+#[path = "window/reload.rs"]
+mod reload;
 /// The UI: a toolbar button clicked with xdotool.
 #[path = "window/ui.rs"]
 mod ui;

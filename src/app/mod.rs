@@ -3,6 +3,8 @@
 //! through the same [`session::handle`] and [`Editor`]; drawing goes through
 //! the same [`SceneMeshes::editor_frame`] as the headless mode.
 
+mod watch;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -19,6 +21,7 @@ use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
+use crate::reload::Reloader;
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
 use crate::session::{self, Outcome, SaveStep, SaveTarget, Unsaved};
 use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
@@ -110,6 +113,10 @@ struct App {
     last_redraw: Option<Instant>,
     /// Changes not yet saved to the scene's file (none to protect without one).
     unsaved: Unsaved,
+    /// The glTF files the scene uses, as read, to reload them when they change.
+    reloader: Reloader,
+    /// Watches those files (`None` where no watch could be set up).
+    watch: Option<watch::FileWatch>,
 }
 
 impl App {
@@ -251,10 +258,39 @@ impl App {
                 import_into(&mut self.editor, &read);
                 meshes.add_loaded(renderer, &read.loaded)?;
                 eprintln!("viewport: imported {}", path.display());
+                self.reloader.track(self.editor.scene());
+                if let Some(w) = self.watch.as_mut() {
+                    w.follow(&self.reloader.watched());
+                }
                 self.request_redraw();
             }
             Err(e) => eprintln!("viewport: {e}"),
         }
+        Ok(())
+    }
+
+    /// Reloads the used glTF files that changed on disk (the watch said
+    /// so and they settled); during a drag it is tried again a little later.
+    fn reload_files(&mut self) -> Result<(), Error> {
+        let (Some(renderer), Some(meshes), Some(watch)) =
+            (self.renderer.as_mut(), self.meshes.as_mut(), self.watch.as_mut())
+        else {
+            return Ok(());
+        };
+        let Some(done) = self.reloader.reload(&mut self.editor) else {
+            watch.done(Some(Instant::now() + watch::SETTLE));
+            return Ok(());
+        };
+        watch.done(None);
+        watch.follow(&self.reloader.watched());
+        for loaded in &done.loaded {
+            meshes.add_loaded(renderer, loaded)?;
+        }
+        if let (Some(notice), Some(ui)) = (done.notice(), self.ui.as_mut()) {
+            ui.notice = Some(notice);
+        }
+        self.request_redraw();
+        self.update_title();
         Ok(())
     }
 
@@ -276,17 +312,32 @@ impl App {
 }
 
 impl ApplicationHandler for App {
-    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
-        // Wake for the UI's next wish (a tooltip after its delay), else sleep until input.
-        match self.ui_redraw_at {
-            Some(at) if at <= Instant::now() => {
-                self.ui_redraw_at = None;
-                self.request_redraw();
-                el.set_control_flow(ControlFlow::Wait);
-            }
-            Some(at) => el.set_control_flow(ControlFlow::WaitUntil(at)),
-            None => el.set_control_flow(ControlFlow::Wait),
+    fn user_event(&mut self, _el: &ActiveEventLoop, _event: ()) {
+        // The file watch woke the loop: note whether a used file changed.
+        if let Some(w) = self.watch.as_mut() {
+            w.take_changes();
         }
+    }
+
+    fn about_to_wait(&mut self, el: &ActiveEventLoop) {
+        let now = Instant::now();
+        // Changed files that have settled are reloaded.
+        if self.watch.as_ref().and_then(watch::FileWatch::due).is_some_and(|d| d <= now) {
+            if let Err(e) = self.reload_files() {
+                return self.fail(el, e);
+            }
+        }
+        // The UI's wish (a tooltip after its delay) that has come.
+        if self.ui_redraw_at.is_some_and(|at| at <= now) {
+            self.ui_redraw_at = None;
+            self.request_redraw();
+        }
+        // Sleep until input, the UI's next wish or the next reload.
+        let wake = [self.ui_redraw_at, self.watch.as_ref().and_then(watch::FileWatch::due)].into_iter().flatten().min();
+        el.set_control_flow(match wake {
+            Some(at) => ControlFlow::WaitUntil(at),
+            None => ControlFlow::Wait,
+        });
     }
 
     fn resumed(&mut self, el: &ActiveEventLoop) {
@@ -450,10 +501,19 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     if let Some(notice) = save.opening_notice() {
         eprintln!("viewport: {notice}");
     }
+    let reloader = opened.reloader();
     let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
     let unsaved = Unsaved::new(&editor);
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
+    // The watch wakes the loop from its own thread.
+    let proxy = event_loop.create_proxy();
+    let mut watch = watch::FileWatch::new(move || {
+        let _ = proxy.send_event(());
+    });
+    if let Some(w) = watch.as_mut() {
+        w.follow(&reloader.watched());
+    }
     let mut app = App {
         validation: options.validation,
         samples: options.samples,
@@ -477,6 +537,8 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         error: None,
         last_redraw: None,
         unsaved,
+        reloader,
+        watch,
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

@@ -58,9 +58,23 @@ impl LoadedMeshes {
 
     /// [`LoadedMeshes::load`] with glTF files already parsed (keyed by the
     /// path the scene's mesh references resolve to).
-    pub fn load_with(scene: &Scene, mut files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
+    pub fn load_with(scene: &Scene, files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
+        LoadedMeshes::load_files(scene, files, true)
+    }
+
+    /// [`LoadedMeshes::load_with`] where a mesh that cannot be read is the
+    /// error, not a placeholder: a reload takes a file whole or not at all.
+    pub fn load_strict(scene: &Scene, files: HashMap<PathBuf, GltfFile>) -> Result<LoadedMeshes, DrawError> {
+        LoadedMeshes::load_files(scene, files, false)
+    }
+
+    fn load_files(
+        scene: &Scene,
+        mut files: HashMap<PathBuf, GltfFile>,
+        placeholders: bool,
+    ) -> Result<LoadedMeshes, DrawError> {
         let mut loaded = LoadedMeshes::default();
-        let mut by_key: HashMap<(PathBuf, Option<usize>), Option<usize>> = HashMap::new();
+        let mut by_key: HashMap<(PathBuf, Option<usize>, u32), Option<usize>> = HashMap::new();
         // Per glTF file: where its materials start in `loaded.materials`.
         let mut first_material: HashMap<PathBuf, usize> = HashMap::new();
         let mut done: HashSet<&MeshRef> = HashSet::new();
@@ -72,7 +86,7 @@ impl LoadedMeshes {
                 continue;
             }
             let slot = match &o.mesh {
-                MeshRef::Gltf(g) => match by_key.get(&(g.path.clone(), g.mesh)) {
+                MeshRef::Gltf(g) => match by_key.get(&(g.path.clone(), g.mesh, g.version)) {
                     Some(&slot) => slot,
                     None => {
                         let (path, mesh) = (&g.path, &g.mesh);
@@ -105,6 +119,7 @@ impl LoadedMeshes {
                             // A file that cannot be read (missing, broken, no
                             // such mesh): its objects keep their reference and
                             // draw a placeholder box; one warning per file.
+                            Err(e) if !placeholders => return Err(e.into()),
                             Err(e) => {
                                 if placeholder_files.insert(path.clone()) {
                                     let line = format!("object \"{}\": {e}: drawn as a placeholder box", o.name);
@@ -118,7 +133,7 @@ impl LoadedMeshes {
                                 }))
                             }
                         };
-                        by_key.insert((path.clone(), *mesh), slot);
+                        by_key.insert((path.clone(), *mesh, g.version), slot);
                         slot
                     }
                 },

@@ -69,6 +69,16 @@ impl Editor {
     /// Re-applies (`forward`) or reverts an edit.
     pub(super) fn apply(&mut self, e: &Edit, forward: bool) {
         match e {
+            Edit::Group(edits) => {
+                if forward {
+                    edits.iter().for_each(|e| self.apply(e, true));
+                } else {
+                    edits.iter().rev().for_each(|e| self.apply(e, false));
+                }
+            }
+            Edit::Replace { objects, before, after } => {
+                self.replace_objects(objects, if forward { after } else { before })
+            }
             Edit::Transform { objects, before, after } => {
                 self.write_transforms(objects, if forward { after } else { before });
             }
@@ -106,6 +116,39 @@ impl Editor {
             }
         }
         self.rehover();
+    }
+
+    /// Gives each object of `ids` the fields of its entry in `objects`
+    /// (every field but the name), then brings the pick index, the change
+    /// log and the skins up to date for them and their subtrees.
+    fn replace_objects(&mut self, ids: &[usize], objects: &[crate::scene::Object]) {
+        for (&i, new) in ids.iter().zip(objects) {
+            let Some(o) = self.scene.object_mut(i) else { continue };
+            *o.mesh = new.mesh.clone();
+            *o.transform = new.transform;
+            *o.color = new.color;
+            *o.skin = new.skin.clone();
+            *o.origin = new.origin.clone();
+            let mesh = &new.mesh;
+            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.pick.meshes.contains(mesh), mesh) {
+                let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
+                self.pick.meshes.insert(mesh, std::sync::Arc::new(pick));
+            }
+            let (lo, hi) = self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
+            self.pick.meshes.link(i, mesh);
+            self.pick.bounds.put(i, (lo, hi));
+        }
+        let written: std::collections::HashSet<usize> = ids.iter().copied().collect();
+        let mut moved: Vec<usize> = Vec::new();
+        for &i in ids.iter().filter(|&&i| self.scene.contains(i)) {
+            if !self.scene.hierarchy().ancestors(i).any(|p| written.contains(&p)) {
+                moved.push(i);
+                moved.extend(self.scene.hierarchy().descendants(i));
+            }
+        }
+        self.log.changed(&moved, self.scene.id_bound());
+        self.pick.set_many(&moved, &self.scene);
+        self.relink_skins();
     }
 
     /// Bounds, pick meshes and index entries for the objects `added` (in
@@ -223,6 +266,61 @@ impl Editor {
             }
         }
         changes
+    }
+
+    /// A reload of changed files (`docs/spec/roundtrip.md`, "Reload"), as
+    /// one undo step: the objects `removed` go with their subtrees, the
+    /// objects of `replaced` take the given fields (all but the name), and
+    /// `added` (new slots after the last, names free) come in. Selected
+    /// objects that go leave the selection. False when nothing changes or
+    /// during a drag.
+    pub fn reload(&mut self, removed: &[usize], replaced: Vec<(usize, crate::scene::Object)>, added: Detached) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let gone = self.scene.with_descendants(removed);
+        let selection_before = self.selection.to_vec();
+        let selection_after: Vec<usize> =
+            selection_before.iter().copied().filter(|i| gone.binary_search(i).is_err()).collect();
+        let mut edits = Vec::new();
+        if !gone.is_empty() {
+            let items = Detached {
+                indices: gone.clone(),
+                objects: gone.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
+                parents: gone.iter().map(|&i| self.scene.parent(i)).collect(),
+            };
+            let skins = self.skins_without(&gone);
+            edits.push(Edit::Remove {
+                items,
+                selection_before: selection_before.clone(),
+                selection_after: selection_after.clone(),
+                skins,
+            });
+        }
+        let replaced: Vec<(usize, crate::scene::Object)> = replaced
+            .into_iter()
+            .filter(|(i, o)| gone.binary_search(i).is_err() && self.scene.get(*i).is_some_and(|now| now != o))
+            .collect();
+        if !replaced.is_empty() {
+            let objects: Vec<usize> = replaced.iter().map(|(i, _)| *i).collect();
+            let before = objects.iter().map(|&i| self.scene.objects()[i].clone()).collect();
+            let after = replaced.into_iter().map(|(_, o)| o).collect();
+            edits.push(Edit::Replace { objects, before, after });
+        }
+        if !added.is_empty() {
+            edits.push(Edit::Add {
+                items: added,
+                selection_before: selection_after.clone(),
+                selection_after: selection_after.clone(),
+            });
+        }
+        if edits.is_empty() {
+            return false;
+        }
+        let edit = Edit::Group(edits);
+        self.apply(&edit, true);
+        self.history.push(edit);
+        true
     }
 
     pub fn delete(&mut self) -> bool {

@@ -4,7 +4,7 @@
 //! restores names, parents, order and selection exactly).
 
 use crate::math::Transform;
-use crate::scene::{Detached, SkinRef};
+use crate::scene::{Detached, Object, SkinRef};
 
 /// One undoable step.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +18,11 @@ pub enum Edit {
     /// on (see [`crate::scene::joints_without`]), with their skins before
     /// and after.
     Remove { items: Detached, selection_before: Vec<usize>, selection_after: Vec<usize>, skins: Vec<SkinChange> },
+    /// Objects' fields other than their names (mesh, transform, colour,
+    /// skin, origin) replaced: a reload gives objects the file's new meshes.
+    Replace { objects: Vec<usize>, before: Vec<Object>, after: Vec<Object> },
+    /// Several edits as one step, applied in order and reverted in reverse.
+    Group(Vec<Edit>),
 }
 
 /// A skinned object's skin before and after a delete.

@@ -82,6 +82,7 @@ fn editor() -> Editor {
         color: [1.0; 3],
         skin: None,
         extras: None,
+        origin: None,
     };
     scene.push(empty, Some(child)).unwrap();
     Editor::new(scene, 1280.0, 720.0)

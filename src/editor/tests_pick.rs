@@ -46,6 +46,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
             color: [0.5; 3],
             skin: None,
             extras: None,
+            origin: None,
         };
         scene.push(object, parent).unwrap();
     }

@@ -13,6 +13,7 @@ use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
+use crate::reload::Reloader;
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
@@ -80,6 +81,12 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(notice) = save.opening_notice() {
         eprintln!("viewport: {notice}");
     }
+    // Only a script can ask for a reload.
+    let reloader = if script.as_ref().is_some_and(|s| s.steps.contains(&Step::Reload)) {
+        opened.reloader()
+    } else {
+        Reloader::default()
+    };
     let export_default = export::default_path(save.path());
     let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
     if let Some(s) = &script {
@@ -109,7 +116,8 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), save };
+            let mut target =
+                Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), save, reloader };
             replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
@@ -171,6 +179,8 @@ struct Offscreen<'a> {
     gpu: Option<&'a mut GpuSync>,
     /// Where a script's Ctrl+S writes.
     save: SaveTarget,
+    /// The used glTF files as read, for a script's `reload`.
+    reloader: Reloader,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -208,6 +218,18 @@ impl ReplayTarget for Offscreen<'_> {
         };
         import_into(editor, read);
         self.meshes.add_loaded(self.probe.renderer, &read.loaded)?;
+        self.reloader.track(editor.scene());
+        Ok(())
+    }
+    fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+        // A script's events never leave a drag half done at a reload.
+        let Some(done) = self.reloader.reload(editor) else { return Ok(()) };
+        for loaded in &done.loaded {
+            self.meshes.add_loaded(self.probe.renderer, loaded)?;
+        }
+        if let Some(notice) = done.notice() {
+            ui.notice = Some(notice);
+        }
         Ok(())
     }
 }
@@ -275,6 +297,8 @@ pub trait ReplayTarget: FrameProbe {
     fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Self::Error>;
     /// Ctrl+S: saves the scene to its file, as the window does.
     fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
+    /// Reloads the used glTF files that changed (a script's `reload`).
+    fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -314,6 +338,7 @@ where
                 }
             }
             Step::Export { path, selection } => export_editor(editor, *selection, path)?,
+            Step::Reload => target.reload(editor, ui)?,
             Step::Frame(n) => {
                 for k in 1..=*n {
                     // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").

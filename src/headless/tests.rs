@@ -36,6 +36,9 @@ impl ReplayTarget for Counting {
     fn save(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
         unreachable!("no saves in these scripts")
     }
+    fn reload(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
+        unreachable!("no reloads in these scripts")
+    }
 }
 
 /// Replays `events` (a JSON array) on the demo scene with the side panel

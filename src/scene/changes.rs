@@ -143,7 +143,8 @@ impl Scene {
             let name = copy_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(index);
-            out.objects.push(Object { name: name.into(), ..o.clone() });
+            // A copy is made here: it was read from no node.
+            out.objects.push(Object { name: name.into(), origin: None, ..o.clone() });
             // Re-pointed at the parent's copy below, once every copy is known.
             out.parents.push(self.hierarchy.parent(i));
         }

@@ -162,7 +162,15 @@ impl Builder {
             self.skins.push((i, s));
         }
         let extras = o.extras.map(Box::new);
-        self.objects.push(Object { name: o.name, mesh: MeshRef::Empty, transform, color, skin: None, extras });
+        self.objects.push(Object {
+            name: o.name,
+            mesh: MeshRef::Empty,
+            transform,
+            color,
+            skin: None,
+            extras,
+            origin: None,
+        });
     }
 
     /// The id of mesh string `text`, first named by object `i` if new.

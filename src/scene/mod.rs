@@ -100,13 +100,26 @@ pub struct GltfMesh {
     pub source: String,
     pub path: PathBuf,
     pub mesh: Option<usize>,
+    /// Which reading of the file: 0 as opened, then one more per reload
+    /// that changed it (`docs/spec/roundtrip.md`, "Reload"). Never saved;
+    /// it keeps the geometry of each reading apart, so that undoing a
+    /// reload shows the earlier one.
+    pub version: u32,
 }
 
 impl MeshRef {
     /// Mesh `mesh` of the glTF file at `path` (all of it merged for
     /// `None`), written `source` in a scene file.
     pub fn gltf(source: String, path: PathBuf, mesh: Option<usize>) -> MeshRef {
-        MeshRef::Gltf(Box::new(GltfMesh { source, path, mesh }))
+        MeshRef::Gltf(Box::new(GltfMesh { source, path, mesh, version: 0 }))
+    }
+
+    /// This glTF mesh in reading `version` of its file (other meshes as they are).
+    pub fn with_version(&self, version: u32) -> MeshRef {
+        match self {
+            MeshRef::Gltf(g) => MeshRef::Gltf(Box::new(GltfMesh { version, ..(**g).clone() })),
+            other => other.clone(),
+        }
     }
 
     /// The glTF file and mesh (`None`: the whole file), if a glTF mesh.
@@ -153,7 +166,7 @@ impl MeshRef {
     /// the same file from there.
     fn source_from(&self, dir: &Path) -> Option<String> {
         let MeshRef::Gltf(g) = self else { return self.source().map(str::to_string) };
-        let GltfMesh { source, path, mesh } = &**g;
+        let GltfMesh { source, path, mesh, .. } = &**g;
         let file = match mesh {
             Some(_) => source.rsplit_once('#').map_or(source.as_str(), |(f, _)| f),
             None => source.as_str(),
@@ -220,6 +233,20 @@ pub struct Object {
     pub skin: Option<Box<SkinRef>>,
     /// The object's `extras` (any JSON), kept as it came; boxed like `skin`.
     pub extras: Option<Box<serde_json::Value>>,
+    /// The glTF node it was read from (opened or imported); `None` for
+    /// objects made here and for scene files' objects. Not saved.
+    pub origin: Option<Box<NodeOrigin>>,
+}
+
+/// The glTF node an object was read from: export copies its light, camera
+/// and animations, a reload matches it to the file's new nodes
+/// (`docs/spec/roundtrip.md`). Copies made here have none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeOrigin {
+    /// The file as the scene's meshes name it (resolved path).
+    pub file: std::sync::Arc<Path>,
+    /// The node's index in the file as last read.
+    pub node: usize,
 }
 
 /// A validated scene: objects in slots, their hierarchy and a name index.
@@ -575,6 +602,7 @@ impl Scene {
                 color: [0.8, 0.8, 0.8],
                 skin: None,
                 extras: None,
+                origin: None,
             })
             .collect();
         let extent = side as f64 * 2.0;

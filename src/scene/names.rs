@@ -157,11 +157,13 @@ pub struct ObjectMut<'a> {
     /// Linear RGB in [0, 1].
     pub color: &'a mut [f32; 3],
     pub skin: &'a mut Option<Box<SkinRef>>,
+    /// The glTF node it was read from ([`super::NodeOrigin`]).
+    pub origin: &'a mut Option<Box<super::NodeOrigin>>,
 }
 
 impl<'a> ObjectMut<'a> {
     pub(super) fn new(o: &'a mut Object) -> ObjectMut<'a> {
-        let Object { name: _, mesh, transform, color, skin, extras: _ } = o;
-        ObjectMut { mesh, transform, color, skin }
+        let Object { name: _, mesh, transform, color, skin, extras: _, origin } = o;
+        ObjectMut { mesh, transform, color, skin, origin }
     }
 }

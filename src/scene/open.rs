@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use super::gltf::{GltfError, GltfFile, GltfNode};
-use super::{free_name, MeshRef, Object, Scene, SceneError, SkinRef};
+use super::{free_name, MeshRef, NodeOrigin, Object, Scene, SceneError, SkinRef};
 use crate::math::Transform;
 
 /// What a file given to the viewport holds, told by its first bytes.
@@ -66,6 +66,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut scene = Scene::default();
     let mut taken = std::collections::HashSet::new();
+    let origin_file: std::sync::Arc<Path> = base.join(&file_name).into();
     for node in &nodes {
         let what = match &node.name {
             Some(name) => format!("node {} (\"{name}\")", node.index),
@@ -88,6 +89,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
                     color: [1.0, 1.0, 1.0],
                     skin: None,
                     extras: node.extras.clone().map(Box::new),
+                    origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
                 },
                 node.parent,
             )

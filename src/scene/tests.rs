@@ -63,6 +63,7 @@ fn world_matrices_compose_from_the_root_down_on_every_path() {
             color: [1.0; 3],
             skin: None,
             extras: None,
+            origin: None,
         };
         s.push(object, parent).unwrap();
     }
@@ -123,9 +124,10 @@ fn an_object_record_is_compact() {
     assert!(!smol_str::SmolStr::new("cube_999999").is_heap_allocated());
     assert!(smol_str::SmolStr::new("a name longer than 23 bytes").is_heap_allocated());
     // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 8 (skin) +
-    // 8 (extras), rounded up to the 8-byte alignment: 148 -> 152.
+    // 8 (extras) + 8 (origin), rounded up to the 8-byte alignment: 156 -> 160.
     assert_eq!(size_of::<Option<Box<serde_json::Value>>>(), 8);
-    assert_eq!(size_of::<Object>(), 152);
+    assert_eq!(size_of::<Option<Box<crate::scene::NodeOrigin>>>(), 8);
+    assert_eq!(size_of::<Object>(), 160);
 }
 
 /// A dead slot costs no more than a live one: a niche of the record (the

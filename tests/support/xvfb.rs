@@ -135,13 +135,28 @@ pub fn press_until<T>(x: &Xvfb, wid: &str, key: &str, what: &str, mut done: impl
 /// then on a loaded machine, just after the server answered) is started
 /// again, up to three times, instead of leaving `xdotool search --sync`
 /// waiting forever.
-pub fn spawn_window(x: &Xvfb, mut make: impl FnMut() -> Command) -> (std::process::Child, String) {
+pub fn spawn_window(x: &Xvfb, make: impl FnMut() -> Command) -> (std::process::Child, String) {
+    spawn_window_logged(x, None, make)
+}
+
+/// [`spawn_window`] for a program whose stderr goes to the file `log`,
+/// which the failure message then quotes.
+pub fn spawn_window_logged(
+    x: &Xvfb,
+    log: Option<&std::path::Path>,
+    mut make: impl FnMut() -> Command,
+) -> (std::process::Child, String) {
     for attempt in 1..=3 {
         let mut child = make().spawn().unwrap();
         let start = std::time::Instant::now();
         loop {
             if let Some(status) = child.try_wait().unwrap() {
-                assert!(attempt < 3, "the program exited before its window showed, three times: {status}");
+                let said = log.and_then(|l| std::fs::read_to_string(l).ok()).unwrap_or_default();
+                assert!(
+                    attempt < 3,
+                    "the program exited before its window showed, three times: {status}; it said: {said}"
+                );
+                eprintln!("attempt {attempt}: the program exited before its window showed: {status}; it said: {said}");
                 break;
             }
             let found = Command::new("xdotool")
@@ -187,7 +202,7 @@ impl WindowApp {
 
     fn start_with(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str, extra: &[&str]) -> WindowApp {
         let log = dir.join("stderr.log");
-        let (child, wid) = spawn_window(x, || {
+        let (child, wid) = spawn_window_logged(x, Some(&log), || {
             let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"));
             c.arg(file)
                 // GPU culling by name: the default (auto) is CPU culling on lavapipe.

@@ -190,6 +190,11 @@ impl GltfFile {
         read_looks(&self.document, &self.buffers, self.path.parent().unwrap_or(Path::new("")), &self.path)
     }
 
+    /// Each mesh's `name`, in file order.
+    pub fn mesh_names(&self) -> Vec<Option<String>> {
+        self.document.meshes().map(|m| m.name().map(str::to_string)).collect()
+    }
+
     /// How many meshes the file has.
     pub fn mesh_count(&self) -> usize {
         self.document.meshes().len()
