@@ -39,6 +39,7 @@ Window controls:
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
+  Ctrl+Shift+R          recover the autosave offered on opening (one undo step)
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
   Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)
@@ -99,6 +100,17 @@ pub struct Cli {
     /// The same as `--culling gpu`.
     #[arg(long, conflicts_with = "culling")]
     pub gpu_culling: bool,
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_autosave)]
+    pub autosave_secs: f64,
+    #[arg(long)]
+    pub recover: bool,
+}
+
+fn parse_autosave(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1e9).contains(&v) => Ok(v),
+        _ => Err(format!("autosave-secs must be a number of seconds from 0 (off) to 1e9, got \"{s}\"")),
+    }
 }
 
 fn parse_culling(s: &str) -> Result<Culling, String> {
@@ -176,6 +188,8 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         samples: cli.samples.unwrap_or(0),
         ui: !cli.no_ui,
         culling: if cli.gpu_culling { Culling::Gpu } else { cli.culling.unwrap_or_default() },
+        recover: cli.recover,
+        autosave_secs: cli.autosave_secs,
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),

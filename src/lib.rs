@@ -20,6 +20,7 @@
 pub use viewport_gizmo::{gizmo, math, mesh};
 
 pub mod app;
+pub mod autosave;
 pub mod cli;
 pub mod draw;
 pub mod editor;

@@ -33,6 +33,8 @@ pub enum Outcome {
     /// The export dialog confirmed: write the scene (or the selection and
     /// its descendants) as glTF to this file.
     Export { path: PathBuf, selection: bool },
+    /// Ctrl+Shift+R: replace the scene with its newer autosave, if one was offered.
+    Recover,
 }
 
 /// Where Ctrl+S writes, and the one warning before it replaces a file this
@@ -124,14 +126,20 @@ impl SaveTarget {
 /// the saved state too, as in Blender); the camera and the selection do not.
 #[derive(Clone, Copy, Debug)]
 pub struct Unsaved {
-    saved: ChangeMark,
+    /// `None`: the scene as opened is not what its file holds (a recovered autosave).
+    saved: Option<ChangeMark>,
     warned: bool,
 }
 
 impl Unsaved {
     /// The editor's scene as it is now counts as saved.
     pub fn new(editor: &Editor) -> Unsaved {
-        Unsaved { saved: editor.change_mark(), warned: false }
+        Unsaved { saved: Some(editor.change_mark()), warned: false }
+    }
+
+    /// The editor's scene differs from its file already (`--recover`).
+    pub fn modified() -> Unsaved {
+        Unsaved { saved: None, warned: false }
     }
 
     /// The scene was just written to its file.
@@ -141,7 +149,7 @@ impl Unsaved {
 
     /// Whether the scene changed since it was opened or last saved.
     pub fn is_modified(&self, editor: &Editor) -> bool {
-        editor.change_mark() != self.saved
+        Some(editor.change_mark()) != self.saved
     }
 
     /// A quit request: true to quit now, false when it only warns (the
@@ -165,6 +173,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::Screenshot) => return Outcome::Screenshot,
             Some(Command::Quit) => return Outcome::Quit,
             Some(Command::ExportDialog) => return Outcome::ExportDialog,
+            Some(Command::Recover) => return Outcome::Recover,
             _ => {}
         }
     }

@@ -38,6 +38,11 @@ pub struct Options {
     /// culling, indirect draws) on a GPU and CPU-culled on a CPU rasteriser
     /// ([`Renderer::culling`](crate::render::Renderer::culling)).
     pub culling: Culling,
+    /// Open the scene's autosave in its place (`--recover`).
+    pub recover: bool,
+    /// Seconds between the window's autosaves while the scene has unsaved
+    /// changes; 0 turns autosaving off (`--autosave-secs`).
+    pub autosave_secs: f64,
 }
 
 impl Default for Options {
@@ -50,6 +55,8 @@ impl Default for Options {
             samples: 0,
             ui: true,
             culling: Culling::Auto,
+            recover: false,
+            autosave_secs: crate::autosave::DEFAULT_SECS,
         }
     }
 }
@@ -69,11 +76,25 @@ pub struct Opened {
     files: HashMap<PathBuf, GltfFile>,
     /// The glTF file opened as the scene, as its meshes name it.
     gltf: Option<PathBuf>,
+    /// The file given on the command line (`None` for the demo).
+    pub file: Option<PathBuf>,
+    /// The scene is the file's autosave (`--recover`), not what the file holds.
+    pub recovered: bool,
 }
 
 /// Reads the scene file, or the built-in demo scene.
 pub fn load_scene(path: Option<&Path>) -> Result<Scene, SceneError> {
     Ok(open_scene(path)?.scene)
+}
+
+/// Opens the scene as `options` ask: the file (or the demo), or with
+/// `recover` its autosave ([`open_recovered`]).
+pub fn open_for(options: &Options) -> Result<Opened, SceneError> {
+    if options.recover {
+        open_recovered(options.scene.as_deref())
+    } else {
+        open_scene(options.scene.as_deref())
+    }
 }
 
 /// Opens what `path` holds, told by its content: a scene file, or a glTF
@@ -87,6 +108,8 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             frame_camera: false,
             files: HashMap::new(),
             gltf: None,
+            file: None,
+            recovered: false,
         });
     };
     // A scene file is streamed (never held whole). Anything else is read
@@ -100,6 +123,8 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             frame_camera: false,
             files: HashMap::new(),
             gltf: None,
+            file: Some(path.to_path_buf()),
+            recovered: false,
         });
     }
     let (kind, bytes) = read_file_kind(path)?;
@@ -111,6 +136,8 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
             frame_camera: false,
             files: HashMap::new(),
             gltf: None,
+            file: Some(path.to_path_buf()),
+            recovered: false,
         }),
         FileKind::Gltf => {
             let (scene, file) = scene_from_gltf(path, &bytes)?;
@@ -122,15 +149,50 @@ pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
                 frame_camera: true,
                 files: HashMap::from([(key.clone(), file)]),
                 gltf: Some(key),
+                file: Some(path.to_path_buf()),
+                recovered: false,
             })
         }
     }
+}
+
+/// Opens the autosave of the scene or glTF file at `path` (of the demo
+/// scene when `None`) in its place (`--recover`): Ctrl+S still writes the
+/// scene's own file. An error when there is no autosave.
+pub fn open_recovered(path: Option<&Path>) -> Result<Opened, SceneError> {
+    let is_gltf = path.and_then(Path::extension).is_some_and(|e| {
+        let e = e.to_string_lossy().to_ascii_lowercase();
+        e == "gltf" || e == "glb"
+    });
+    let save_path = path.map(|p| if is_gltf { gltf_save_path(p) } else { p.to_path_buf() });
+    let autosave = crate::autosave::autosave_path(save_path.as_deref()).ok_or(SceneError::NoStateFolder)?;
+    if !autosave.is_file() {
+        return Err(SceneError::NoAutosave(autosave));
+    }
+    let scene = Scene::load(&autosave)?;
+    Ok(Opened {
+        scene,
+        save_path,
+        save_path_opened: !is_gltf,
+        frame_camera: false,
+        files: HashMap::new(),
+        gltf: None,
+        file: path.map(Path::to_path_buf),
+        recovered: true,
+    })
 }
 
 impl Opened {
     /// Where Ctrl+S writes, guarded against replacing earlier edits.
     pub fn save_target(&self) -> crate::session::SaveTarget {
         crate::session::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
+    }
+
+    /// The autosave that may be offered for recovery on opening and the
+    /// file it must be newer than (`None` for the demo and for `--recover`).
+    pub fn recovery_paths(&self) -> Option<(PathBuf, PathBuf)> {
+        let file = self.file.as_ref().filter(|_| !self.recovered)?;
+        Some((crate::autosave::autosave_path(self.save_path.as_deref())?, file.clone()))
     }
 
     /// What the files the scene uses hold now, to reload them when they change.
@@ -150,6 +212,8 @@ pub fn open_editor(scene: Scene, size: (u32, u32), depth: DepthMode) -> Result<(
         frame_camera: false,
         files: HashMap::new(),
         gltf: None,
+        file: None,
+        recovered: false,
     };
     open_editor_for(opened, size, depth)
 }

@@ -29,6 +29,9 @@ mod materials;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;
+/// Recovering an autosave: `--recover`, Ctrl+Shift+R.
+#[path = "cli/recover.rs"]
+mod recover;
 /// `{"reload": true}`: a missing prop file written during the run comes in.
 #[path = "cli/reload.rs"]
 mod reload;

@@ -5,6 +5,9 @@
 
 mod support;
 
+/// The autosave: SIGKILL then --recover; kills during autosaves.
+#[path = "window/autosave.rs"]
+mod autosave;
 /// Editing with real X input: select, drag, screenshot, save.
 #[path = "window/editing.rs"]
 mod editing;

@@ -16,6 +16,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+use crate::autosave::{autosave_path, Autosaver, Recovery};
 use crate::draw::{GpuSync, LoadedMeshes, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
@@ -24,7 +25,7 @@ use crate::input::{Event, Modifiers, MouseButton};
 use crate::reload::Reloader;
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
 use crate::session::{self, Outcome, SaveStep, SaveTarget, Unsaved};
-use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options};
+use crate::setup::{import_into, open_editor_for, open_for, read_import, Options};
 use crate::ui::Ui;
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
@@ -117,6 +118,10 @@ struct App {
     reloader: Reloader,
     /// Watches those files (`None` where no watch could be set up).
     watch: Option<watch::FileWatch>,
+    /// The periodic autosave (`None` with `--autosave-secs 0`).
+    autosaver: Option<Autosaver>,
+    /// The autosave offered on opening, until an edit dismisses it.
+    recovery: Option<Recovery>,
 }
 
 impl App {
@@ -168,7 +173,7 @@ impl App {
         };
         ui.scale_gizmo(&mut self.editor);
         ui.settle(&mut self.editor);
-        ui.notice = self.save.opening_notice();
+        ui.notice = self.recovery.as_ref().map(Recovery::notice).or_else(|| self.save.opening_notice());
         ui.export_default = crate::scene::gltf::export::default_path(self.save.path()).display().to_string();
         self.ui = Some(ui);
         self.renderer = Some(renderer);
@@ -208,6 +213,13 @@ impl App {
         // Keep drawing while the view moves by itself.
         self.last_redraw = self.editor.is_animating().then_some(started);
         let mut frame = meshes.frame_for(&self.editor, renderer, self.gpu.as_mut())?;
+        // The first edit ends the recovery offer, and its notice.
+        if self.recovery.as_ref().is_some_and(|r| !r.stands(&self.editor)) {
+            let offer = self.recovery.take().map(|r| r.notice());
+            if let Some(ui) = self.ui.as_mut().filter(|ui| ui.notice == offer) {
+                ui.notice = None;
+            }
+        }
         if let Some(ui) = self.ui.as_mut() {
             ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
             ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
@@ -230,6 +242,9 @@ impl App {
         match self.save.save(&self.editor) {
             Ok(SaveStep::Write(_)) => {
                 self.unsaved.saved(&self.editor);
+                if let Some(a) = self.autosaver.as_mut() {
+                    a.remove();
+                }
                 if let Some(ui) = self.ui.as_mut() {
                     ui.notice = None;
                 }
@@ -294,6 +309,20 @@ impl App {
         Ok(())
     }
 
+    /// Ctrl+Shift+R: the autosave offered on opening replaces the scene.
+    fn recover(&mut self) -> Result<(), Error> {
+        let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
+        let notice = crate::headless::recover(&mut self.recovery, &mut self.editor, |loaded| {
+            meshes.add_loaded(renderer, loaded).map_err(Error::from)
+        })?;
+        if let (Some(n), Some(ui)) = (notice, self.ui.as_mut()) {
+            ui.notice = Some(n);
+        }
+        self.request_redraw();
+        self.update_title();
+        Ok(())
+    }
+
     fn screenshot(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
         let mut frame = meshes.frame_for(&self.editor, renderer, self.gpu.as_mut())?;
@@ -327,13 +356,25 @@ impl ApplicationHandler for App {
                 return self.fail(el, e);
             }
         }
+        // An autosave of unsaved changes, when due (written on another thread).
+        let modified = self.unsaved.is_modified(&self.editor);
+        if let Some(a) = self.autosaver.as_mut() {
+            a.tick(&self.editor, modified, now);
+        }
         // The UI's wish (a tooltip after its delay) that has come.
         if self.ui_redraw_at.is_some_and(|at| at <= now) {
             self.ui_redraw_at = None;
             self.request_redraw();
         }
         // Sleep until input, the UI's next wish or the next reload.
-        let wake = [self.ui_redraw_at, self.watch.as_ref().and_then(watch::FileWatch::due)].into_iter().flatten().min();
+        let wake = [
+            self.ui_redraw_at,
+            self.watch.as_ref().and_then(watch::FileWatch::due),
+            self.autosaver.as_ref().map(Autosaver::due),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         el.set_control_flow(match wake {
             Some(at) => ControlFlow::WaitUntil(at),
             None => ControlFlow::Wait,
@@ -434,6 +475,11 @@ impl ApplicationHandler for App {
                 }
             }
             Outcome::ExportDialog => {}
+            Outcome::Recover => {
+                if let Err(e) = self.recover() {
+                    self.fail(el, e);
+                }
+            }
             Outcome::Export { path, selection } => {
                 let notice = crate::headless::export_notice(&self.editor, selection, &path);
                 if let Some(ui) = self.ui.as_mut() {
@@ -466,6 +512,18 @@ impl App {
     /// first one while the scene has changes its file lacks only warns, on
     /// stderr and in the status line.
     fn may_quit(&mut self) -> bool {
+        // Quitting with unsaved changes (after the warning) drops them, and their autosave.
+        let modified = self.unsaved.is_modified(&self.editor);
+        let quits = self.unsaved_may_quit();
+        if quits && modified {
+            if let Some(a) = self.autosaver.as_mut() {
+                a.remove();
+            }
+        }
+        quits
+    }
+
+    fn unsaved_may_quit(&mut self) -> bool {
         let (Some(path), Some(name)) = (self.save.path(), self.scene_name()) else { return true };
         if self.unsaved.may_quit(&self.editor) {
             return true;
@@ -495,15 +553,29 @@ impl App {
 /// validation errors (0 without validation).
 pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
-    let opened = open_scene(options.scene.as_deref())?;
+    let opened = open_for(options)?;
     // Ctrl+S writes a scene file: beside an opened glTF, never over it.
     let save = opened.save_target();
     if let Some(notice) = save.opening_notice() {
         eprintln!("viewport: {notice}");
     }
     let reloader = opened.reloader();
+    let recovered = opened.recovered;
+    let recovery_paths = opened.recovery_paths();
+    let autosave_to = autosave_path(opened.save_path.as_deref());
     let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
-    let unsaved = Unsaved::new(&editor);
+    // A recovered autosave is not what the scene's file holds.
+    let unsaved = if recovered { Unsaved::modified() } else { Unsaved::new(&editor) };
+    let recovery = recovery_paths.and_then(|(autosave, file)| Recovery::offer(&autosave, &file, &editor));
+    if let Some(r) = &recovery {
+        eprintln!("viewport: {}", r.notice());
+    }
+    let autosaver = match autosave_to {
+        Some(path) if options.autosave_secs > 0.0 => {
+            Some(Autosaver::new(path, Duration::from_secs_f64(options.autosave_secs)))
+        }
+        _ => None,
+    };
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
     // The watch wakes the loop from its own thread.
@@ -539,6 +611,8 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         unsaved,
         reloader,
         watch,
+        autosaver,
+        recovery,
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

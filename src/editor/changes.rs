@@ -323,6 +323,45 @@ impl Editor {
         true
     }
 
+    /// Replaces every object with those of `other`, names and hierarchy as
+    /// they are there, as one undo step (recovering an autosave); the
+    /// camera becomes `other`'s if it has one. Their meshes must have been
+    /// handed over first ([`Editor::add_mesh`]). False during a drag.
+    pub fn replace_scene(&mut self, other: &Scene) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let ids: Vec<usize> = self.scene.ids().collect();
+        let gone = Detached {
+            objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
+            parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
+            indices: ids,
+        };
+        // `other`'s live objects packed into new slots after the last.
+        let base = self.scene.id_bound();
+        let mut new_id = vec![usize::MAX; other.id_bound()];
+        for (k, i) in other.ids().enumerate() {
+            new_id[i] = base + k;
+        }
+        let mut items = Detached::default();
+        for (i, o) in other.iter() {
+            items.indices.push(new_id[i]);
+            items.objects.push(o.clone());
+            items.parents.push(other.parent(i).map(|p| new_id[p]));
+        }
+        let selection_before = self.selection.to_vec();
+        let edit = Edit::Group(vec![
+            Edit::Remove { items: gone, selection_before, selection_after: Vec::new(), skins: Vec::new() },
+            Edit::Add { items, selection_before: Vec::new(), selection_after: Vec::new() },
+        ]);
+        self.apply(&edit, true);
+        self.history.push(edit);
+        if let Some(c) = other.camera {
+            self.camera = c;
+        }
+        true
+    }
+
     pub fn delete(&mut self) -> bool {
         if self.gizmo.is_dragging() || self.selection.is_empty() {
             return false;

@@ -59,12 +59,14 @@ pub enum Command {
     Quit,
     /// Opens the export dialog (Ctrl+E): the UI's business.
     ExportDialog,
+    /// Replaces the scene with its newer autosave (Ctrl+Shift+R): the program's business.
+    Recover,
 }
 
 impl Command {
     /// Whether the program, not the editor, carries it out.
     pub fn is_program(&self) -> bool {
-        matches!(self, Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog)
+        matches!(self, Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog | Command::Recover)
     }
 
     /// Whether it may run while a gizmo drag is under way; every other
@@ -127,7 +129,9 @@ impl Editor {
             Command::Focus => return self.focus(),
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
-            Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog => return false,
+            Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog | Command::Recover => {
+                return false
+            }
         }
         self.rehover();
         true

@@ -78,6 +78,7 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
     (ctrl("Q"), Command::Quit),
     (ctrl("E"), Command::ExportDialog),
+    (chord("R", Held::Yes, Held::Yes, Held::Any), Command::Recover),
     // History and cancelling, which also act during a drag.
     (any("Escape"), Command::Cancel),
     (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),

@@ -8,6 +8,7 @@ pub use crate::script;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::autosave::Recovery;
 use crate::draw::{GpuSync, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
@@ -18,7 +19,7 @@ use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
 use crate::session::{Outcome, SaveStep, SaveTarget};
-use crate::setup::{import_into, open_editor_for, open_scene, read_import, Options, ReadImport};
+use crate::setup::{import_into, open_editor_for, open_for, read_import, Options, ReadImport};
 use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
 
@@ -62,7 +63,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     if let Some(path) = &outputs.export {
         export::check_target(path)?;
     }
-    let opened = open_scene(options.scene.as_deref())?;
+    let opened = open_for(options)?;
     let script = match &outputs.replay {
         Some(path) => Some(read_script(path, &opened.scene)?),
         None => None,
@@ -88,7 +89,9 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         Reloader::default()
     };
     let export_default = export::default_path(save.path());
+    let recovery_paths = opened.recovery_paths();
     let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
+    let recovery = recovery_paths.and_then(|(autosave, file)| Recovery::offer(&autosave, &file, &editor));
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }
@@ -106,6 +109,10 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
     ui.export_default = export_default.display().to_string();
+    if let Some(r) = &recovery {
+        eprintln!("viewport: {}", r.notice());
+        ui.notice = Some(r.notice());
+    }
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -116,8 +123,15 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target =
-                Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), save, reloader };
+            let mut target = Offscreen {
+                probe,
+                meshes: &mut meshes,
+                imports: &imports,
+                gpu: gpu.as_mut(),
+                save,
+                reloader,
+                recovery,
+            };
             replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
@@ -181,6 +195,8 @@ struct Offscreen<'a> {
     save: SaveTarget,
     /// The used glTF files as read, for a script's `reload`.
     reloader: Reloader,
+    /// The autosave offered on opening, for a script's Ctrl+Shift+R.
+    recovery: Option<Recovery>,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -219,6 +235,14 @@ impl ReplayTarget for Offscreen<'_> {
         import_into(editor, read);
         self.meshes.add_loaded(self.probe.renderer, &read.loaded)?;
         self.reloader.track(editor.scene());
+        Ok(())
+    }
+    fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+        if let Some(notice) = recover(&mut self.recovery, editor, |loaded| {
+            self.meshes.add_loaded(self.probe.renderer, loaded).map_err(Error::from)
+        })? {
+            ui.notice = Some(notice);
+        }
         Ok(())
     }
     fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
@@ -299,6 +323,33 @@ pub trait ReplayTarget: FrameProbe {
     fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
     /// Reloads the used glTF files that changed (a script's `reload`).
     fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
+    /// Ctrl+Shift+R: recovers the autosave offered on opening, as the window does.
+    fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
+}
+
+/// Ctrl+Shift+R in the window and in scripts: replaces the scene with the
+/// autosave offered on opening (one undo step) while the offer stands, and
+/// hands its meshes to `upload`. Returns the status line's notice; an
+/// autosave that cannot be read is a notice and a line, not the end.
+pub fn recover(
+    offer: &mut Option<Recovery>,
+    editor: &mut Editor,
+    upload: impl FnOnce(&crate::draw::LoadedMeshes) -> Result<(), Error>,
+) -> Result<Option<String>, Error> {
+    let Some(r) = offer.take().filter(|r| r.stands(editor)) else {
+        return Ok(Some("No autosave to recover (the offer ends with the first edit)".into()));
+    };
+    match r.recover(editor) {
+        Ok(loaded) => {
+            upload(&loaded)?;
+            eprintln!("viewport: recovered the autosave");
+            Ok(Some("Recovered the autosave (Ctrl+Z takes it back)".into()))
+        }
+        Err(e) => {
+            eprintln!("viewport: {e}");
+            Ok(Some(format!("Could not recover the autosave: {e}")))
+        }
+    }
 }
 
 /// Applies every step of `script` to `editor`, drawing into `target` at
@@ -329,6 +380,7 @@ where
                 match command {
                     Outcome::Import(path) => target.import(editor, &path)?,
                     Outcome::Save => target.save(editor, ui)?,
+                    Outcome::Recover => target.recover(editor, ui)?,
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
                     Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),

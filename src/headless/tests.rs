@@ -39,6 +39,9 @@ impl ReplayTarget for Counting {
     fn reload(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
         unreachable!("no reloads in these scripts")
     }
+    fn recover(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
+        unreachable!("no recovery in these scripts")
+    }
 }
 
 /// Replays `events` (a JSON array) on the demo scene with the side panel

@@ -68,6 +68,12 @@ pub enum SceneError {
     /// A scene file where only glTF will do (importing).
     #[error("only glTF files (.gltf, .glb) can be imported; this is a scene file")]
     NotGltf,
+    /// `--recover` without an autosave to recover.
+    #[error("no autosave to recover: {} does not exist", .0.display())]
+    NoAutosave(PathBuf),
+    /// The demo's autosave needs a state folder (`$XDG_STATE_HOME` or `$HOME`).
+    #[error("no state folder for the autosave: neither XDG_STATE_HOME nor HOME is set")]
+    NoStateFolder,
     /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
     #[error("object \"{name}\": {problem}")]
     Object { name: String, problem: String },

@@ -200,7 +200,13 @@ impl WindowApp {
         WindowApp::start_with(x, dir, file, size, &[])
     }
 
-    fn start_with(x: &Xvfb, dir: &std::path::Path, file: &std::path::Path, size: &str, extra: &[&str]) -> WindowApp {
+    pub fn start_with(
+        x: &Xvfb,
+        dir: &std::path::Path,
+        file: &std::path::Path,
+        size: &str,
+        extra: &[&str],
+    ) -> WindowApp {
         let log = dir.join("stderr.log");
         let (child, wid) = spawn_window_logged(x, Some(&log), || {
             let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_viewport"));
