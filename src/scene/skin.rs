@@ -117,10 +117,12 @@ impl SkinData {
             .map(|(k, &x)| {
                 let w = world(x);
                 let first = joints.iter().position(|&y| y == x).unwrap_or(k);
-                if first < k && first < self.inverse_bind.len() && k < self.inverse_bind.len() {
-                    w * self.inverse_bind[first] * inverse(k)
-                } else if x == object && k < self.inverse_bind.len() {
+                // The object's own entries first: every one of them, not
+                // only the first, keeps its vertices in the bind pose.
+                if x == object && k < self.inverse_bind.len() {
                     w * inverse(k)
+                } else if first < k && first < self.inverse_bind.len() && k < self.inverse_bind.len() {
+                    w * self.inverse_bind[first] * inverse(k)
                 } else {
                     w
                 }
@@ -299,10 +301,20 @@ mod tests {
             assert!((0..3).all(|k| (f64::from(a[k]) - want[k]).abs() < 1e-5), "{a:?} vs {want:?}");
         }
         // The skinned object itself as the heir: the vertices stay put in
-        // its space whatever the entry's own inverse bind matrix.
-        let posed = s.pose(&s.joint_worlds(&[7, 9], 9, rest), &Matrix4::identity());
-        for (a, b) in posed.positions.iter().zip(&s.bind.positions) {
-            assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-5), "{a:?} vs {b:?}");
+        // its space whatever the entry's own inverse bind matrix, also when
+        // it is the heir of every entry.
+        let shifted = SkinData::new(
+            s.bind.clone(),
+            s.starts.clone(),
+            s.links.clone(),
+            vec![Translation3::new(0.5, 0.0, 0.0).to_homogeneous(), s.inverse_bind[1]],
+        )
+        .unwrap();
+        for (skin, joints) in [(&s, [7, 9]), (&shifted, [9, 9])] {
+            let posed = skin.pose(&skin.joint_worlds(&joints, 9, rest), &Matrix4::identity());
+            for (a, b) in posed.positions.iter().zip(&s.bind.positions) {
+                assert!((0..3).all(|k| (a[k] - b[k]).abs() < 1e-5), "{joints:?}: {a:?} vs {b:?}");
+            }
         }
     }
 

@@ -456,3 +456,407 @@ fn the_export_dialog_writes_what_its_field_names() {
     let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
     assert_eq!(names, vec!["arm", "tip"]);
 }
+
+/// Runs the Khronos glTF-Validator (`tools/gltf-validate.js`) on `file` and
+/// fails on any error. It is the npm package that `make check-assets`
+/// installs: `GLTF_VALIDATOR_MODULES` names its `node_modules`, else
+/// `target/gltf-validator/node_modules` is tried. Without it (or without
+/// node) the check is skipped with a note; the callers check the
+/// structure themselves as well.
+fn assert_valid_gltf(file: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let modules = std::env::var_os("GLTF_VALIDATOR_MODULES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/gltf-validator/node_modules"));
+    if !modules.join("gltf-validator").is_dir() {
+        eprintln!("note: no glTF-Validator at {}: {} not validated", modules.display(), file.display());
+        return;
+    }
+    let script = root.join("tools").join("gltf-validate.js");
+    let out = match std::process::Command::new("node").arg(script).arg(file).env("NODE_PATH", &modules).output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("note: cannot run node ({e}): {} not validated", file.display());
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}: the validator finds errors: {}{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The node called `name` in `doc`.
+fn node_named<'a>(doc: &'a gltf::Document, name: &str) -> gltf::Node<'a> {
+    doc.nodes().find(|n| n.name() == Some(name)).unwrap_or_else(|| panic!("no node {name:?}"))
+}
+
+/// The names of the nodes a skin's joints are.
+fn joint_names(skin: &gltf::Skin<'_>) -> Vec<String> {
+    skin.joints().map(|j| j.name().unwrap_or("").to_string()).collect()
+}
+
+/// A node's `extras` as JSON.
+fn extras_of(node: &gltf::Node<'_>) -> Option<Value> {
+    node.extras().as_ref().map(|r| serde_json::from_str(r.get()).unwrap())
+}
+
+/// The channels of `animation` as (target node name, path, interpolation,
+/// key times, values as f32 rows).
+type Channel = (String, gltf::animation::Property, gltf::animation::Interpolation, Vec<f32>, Vec<Vec<f32>>);
+
+fn channels(animation: &gltf::Animation<'_>, buffers: &[gltf::buffer::Data]) -> Vec<Channel> {
+    use gltf::animation::util::ReadOutputs;
+    animation
+        .channels()
+        .map(|c| {
+            let reader = c.reader(|b| Some(&buffers[b.index()]));
+            let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+            let values: Vec<Vec<f32>> = match reader.read_outputs().unwrap() {
+                ReadOutputs::Translations(t) => t.map(|v| v.to_vec()).collect(),
+                ReadOutputs::Rotations(r) => r.into_f32().map(|v| v.to_vec()).collect(),
+                ReadOutputs::Scales(s) => s.map(|v| v.to_vec()).collect(),
+                ReadOutputs::MorphTargetWeights(w) => w.into_f32().map(|v| vec![v]).collect(),
+            };
+            let target = c.target();
+            let name = target.node().name().unwrap_or("").to_string();
+            (name, target.property(), c.sampler().interpolation(), times, values)
+        })
+        .collect()
+}
+
+fn rows<const N: usize>(v: &[[f32; N]]) -> Vec<Vec<f32>> {
+    v.iter().map(|r| r.to_vec()).collect()
+}
+
+fn f32_of(v: &Value) -> f32 {
+    v.as_f64().unwrap() as f32
+}
+
+/// `docs/spec/roundtrip.md`, "Export": a glTF opened and exported keeps its
+/// hierarchy, its skin (joints on the joint nodes, the file's inverse bind
+/// matrices and skeleton), its animations with their samplers' data, its
+/// camera and light on the nodes that had them, and nodes' extras; the
+/// file names exactly the extensions it uses and the validator passes it.
+/// A selection without the joints writes the mesh without its skin, with a
+/// warning.
+#[test]
+fn an_opened_gltf_exports_its_skin_animations_camera_light_and_extras() {
+    use crate::support::rigged::write_rig;
+    use gltf::animation::{Interpolation, Property};
+    let dir = tempfile::tempdir().unwrap();
+    let rig = write_rig(dir.path(), "rig");
+    for ext in ["glb", "gltf"] {
+        let out = dir.path().join(format!("out.{ext}"));
+        let run = viewport_cli(&[
+            rig.path.to_str().unwrap(),
+            "--headless",
+            "--size",
+            "64x64",
+            "--export",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{stderr}");
+        assert!(!stderr.contains("warning"), "{stderr}");
+        assert_valid_gltf(&out);
+
+        let (doc, buffers, _) = gltf::import(&out).unwrap();
+        let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
+        assert_eq!(names, vec!["rig", "strip", "root", "tip", "cam", "lamp"]);
+        let children = |name: &str| -> Vec<String> {
+            node_named(&doc, name).children().map(|c| c.name().unwrap().to_string()).collect()
+        };
+        assert_eq!(children("rig"), vec!["strip", "root"]);
+        assert_eq!(children("root"), vec!["tip"]);
+
+        // The skin: joints on the joint nodes, the file's matrices.
+        let strip = node_named(&doc, "strip");
+        let skin = strip.skin().expect("the strip keeps its skin");
+        assert_eq!(joint_names(&skin), vec!["root", "tip"]);
+        assert_eq!(skin.skeleton().and_then(|s| s.name()), Some("root"));
+        let matrices: Vec<[f32; 16]> = skin
+            .reader(|b| Some(&buffers[b.index()]))
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|m| std::array::from_fn(|k| m[k / 4][k % 4]))
+            .collect();
+        assert_eq!(matrices, rig.inverse_bind.to_vec());
+        assert_eq!(doc.skins().count(), 1);
+        for n in doc.nodes().filter(|n| n.name() != Some("strip")) {
+            assert!(n.skin().is_none(), "{:?}", n.name());
+        }
+
+        // The animations: their channels on the nodes of the same names,
+        // with the data and interpolation written.
+        let animations: Vec<gltf::Animation> = doc.animations().collect();
+        let animation_names: Vec<Option<&str>> = animations.iter().map(|a| a.name()).collect();
+        assert_eq!(animation_names, vec![Some("wave"), Some("blink")]);
+        let wave: Vec<Channel> = vec![
+            ("root".into(), Property::Translation, Interpolation::Linear, rig.times.clone(), rows(&rig.translations)),
+            ("tip".into(), Property::Rotation, Interpolation::Step, rig.times.clone(), rows(&rig.rotations)),
+        ];
+        assert_eq!(channels(&animations[0], &buffers), wave);
+        let blink: Vec<Channel> =
+            vec![("lamp".into(), Property::Scale, Interpolation::Linear, rig.blink_times.clone(), rows(&rig.scales))];
+        assert_eq!(channels(&animations[1], &buffers), blink);
+
+        // The camera on `cam`, the light on `lamp`, nothing on the others.
+        let camera = node_named(&doc, "cam").camera().expect("cam keeps its camera");
+        assert_eq!(camera.name(), rig.camera["name"].as_str());
+        let gltf::camera::Projection::Perspective(p) = camera.projection() else { panic!("a perspective camera") };
+        let want = &rig.camera["perspective"];
+        assert_eq!(p.yfov(), f32_of(&want["yfov"]));
+        assert_eq!(p.znear(), f32_of(&want["znear"]));
+        assert_eq!(p.zfar(), Some(f32_of(&want["zfar"])));
+        assert_eq!(p.aspect_ratio(), Some(f32_of(&want["aspectRatio"])));
+        let light = node_named(&doc, "lamp").light().expect("lamp keeps its light");
+        assert_eq!(light.name(), rig.light["name"].as_str());
+        let spot = &rig.light["spot"];
+        match light.kind() {
+            gltf::khr_lights_punctual::Kind::Spot { inner_cone_angle, outer_cone_angle } => {
+                assert_eq!(inner_cone_angle, f32_of(&spot["innerConeAngle"]));
+                assert_eq!(outer_cone_angle, f32_of(&spot["outerConeAngle"]));
+            }
+            _ => panic!("a spot light"),
+        }
+        let color: Vec<f32> = rig.light["color"].as_array().unwrap().iter().map(f32_of).collect();
+        assert_eq!(light.color().to_vec(), color);
+        assert_eq!(light.intensity(), f32_of(&rig.light["intensity"]));
+        assert_eq!(light.range(), Some(f32_of(&rig.light["range"])));
+        assert_eq!(doc.lights().unwrap().count(), 1, "only the light a node uses");
+        assert_eq!(doc.cameras().count(), 1);
+        for n in doc.nodes() {
+            assert_eq!(n.camera().is_some(), n.name() == Some("cam"), "{:?}", n.name());
+            assert_eq!(n.light().is_some(), n.name() == Some("lamp"), "{:?}", n.name());
+        }
+        let used: Vec<&str> = doc.extensions_used().collect();
+        assert_eq!(used, vec!["KHR_lights_punctual"]);
+        assert!(doc.extensions_required().next().is_none());
+
+        // Extras of nodes.
+        assert_eq!(extras_of(&node_named(&doc, "rig")), Some(rig.rig_extras.clone()));
+        assert_eq!(extras_of(&node_named(&doc, "lamp")), Some(rig.lamp_extras.clone()));
+        assert_eq!(extras_of(&node_named(&doc, "strip")), None);
+
+        // The export opens again with its skin.
+        let saved = dir.path().join(format!("again-{ext}.json"));
+        let again = viewport_cli(&[
+            out.to_str().unwrap(),
+            "--headless",
+            "--validation",
+            "--size",
+            "64x64",
+            "--save-scene",
+            saved.to_str().unwrap(),
+        ]);
+        assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+        let strip = saved["objects"].as_array().unwrap().iter().find(|o| o["name"] == "strip").unwrap();
+        assert_eq!(strip["skin"]["joints"], json!(["root", "tip"]));
+    }
+
+    // The strip alone: its joints stay behind, so its skin is left off
+    // with a warning, and the file is still valid.
+    let script = json!({"select": ["strip"], "events": [{"export": "sel.glb", "selection": true}]});
+    let script = write_file(dir.path(), "sel.json", &script.to_string());
+    let run = viewport_cli(&[rig.path.to_str().unwrap(), "--headless", "--size", "64x64", "--replay", &script]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("warning") && stderr.contains("skin 0 left out"), "{stderr}");
+    let sel = dir.path().join("sel.glb");
+    assert_valid_gltf(&sel);
+    let (doc, _, _) = gltf::import(&sel).unwrap();
+    let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, vec!["strip"]);
+    assert!(doc.nodes().next().unwrap().mesh().is_some() && doc.skins().count() == 0);
+    assert_eq!(doc.animations().count(), 0, "no channel targets the strip");
+}
+
+/// Deleting nodes that animations move drops their channels and keeps the
+/// others; an animation left without channels is dropped, and a light no
+/// longer written leaves `extensionsUsed`. The deleted joint's entry of the
+/// skin went to its ancestor joint (`docs/spec/roundtrip.md`, "Every saved
+/// file reopens"): the export writes that joint once, with its inverse bind
+/// matrix, and the mesh's joint indices and weights follow.
+#[test]
+fn deleting_animated_nodes_drops_their_channels_from_the_export() {
+    use crate::support::rigged::write_rig;
+    use gltf::animation::{Interpolation, Property};
+    let dir = tempfile::tempdir().unwrap();
+    let rig = write_rig(dir.path(), "rig");
+    let script = json!({"select": ["tip", "lamp"], "events": [{"key_down": "Delete"}, {"export": "out.glb"}]});
+    let script = write_file(dir.path(), "delete.json", &script.to_string());
+    let run = viewport_cli(&[rig.path.to_str().unwrap(), "--headless", "--size", "64x64", "--replay", &script]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let out = dir.path().join("out.glb");
+    assert_valid_gltf(&out);
+
+    let (doc, buffers, _) = gltf::import(&out).unwrap();
+    let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, vec!["rig", "strip", "root", "cam"]);
+    // `wave` keeps the root's channel with its data; `blink` moved only the
+    // lamp and is gone.
+    let animations: Vec<gltf::Animation> = doc.animations().collect();
+    assert_eq!(animations.len(), 1);
+    assert_eq!(animations[0].name(), Some("wave"));
+    let wave: Vec<Channel> =
+        vec![("root".into(), Property::Translation, Interpolation::Linear, rig.times.clone(), rows(&rig.translations))];
+    assert_eq!(channels(&animations[0], &buffers), wave);
+    // No light written: no extension named.
+    assert!(doc.extensions_used().next().is_none());
+    assert!(doc.lights().is_none_or(|mut l| l.next().is_none()));
+    assert!(node_named(&doc, "cam").camera().is_some());
+
+    // The skin: root once, with root's matrix; the tip's vertices follow
+    // root, the shared row wholly.
+    let strip = node_named(&doc, "strip");
+    let skin = strip.skin().expect("the strip keeps its skin");
+    assert_eq!(joint_names(&skin), vec!["root"]);
+    let matrices: Vec<[f32; 16]> = skin
+        .reader(|b| Some(&buffers[b.index()]))
+        .read_inverse_bind_matrices()
+        .unwrap()
+        .map(|m| std::array::from_fn(|k| m[k / 4][k % 4]))
+        .collect();
+    assert_eq!(matrices, vec![rig.inverse_bind[0]]);
+    let primitive = strip.mesh().unwrap().primitives().next().unwrap();
+    let reader = primitive.reader(|b| Some(&buffers[b.index()]));
+    let joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
+    let weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
+    let want_weights: Vec<[f32; 4]> = rig.weights.iter().map(|w| [w.iter().sum(), 0.0, 0.0, 0.0]).collect();
+    assert_eq!(joints, vec![[0u16; 4]; rig.joints.len()]);
+    assert_eq!(weights, want_weights);
+}
+
+/// A whole glTF file used as an object's mesh (a bare path) is written as
+/// the file's meshes, copied with their materials and images, on child
+/// nodes placed where the file puts them; a second object using the same
+/// file shares the meshes. The export opens to the same picture.
+#[test]
+fn a_whole_file_mesh_exports_as_the_files_meshes_on_child_nodes() {
+    use crate::support::textured::{lit, quadrants, unlit, Doc, Image, ImageAt, Quad};
+    let dir = tempfile::tempdir().unwrap();
+    let png = quadrants(8, [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 0, 255]]);
+    let quads = vec![Quad::new([-1.1, 0.0, 0.0], 0.5, Some(0)), Quad::new([1.1, 0.5, 0.0], 0.5, Some(1))];
+    let doc = Doc {
+        quads: quads.clone(),
+        materials: vec![unlit([1.0; 4], Some((0, 0))), lit([0.2, 0.6, 0.9, 1.0], None)],
+        textures: vec![json!({"source": 0, "sampler": 0})],
+        samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
+        images: vec![Image { bytes: Some(png.clone()), at: ImageAt::File("tex.png".into()) }],
+    };
+    doc.write(dir.path(), "quads.gltf");
+    let camera = json!({ "eye": [0, 0, 6], "target": [0, 0, 0], "up": [0, 1, 0], "fov_y_deg": 60 });
+    let scene = json!({"camera": camera, "objects": [
+        {"name": "model", "mesh": "quads.gltf", "position": [0, 1, 0], "color": [1, 1, 1]},
+        {"name": "again", "mesh": "quads.gltf", "position": [0, -1, 0], "color": [1, 1, 1]}
+    ]});
+    let scene = write_file(dir.path(), "scene.json", &scene.to_string());
+    let script = write_file(dir.path(), "camera.json", &json!({"camera": camera, "events": []}).to_string());
+    let (out, a_png, b_png) = (dir.path().join("out.glb"), dir.path().join("a.png"), dir.path().join("b.png"));
+    let shot = |input: &str, png: &Path, extra: &[&str]| {
+        let args = [input, "--headless", "--validation", "--no-ui", "--size", "320x180", "--replay", &script];
+        let run = viewport_cli(&[&args[..], &["--screenshot", png.to_str().unwrap()], extra].concat());
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert!(run.status.success(), "{stderr}");
+        assert!(!stderr.contains("warning"), "{stderr}");
+    };
+    shot(&scene, &a_png, &["--export", out.to_str().unwrap()]);
+    assert_valid_gltf(&out);
+
+    let (b, buffers, _) = gltf::import(&out).unwrap();
+    let (a, _, _) = gltf::import(dir.path().join("quads.gltf")).unwrap();
+    let names: Vec<&str> = b.nodes().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, vec!["model", "again", "quad0", "quad1", "quad0", "quad1"]);
+    let mut meshes_of = Vec::new();
+    for object in ["model", "again"] {
+        let node = node_named(&b, object);
+        assert!(node.mesh().is_none(), "{object}: the meshes are on its children");
+        let children: Vec<gltf::Node> = node.children().collect();
+        assert_eq!(children.len(), quads.len());
+        for ((child, quad), source) in children.iter().zip(&quads).zip(a.nodes()) {
+            assert_eq!(child.name(), source.name());
+            assert_eq!(child.transform().decomposed().0, quad.translation);
+            let (pa, pb) = (
+                source.mesh().unwrap().primitives().next().unwrap(),
+                child.mesh().unwrap().primitives().next().unwrap(),
+            );
+            let (ma, mb) = (pa.material(), pb.material());
+            assert_eq!(
+                ma.pbr_metallic_roughness().base_color_factor(),
+                mb.pbr_metallic_roughness().base_color_factor()
+            );
+            assert_eq!(ma.unlit(), mb.unlit());
+            assert_eq!(
+                ma.pbr_metallic_roughness().base_color_texture().is_some(),
+                mb.pbr_metallic_roughness().base_color_texture().is_some()
+            );
+        }
+        meshes_of.push(children.iter().map(|c| c.mesh().unwrap().index()).collect::<Vec<_>>());
+    }
+    assert_eq!(meshes_of[0], meshes_of[1], "the two objects share the copied meshes");
+    assert_eq!(b.meshes().count(), quads.len());
+    let image = b.images().next().unwrap();
+    let gltf::image::Source::View { view, .. } = image.source() else { panic!("embedded in the .glb") };
+    assert_eq!(&buffers[view.buffer().index()][view.offset()..view.offset() + view.length()], &png[..]);
+    let used: Vec<&str> = b.extensions_used().collect();
+    assert_eq!(used, vec!["KHR_materials_unlit"]);
+
+    shot(out.to_str().unwrap(), &b_png, &[]);
+    let diff = max_diff(&a_png, &b_png);
+    assert!(diff <= 2, "pixels differ by {diff} levels");
+}
+
+/// A copied mesh whose positions are quantized (normalised bytes) needs
+/// `KHR_mesh_quantization`: the export names it as used and required, as
+/// its file did; a mesh of floats from the same file does not.
+#[test]
+fn a_quantized_mesh_is_exported_with_its_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    // Mesh 0: one triangle of normalised unsigned bytes; mesh 1: floats.
+    let bytes: Vec<u8> = [[0u8, 0, 0, 0], [255, 0, 0, 0], [0, 255, 0, 0]].concat();
+    let floats: Vec<u8> = [0f32, 0., 0., 1., 0., 0., 0., 1., 0.].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let bin = [bytes, floats].concat();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_mesh_quantization"],
+        "extensionsRequired": ["KHR_mesh_quantization"],
+        "buffers": [{"byteLength": bin.len(), "uri": "q.bin"}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 12, "byteStride": 4, "target": 34962},
+            {"buffer": 0, "byteOffset": 12, "byteLength": 36, "target": 34962}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC3",
+             "min": [0, 0, 0], "max": [255, 255, 0]},
+            {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3",
+             "min": [0, 0, 0], "max": [1, 1, 0]}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}, {"primitives": [{"attributes": {"POSITION": 1}}]}],
+        "nodes": [{"mesh": 0}, {"mesh": 1}],
+        "scenes": [{"nodes": [0, 1]}],
+        "scene": 0
+    });
+    std::fs::write(dir.path().join("q.bin"), &bin).unwrap();
+    write_file(dir.path(), "q.gltf", &doc.to_string());
+    for (mesh, quantized) in [("q.gltf#0", true), ("q.gltf#1", false), ("q.gltf", true)] {
+        let scene = json!({"objects": [{"name": "m", "mesh": mesh}]});
+        let scene = write_file(dir.path(), "scene.json", &scene.to_string());
+        let out = dir.path().join("out.glb");
+        let run = viewport_cli(&[&scene, "--headless", "--size", "32x32", "--export", out.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert_valid_gltf(&out);
+        let bytes = std::fs::read(&out).unwrap();
+        let glb = gltf::Glb::from_slice(&bytes).unwrap();
+        let json: Value = serde_json::from_slice(&glb.json).unwrap();
+        let want = if quantized { json!(["KHR_mesh_quantization"]) } else { Value::Null };
+        assert_eq!(json["extensionsUsed"], want, "{mesh}");
+        assert_eq!(json["extensionsRequired"], want, "{mesh}");
+    }
+}

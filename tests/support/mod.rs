@@ -8,6 +8,7 @@ pub mod cli;
 pub mod gpu;
 pub mod image;
 pub mod replay;
+pub mod rigged;
 pub mod skinned;
 pub mod textured;
 pub mod xvfb;

@@ -314,7 +314,7 @@ fn merged_mesh(
     dataless: &mut Vec<(String, usize)>,
 ) -> Result<(MeshData, Surface), String> {
     let mut out = (MeshData::default(), Surface::default());
-    for (mesh, world) in mesh_instances(document)? {
+    for (mesh, world, _) in mesh_instances(document)? {
         for primitive in mesh.primitives() {
             let at = format!("mesh {}, primitive {}", mesh.index(), primitive.index());
             if let Some(b) = dataless_buffer(&primitive, buffers) {
@@ -495,10 +495,14 @@ fn percent_decode_bytes(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Every mesh to draw with its world matrix.
-fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f64>)>, String> {
+/// A mesh to draw, its world matrix and the node that places it (`None`
+/// in a file without scenes, where each mesh is drawn once as it is).
+type MeshInstance<'a> = (gltf::Mesh<'a>, Matrix4<f64>, Option<gltf::Node<'a>>);
+
+/// Every mesh to draw, in the default scene's depth-first node order.
+fn mesh_instances(document: &Document) -> Result<Vec<MeshInstance<'_>>, String> {
     let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
-        return Ok(document.meshes().map(|m| (m, Matrix4::identity())).collect());
+        return Ok(document.meshes().map(|m| (m, Matrix4::identity(), None)).collect());
     };
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -519,7 +523,7 @@ fn mesh_instances(document: &Document) -> Result<Vec<(gltf::Mesh<'_>, Matrix4<f6
             return Err(format!("node {}: non-finite transform", node.index()));
         }
         if let Some(mesh) = node.mesh() {
-            out.push((mesh, world));
+            out.push((mesh, world, Some(node.clone())));
         }
         let children: Vec<_> = node.children().collect();
         stack.extend(children.into_iter().rev().map(|c| (c, world)));

@@ -22,14 +22,17 @@ use crate::scene::gltf::GltfFile;
 /// One source file: its parsed form and buffers, its JSON as written, and
 /// what of it the export already holds (old index -> new index).
 pub(super) struct Source {
-    file: GltfFile,
-    json: Value,
+    pub(super) file: GltfFile,
+    pub(super) json: Value,
     required: BTreeSet<String>,
-    accessors: HashMap<usize, u32>,
+    accessors: HashMap<(usize, Use), u32>,
     materials: HashMap<(usize, [u32; 3]), u32>,
     textures: HashMap<usize, u32>,
     samplers: HashMap<usize, u32>,
     images: HashMap<usize, u32>,
+    /// Cameras and `KHR_lights_punctual` lights already copied.
+    pub(super) cameras: HashMap<usize, u32>,
+    pub(super) lights: HashMap<usize, u32>,
 }
 
 impl Source {
@@ -53,6 +56,8 @@ impl Source {
             textures: HashMap::new(),
             samplers: HashMap::new(),
             images: HashMap::new(),
+            cameras: HashMap::new(),
+            lights: HashMap::new(),
         })
     }
 }
@@ -61,7 +66,7 @@ fn strings(v: &Value) -> BTreeSet<String> {
     v.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string)).collect()
 }
 
-fn index(v: &Value) -> Option<usize> {
+pub(super) fn index(v: &Value) -> Option<usize> {
     v.as_u64().map(|i| i as usize)
 }
 
@@ -72,32 +77,64 @@ fn is_texture_info(key: &str, v: &Value) -> bool {
     key.ends_with("Texture") && v.get("index").is_some_and(Value::is_u64)
 }
 
+/// Whether accessor `i` of the source, as the attribute `semantic` of a
+/// primitive (of a morph target when `target`), has a format that only
+/// `KHR_mesh_quantization` allows.
+fn is_quantized(s: &Source, semantic: &str, i: usize, target: bool) -> bool {
+    use gltf::accessor::DataType;
+    let Some(a) = s.file.document.accessors().nth(i) else { return false };
+    let float = a.data_type() == DataType::F32;
+    let normalized_unsigned = a.normalized() && matches!(a.data_type(), DataType::U8 | DataType::U16);
+    match semantic {
+        "POSITION" | "NORMAL" | "TANGENT" => !float,
+        _ if semantic.starts_with("TEXCOORD_") => !(float || normalized_unsigned),
+        // Morph targets of other attributes are floats in glTF itself.
+        _ if target => !float,
+        _ => false,
+    }
+}
+
 /// How an accessor is used, which decides its buffer view's target and
 /// alignment.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Use {
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Use {
     Vertex,
     Index,
+    /// Animation samplers' input and output, inverse bind matrices: no
+    /// target and no stride (the validator refuses either there).
+    Data,
 }
 
 impl Builder {
     /// Copies mesh `n` of the glTF file at `path`; an object colour other
     /// than white multiplies a copy of each material's base colour factor.
     pub(super) fn copy_mesh(&mut self, path: &Path, n: usize, color: [f32; 3]) -> Result<u32, String> {
+        self.with_source(path, |b, s| b.copy_mesh_from(s, n, color))
+    }
+
+    /// Runs `f` on the glTF file at `path`, read the first time it is asked
+    /// for (a file that cannot be read gives its error each time).
+    pub(super) fn with_source<T>(
+        &mut self,
+        path: &Path,
+        f: impl FnOnce(&mut Builder, &mut Source) -> Result<T, String>,
+    ) -> Result<T, String> {
         let path_buf: PathBuf = path.to_path_buf();
-        if !self.files.contains_key(&path_buf) {
-            let source = Source::read(path);
-            self.files.insert(path_buf.clone(), source);
-        }
         let mut source = match self.files.remove(&path_buf) {
             Some(Ok(s)) => s,
             Some(Err(e)) => {
                 self.files.insert(path_buf, Err(e.clone()));
                 return Err(e);
             }
-            None => unreachable!("inserted above"),
+            None => match Source::read(path) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.files.insert(path_buf, Err(e.clone()));
+                    return Err(e);
+                }
+            },
         };
-        let result = self.copy_mesh_from(&mut source, n, color);
+        let result = f(self, &mut source);
         self.files.insert(path_buf, Ok(source));
         result
     }
@@ -105,18 +142,23 @@ impl Builder {
     fn copy_mesh_from(&mut self, s: &mut Source, n: usize, color: [f32; 3]) -> Result<u32, String> {
         let mut mesh = s.json["meshes"].get(n).cloned().ok_or("no such mesh")?;
         let primitives = mesh["primitives"].as_array_mut().ok_or("a mesh without primitives")?;
+        let mut quantized = false;
         for p in primitives {
             if let Some(attributes) = p["attributes"].as_object_mut() {
-                for a in attributes.values_mut() {
-                    *a = json!(self.copy_accessor(s, index(a).ok_or("bad attribute")?, Use::Vertex)?);
+                for (semantic, a) in attributes.iter_mut() {
+                    let i = index(a).ok_or("bad attribute")?;
+                    quantized |= is_quantized(s, semantic, i, false);
+                    *a = json!(self.copy_accessor(s, i, Use::Vertex)?);
                 }
             }
             if let Some(i) = index(&p["indices"]) {
                 p["indices"] = json!(self.copy_accessor(s, i, Use::Index)?);
             }
             for target in p.get_mut("targets").and_then(Value::as_array_mut).into_iter().flatten() {
-                for a in target.as_object_mut().into_iter().flat_map(|t| t.values_mut()) {
-                    *a = json!(self.copy_accessor(s, index(a).ok_or("bad morph target")?, Use::Vertex)?);
+                for (semantic, a) in target.as_object_mut().into_iter().flat_map(|t| t.iter_mut()) {
+                    let i = index(a).ok_or("bad morph target")?;
+                    quantized |= is_quantized(s, semantic, i, true);
+                    *a = json!(self.copy_accessor(s, i, Use::Vertex)?);
                 }
             }
             if let Some(m) = index(&p["material"]) {
@@ -128,34 +170,30 @@ impl Builder {
                 o.remove("extensions");
             }
         }
+        if quantized {
+            self.note_extension(s, "KHR_mesh_quantization");
+        }
         Ok(push(&mut self.meshes, mesh))
     }
 
     /// Copies accessor `i` (and its sparse parts) with its data re-packed.
-    fn copy_accessor(&mut self, s: &mut Source, i: usize, usage: Use) -> Result<u32, String> {
-        if let Some(&a) = s.accessors.get(&i) {
+    pub(super) fn copy_accessor(&mut self, s: &mut Source, i: usize, usage: Use) -> Result<u32, String> {
+        if let Some(&a) = s.accessors.get(&(i, usage)) {
             return Ok(a);
         }
         let accessor = s.file.document.accessors().nth(i).ok_or("no such accessor")?;
         let size = accessor.size();
         let count = accessor.count();
         let (stride, target) = match usage {
-            Use::Vertex => (size.next_multiple_of(4), gj::buffer::Target::ArrayBuffer),
-            Use::Index => (size, gj::buffer::Target::ElementArrayBuffer),
+            Use::Vertex => (size.next_multiple_of(4), Some(gj::buffer::Target::ArrayBuffer)),
+            Use::Index => (size, Some(gj::buffer::Target::ElementArrayBuffer)),
+            Use::Data => (size, None),
         };
         let view = match accessor.view() {
-            Some(view) => {
-                let from = view.stride().unwrap_or(size);
-                let start = view.offset() + accessor.offset();
-                let buffer = s.file.buffers.get(view.buffer().index()).ok_or("no such buffer")?;
-                let mut bytes = vec![0u8; stride * count];
-                for k in 0..count {
-                    let at = start + k * from;
-                    let src = buffer.get(at..at + size).ok_or("accessor data past its buffer")?;
-                    bytes[k * stride..k * stride + size].copy_from_slice(src);
-                }
+            Some(_) => {
+                let bytes = packed(s, &accessor, stride)?;
                 let byte_stride = (stride != size).then_some(stride);
-                Some(self.add_view(&bytes, Some(target), byte_stride))
+                Some(self.add_view(&bytes, target, byte_stride))
             }
             None => None,
         };
@@ -179,7 +217,7 @@ impl Builder {
             sparse,
         });
         let new = new.value() as u32;
-        s.accessors.insert(i, new);
+        s.accessors.insert((i, usage), new);
         Ok(new)
     }
 
@@ -346,7 +384,7 @@ impl Builder {
     }
 
     /// Records the extensions `value` uses (its `extensions` keys).
-    fn note_extensions(&mut self, s: &Source, value: &Value) {
+    pub(super) fn note_extensions(&mut self, s: &Source, value: &Value) {
         for name in value.get("extensions").and_then(Value::as_object).into_iter().flat_map(|e| e.keys()) {
             self.used.insert(name.clone());
             if s.required.contains(name) {
@@ -354,6 +392,45 @@ impl Builder {
             }
         }
     }
+
+    /// Records that the file uses extension `name` (required where the
+    /// source file requires it).
+    pub(super) fn note_extension(&mut self, s: &Source, name: &str) {
+        self.used.insert(name.to_string());
+        if s.required.contains(name) {
+            self.required.insert(name.to_string());
+        }
+    }
+}
+
+/// The elements of `accessor` (which has a buffer view), each `stride`
+/// bytes apart (zeros after each element's own bytes); sparse parts are not
+/// applied.
+fn packed(s: &Source, accessor: &gltf::Accessor<'_>, stride: usize) -> Result<Vec<u8>, String> {
+    let view = accessor.view().ok_or("an accessor without a buffer view")?;
+    let size = accessor.size();
+    let count = accessor.count();
+    let from = view.stride().unwrap_or(size);
+    let start = view.offset() + accessor.offset();
+    let buffer = s.file.buffers.get(view.buffer().index()).ok_or("no such buffer")?;
+    let mut bytes = vec![0u8; stride * count];
+    for k in 0..count {
+        let at = start + k * from;
+        let src = buffer.get(at..at + size).ok_or("accessor data past its buffer")?;
+        bytes[k * stride..k * stride + size].copy_from_slice(src);
+    }
+    Ok(bytes)
+}
+
+/// The elements of accessor `i` of the source, tightly packed, for data
+/// read here (inverse bind matrices): `None` when it has no buffer view or
+/// sparse parts.
+pub(super) fn plain_elements(s: &Source, i: usize) -> Result<Option<Vec<u8>>, String> {
+    let accessor = s.file.document.accessors().nth(i).ok_or("no such accessor")?;
+    if accessor.view().is_none() || accessor.sparse().is_some() {
+        return Ok(None);
+    }
+    packed(s, &accessor, accessor.size()).map(Some)
 }
 
 /// The image type its first bytes name (PNG, JPEG, WebP, KTX2).

@@ -7,21 +7,27 @@
 //! atomically, and a failed export leaves no file behind.
 //!
 //! The document is built with `gltf-json` types; meshes, materials,
-//! textures, samplers and images are kept as JSON values, so that what a
-//! copied file says (extensions the `gltf` crate does not model, extras)
-//! passes through unchanged.
+//! textures, samplers, images, cameras, lights, skins and animations are
+//! kept as JSON values, so that what a copied file says (extensions the
+//! `gltf` crate does not model, extras) passes through unchanged.
 //!
-//! Objects' `extras` become their nodes' `extras`.
+//! Objects' `extras` become their nodes' `extras`. Skins are written from
+//! the objects' skins (`skin.rs`); cameras, lights and animations from the
+//! glTF nodes that objects were read from (`origin.rs`). A whole file used
+//! as one mesh (a bare path) becomes its meshes on child nodes of the
+//! object's node, placed as the file places them.
 //!
-//! Not yet as the spec asks: a bare-path mesh (a whole file merged) is
-//! written as the triangles it draws; skins, animations, lights and cameras
-//! are not written, nor morph-target weights on nodes. Images are embedded
-//! in a `.glb` and written beside a `.gltf` as `STEM_N.EXT`.
-//! [`Export::warnings`] names each file concerned.
+//! Not written: morph-target weights on nodes. Images are embedded in a
+//! `.glb` and written beside a `.gltf` as `STEM_N.EXT`. What cannot be
+//! written as the spec asks (a skin whose joints stay out of a selection,
+//! a whole file whose nodes are sheared) is written as close as glTF allows,
+//! with a line in [`Export::warnings`] naming the file concerned.
 
 mod copy;
+mod origin;
+mod skin;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use gj::validation::{Checked, USize64};
@@ -31,7 +37,7 @@ use serde_json::{json, Value};
 use super::GltfFile;
 use crate::files::{write_atomic, WriteError};
 use crate::math::Transform;
-use crate::scene::{MeshData, MeshRef, Scene};
+use crate::scene::{GltfMesh, MeshData, MeshRef, Scene};
 
 /// Why a scene could not be exported (nothing was written).
 #[derive(Debug, thiserror::Error)]
@@ -90,55 +96,177 @@ pub struct Export {
 /// they are in the world.
 pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
     let mut b = Builder::default();
-    let keep: Vec<bool> = match only {
-        None => (0..scene.id_bound()).map(|i| scene.contains(i)).collect(),
-        Some(ids) => {
-            let mut keep = vec![false; scene.id_bound()];
-            for i in scene.with_descendants(ids) {
-                keep[i] = true;
-            }
-            keep
-        }
-    };
-    // Nodes in scene (id) order.
-    let ids: Vec<usize> = (0..scene.id_bound()).filter(|&i| keep[i]).collect();
-    let mut node_of = vec![u32::MAX; scene.id_bound()];
-    for (n, &i) in ids.iter().enumerate() {
-        node_of[i] = n as u32;
-    }
-    for &i in &ids {
+    let placed = Placed::new(scene, only);
+    let ids = &placed.ids;
+    let mut part_nodes = Vec::new();
+    for &i in ids {
         let o = &scene.objects()[i];
         // A child whose parent stays out takes its place in the world; every
         // other object keeps its local transform.
         let transform = match scene.parent(i) {
-            Some(p) if !keep[p] => world_transform(scene, i),
+            Some(p) if !placed.keep[p] => world_transform(scene, i),
             _ => o.transform,
         };
-        let mesh = b.mesh_for(&o.mesh, o.color);
-        let children: Vec<gj::Index<gj::Node>> =
-            scene.hierarchy().children(i).iter().filter(|&&c| keep[c]).map(|&c| gj::Index::new(node_of[c])).collect();
+        let meshes_before = b.meshes.len();
+        // A whole file (a bare-path mesh): its meshes on child nodes.
+        let mut parts = Vec::new();
+        let mut mesh = match &o.mesh {
+            MeshRef::Gltf(g) if g.mesh.is_none() => match b.file_parts(g, o.color) {
+                Ok(Some(list)) => {
+                    parts = list;
+                    None
+                }
+                Ok(None) => b.mesh_for(&o.mesh, o.color),
+                Err(e) => {
+                    b.warn(format!("{e}: exported as a node without a mesh"));
+                    None
+                }
+            },
+            _ => b.mesh_for(&o.mesh, o.color),
+        };
+        let mut skin = None;
+        if let (Some(s), Some(m), Some((path, Some(_)))) = (&o.skin, mesh, o.mesh.gltf_mesh()) {
+            // A mesh copied for this object alone may be changed in place.
+            let fresh = m.value() >= meshes_before;
+            match b.skin_for(&placed, i, s, path, m.value() as u32, fresh) {
+                Ok((k, m)) => {
+                    skin = Some(gj::Index::new(k));
+                    mesh = Some(gj::Index::new(m));
+                }
+                Err(e) => b.warn(format!("{}: object \"{}\": skin {} left out: {e}", path.display(), o.name, s.index)),
+            }
+        }
+        if matches!(o.mesh, MeshRef::Gltf(_)) && mesh.is_some_and(|m| b.has_morph_targets(m.value() as u32)) {
+            b.morph_nodes.insert(placed.node_of[i]);
+        }
+        let (camera, light) = match &o.origin {
+            Some(origin) => b.origin_parts(&origin.file, origin.node),
+            None => (None, None),
+        };
+        let mut children: Vec<gj::Index<gj::Node>> = scene
+            .hierarchy()
+            .children(i)
+            .iter()
+            .filter(|&&c| placed.keep[c])
+            .map(|&c| gj::Index::new(placed.node_of[c]))
+            .collect();
+        // The file's nodes come after every object's.
+        for part in parts {
+            children.push(gj::Index::new((ids.len() + part_nodes.len()) as u32));
+            let (translation, rotation, scale) = trs(&part.transform);
+            part_nodes.push(gj::Node {
+                name: part.name,
+                mesh: part.mesh.map(gj::Index::new),
+                translation,
+                rotation,
+                scale,
+                ..gj::Node::default()
+            });
+        }
         let (translation, rotation, scale) = trs(&transform);
         let extras = o.extras.as_deref().and_then(|e| serde_json::value::to_raw_value(e).ok());
+        let extensions = light.map(|l| gj::extensions::scene::Node {
+            khr_lights_punctual: Some(gj::extensions::scene::khr_lights_punctual::KhrLightsPunctual {
+                light: gj::Index::new(l),
+            }),
+        });
         // Written out at once: a million nodes are not held as values.
         b.push_node(&gj::Node {
             name: Some(o.name.to_string()),
             mesh,
+            skin,
+            camera: camera.map(gj::Index::new),
             children: (!children.is_empty()).then_some(children),
             translation,
             rotation,
             scale,
             extras,
+            extensions,
             ..gj::Node::default()
         });
     }
+    for node in &part_nodes {
+        b.push_node(node);
+    }
+    // Animations, once every node is placed: each file's in the order its
+    // objects come.
+    for file in placed.origin_files() {
+        b.copy_animations(&placed, file);
+    }
     let roots: Vec<gj::Index<gj::Node>> = ids
         .iter()
-        .filter(|&&i| !scene.parent(i).is_some_and(|p| keep[p]))
-        .map(|&i| gj::Index::new(node_of[i]))
+        .filter(|&&i| !scene.parent(i).is_some_and(|p| placed.keep[p]))
+        .map(|&i| gj::Index::new(placed.node_of[i]))
         .collect();
     b.root.scenes.push(gj::Scene { extensions: None, extras: None, name: None, nodes: roots });
     b.root.scene = Some(gj::Index::new(0));
     b.finish()
+}
+
+/// Where the scene's objects go in the export: which are written, their
+/// node indices, and which object stands for each glTF node that objects
+/// were read from.
+pub(super) struct Placed<'a> {
+    scene: &'a Scene,
+    /// By id: whether the object is written.
+    keep: Vec<bool>,
+    /// The written objects' ids, in scene (id) order: node `k` is `ids[k]`.
+    ids: Vec<usize>,
+    /// By id: the object's node index (for written objects).
+    node_of: Vec<u32>,
+    /// The first written object (by id) read from each (file, node).
+    by_origin: HashMap<(&'a Path, usize), usize>,
+}
+
+impl<'a> Placed<'a> {
+    /// `scene`'s objects, or `only` (ids) and their descendants.
+    fn new(scene: &'a Scene, only: Option<&[usize]>) -> Placed<'a> {
+        let keep: Vec<bool> = match only {
+            None => (0..scene.id_bound()).map(|i| scene.contains(i)).collect(),
+            Some(ids) => {
+                let mut keep = vec![false; scene.id_bound()];
+                for i in scene.with_descendants(ids) {
+                    keep[i] = true;
+                }
+                keep
+            }
+        };
+        let ids: Vec<usize> = (0..scene.id_bound()).filter(|&i| keep[i]).collect();
+        let mut node_of = vec![u32::MAX; scene.id_bound()];
+        let mut by_origin = HashMap::new();
+        for (n, &i) in ids.iter().enumerate() {
+            node_of[i] = n as u32;
+            if let Some(origin) = scene.get(i).and_then(|o| o.origin.as_deref()) {
+                by_origin.entry((&*origin.file, origin.node)).or_insert(i);
+            }
+        }
+        Placed { scene, keep, ids, node_of, by_origin }
+    }
+
+    /// The written object read from node `node` of the glTF file `file`.
+    fn origin_object(&self, file: &Path, node: usize) -> Option<usize> {
+        self.by_origin.get(&(file, node)).copied()
+    }
+
+    /// The glTF files the written objects were read from, each once, in
+    /// the order of their first object.
+    fn origin_files(&self) -> Vec<&'a Path> {
+        let mut seen = BTreeSet::new();
+        let mut files = Vec::new();
+        for &i in &self.ids {
+            if let Some(origin) = self.scene.get(i).and_then(|o| o.origin.as_deref()) {
+                if seen.insert(&*origin.file) {
+                    files.push(&*origin.file);
+                }
+            }
+        }
+        files
+    }
+
+    /// Written object `i` and its ancestors in the export, nearest first.
+    fn chain(&self, i: usize) -> Vec<usize> {
+        std::iter::once(i).chain(self.scene.hierarchy().ancestors(i).take_while(|&p| self.keep[p])).collect()
+    }
 }
 
 /// Builds and writes `scene` (or `only` and their descendants) to `path`;
@@ -342,6 +470,17 @@ struct Builder {
     mesh_index: HashMap<(MeshRef, [u32; 3]), Option<u32>>,
     /// Material index by colour, for the built-in primitives.
     color_materials: HashMap<[u32; 3], u32>,
+    /// Cameras, `KHR_lights_punctual` lights, skins and animations as JSON.
+    cameras: Vec<Value>,
+    lights: Vec<Value>,
+    skins: Vec<Value>,
+    animations: Vec<Value>,
+    /// Nodes whose mesh has morph targets (animations may set their weights).
+    morph_nodes: HashSet<u32>,
+    /// Copies of a mesh whose joint indices follow a skin written with
+    /// fewer joints than its file's (by mesh and the joint each old one
+    /// became).
+    remapped: HashMap<(u32, Vec<u32>), u32>,
     /// glTF files read, by path, with what has been copied from each.
     files: HashMap<PathBuf, Result<copy::Source, String>>,
     warnings: Vec<String>,
@@ -375,6 +514,15 @@ impl Builder {
         index.map(gj::Index::new)
     }
 
+    /// Whether mesh `m` (written) has morph targets.
+    fn has_morph_targets(&self, m: u32) -> bool {
+        self.meshes[m as usize]["primitives"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["targets"].as_array().is_some_and(|t| !t.is_empty()))
+    }
+
     /// Appends `node` to the serialised node list.
     fn push_node(&mut self, node: &gj::Node) {
         if !self.nodes_json.is_empty() {
@@ -390,12 +538,47 @@ impl Builder {
         }
     }
 
+    /// The meshes of a whole glTF file (a bare-path mesh) as copied meshes
+    /// on nodes placed where the file's default scene puts them (relative
+    /// to its root): one part per node with a mesh, in the file's depth
+    /// first order. `None` where one of those places is not a translation,
+    /// rotation and scale (a sheared hierarchy): the file is then written
+    /// as the triangles it draws.
+    fn file_parts(&mut self, g: &GltfMesh, color: [f32; 3]) -> Result<Option<Vec<FilePart>>, String> {
+        let instances: Vec<(usize, nalgebra::Matrix4<f64>, Option<String>)> = self.with_source(&g.path, |_, s| {
+            let list = super::mesh_instances(&s.file.document)?;
+            Ok(list
+                .into_iter()
+                .map(|(m, world, node)| {
+                    let name = node.and_then(|n| n.name().map(str::to_string)).or_else(|| m.name().map(str::to_string));
+                    (m.index(), world, name)
+                })
+                .collect())
+        })?;
+        let mut places = Vec::with_capacity(instances.len());
+        for (_, world, _) in &instances {
+            match crate::scene::open::decompose(world) {
+                Ok(t) => places.push(t),
+                Err(_) => return Ok(None),
+            }
+        }
+        let parts = instances
+            .into_iter()
+            .zip(places)
+            .map(|((n, _, name), transform)| {
+                let mesh = MeshRef::gltf(format!("{}#{n}", g.source), g.path.clone(), Some(n));
+                FilePart { name, mesh: self.mesh_for(&mesh, color).map(|m| m.value() as u32), transform }
+            })
+            .collect();
+        Ok(Some(parts))
+    }
+
     /// A whole glTF file (a bare-path mesh) as the triangles it draws.
     fn whole_file_triangles(&mut self, path: &Path, color: [f32; 3]) -> Option<u32> {
         match GltfFile::read(path).and_then(|f| f.merged()) {
             Ok(data) if !data.indices.is_empty() => {
                 self.warn(format!(
-                    "{}: a whole file used as one mesh is exported as the triangles it draws, without its materials",
+                    "{}: a whole file used as one mesh, whose nodes are not all placed by translation, rotation and scale, is exported as the triangles it draws, without its materials",
                     path.display()
                 ));
                 let material = self.color_material(color);
@@ -518,7 +701,13 @@ impl Builder {
             ..gj::Asset::default()
         };
         let mut json = to_value(&self.root);
+        if !self.lights.is_empty() {
+            json["extensions"] = json!({"KHR_lights_punctual": {"lights": self.lights}});
+        }
         for (key, list) in [
+            ("cameras", self.cameras),
+            ("skins", self.skins),
+            ("animations", self.animations),
             ("meshes", self.meshes),
             ("materials", self.materials),
             ("textures", self.textures),
@@ -537,6 +726,14 @@ impl Builder {
         }
         Export { json, nodes_json: self.nodes_json, bin: self.bin, images: self.image_data, warnings: self.warnings }
     }
+}
+
+/// One mesh of a whole file used as an object's mesh, written on a child
+/// node of the object's node.
+struct FilePart {
+    name: Option<String>,
+    mesh: Option<u32>,
+    transform: Transform,
 }
 
 /// Appends `value` to `list`; returns its index.
