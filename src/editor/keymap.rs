@@ -79,6 +79,9 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("Q"), Command::Quit),
     (ctrl("E"), Command::ExportDialog),
     (chord("R", Held::Yes, Held::Yes, Held::Any), Command::Recover),
+    (chord("S", Held::Yes, Held::Yes, Held::Any), Command::SaveAsDialog),
+    (ctrl("O"), Command::OpenDialog),
+    (ctrl("N"), Command::NewDialog),
     // History and cancelling, which also act during a drag.
     (any("Escape"), Command::Cancel),
     (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),
