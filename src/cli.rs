@@ -39,6 +39,9 @@ Window controls:
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
+  Ctrl+O                open another scene or glTF file (a dialog; unsaved changes: press twice)
+  Ctrl+Shift+S          save as (a dialog; the file becomes the scene's file)
+  Ctrl+N                a new, empty scene (a dialog for its file; unsaved changes: press twice)
   Ctrl+Shift+R          recover the autosave offered on opening (one undo step)
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)

@@ -35,6 +35,18 @@ pub enum Outcome {
     Export { path: PathBuf, selection: bool },
     /// Ctrl+Shift+R: replace the scene with its newer autosave, if one was offered.
     Recover,
+    /// Ctrl+O: the program asks about unsaved changes, then the UI opens its dialog.
+    OpenDialog,
+    /// Ctrl+Shift+S: the UI opens its save-as dialog.
+    SaveAsDialog,
+    /// Ctrl+N: the program asks about unsaved changes, then the UI opens its dialog.
+    NewDialog,
+    /// The open dialog confirmed: open this scene or glTF file in place of the scene.
+    Open(PathBuf),
+    /// The save-as dialog confirmed: save to this file, which becomes the scene's.
+    SaveAs(PathBuf),
+    /// The new dialog confirmed: an empty scene, saved to this file if given.
+    New(Option<PathBuf>),
 }
 
 /// Where Ctrl+S writes, and the one warning before it replaces a file this
@@ -174,6 +186,9 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::Quit) => return Outcome::Quit,
             Some(Command::ExportDialog) => return Outcome::ExportDialog,
             Some(Command::Recover) => return Outcome::Recover,
+            Some(Command::OpenDialog) => return Outcome::OpenDialog,
+            Some(Command::SaveAsDialog) => return Outcome::SaveAsDialog,
+            Some(Command::NewDialog) => return Outcome::NewDialog,
             _ => {}
         }
     }

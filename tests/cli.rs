@@ -17,6 +17,9 @@ mod editing_snap;
 /// Export to glTF: the written file read back, reopened, bad paths.
 #[path = "cli/export.rs"]
 mod export;
+/// Ctrl+O, Ctrl+Shift+S and Ctrl+N through their dialogs.
+#[path = "cli/files.rs"]
+mod files;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;

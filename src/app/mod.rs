@@ -16,16 +16,16 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{ModifiersState, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::autosave::{autosave_path, Autosaver, Recovery};
+use crate::autosave::Autosaver;
+use crate::document::{Document, FileStep};
 use crate::draw::{GpuSync, LoadedMeshes, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe, NoFrame};
 use crate::error::Error;
 use crate::files::save_png;
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::reload::Reloader;
 use crate::render::{ContextDesc, Culling, Renderer, WindowHandles};
-use crate::session::{self, Outcome, SaveStep, SaveTarget, Unsaved};
-use crate::setup::{import_into, open_editor_for, open_for, read_import, Options};
+use crate::session::{self, Outcome, SaveStep};
+use crate::setup::{import_into, open_for, read_import, Options};
 use crate::ui::Ui;
 
 /// winit's key code as the name scripts use (`KeyW` -> `W`, `Escape`, `F2`).
@@ -84,8 +84,11 @@ struct App {
     /// MSAA samples asked for ([`Options::samples`]).
     samples: u32,
     size: (u32, u32),
-    /// Where Ctrl+S writes, and its warning before replacing earlier edits.
-    save: SaveTarget,
+    /// The scene's file: where Ctrl+S writes, unsaved changes, the used
+    /// files to reload, the recovery offer.
+    doc: Document,
+    /// The autosave interval, 0 for none (`--autosave-secs`).
+    autosave_secs: f64,
     editor: Editor,
     /// The toolbar, status line, side panel and view widget (made with the window).
     ui: Option<Ui>,
@@ -112,16 +115,10 @@ struct App {
     error: Option<Error>,
     /// When the last frame started (the fly camera's clock).
     last_redraw: Option<Instant>,
-    /// Changes not yet saved to the scene's file (none to protect without one).
-    unsaved: Unsaved,
-    /// The glTF files the scene uses, as read, to reload them when they change.
-    reloader: Reloader,
     /// Watches those files (`None` where no watch could be set up).
     watch: Option<watch::FileWatch>,
     /// The periodic autosave (`None` with `--autosave-secs 0`).
     autosaver: Option<Autosaver>,
-    /// The autosave offered on opening, until an edit dismisses it.
-    recovery: Option<Recovery>,
 }
 
 impl App {
@@ -173,8 +170,7 @@ impl App {
         };
         ui.scale_gizmo(&mut self.editor);
         ui.settle(&mut self.editor);
-        ui.notice = self.recovery.as_ref().map(Recovery::notice).or_else(|| self.save.opening_notice());
-        ui.export_default = crate::scene::gltf::export::default_path(self.save.path()).display().to_string();
+        self.doc.dress(&mut ui);
         self.ui = Some(ui);
         self.renderer = Some(renderer);
         window.request_redraw();
@@ -188,7 +184,7 @@ impl App {
         let cfg = &self.editor.gizmo.config;
         // The scene's file, starred while it has unsaved changes.
         let file = match self.scene_name() {
-            Some(name) => format!(" | {name}{}", if self.unsaved.is_modified(&self.editor) { "*" } else { "" }),
+            Some(name) => format!(" | {name}{}", if self.doc.unsaved.is_modified(&self.editor) { "*" } else { "" }),
             None => String::new(),
         };
         w.set_title(&format!(
@@ -214,8 +210,8 @@ impl App {
         self.last_redraw = self.editor.is_animating().then_some(started);
         let mut frame = meshes.frame_for(&self.editor, renderer, self.gpu.as_mut())?;
         // The first edit ends the recovery offer, and its notice.
-        if self.recovery.as_ref().is_some_and(|r| !r.stands(&self.editor)) {
-            let offer = self.recovery.take().map(|r| r.notice());
+        if self.doc.recovery.as_ref().is_some_and(|r| !r.stands(&self.editor)) {
+            let offer = self.doc.recovery.take().map(|r| r.notice());
             if let Some(ui) = self.ui.as_mut().filter(|ui| ui.notice == offer) {
                 ui.notice = None;
             }
@@ -239,9 +235,9 @@ impl App {
     }
 
     fn save(&mut self) {
-        match self.save.save(&self.editor) {
+        match self.doc.save.save(&self.editor) {
             Ok(SaveStep::Write(_)) => {
-                self.unsaved.saved(&self.editor);
+                self.doc.unsaved.saved(&self.editor);
                 if let Some(a) = self.autosaver.as_mut() {
                     a.remove();
                 }
@@ -273,9 +269,9 @@ impl App {
                 import_into(&mut self.editor, &read);
                 meshes.add_loaded(renderer, &read.loaded)?;
                 eprintln!("viewport: imported {}", path.display());
-                self.reloader.track(self.editor.scene());
+                self.doc.reloader.track(self.editor.scene());
                 if let Some(w) = self.watch.as_mut() {
-                    w.follow(&self.reloader.watched());
+                    w.follow(&self.doc.reloader.watched());
                 }
                 self.request_redraw();
             }
@@ -292,12 +288,12 @@ impl App {
         else {
             return Ok(());
         };
-        let Some(done) = self.reloader.reload(&mut self.editor) else {
+        let Some(done) = self.doc.reloader.reload(&mut self.editor) else {
             watch.done(Some(Instant::now() + watch::SETTLE));
             return Ok(());
         };
         watch.done(None);
-        watch.follow(&self.reloader.watched());
+        watch.follow(&self.doc.reloader.watched());
         for loaded in &done.loaded {
             meshes.add_loaded(renderer, loaded)?;
         }
@@ -309,10 +305,46 @@ impl App {
         Ok(())
     }
 
+    /// A file command (Ctrl+O, Ctrl+Shift+S, Ctrl+N and their dialogs'
+    /// answers): a new scene takes the place of the old one, its meshes
+    /// uploaded, watched and autosaved as at start.
+    fn file(&mut self, command: &Outcome) -> Result<(), Error> {
+        let (Some(ui), Some(renderer)) = (self.ui.as_mut(), self.renderer.as_mut()) else { return Ok(()) };
+        let was_modified = self.doc.unsaved.is_modified(&self.editor);
+        let saved_as = matches!(command, Outcome::SaveAs(_));
+        let step = self.doc.act(&mut self.editor, ui, command)?;
+        if let FileStep::Replaced(loaded) = step {
+            // Unsaved changes let go after the warning: their autosave goes too.
+            if was_modified {
+                if let Some(a) = self.autosaver.as_mut() {
+                    a.remove();
+                }
+            }
+            self.meshes = Some(SceneMeshes::upload_loaded(renderer, &loaded)?);
+            self.loaded = *loaded;
+            if let Some(sync) = self.gpu.as_mut() {
+                sync.reset();
+            }
+            self.autosaver = autosaver_for(&self.doc, self.autosave_secs);
+            if let Some(w) = self.watch.as_mut() {
+                w.follow(&self.doc.reloader.watched());
+            }
+        } else if saved_as && !self.doc.unsaved.is_modified(&self.editor) {
+            // Saved under the new name: the old autosave is not needed, the next one goes beside it.
+            if let Some(a) = self.autosaver.as_mut() {
+                a.remove();
+            }
+            self.autosaver = autosaver_for(&self.doc, self.autosave_secs);
+        }
+        self.update_title();
+        self.request_redraw();
+        Ok(())
+    }
+
     /// Ctrl+Shift+R: the autosave offered on opening replaces the scene.
     fn recover(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
-        let notice = crate::headless::recover(&mut self.recovery, &mut self.editor, |loaded| {
+        let notice = crate::headless::recover(&mut self.doc.recovery, &mut self.editor, |loaded| {
             meshes.add_loaded(renderer, loaded).map_err(Error::from)
         })?;
         if let (Some(n), Some(ui)) = (notice, self.ui.as_mut()) {
@@ -357,7 +389,7 @@ impl ApplicationHandler for App {
             }
         }
         // An autosave of unsaved changes, when due (written on another thread).
-        let modified = self.unsaved.is_modified(&self.editor);
+        let modified = self.doc.unsaved.is_modified(&self.editor);
         if let Some(a) = self.autosaver.as_mut() {
             a.tick(&self.editor, modified, now);
         }
@@ -475,6 +507,16 @@ impl ApplicationHandler for App {
                 }
             }
             Outcome::ExportDialog => {}
+            Outcome::OpenDialog
+            | Outcome::SaveAsDialog
+            | Outcome::NewDialog
+            | Outcome::Open(_)
+            | Outcome::SaveAs(_)
+            | Outcome::New(_) => {
+                if let Err(e) = self.file(&command) {
+                    self.fail(el, e);
+                }
+            }
             Outcome::Recover => {
                 if let Err(e) = self.recover() {
                     self.fail(el, e);
@@ -513,7 +555,7 @@ impl App {
     /// stderr and in the status line.
     fn may_quit(&mut self) -> bool {
         // Quitting with unsaved changes (after the warning) drops them, and their autosave.
-        let modified = self.unsaved.is_modified(&self.editor);
+        let modified = self.doc.unsaved.is_modified(&self.editor);
         let quits = self.unsaved_may_quit();
         if quits && modified {
             if let Some(a) = self.autosaver.as_mut() {
@@ -524,8 +566,8 @@ impl App {
     }
 
     fn unsaved_may_quit(&mut self) -> bool {
-        let (Some(path), Some(name)) = (self.save.path(), self.scene_name()) else { return true };
-        if self.unsaved.may_quit(&self.editor) {
+        let (Some(path), Some(name)) = (self.doc.save.path(), self.scene_name()) else { return true };
+        if self.doc.unsaved.may_quit(&self.editor) {
             return true;
         }
         eprintln!("viewport: unsaved changes to {}: Ctrl+S saves, Ctrl+Q again quits without saving", path.display());
@@ -538,7 +580,7 @@ impl App {
 
     /// The name of the file Ctrl+S writes, if there is one.
     fn scene_name(&self) -> Option<String> {
-        let p = self.save.path()?;
+        let p = self.doc.save.path()?;
         Some(p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
     }
 
@@ -549,33 +591,21 @@ impl App {
     }
 }
 
+/// The autosaver of `doc`'s scene, every `secs` (none for 0).
+fn autosaver_for(doc: &Document, secs: f64) -> Option<Autosaver> {
+    match &doc.autosave {
+        Some(path) if secs > 0.0 => Some(Autosaver::new(path.clone(), Duration::from_secs_f64(secs))),
+        _ => None,
+    }
+}
+
 /// Opens the window and runs until it is closed. Returns the number of
 /// validation errors (0 without validation).
 pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
     let opened = open_for(options)?;
-    // Ctrl+S writes a scene file: beside an opened glTF, never over it.
-    let save = opened.save_target();
-    if let Some(notice) = save.opening_notice() {
-        eprintln!("viewport: {notice}");
-    }
-    let reloader = opened.reloader();
-    let recovered = opened.recovered;
-    let recovery_paths = opened.recovery_paths();
-    let autosave_to = autosave_path(opened.save_path.as_deref());
-    let (editor, loaded) = open_editor_for(opened, options.size, options.depth)?;
-    // A recovered autosave is not what the scene's file holds.
-    let unsaved = if recovered { Unsaved::modified() } else { Unsaved::new(&editor) };
-    let recovery = recovery_paths.and_then(|(autosave, file)| Recovery::offer(&autosave, &file, &editor));
-    if let Some(r) = &recovery {
-        eprintln!("viewport: {}", r.notice());
-    }
-    let autosaver = match autosave_to {
-        Some(path) if options.autosave_secs > 0.0 => {
-            Some(Autosaver::new(path, Duration::from_secs_f64(options.autosave_secs)))
-        }
-        _ => None,
-    };
+    let (doc, editor, loaded) = Document::open(opened, options.size, options.depth)?;
+    let autosaver = autosaver_for(&doc, options.autosave_secs);
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);
     // The watch wakes the loop from its own thread.
@@ -584,13 +614,14 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         let _ = proxy.send_event(());
     });
     if let Some(w) = watch.as_mut() {
-        w.follow(&reloader.watched());
+        w.follow(&doc.reloader.watched());
     }
     let mut app = App {
         validation: options.validation,
         samples: options.samples,
         size: options.size,
-        save,
+        doc,
+        autosave_secs: options.autosave_secs,
         editor,
         ui: None,
         ui_redraw_at: None,
@@ -608,11 +639,8 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         screenshots: 0,
         error: None,
         last_redraw: None,
-        unsaved,
-        reloader,
         watch,
         autosaver,
-        recovery,
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

@@ -61,12 +61,28 @@ pub enum Command {
     ExportDialog,
     /// Replaces the scene with its newer autosave (Ctrl+Shift+R): the program's business.
     Recover,
+    /// Opens another file (Ctrl+O): the program's business.
+    OpenDialog,
+    /// Saves under a new name (Ctrl+Shift+S): the UI's business.
+    SaveAsDialog,
+    /// Starts an empty scene (Ctrl+N): the program's business.
+    NewDialog,
 }
 
 impl Command {
     /// Whether the program, not the editor, carries it out.
     pub fn is_program(&self) -> bool {
-        matches!(self, Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog | Command::Recover)
+        matches!(
+            self,
+            Command::Save
+                | Command::Screenshot
+                | Command::Quit
+                | Command::ExportDialog
+                | Command::Recover
+                | Command::OpenDialog
+                | Command::SaveAsDialog
+                | Command::NewDialog
+        )
     }
 
     /// Whether it may run while a gizmo drag is under way; every other
@@ -129,9 +145,14 @@ impl Editor {
             Command::Focus => return self.focus(),
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
-            Command::Save | Command::Screenshot | Command::Quit | Command::ExportDialog | Command::Recover => {
-                return false
-            }
+            Command::Save
+            | Command::Screenshot
+            | Command::Quit
+            | Command::ExportDialog
+            | Command::Recover
+            | Command::OpenDialog
+            | Command::SaveAsDialog
+            | Command::NewDialog => return false,
         }
         self.rehover();
         true

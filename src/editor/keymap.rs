@@ -79,6 +79,9 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("Q"), Command::Quit),
     (ctrl("E"), Command::ExportDialog),
     (chord("R", Held::Yes, Held::Yes, Held::Any), Command::Recover),
+    (chord("S", Held::Yes, Held::Yes, Held::Any), Command::SaveAsDialog),
+    (ctrl("O"), Command::OpenDialog),
+    (ctrl("N"), Command::NewDialog),
     // History and cancelling, which also act during a drag.
     (any("Escape"), Command::Cancel),
     (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),
@@ -134,7 +137,11 @@ mod tests {
         assert_eq!(lookup("Numpad1", m(true, false, false)), Some(Command::AxisView(AxisView::Back)));
         assert_eq!(lookup("Numpad1", none), Some(Command::AxisView(AxisView::Front)));
         assert_eq!(lookup("S", m(true, false, false)), Some(Command::Save));
-        assert_eq!(lookup("S", m(true, true, false)), None);
+        assert_eq!(lookup("S", m(true, true, false)), Some(Command::SaveAsDialog));
+        assert_eq!(lookup("S", m(false, true, false)), None);
+        assert_eq!(lookup("O", m(true, false, false)), Some(Command::OpenDialog));
+        assert_eq!(lookup("N", m(true, false, false)), Some(Command::NewDialog));
+        assert_eq!(lookup("R", m(true, true, false)), Some(Command::Recover));
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
         assert_eq!(lookup("NoSuchKey", none), None);

@@ -9,17 +9,17 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::autosave::Recovery;
+use crate::document::{Document, FileStep};
 use crate::draw::{GpuSync, RenderProbe, SceneMeshes};
 use crate::editor::{Editor, FrameProbe};
 use crate::error::Error;
 use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
-use crate::reload::Reloader;
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
-use crate::session::{Outcome, SaveStep, SaveTarget};
-use crate::setup::{import_into, open_editor_for, open_for, read_import, Options, ReadImport};
+use crate::session::{Outcome, SaveStep};
+use crate::setup::{import_into, open_for, read_import, Options, ReadImport};
 use crate::ui::Ui;
 pub use script::{Script, Step, TraceLine, TraceObject};
 
@@ -78,20 +78,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
         }
     }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
-    let save = opened.save_target();
-    if let Some(notice) = save.opening_notice() {
-        eprintln!("viewport: {notice}");
-    }
-    // Only a script can ask for a reload.
-    let reloader = if script.as_ref().is_some_and(|s| s.steps.contains(&Step::Reload)) {
-        opened.reloader()
-    } else {
-        Reloader::default()
-    };
-    let export_default = export::default_path(save.path());
-    let recovery_paths = opened.recovery_paths();
-    let (mut editor, loaded) = open_editor_for(opened, size, options.depth)?;
-    let recovery = recovery_paths.and_then(|(autosave, file)| Recovery::offer(&autosave, &file, &editor));
+    let (doc, mut editor, loaded) = Document::open(opened, size, options.depth)?;
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }
@@ -108,11 +95,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     };
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
-    ui.export_default = export_default.display().to_string();
-    if let Some(r) = &recovery {
-        eprintln!("viewport: {}", r.notice());
-        ui.notice = Some(r.notice());
-    }
+    doc.dress(&mut ui);
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -123,15 +106,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target = Offscreen {
-                probe,
-                meshes: &mut meshes,
-                imports: &imports,
-                gpu: gpu.as_mut(),
-                save,
-                reloader,
-                recovery,
-            };
+            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), doc };
             replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
@@ -191,12 +166,9 @@ struct Offscreen<'a> {
     imports: &'a HashMap<PathBuf, ReadImport>,
     /// With GPU culling: what the renderer holds of the scene.
     gpu: Option<&'a mut GpuSync>,
-    /// Where a script's Ctrl+S writes.
-    save: SaveTarget,
-    /// The used glTF files as read, for a script's `reload`.
-    reloader: Reloader,
-    /// The autosave offered on opening, for a script's Ctrl+Shift+R.
-    recovery: Option<Recovery>,
+    /// The scene's file: where a script's Ctrl+S writes, the used glTF
+    /// files for `reload`, the autosave offered for Ctrl+Shift+R.
+    doc: Document,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -220,7 +192,7 @@ impl ReplayTarget for Offscreen<'_> {
         self.probe.failed.take().map(Error::from)
     }
     fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        match self.save.save(editor)? {
+        match self.doc.save.save(editor)? {
             SaveStep::Write(_) => ui.notice = None,
             SaveStep::Warn(warning) => ui.notice = Some(warning),
             SaveStep::NoFile => {}
@@ -234,20 +206,29 @@ impl ReplayTarget for Offscreen<'_> {
         };
         import_into(editor, read);
         self.meshes.add_loaded(self.probe.renderer, &read.loaded)?;
-        self.reloader.track(editor.scene());
+        self.doc.reloader.track(editor.scene());
         Ok(())
     }
     fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        if let Some(notice) = recover(&mut self.recovery, editor, |loaded| {
+        if let Some(notice) = recover(&mut self.doc.recovery, editor, |loaded| {
             self.meshes.add_loaded(self.probe.renderer, loaded).map_err(Error::from)
         })? {
             ui.notice = Some(notice);
         }
         Ok(())
     }
+    fn file(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Error> {
+        if let FileStep::Replaced(loaded) = self.doc.act(editor, ui, outcome)? {
+            *self.meshes = SceneMeshes::upload_loaded(self.probe.renderer, &loaded)?;
+            if let Some(sync) = self.gpu.as_deref_mut() {
+                sync.reset();
+            }
+        }
+        Ok(())
+    }
     fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
         // A script's events never leave a drag half done at a reload.
-        let Some(done) = self.reloader.reload(editor) else { return Ok(()) };
+        let Some(done) = self.doc.reloader.reload(editor) else { return Ok(()) };
         for loaded in &done.loaded {
             self.meshes.add_loaded(self.probe.renderer, loaded)?;
         }
@@ -325,6 +306,8 @@ pub trait ReplayTarget: FrameProbe {
     fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
     /// Ctrl+Shift+R: recovers the autosave offered on opening, as the window does.
     fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
+    /// Ctrl+O, Ctrl+Shift+S, Ctrl+N and their dialogs' answers, as in the window.
+    fn file(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Self::Error>;
 }
 
 /// Ctrl+Shift+R in the window and in scripts: replaces the scene with the
@@ -381,6 +364,12 @@ where
                     Outcome::Import(path) => target.import(editor, &path)?,
                     Outcome::Save => target.save(editor, ui)?,
                     Outcome::Recover => target.recover(editor, ui)?,
+                    Outcome::OpenDialog
+                    | Outcome::SaveAsDialog
+                    | Outcome::NewDialog
+                    | Outcome::Open(_)
+                    | Outcome::SaveAs(_)
+                    | Outcome::New(_) => target.file(editor, ui, &command)?,
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
                     Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),

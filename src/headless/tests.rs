@@ -42,6 +42,9 @@ impl ReplayTarget for Counting {
     fn recover(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
         unreachable!("no recovery in these scripts")
     }
+    fn file(&mut self, _editor: &mut Editor, _ui: &mut Ui, _outcome: &Outcome) -> Result<(), Error> {
+        unreachable!("no file commands in these scripts")
+    }
 }
 
 /// Replays `events` (a JSON array) on the demo scene with the side panel

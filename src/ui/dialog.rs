@@ -1,36 +1,109 @@
-//! The export dialog (Ctrl+E, `docs/spec/roundtrip.md`, "Export"): a path
-//! field prefilled with `STEM.glb` beside the scene file, a "selection only"
-//! box; Enter or the button writes, Escape closes (`Ui::handle`). Its path field takes
-//! typed text and Ctrl+A as number fields do, in the window and in scripts.
+//! The file dialogs (`docs/spec/roundtrip.md`, "Export" and "Files in the
+//! window"): Ctrl+E export (a path prefilled with `STEM.glb` beside the
+//! scene file and a "selection only" box), Ctrl+O open, Ctrl+Shift+S save
+//! as, Ctrl+N new scene. Each is a path field; Enter or the button confirms,
+//! Escape closes (`Ui::handle`). The field takes typed text and Ctrl+A as
+//! number fields do, in the window and in scripts.
+
+use std::path::PathBuf;
 
 use super::UiTrace;
+use crate::session::Outcome;
+
+/// Which dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogKind {
+    /// Ctrl+E: write the scene (or the selection) as glTF.
+    Export,
+    /// Ctrl+O: open a scene file or a glTF file in place of the scene.
+    Open,
+    /// Ctrl+Shift+S: save the scene under a new name.
+    SaveAs,
+    /// Ctrl+N: start an empty scene, saved to the file named (if any).
+    New,
+}
+
+impl DialogKind {
+    fn title(self) -> &'static str {
+        match self {
+            DialogKind::Export => "Export glTF",
+            DialogKind::Open => "Open",
+            DialogKind::SaveAs => "Save as",
+            DialogKind::New => "New scene",
+        }
+    }
+
+    fn prompt(self) -> &'static str {
+        match self {
+            DialogKind::Export => "File (.glb, or .gltf with .bin beside it):",
+            DialogKind::Open => "Scene file or glTF file (.json, .gltf, .glb):",
+            DialogKind::SaveAs => "Scene file to save to (.json):",
+            DialogKind::New => "Scene file for the new scene (may stay empty):",
+        }
+    }
+
+    fn button(self) -> &'static str {
+        match self {
+            DialogKind::Export => "Export",
+            DialogKind::Open => "Open",
+            DialogKind::SaveAs => "Save",
+            DialogKind::New => "New",
+        }
+    }
+
+    /// The name its controls have in the trace (`export.path`, `open.path`, ...).
+    fn trace_name(self) -> &'static str {
+        match self {
+            DialogKind::Export => "export",
+            DialogKind::Open => "open",
+            DialogKind::SaveAs => "save_as",
+            DialogKind::New => "new",
+        }
+    }
+}
 
 /// The open dialog.
 #[derive(Clone, Debug)]
-pub(super) struct ExportDialog {
+pub(super) struct PathDialog {
+    pub kind: DialogKind,
     pub path: String,
+    /// Export only: the selection and its descendants alone.
     pub selection: bool,
     /// The path field takes the keyboard in the next pass.
     focus: bool,
 }
 
-impl ExportDialog {
-    pub fn new(path: String) -> ExportDialog {
-        ExportDialog { path, selection: false, focus: true }
+impl PathDialog {
+    pub fn new(kind: DialogKind, path: String) -> PathDialog {
+        PathDialog { kind, path, selection: false, focus: true }
     }
 
-    /// Draws the dialog in the middle of the screen; returns whether the
-    /// export was asked for this pass (Enter in the field, or the button). Its controls are traced as `export.path`,
-    /// `export.selection` and `export.write`.
+    /// What confirming the dialog asks of the program (`None`: an empty
+    /// path where one is needed, which keeps the dialog open).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let path = self.path.trim();
+        let file = (!path.is_empty()).then(|| PathBuf::from(path));
+        match self.kind {
+            DialogKind::Export => Some(Outcome::Export { path: file?, selection: self.selection }),
+            DialogKind::Open => Some(Outcome::Open(file?)),
+            DialogKind::SaveAs => Some(Outcome::SaveAs(file?)),
+            DialogKind::New => Some(Outcome::New(file)),
+        }
+    }
+
+    /// Draws the dialog in the middle of the screen; returns whether it was
+    /// confirmed this pass (Enter in the field, or the button). Its controls
+    /// are traced as `NAME.path`, `NAME.selection` (export) and `NAME.write`.
     pub fn show(&mut self, ctx: &egui::Context, u: f64, trace: &mut UiTrace) -> bool {
         let mut answer = false;
-        egui::Window::new("Export glTF")
+        let kind = self.kind;
+        egui::Window::new(kind.title())
             .collapsible(false)
             .resizable(false)
             .fade_in(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ctx, |ui| {
-                ui.label("File (.glb, or .gltf with .bin beside it):");
+                ui.label(kind.prompt());
                 let field = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0));
                 if std::mem::take(&mut self.focus) {
                     field.request_focus();
@@ -38,14 +111,18 @@ impl ExportDialog {
                 if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     answer = true;
                 }
-                let boxed = ui.checkbox(&mut self.selection, "Selection only (with descendants)");
-                let write = ui.button("Export");
+                let boxed = (kind == DialogKind::Export)
+                    .then(|| ui.checkbox(&mut self.selection, "Selection only (with descendants)"));
+                let write = ui.button(kind.button());
                 if write.clicked() {
                     answer = true;
                 }
-                for (name, r) in [("export.path", &field), ("export.selection", &boxed), ("export.write", &write)] {
-                    trace.rects.insert(name.into(), super::px_rect(r.rect, u));
+                let name = kind.trace_name();
+                trace.rects.insert(format!("{name}.path"), super::px_rect(field.rect, u));
+                if let Some(b) = boxed {
+                    trace.rects.insert(format!("{name}.selection"), super::px_rect(b.rect, u));
                 }
+                trace.rects.insert(format!("{name}.write"), super::px_rect(write.rect, u));
             });
         answer
     }

@@ -14,6 +14,7 @@
 //! Sizes are egui points; one point is `u` physical pixels (the UI scale).
 
 mod dialog;
+pub use dialog::DialogKind;
 mod outliner;
 mod panels;
 pub mod widget;
@@ -108,10 +109,12 @@ pub struct Ui {
     repaint_after: Option<std::time::Duration>,
     /// The outliner's rows, kept while the scene's structure stays.
     outliner: outliner::Rows,
-    /// The export dialog, while it is open.
-    export: Option<dialog::ExportDialog>,
+    /// The file dialog, while one is open.
+    dialog: Option<dialog::PathDialog>,
     /// The file the export dialog starts with.
     pub export_default: String,
+    /// The file the save-as dialog starts with (the scene's file).
+    pub save_default: String,
     /// What a pass's dialog asked for, handed back by [`Ui::handle`].
     pending: Option<Outcome>,
 }
@@ -187,8 +190,9 @@ impl Ui {
             off: false,
             repaint_after: None,
             outliner: outliner::Rows::default(),
-            export: None,
+            dialog: None,
             export_default: "scene.glb".into(),
+            save_default: "scene.json".into(),
             pending: None,
         };
         ui.trace.panel = panel;
@@ -379,8 +383,8 @@ impl Ui {
             }
             Event::KeyDown { key } | Event::KeyUp { key } => {
                 let pressed = matches!(event, Event::KeyDown { .. });
-                if pressed && key == "Escape" && self.export.is_some() {
-                    self.export = None;
+                if pressed && key == "Escape" && self.dialog.is_some() {
+                    self.dialog = None;
                 } else if self.ctx.egui_wants_keyboard_input() {
                     abandon = pressed && key == "Escape";
                     if let Some(k) = egui_key(key) {
@@ -412,12 +416,16 @@ impl Ui {
             }
         }
         let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Outcome::None };
-        if command == Outcome::ExportDialog {
-            self.export = Some(dialog::ExportDialog::new(self.export_default.clone()));
+        // The export and save-as dialogs open here; open and new ask the
+        // program first (unsaved changes), which calls `open_dialog`.
+        let opens = match command {
+            Outcome::ExportDialog => Some((DialogKind::Export, self.export_default.clone())),
+            Outcome::SaveAsDialog => Some((DialogKind::SaveAs, self.save_default.clone())),
+            _ => None,
+        };
+        if let Some((kind, path)) = opens {
+            self.open_dialog(editor, kind, path);
             command = Outcome::Redraw;
-            // egui lays a new window out invisibly first: that pass now, so
-            // the dialog is shown and takes clicks from the next event on.
-            self.run(editor, false);
         }
         self.run(editor, false);
         if let Some(pending) = self.pending.take() {
@@ -432,6 +440,22 @@ impl Ui {
             command = Outcome::Redraw;
         }
         command
+    }
+
+    /// Opens a file dialog with `path` in its field.
+    pub fn open_dialog(&mut self, editor: &mut Editor, kind: DialogKind, path: String) {
+        if self.off {
+            return;
+        }
+        self.dialog = Some(dialog::PathDialog::new(kind, path));
+        // egui lays a new window out invisibly first: that pass now, so
+        // the dialog is shown and takes clicks from the next event on.
+        self.run(editor, false);
+    }
+
+    /// Which file dialog is open, if one is.
+    pub fn dialog(&self) -> Option<DialogKind> {
+        self.dialog.as_ref().map(|d| d.kind)
     }
 
     fn pointer_button(&mut self, button: MouseButton, pressed: bool) {
@@ -463,7 +487,7 @@ impl Ui {
         let status = status_text(editor, self.frame_ms, self.notice.as_deref());
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
-        let dialog = &mut self.export;
+        let dialog = &mut self.dialog;
         let mut answer = false;
         let mut out = self.ctx.run_ui(raw, |ui| {
             // egui may run the pass again at once (a layout that changed
@@ -476,8 +500,9 @@ impl Ui {
             }
         });
         if answer {
-            if let Some(d) = self.export.take() {
-                self.pending = Some(Outcome::Export { path: d.path.trim().into(), selection: d.selection });
+            if let Some(outcome) = self.dialog.as_ref().and_then(dialog::PathDialog::outcome) {
+                self.dialog = None;
+                self.pending = Some(outcome);
             }
         }
         for (id, deltas) in out.textures_delta.set.drain() {
