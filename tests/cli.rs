@@ -32,6 +32,9 @@ mod materials;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;
+/// Select all / none, add, copy / paste, group, parent, drop to floor.
+#[path = "cli/organise.rs"]
+mod organise;
 /// Recovering an autosave: `--recover`, Ctrl+Shift+R.
 #[path = "cli/recover.rs"]
 mod recover;

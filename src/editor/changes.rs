@@ -79,6 +79,20 @@ impl Editor {
             Edit::Replace { objects, before, after } => {
                 self.replace_objects(objects, if forward { after } else { before })
             }
+            Edit::Reparent { objects, before, after } => {
+                let to = if forward { after } else { before };
+                // Undo goes in reverse, so that every step meets the
+                // hierarchy it met going forward.
+                let order: Vec<usize> =
+                    if forward { (0..objects.len()).collect() } else { (0..objects.len()).rev().collect() };
+                for k in order {
+                    let parent = to[k].0;
+                    self.scene.set_parent(objects[k], parent).expect("history entries fit the scene they were made on");
+                }
+                let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
+                self.write_transforms(objects, &transforms);
+                self.relink_skins();
+            }
             Edit::Transform { objects, before, after } => {
                 self.write_transforms(objects, if forward { after } else { before });
             }

@@ -61,6 +61,24 @@ pub enum Command {
     ExportDialog,
     /// Replaces the scene with its newer autosave (Ctrl+Shift+R): the program's business.
     Recover,
+    /// Selects every object (A, Ctrl+A).
+    SelectAll,
+    /// Selects nothing (Alt+A).
+    SelectNone,
+    /// The active object becomes the parent of the other selected ones (Ctrl+P).
+    ParentToActive,
+    /// The selected objects become roots (Alt+P).
+    ClearParent,
+    /// Groups the selection under a new empty (Ctrl+G).
+    Group,
+    /// Drops the selection to the surface below or the ground (End).
+    DropToFloor,
+    /// Opens the add menu (Shift+A): the UI's business.
+    AddMenu,
+    /// Copies the selection (Ctrl+C): the program's business.
+    Copy,
+    /// Pastes what was copied (Ctrl+V): the program's business.
+    Paste,
     /// Opens another file (Ctrl+O): the program's business.
     OpenDialog,
     /// Saves under a new name (Ctrl+Shift+S): the UI's business.
@@ -82,6 +100,9 @@ impl Command {
                 | Command::OpenDialog
                 | Command::SaveAsDialog
                 | Command::NewDialog
+                | Command::AddMenu
+                | Command::Copy
+                | Command::Paste
         )
     }
 
@@ -139,6 +160,21 @@ impl Editor {
             Command::Undo => return self.undo(),
             Command::Redo => return self.redo(),
             Command::Duplicate => return self.duplicate(),
+            Command::SelectAll => return self.select_all(),
+            Command::SelectNone => return self.select_none(),
+            Command::ParentToActive | Command::ClearParent | Command::Group => {
+                let done = match *command {
+                    Command::ParentToActive => self.parent_to_active(),
+                    Command::ClearParent => self.clear_parent(),
+                    _ => self.group(),
+                };
+                self.message = match &done {
+                    Ok(note) => note.clone(),
+                    Err(why) => Some(format!("Not done: {why}")),
+                };
+                return true;
+            }
+            Command::DropToFloor => return self.drop_to_floor(),
             Command::Delete => return self.delete(),
             Command::Select { object, add } => return self.select_object(object, add),
             Command::SetTransform { object, transform } => return self.set_transform(object, transform),
@@ -152,7 +188,10 @@ impl Editor {
             | Command::Recover
             | Command::OpenDialog
             | Command::SaveAsDialog
-            | Command::NewDialog => return false,
+            | Command::NewDialog
+            | Command::AddMenu
+            | Command::Copy
+            | Command::Paste => return false,
         }
         self.rehover();
         true

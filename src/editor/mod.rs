@@ -30,6 +30,7 @@ mod history;
 pub mod keymap;
 mod meshes;
 mod navigate;
+pub mod organise;
 mod parts;
 mod pick;
 mod select;
@@ -134,6 +135,8 @@ pub struct Editor {
     history: History,
     /// What changed in the scene, for renderers that keep a copy ([`ChangeMark`]).
     log: ChangeLog,
+    /// A line for the status bar from the last command (a refusal, a note).
+    message: Option<String>,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -174,6 +177,7 @@ impl Editor {
             navigation: parts::Navigation::new(&camera),
             history: History::default(),
             log: ChangeLog::default(),
+            message: None,
         };
         editor.add_primitive_meshes();
         editor
@@ -181,6 +185,11 @@ impl Editor {
 
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// Takes the status line's message of the last command, if it left one.
+    pub fn take_message(&mut self) -> Option<String> {
+        self.message.take()
     }
 
     /// The scene as it should be saved: objects as edited, camera as viewed.

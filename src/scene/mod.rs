@@ -404,6 +404,14 @@ impl Scene {
         Ok(i)
     }
 
+    /// Gives `child` a new parent (a root for `None`); refuses the child
+    /// itself or one of its descendants.
+    pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {
+        self.hierarchy.set_parent(child, parent)?;
+        self.structure = unique_version();
+        Ok(())
+    }
+
     /// The objects by id ([`Objects`]: indexing takes an id, iterating
     /// gives the live objects in file order).
     pub fn objects(&self) -> Objects<'_> {
