@@ -173,7 +173,9 @@ impl SceneMeshes {
                 let list: Outlined = editor
                     .selection()
                     .iter()
-                    .filter(|&&i| appearance(editor.scene(), i, &editor.scene().objects()[i], |m| self.get(m)).is_some())
+                    .filter(|&&i| {
+                        appearance(editor.scene(), i, &editor.scene().objects()[i], |m| self.get(m)).is_some()
+                    })
                     .map(|&i| (i as u32 + 1, highlight.of(i)))
                     .filter(|(_, h)| *h != Highlight::None)
                     .collect();

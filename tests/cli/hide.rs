@@ -28,7 +28,12 @@ fn click_at(p: [f64; 2]) -> Vec<Value> {
 
 /// Runs the replay with `culling`; returns the trace, the saved scene and
 /// the screenshot.
-fn replay(scene: &Value, script: &Value, culling: &str, dir: &Path) -> (Vec<Value>, Value, viewport::render::RgbaImage) {
+fn replay(
+    scene: &Value,
+    script: &Value,
+    culling: &str,
+    dir: &Path,
+) -> (Vec<Value>, Value, viewport::render::RgbaImage) {
     std::fs::write(dir.join("scene.json"), scene.to_string()).unwrap();
     std::fs::write(dir.join("script.json"), script.to_string()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
