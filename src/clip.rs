@@ -119,6 +119,7 @@ pub fn add(editor: &mut Editor, name: &str) -> Result<ClipStep, Error> {
         skin: None,
         extras: None,
         origin: None,
+        hidden: false,
     };
     let loaded = LoadedMeshes::load(&Scene::from_objects(None, vec![one]))?;
     loaded.hand_new_to(editor);

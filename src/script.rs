@@ -350,6 +350,11 @@ pub struct TraceLine {
     pub selection: Vec<String>,
     /// Number of objects in the scene.
     pub count: usize,
+    /// Objects whose own `hidden` flag is set, by name in scene order
+    /// (`docs/spec/organise.md`); their descendants, hidden with them, are
+    /// not listed unless flagged themselves.
+    #[serde(default)]
+    pub hidden: Vec<String>,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
     /// What the UI laid out after the event (status text, controls).

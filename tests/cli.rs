@@ -23,6 +23,9 @@ mod files;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// Hide: the trace, the saved file, the picture and clicks, on both culling paths.
+#[path = "cli/hide.rs"]
+mod hide;
 /// Importing a glTF file into an open scene (a script's `import`).
 #[path = "cli/import.rs"]
 mod import;

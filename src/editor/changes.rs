@@ -96,6 +96,10 @@ impl Editor {
             Edit::Transform { objects, before, after } => {
                 self.write_transforms(objects, if forward { after } else { before });
             }
+            Edit::Hide { objects, before, after, selection_before, selection_after } => {
+                self.write_hidden(objects, if forward { after } else { before });
+                self.selection.set(if forward { selection_after } else { selection_before }.iter().copied());
+            }
             Edit::Add { items, selection_before, selection_after }
             | Edit::Remove { items, selection_before, selection_after, .. } => {
                 let adding = matches!(e, Edit::Add { .. }) == forward;

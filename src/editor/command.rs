@@ -38,6 +38,14 @@ pub enum Command {
     Duplicate,
     /// Deletes the selection (Delete).
     Delete,
+    /// Hides the selected objects (H).
+    Hide,
+    /// Hides every object neither selected nor above a selected one (Shift+H).
+    HideUnselected,
+    /// Shows every hidden object and selects them (Alt+H).
+    UnhideAll,
+    /// Hides or shows one object (the outliner's eye).
+    ToggleHidden { object: usize },
     /// Selects `object` alone, or toggles it with `add` (an outliner row).
     Select { object: usize, add: bool },
     /// Sets an object's local transform (the side panel's fields); the
@@ -176,6 +184,10 @@ impl Editor {
             }
             Command::DropToFloor => return self.drop_to_floor(),
             Command::Delete => return self.delete(),
+            Command::Hide => return self.hide_selected(),
+            Command::HideUnselected => return self.hide_unselected(),
+            Command::UnhideAll => return self.unhide_all(),
+            Command::ToggleHidden { object } => return self.toggle_hidden(object),
             Command::Select { object, add } => return self.select_object(object, add),
             Command::SetTransform { object, transform } => return self.set_transform(object, transform),
             Command::Focus => return self.focus(),

@@ -28,6 +28,16 @@ pub enum Edit {
         before: Vec<(Option<usize>, crate::math::Transform)>,
         after: Vec<(Option<usize>, crate::math::Transform)>,
     },
+    /// Own `hidden` flags of `objects` before and after (H, Shift+H, Alt+H,
+    /// the outliner's eye), with the selection around it (hiding drops
+    /// hidden objects from it, Alt+H selects what it showed).
+    Hide {
+        objects: Vec<usize>,
+        before: Vec<bool>,
+        after: Vec<bool>,
+        selection_before: Vec<usize>,
+        selection_after: Vec<usize>,
+    },
     /// Several edits as one step, applied in order and reverted in reverse.
     Group(Vec<Edit>),
 }

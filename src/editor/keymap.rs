@@ -109,6 +109,9 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("V"), Command::Paste),
     (chord("D", Held::Any, Held::Yes, Held::Any), Command::Duplicate),
     (any("Delete"), Command::Delete),
+    (chord("H", Held::No, Held::Any, Held::Yes), Command::UnhideAll),
+    (chord("H", Held::No, Held::Yes, Held::No), Command::HideUnselected),
+    (chord("H", Held::No, Held::No, Held::No), Command::Hide),
     // Views.
     (ctrl("Numpad1"), Command::AxisView(AxisView::Back)),
     (any("Numpad1"), Command::AxisView(AxisView::Front)),
@@ -165,6 +168,11 @@ mod tests {
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
         assert_eq!(lookup("NoSuchKey", none), None);
+        assert_eq!(lookup("H", none), Some(Command::Hide));
+        assert_eq!(lookup("H", m(false, true, false)), Some(Command::HideUnselected));
+        assert_eq!(lookup("H", m(false, false, true)), Some(Command::UnhideAll));
+        assert_eq!(lookup("H", m(false, true, true)), Some(Command::UnhideAll));
+        assert_eq!(lookup("H", m(true, false, false)), None);
     }
 
     #[test]

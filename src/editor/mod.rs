@@ -26,6 +26,7 @@ pub mod camera;
 mod changes;
 mod command;
 mod events;
+mod hide;
 mod history;
 pub mod keymap;
 mod meshes;
@@ -211,7 +212,7 @@ impl Editor {
             return;
         }
         let scene = &self.scene;
-        self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i)));
+        self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i) && !scene.is_hidden(i)));
     }
 
     /// A number that changes with every change of the selection, unique in
@@ -267,9 +268,10 @@ impl Editor {
     }
 
     /// Selects object `i` as a click does (`add`: as Shift+click does, i.e.
-    /// toggles it, making it active when added).
+    /// toggles it, making it active when added). A hidden object cannot be
+    /// selected.
     pub fn select_object(&mut self, i: usize, add: bool) -> bool {
-        if !self.scene.contains(i) || self.gizmo.is_dragging() {
+        if !self.scene.contains(i) || self.scene.is_hidden(i) || self.gizmo.is_dragging() {
             return false;
         }
         match (add, self.selection.contains(i)) {
@@ -515,6 +517,8 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hide;
 #[cfg(test)]
 mod tests_look;
 #[cfg(test)]

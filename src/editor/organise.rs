@@ -44,14 +44,17 @@ pub fn closest_trs(m: &Matrix4<f64>) -> (Transform, bool) {
 }
 
 impl Editor {
-    /// A or Ctrl+A: every object selected; the active one stays active
-    /// when it is among them (not an undo step).
+    /// A or Ctrl+A: every visible object selected; the active one stays
+    /// active when it is visible, else the last in scene order (not an undo step).
     pub fn select_all(&mut self) -> bool {
         if self.gizmo.is_dragging() {
             return false;
         }
         let active = self.selection.last().copied();
-        let mut ids: Vec<usize> = self.scene.ids().filter(|&i| Some(i) != active).collect();
+        // Every visible object; the active one last (active) if it is one of them.
+        let visible = |i: usize| !self.scene.is_hidden(i);
+        let active = active.filter(|&a| self.scene.contains(a) && visible(a));
+        let mut ids: Vec<usize> = self.scene.ids().filter(|&i| Some(i) != active && visible(i)).collect();
         if let Some(a) = active {
             ids.push(a);
         }
@@ -89,6 +92,7 @@ impl Editor {
             skin: None,
             extras: None,
             origin: None,
+            hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None] };
         let edit = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after: vec![id] };
@@ -204,6 +208,7 @@ impl Editor {
             skin: None,
             extras: None,
             origin: None,
+            hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![group], parents: vec![parent] };
         let members = self.top_level(&self.selection);
@@ -368,6 +373,7 @@ mod tests {
             skin: None,
             extras: None,
             origin: None,
+            hidden: false,
         }
     }
 

@@ -306,6 +306,8 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         objects,
         selection: editor.selection().iter().map(|&i| scene.objects()[i].name.to_string()).collect(),
         count: scene.len(),
+        // Walks the scene only while something is hidden.
+        hidden: scene.hidden_ids().map(|i| scene.objects()[i].name.to_string()).collect(),
         camera: camera_to_file(&editor.camera),
         ui: None,
     }
