@@ -199,6 +199,7 @@ fn exact_pick(c: &mut Criterion) {
                     scale: Vector3::new(rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0), rng.gen_range(0.3..2.0)),
                 },
                 color: [0.8; 3],
+                hidden: false,
                 skin: None,
                 extras: None,
                 origin: None,

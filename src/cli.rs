@@ -28,6 +28,14 @@ Window controls:
   Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
   Ctrl+D, Shift+D       duplicate the selection (with children)
   Delete                delete the selection (with children)
+  A, Ctrl+A             select every object
+  Alt+A                 select nothing
+  Shift+A               add menu: a primitive or an empty under the cursor
+  Ctrl+P                parent the other selected objects to the active one (world kept)
+  Alt+P                 make the selected objects roots (world kept)
+  Ctrl+G                group the selection under a new empty at the pivot
+  End                   drop the selection onto the surface below, or the ground
+  Ctrl+C, Ctrl+V        copy the selection to the clipboard, paste it (names made unique)
   F, NumpadDecimal      focus the selection
   Numpad1 / 3 / 7       front / right / top view (Ctrl: back / left / bottom), orthographic
   Numpad5               toggle perspective / orthographic

@@ -22,6 +22,7 @@ pub use viewport_gizmo::{gizmo, math, mesh};
 pub mod app;
 pub mod autosave;
 pub mod cli;
+pub mod clip;
 pub mod document;
 pub mod draw;
 pub mod editor;

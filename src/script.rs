@@ -92,6 +92,8 @@ struct EventFile {
     selection: Option<bool>,
     /// `true`: reload the used glTF files that changed on disk.
     reload: Option<bool>,
+    /// A primitive's name or `empty`, added at the cursor (as Shift+A's menu).
+    add: Option<String>,
     mods: Option<Vec<String>>,
 }
 
@@ -106,6 +108,8 @@ pub enum Step {
     Export { path: std::path::PathBuf, selection: bool },
     /// Reload every used glTF file whose content changed since it was read.
     Reload,
+    /// Add a primitive or an empty at the cursor's last position.
+    Add(String),
 }
 
 /// A validated replay script.
@@ -202,6 +206,19 @@ impl EventFile {
             }
             steps.push(Step::Reload);
         }
+        if let Some(name) = &self.add {
+            if crate::editor::organise::add_mesh(name).is_none() {
+                return Err(format!(
+                    "add takes one of {}, got \"{}\"",
+                    crate::editor::organise::ADD_NAMES.join(", "),
+                    name.escape_debug()
+                ));
+            }
+            if self.mods.is_some() {
+                return Err("add takes no mods".into());
+            }
+            steps.push(Step::Add(name.clone()));
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -211,7 +228,7 @@ impl EventFile {
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
             0 => Err(
-                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload"
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add"
                     .into(),
             ),
             _ => Err("has more than one action; give one per event".into()),
@@ -333,6 +350,11 @@ pub struct TraceLine {
     pub selection: Vec<String>,
     /// Number of objects in the scene.
     pub count: usize,
+    /// Objects whose own `hidden` flag is set, by name in scene order
+    /// (`docs/spec/organise.md`); their descendants, hidden with them, are
+    /// not listed unless flagged themselves.
+    #[serde(default)]
+    pub hidden: Vec<String>,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
     /// What the UI laid out after the event (status text, controls).

@@ -47,6 +47,14 @@ pub enum Outcome {
     SaveAs(PathBuf),
     /// The new dialog confirmed: an empty scene, saved to this file if given.
     New(Option<PathBuf>),
+    /// Shift+A: the UI opens its add menu.
+    AddMenu,
+    /// The add menu's choice, a script's `add`: a primitive or `empty` at the cursor.
+    Add(String),
+    /// Ctrl+C: the selection to the clipboard.
+    Copy,
+    /// Ctrl+V: the clipboard's objects into the scene.
+    Paste,
 }
 
 /// Where Ctrl+S writes, and the one warning before it replaces a file this
@@ -189,6 +197,9 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::OpenDialog) => return Outcome::OpenDialog,
             Some(Command::SaveAsDialog) => return Outcome::SaveAsDialog,
             Some(Command::NewDialog) => return Outcome::NewDialog,
+            Some(Command::AddMenu) => return Outcome::AddMenu,
+            Some(Command::Copy) => return Outcome::Copy,
+            Some(Command::Paste) => return Outcome::Paste,
             _ => {}
         }
     }

@@ -23,6 +23,9 @@ mod files;
 /// glTF meshes in scenes.
 #[path = "cli/gltf.rs"]
 mod gltf;
+/// Hide: the trace, the saved file, the picture and clicks, on both culling paths.
+#[path = "cli/hide.rs"]
+mod hide;
 /// Importing a glTF file into an open scene (a script's `import`).
 #[path = "cli/import.rs"]
 mod import;
@@ -32,6 +35,9 @@ mod materials;
 /// glTF files opened as the scene, and `path#N` meshes.
 #[path = "cli/open_gltf.rs"]
 mod open_gltf;
+/// Select all / none, add, copy / paste, group, parent, drop to floor.
+#[path = "cli/organise.rs"]
+mod organise;
 /// Recovering an autosave: `--recover`, Ctrl+Shift+R.
 #[path = "cli/recover.rs"]
 mod recover;

@@ -117,6 +117,8 @@ struct App {
     last_redraw: Option<Instant>,
     /// Watches those files (`None` where no watch could be set up).
     watch: Option<watch::FileWatch>,
+    /// Where Ctrl+C puts objects and Ctrl+V takes them from (the system clipboard).
+    clipboard: crate::clip::Clipboard,
     /// The periodic autosave (`None` with `--autosave-secs 0`).
     autosaver: Option<Autosaver>,
 }
@@ -341,6 +343,28 @@ impl App {
         Ok(())
     }
 
+    /// Ctrl+C, Ctrl+V and the add menu: the clipboard and the new meshes.
+    fn clip(&mut self, command: &Outcome) -> Result<(), Error> {
+        let step = match command {
+            Outcome::Copy => crate::clip::copy(&self.editor, &mut self.clipboard),
+            Outcome::Paste => crate::clip::paste(&mut self.editor, &mut self.clipboard)?,
+            Outcome::Add(name) => crate::clip::add(&mut self.editor, name)?,
+            _ => return Ok(()),
+        };
+        if let (Some(loaded), Some(renderer), Some(meshes)) =
+            (&step.loaded, self.renderer.as_mut(), self.meshes.as_mut())
+        {
+            meshes.add_loaded(renderer, loaded)?;
+            self.doc.reloader.track(self.editor.scene());
+        }
+        if let (Some(n), Some(ui)) = (step.notice, self.ui.as_mut()) {
+            ui.notice = Some(n);
+        }
+        self.request_redraw();
+        self.update_title();
+        Ok(())
+    }
+
     /// Ctrl+Shift+R: the autosave offered on opening replaces the scene.
     fn recover(&mut self) -> Result<(), Error> {
         let (Some(renderer), Some(meshes)) = (self.renderer.as_mut(), self.meshes.as_mut()) else { return Ok(()) };
@@ -506,7 +530,12 @@ impl ApplicationHandler for App {
                     el.exit();
                 }
             }
-            Outcome::ExportDialog => {}
+            Outcome::ExportDialog | Outcome::AddMenu => {}
+            Outcome::Copy | Outcome::Paste | Outcome::Add(_) => {
+                if let Err(e) = self.clip(&command) {
+                    self.fail(el, e);
+                }
+            }
             Outcome::OpenDialog
             | Outcome::SaveAsDialog
             | Outcome::NewDialog
@@ -641,6 +670,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
         last_redraw: None,
         watch,
         autosaver,
+        clipboard: crate::clip::Clipboard::system(),
     };
     event_loop.run_app(&mut app)?;
     if let Some(e) = app.error.take() {

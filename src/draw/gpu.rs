@@ -57,7 +57,7 @@ impl SceneMeshes {
 
     fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
         match scene.get(i) {
-            Some(o) => match appearance(o, |m| self.get(m)) {
+            Some(o) => match appearance(scene, i, o, |m| self.get(m)) {
                 Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
                 None => SceneObject { mesh: None, world, color: o.color },
             },
@@ -83,7 +83,7 @@ impl SceneMeshes {
                         m
                     }
                 };
-                match appearance(o, lookup) {
+                match appearance(scene, i, o, lookup) {
                     Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
                     None => SceneObject { mesh: None, world, color: o.color },
                 }
@@ -120,7 +120,7 @@ impl SceneMeshes {
             ids.sort_unstable();
             ids.dedup();
             for &i in &ids {
-                let blended = scene.get(i).is_some_and(|o| self.is_blended(o, renderer));
+                let blended = scene.get(i).is_some_and(|o| self.is_blended(scene, i, o, renderer));
                 match (sync.blended.binary_search(&i), blended) {
                     (Err(at), true) => sync.blended.insert(at, i),
                     (Ok(at), false) => {
@@ -143,13 +143,13 @@ impl SceneMeshes {
         if !self.entries.values().any(|e| renderer.mesh_is_blended(e.id)) {
             return Vec::new();
         }
-        scene.iter().filter(|(_, o)| self.is_blended(o, renderer)).map(|(i, _)| i).collect()
+        scene.iter().filter(|&(i, o)| self.is_blended(scene, i, o, renderer)).map(|(i, _)| i).collect()
     }
 
     /// Whether `o` draws a mesh with blended parts (drawn from the frame's
     /// object list).
-    fn is_blended(&self, o: &Object, renderer: &Renderer) -> bool {
-        appearance(o, |m| self.get(m)).is_some_and(|(m, _)| renderer.mesh_is_blended(m))
+    fn is_blended(&self, scene: &Scene, i: usize, o: &Object, renderer: &Renderer) -> bool {
+        appearance(scene, i, o, |m| self.get(m)).is_some_and(|(m, _)| renderer.mesh_is_blended(m))
     }
 
     /// The frame for an editor's current state with GPU culling: the
@@ -173,7 +173,9 @@ impl SceneMeshes {
                 let list: Outlined = editor
                     .selection()
                     .iter()
-                    .filter(|&&i| appearance(&editor.scene().objects()[i], |m| self.get(m)).is_some())
+                    .filter(|&&i| {
+                        appearance(editor.scene(), i, &editor.scene().objects()[i], |m| self.get(m)).is_some()
+                    })
                     .map(|&i| (i as u32 + 1, highlight.of(i)))
                     .filter(|(_, h)| *h != Highlight::None)
                     .collect();

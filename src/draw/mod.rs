@@ -203,7 +203,7 @@ impl SceneMeshes {
     ) {
         let o = &scene.objects()[i];
         let posed = posed.and_then(|p| self.posed.get(&skin::posed_key(p))).map(|p| &p.entry);
-        let Some((e, color)) = appearance(o, |m| posed.or_else(|| self.entries.get(m))) else { return };
+        let Some((e, color)) = appearance(scene, i, o, |m| posed.or_else(|| self.entries.get(m))) else { return };
         if let Some(f) = frustum {
             let visible = Obb::from_local_aabb(&e.min, &e.max, world).is_none_or(|b| {
                 let (lo, hi) = b.aabb();
@@ -291,7 +291,18 @@ impl SceneMeshes {
 /// here (the CPU path's instances in [`SceneMeshes::push_object`], the GPU
 /// path's records, its blended list and its outline list in `gpu.rs`), so
 /// per-object state that decides what is drawn is added in this one place.
-fn appearance<'o, E>(o: &'o Object, mesh: impl FnOnce(&'o MeshRef) -> Option<E>) -> Option<(E, [f32; 3])> {
+///
+/// A hidden object, or one under a hidden ancestor ([`Scene::is_hidden`]),
+/// draws nothing (nor its id): free while no object is hidden.
+fn appearance<'o, E>(
+    scene: &Scene,
+    i: usize,
+    o: &'o Object,
+    mesh: impl FnOnce(&'o MeshRef) -> Option<E>,
+) -> Option<(E, [f32; 3])> {
+    if scene.is_hidden(i) {
+        return None;
+    }
     Some((mesh(&o.mesh)?, o.color))
 }
 

@@ -148,7 +148,9 @@ impl std::ops::Index<usize> for BoundsList {
 /// The editor's pick boxes: object `i`'s is its mesh's local bounds
 /// (`BoundsList`) under its world matrix (the scene's transforms and
 /// hierarchy), made by [`placed_obb`] each time it is asked for; a dead
-/// slot has none. The editor tells its pick tree about every change of
+/// slot has none, and neither has a hidden object ([`Scene::is_hidden`]),
+/// so the pick tree leaves it out: clicks, boxes, snapping and framing,
+/// which all ask the tree or these boxes, pass it by. The editor tells its pick tree about every change of
 /// either (moves, bounds, adds, removes), so the box derived now is the
 /// one its leaf was built from.
 #[derive(Clone, Copy)]
@@ -159,7 +161,9 @@ pub(super) struct SceneBoxes<'a> {
 
 impl Boxes for SceneBoxes<'_> {
     fn obb(&self, id: usize) -> Option<Obb> {
-        self.scene.get(id)?;
+        if self.scene.get(id).is_none() || self.scene.is_hidden(id) {
+            return None;
+        }
         let (lo, hi) = self.bounds.get(id)?;
         placed_obb(lo, hi, &self.scene.world_matrix(id))
     }

@@ -79,8 +79,26 @@ impl Editor {
             Edit::Replace { objects, before, after } => {
                 self.replace_objects(objects, if forward { after } else { before })
             }
+            Edit::Reparent { objects, before, after } => {
+                let to = if forward { after } else { before };
+                // Undo goes in reverse, so that every step meets the
+                // hierarchy it met going forward.
+                let order: Vec<usize> =
+                    if forward { (0..objects.len()).collect() } else { (0..objects.len()).rev().collect() };
+                for k in order {
+                    let parent = to[k].0;
+                    self.scene.set_parent(objects[k], parent).expect("history entries fit the scene they were made on");
+                }
+                let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
+                self.write_transforms(objects, &transforms);
+                self.relink_skins();
+            }
             Edit::Transform { objects, before, after } => {
                 self.write_transforms(objects, if forward { after } else { before });
+            }
+            Edit::Hide { objects, before, after, selection_before, selection_after } => {
+                self.write_hidden(objects, if forward { after } else { before });
+                self.selection.set(if forward { selection_after } else { selection_before }.iter().copied());
             }
             Edit::Add { items, selection_before, selection_after }
             | Edit::Remove { items, selection_before, selection_after, .. } => {

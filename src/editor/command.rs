@@ -38,6 +38,14 @@ pub enum Command {
     Duplicate,
     /// Deletes the selection (Delete).
     Delete,
+    /// Hides the selected objects (H).
+    Hide,
+    /// Hides every object neither selected nor above a selected one (Shift+H).
+    HideUnselected,
+    /// Shows every hidden object and selects them (Alt+H).
+    UnhideAll,
+    /// Hides or shows one object (the outliner's eye).
+    ToggleHidden { object: usize },
     /// Selects `object` alone, or toggles it with `add` (an outliner row).
     Select { object: usize, add: bool },
     /// Sets an object's local transform (the side panel's fields); the
@@ -61,6 +69,24 @@ pub enum Command {
     ExportDialog,
     /// Replaces the scene with its newer autosave (Ctrl+Shift+R): the program's business.
     Recover,
+    /// Selects every object (A, Ctrl+A).
+    SelectAll,
+    /// Selects nothing (Alt+A).
+    SelectNone,
+    /// The active object becomes the parent of the other selected ones (Ctrl+P).
+    ParentToActive,
+    /// The selected objects become roots (Alt+P).
+    ClearParent,
+    /// Groups the selection under a new empty (Ctrl+G).
+    Group,
+    /// Drops the selection to the surface below or the ground (End).
+    DropToFloor,
+    /// Opens the add menu (Shift+A): the UI's business.
+    AddMenu,
+    /// Copies the selection (Ctrl+C): the program's business.
+    Copy,
+    /// Pastes what was copied (Ctrl+V): the program's business.
+    Paste,
     /// Opens another file (Ctrl+O): the program's business.
     OpenDialog,
     /// Saves under a new name (Ctrl+Shift+S): the UI's business.
@@ -82,6 +108,9 @@ impl Command {
                 | Command::OpenDialog
                 | Command::SaveAsDialog
                 | Command::NewDialog
+                | Command::AddMenu
+                | Command::Copy
+                | Command::Paste
         )
     }
 
@@ -139,7 +168,26 @@ impl Editor {
             Command::Undo => return self.undo(),
             Command::Redo => return self.redo(),
             Command::Duplicate => return self.duplicate(),
+            Command::SelectAll => return self.select_all(),
+            Command::SelectNone => return self.select_none(),
+            Command::ParentToActive | Command::ClearParent | Command::Group => {
+                let done = match *command {
+                    Command::ParentToActive => self.parent_to_active(),
+                    Command::ClearParent => self.clear_parent(),
+                    _ => self.group(),
+                };
+                self.message = match &done {
+                    Ok(note) => note.clone(),
+                    Err(why) => Some(format!("Not done: {why}")),
+                };
+                return true;
+            }
+            Command::DropToFloor => return self.drop_to_floor(),
             Command::Delete => return self.delete(),
+            Command::Hide => return self.hide_selected(),
+            Command::HideUnselected => return self.hide_unselected(),
+            Command::UnhideAll => return self.unhide_all(),
+            Command::ToggleHidden { object } => return self.toggle_hidden(object),
             Command::Select { object, add } => return self.select_object(object, add),
             Command::SetTransform { object, transform } => return self.set_transform(object, transform),
             Command::Focus => return self.focus(),
@@ -152,7 +200,10 @@ impl Editor {
             | Command::Recover
             | Command::OpenDialog
             | Command::SaveAsDialog
-            | Command::NewDialog => return false,
+            | Command::NewDialog
+            | Command::AddMenu
+            | Command::Copy
+            | Command::Paste => return false,
         }
         self.rehover();
         true

@@ -21,6 +21,23 @@ pub enum Edit {
     /// Objects' fields other than their names (mesh, transform, colour,
     /// skin, origin) replaced: a reload gives objects the file's new meshes.
     Replace { objects: Vec<usize>, before: Vec<Object>, after: Vec<Object> },
+    /// Objects given new parents with new local transforms (world kept):
+    /// each one's parent and transform before and after.
+    Reparent {
+        objects: Vec<usize>,
+        before: Vec<(Option<usize>, crate::math::Transform)>,
+        after: Vec<(Option<usize>, crate::math::Transform)>,
+    },
+    /// Own `hidden` flags of `objects` before and after (H, Shift+H, Alt+H,
+    /// the outliner's eye), with the selection around it (hiding drops
+    /// hidden objects from it, Alt+H selects what it showed).
+    Hide {
+        objects: Vec<usize>,
+        before: Vec<bool>,
+        after: Vec<bool>,
+        selection_before: Vec<usize>,
+        selection_after: Vec<usize>,
+    },
     /// Several edits as one step, applied in order and reverted in reverse.
     Group(Vec<Edit>),
 }

@@ -98,8 +98,20 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (no_ctrl("F"), Command::Focus),
     (any("NumpadDecimal"), Command::Focus),
     (ctrl("D"), Command::Duplicate),
+    (chord("A", Held::Any, Held::No, Held::Yes), Command::SelectNone),
+    (chord("A", Held::No, Held::Yes, Held::No), Command::AddMenu),
+    (chord("A", Held::Any, Held::No, Held::No), Command::SelectAll),
+    (ctrl("P"), Command::ParentToActive),
+    (chord("P", Held::No, Held::Any, Held::Yes), Command::ClearParent),
+    (ctrl("G"), Command::Group),
+    (any("End"), Command::DropToFloor),
+    (ctrl("C"), Command::Copy),
+    (ctrl("V"), Command::Paste),
     (chord("D", Held::Any, Held::Yes, Held::Any), Command::Duplicate),
     (any("Delete"), Command::Delete),
+    (chord("H", Held::No, Held::Any, Held::Yes), Command::UnhideAll),
+    (chord("H", Held::No, Held::Yes, Held::No), Command::HideUnselected),
+    (chord("H", Held::No, Held::No, Held::No), Command::Hide),
     // Views.
     (ctrl("Numpad1"), Command::AxisView(AxisView::Back)),
     (any("Numpad1"), Command::AxisView(AxisView::Front)),
@@ -142,9 +154,25 @@ mod tests {
         assert_eq!(lookup("O", m(true, false, false)), Some(Command::OpenDialog));
         assert_eq!(lookup("N", m(true, false, false)), Some(Command::NewDialog));
         assert_eq!(lookup("R", m(true, true, false)), Some(Command::Recover));
+        assert_eq!(lookup("A", none), Some(Command::SelectAll));
+        assert_eq!(lookup("A", m(true, false, false)), Some(Command::SelectAll));
+        assert_eq!(lookup("A", m(false, false, true)), Some(Command::SelectNone));
+        assert_eq!(lookup("A", m(false, true, false)), Some(Command::AddMenu));
+        assert_eq!(lookup("P", m(true, false, false)), Some(Command::ParentToActive));
+        assert_eq!(lookup("P", m(false, false, true)), Some(Command::ClearParent));
+        assert_eq!(lookup("P", none), None);
+        assert_eq!(lookup("G", m(true, false, false)), Some(Command::Group));
+        assert_eq!(lookup("End", none), Some(Command::DropToFloor));
+        assert_eq!(lookup("C", m(true, false, false)), Some(Command::Copy));
+        assert_eq!(lookup("V", m(true, false, false)), Some(Command::Paste));
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
         assert_eq!(lookup("NoSuchKey", none), None);
+        assert_eq!(lookup("H", none), Some(Command::Hide));
+        assert_eq!(lookup("H", m(false, true, false)), Some(Command::HideUnselected));
+        assert_eq!(lookup("H", m(false, false, true)), Some(Command::UnhideAll));
+        assert_eq!(lookup("H", m(false, true, true)), Some(Command::UnhideAll));
+        assert_eq!(lookup("H", m(true, false, false)), None);
     }
 
     #[test]

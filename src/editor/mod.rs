@@ -26,10 +26,12 @@ pub mod camera;
 mod changes;
 mod command;
 mod events;
+mod hide;
 mod history;
 pub mod keymap;
 mod meshes;
 mod navigate;
+pub mod organise;
 mod parts;
 mod pick;
 mod select;
@@ -134,6 +136,8 @@ pub struct Editor {
     history: History,
     /// What changed in the scene, for renderers that keep a copy ([`ChangeMark`]).
     log: ChangeLog,
+    /// A line for the status bar from the last command (a refusal, a note).
+    message: Option<String>,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -174,6 +178,7 @@ impl Editor {
             navigation: parts::Navigation::new(&camera),
             history: History::default(),
             log: ChangeLog::default(),
+            message: None,
         };
         editor.add_primitive_meshes();
         editor
@@ -181,6 +186,11 @@ impl Editor {
 
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// Takes the status line's message of the last command, if it left one.
+    pub fn take_message(&mut self) -> Option<String> {
+        self.message.take()
     }
 
     /// The scene as it should be saved: objects as edited, camera as viewed.
@@ -202,7 +212,7 @@ impl Editor {
             return;
         }
         let scene = &self.scene;
-        self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i)));
+        self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i) && !scene.is_hidden(i)));
     }
 
     /// A number that changes with every change of the selection, unique in
@@ -258,9 +268,10 @@ impl Editor {
     }
 
     /// Selects object `i` as a click does (`add`: as Shift+click does, i.e.
-    /// toggles it, making it active when added).
+    /// toggles it, making it active when added). A hidden object cannot be
+    /// selected.
     pub fn select_object(&mut self, i: usize, add: bool) -> bool {
-        if !self.scene.contains(i) || self.gizmo.is_dragging() {
+        if !self.scene.contains(i) || self.scene.is_hidden(i) || self.gizmo.is_dragging() {
             return false;
         }
         match (add, self.selection.contains(i)) {
@@ -506,6 +517,8 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_hide;
 #[cfg(test)]
 mod tests_look;
 #[cfg(test)]

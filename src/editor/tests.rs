@@ -350,6 +350,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
                 ..Transform::IDENTITY
             },
             color: [1.0; 3],
+            hidden: false,
             skin: None,
             extras: None,
             origin: None,

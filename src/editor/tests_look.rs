@@ -80,6 +80,7 @@ fn editor() -> Editor {
             ..crate::math::Transform::IDENTITY
         },
         color: [1.0; 3],
+        hidden: false,
         skin: None,
         extras: None,
         origin: None,

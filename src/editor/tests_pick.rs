@@ -44,6 +44,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
             mesh: MeshRef::Primitive(Primitive::ALL[i % Primitive::ALL.len()]),
             transform,
             color: [0.5; 3],
+            hidden: false,
             skin: None,
             extras: None,
             origin: None,

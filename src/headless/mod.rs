@@ -106,7 +106,14 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut(), doc };
+            let mut target = Offscreen {
+                probe,
+                meshes: &mut meshes,
+                imports: &imports,
+                gpu: gpu.as_mut(),
+                doc,
+                clipboard: crate::clip::Clipboard::own(),
+            };
             replay(&mut editor, &mut ui, s, &mut target)?
         }
         None => Vec::new(),
@@ -169,6 +176,8 @@ struct Offscreen<'a> {
     /// The scene's file: where a script's Ctrl+S writes, the used glTF
     /// files for `reload`, the autosave offered for Ctrl+Shift+R.
     doc: Document,
+    /// Ctrl+C and Ctrl+V: this run's own clipboard.
+    clipboard: crate::clip::Clipboard,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -223,6 +232,21 @@ impl ReplayTarget for Offscreen<'_> {
             if let Some(sync) = self.gpu.as_deref_mut() {
                 sync.reset();
             }
+        }
+        Ok(())
+    }
+    fn clip(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Error> {
+        let step = match outcome {
+            Outcome::Copy => crate::clip::copy(editor, &mut self.clipboard),
+            Outcome::Paste => crate::clip::paste(editor, &mut self.clipboard)?,
+            Outcome::Add(name) => crate::clip::add(editor, name)?,
+            _ => return Ok(()),
+        };
+        if let Some(loaded) = &step.loaded {
+            self.meshes.add_loaded(self.probe.renderer, loaded)?;
+        }
+        if step.notice.is_some() {
+            ui.notice = step.notice;
         }
         Ok(())
     }
@@ -282,6 +306,8 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         objects,
         selection: editor.selection().iter().map(|&i| scene.objects()[i].name.to_string()).collect(),
         count: scene.len(),
+        // Walks the scene only while something is hidden.
+        hidden: scene.hidden_ids().map(|i| scene.objects()[i].name.to_string()).collect(),
         camera: camera_to_file(&editor.camera),
         ui: None,
     }
@@ -308,6 +334,8 @@ pub trait ReplayTarget: FrameProbe {
     fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
     /// Ctrl+O, Ctrl+Shift+S, Ctrl+N and their dialogs' answers, as in the window.
     fn file(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Self::Error>;
+    /// Ctrl+C, Ctrl+V, the add menu's choice and a script's `add`.
+    fn clip(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Self::Error>;
 }
 
 /// Ctrl+Shift+R in the window and in scripts: replaces the scene with the
@@ -370,6 +398,8 @@ where
                     | Outcome::Open(_)
                     | Outcome::SaveAs(_)
                     | Outcome::New(_) => target.file(editor, ui, &command)?,
+                    Outcome::Copy | Outcome::Paste | Outcome::Add(_) => target.clip(editor, ui, &command)?,
+                    Outcome::AddMenu => {}
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
                     Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),
@@ -380,6 +410,7 @@ where
             }
             Step::Export { path, selection } => export_editor(editor, *selection, path)?,
             Step::Reload => target.reload(editor, ui)?,
+            Step::Add(name) => target.clip(editor, ui, &Outcome::Add(name.clone()))?,
             Step::Frame(n) => {
                 for k in 1..=*n {
                     // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").

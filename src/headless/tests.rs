@@ -45,6 +45,9 @@ impl ReplayTarget for Counting {
     fn file(&mut self, _editor: &mut Editor, _ui: &mut Ui, _outcome: &Outcome) -> Result<(), Error> {
         unreachable!("no file commands in these scripts")
     }
+    fn clip(&mut self, _editor: &mut Editor, _ui: &mut Ui, _outcome: &Outcome) -> Result<(), Error> {
+        unreachable!("no copy, paste or add in these scripts")
+    }
 }
 
 /// Replays `events` (a JSON array) on the demo scene with the side panel

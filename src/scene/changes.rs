@@ -79,6 +79,7 @@ impl Scene {
         let parents = self.hierarchy.detach(&gone);
         let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
         self.live -= gone.len();
+        self.hidden -= objects.iter().filter(|o| o.hidden).count();
         self.structure = super::unique_version();
         Detached { indices: gone, objects, parents }
     }
@@ -121,6 +122,7 @@ impl Scene {
             self.names.insert(i, &o.name);
         }
         self.live += items.len();
+        self.hidden += items.objects.iter().filter(|o| o.hidden).count();
         self.structure = super::unique_version();
         Ok(())
     }

@@ -75,6 +75,9 @@ pub struct ObjectFile {
     pub scale: [f64; 3],
     #[serde(default = "default_color")]
     pub color: [f64; 3],
+    /// Hidden by the user (`docs/spec/organise.md`); written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
     /// The skin that poses the object's glTF mesh (an extension of the scene format, `docs/formats.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skin: Option<SkinFile>,

@@ -86,6 +86,7 @@ pub(super) struct Read {
     pub(super) parent: Option<String>,
     pub(super) skin: Option<SkinFile>,
     pub(super) extras: Option<serde_json::Value>,
+    pub(super) hidden: bool,
 }
 
 /// Objects taken one at a time, checked as far as one object allows.
@@ -119,8 +120,8 @@ impl Builder {
     /// Takes the next object of the file.
     pub(super) fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
-        let ObjectFile { name, mesh, parent, skin, extras, .. } = o;
-        let read = Read { name: name.into(), values, parent, skin, extras };
+        let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
+        let read = Read { name: name.into(), values, parent, skin, extras, hidden };
         self.add(read, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
     }
 
@@ -167,6 +168,7 @@ impl Builder {
             mesh: MeshRef::Empty,
             transform,
             color,
+            hidden: o.hidden,
             skin: None,
             extras,
             origin: None,

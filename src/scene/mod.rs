@@ -234,6 +234,13 @@ pub struct Object {
     pub transform: Transform,
     /// Linear RGB in [0, 1].
     pub color: [f32; 3],
+    /// Hidden by the user (H): neither drawn nor picked, and neither are
+    /// its descendants (`docs/spec/organise.md`). Its own flag only: whether
+    /// it shows also depends on its ancestors ([`Scene::is_hidden`]). Set
+    /// through [`Scene::set_hidden`] once the object is in a scene, so
+    /// that the scene's count of hidden objects stays right. Fits in the
+    /// record's padding.
+    pub hidden: bool,
     /// The joints that pose its glTF mesh ([`skin`]), if it is skinned.
     /// Boxed: 8 bytes in every record (skins are rare in large scenes).
     pub skin: Option<Box<SkinRef>>,
@@ -273,6 +280,9 @@ pub struct Scene {
     objects: Vec<Option<Object>>,
     /// Live objects.
     live: usize,
+    /// Live objects whose own `hidden` flag is set: with none (the usual
+    /// case) visibility costs nothing to ask.
+    hidden: usize,
     hierarchy: Hierarchy,
     names: names::NameIndex,
     /// Which objects exist and how they are linked, as a number unique in
@@ -378,10 +388,11 @@ impl Scene {
         names: Option<names::NameIndex>,
     ) -> Scene {
         let live = objects.len();
+        let hidden = objects.iter().filter(|o| o.hidden).count();
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
-        Scene { camera, objects, live, hierarchy, names, structure: unique_version() }
+        Scene { camera, objects, live, hidden, hierarchy, names, structure: unique_version() }
     }
 
     /// A number that changes whenever objects are added or removed or a
@@ -398,10 +409,19 @@ impl Scene {
     pub fn push(&mut self, object: Object, parent: Option<usize>) -> Result<usize, HierarchyError> {
         let i = self.hierarchy.push(parent)?;
         self.names.insert(i, &object.name);
+        self.hidden += usize::from(object.hidden);
         self.objects.push(Some(object));
         self.live += 1;
         self.structure = unique_version();
         Ok(i)
+    }
+
+    /// Gives `child` a new parent (a root for `None`); refuses the child
+    /// itself or one of its descendants.
+    pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {
+        self.hierarchy.set_parent(child, parent)?;
+        self.structure = unique_version();
+        Ok(())
     }
 
     /// The objects by id ([`Objects`]: indexing takes an id, iterating
@@ -433,6 +453,43 @@ impl Scene {
     /// Object `i`'s mesh, transform, colour and skin, to edit in place.
     pub fn object_mut(&mut self, i: usize) -> Option<ObjectMut<'_>> {
         self.objects.get_mut(i).and_then(Option::as_mut).map(ObjectMut::new)
+    }
+
+    /// Whether object `i` is not shown: its own `hidden` flag or an
+    /// ancestor's is set (a dead slot is not hidden). Free while no object
+    /// is hidden, else the walk up to its root.
+    pub fn is_hidden(&self, i: usize) -> bool {
+        if self.hidden == 0 {
+            return false;
+        }
+        self.get(i).is_some_and(|o| o.hidden || self.hierarchy.ancestors(i).any(|p| self.obj(p).hidden))
+    }
+
+    /// How many live objects have their own `hidden` flag set.
+    pub fn hidden_count(&self) -> usize {
+        self.hidden
+    }
+
+    /// The live objects with their own `hidden` flag set, in id (file)
+    /// order; nothing is read while none is hidden.
+    pub fn hidden_ids(&self) -> impl Iterator<Item = usize> + '_ {
+        let slots = if self.hidden > 0 { &self.objects[..] } else { &[] };
+        slots.iter().enumerate().filter(|(_, o)| o.as_ref().is_some_and(|o| o.hidden)).map(|(i, _)| i)
+    }
+
+    /// Sets object `i`'s own `hidden` flag; returns whether it changed.
+    pub fn set_hidden(&mut self, i: usize, hidden: bool) -> bool {
+        let Some(o) = self.objects.get_mut(i).and_then(Option::as_mut) else { return false };
+        if o.hidden == hidden {
+            return false;
+        }
+        o.hidden = hidden;
+        if hidden {
+            self.hidden += 1;
+        } else {
+            self.hidden -= 1;
+        }
+        true
     }
 
     /// Live objects.
@@ -492,6 +549,7 @@ impl Scene {
             rotation: [q.i, q.j, q.k, q.w],
             scale: o.transform.scale.into(),
             color: o.color.map(f64::from),
+            hidden: o.hidden,
             skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
             extras: o.extras.as_deref().cloned(),
         }
@@ -606,6 +664,7 @@ impl Scene {
                     ..Transform::IDENTITY
                 },
                 color: [0.8, 0.8, 0.8],
+                hidden: false,
                 skin: None,
                 extras: None,
                 origin: None,

@@ -87,6 +87,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
                     mesh,
                     transform,
                     color: [1.0, 1.0, 1.0],
+                    hidden: false,
                     skin: None,
                     extras: node.extras.clone().map(Box::new),
                     origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),

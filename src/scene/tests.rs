@@ -61,6 +61,7 @@ fn world_matrices_compose_from_the_root_down_on_every_path() {
             mesh: MeshRef::Empty,
             transform,
             color: [1.0; 3],
+            hidden: false,
             skin: None,
             extras: None,
             origin: None,
@@ -214,4 +215,37 @@ mod mesh_ref_tests {
         scene.save(&beside).unwrap();
         assert_eq!(Scene::load(&beside).unwrap().objects()[0].mesh.source(), Some("x.glb#1"));
     }
+}
+
+#[test]
+fn hidden_flags_load_save_count_and_hide_descendants() {
+    let json = r#"{"objects":[{"name":"a","mesh":"cube","hidden":true},{"name":"b","mesh":"cube","parent":"a"},
+        {"name":"c","mesh":"cube","parent":"b","hidden":true},{"name":"d","mesh":"cube"}]}"#;
+    let mut s = Scene::from_json(json, Path::new(".")).unwrap();
+    assert_eq!(s.hidden_count(), 2);
+    assert_eq!(s.hidden_ids().collect::<Vec<_>>(), [0, 2]);
+    // b inherits a's state; its own flag stays clear.
+    assert_eq!((0..4).map(|i| s.is_hidden(i)).collect::<Vec<_>>(), [true, true, true, false]);
+    assert!(!s.objects()[1].hidden);
+    // Only the flagged objects carry the key, and it reads back the same.
+    let file = s.to_file();
+    assert_eq!(file.objects.iter().map(|o| o.hidden).collect::<Vec<_>>(), [true, false, true, false]);
+    assert_eq!(s.to_json().matches("\"hidden\"").count(), 2);
+    assert_eq!(Scene::from_json(&s.to_json(), Path::new(".")).unwrap(), s);
+    // Showing a shows b, but not c, which is hidden itself.
+    assert!(s.set_hidden(0, false));
+    assert!(!s.set_hidden(0, false), "no change");
+    assert_eq!((0..4).map(|i| s.is_hidden(i)).collect::<Vec<_>>(), [false, false, true, false]);
+    assert_eq!(s.hidden_count(), 1);
+    // Removing and restoring keeps the count.
+    let out = s.remove(&[1]);
+    assert_eq!(s.hidden_count(), 0);
+    assert_eq!(s.hidden_ids().count(), 0);
+    s.restore(&out).unwrap();
+    assert_eq!(s.hidden_count(), 1);
+    // Copies keep the flag.
+    let copies = s.duplicates(&[1]);
+    assert_eq!(copies.objects.iter().map(|o| o.hidden).collect::<Vec<_>>(), [false, true]);
+    s.restore(&copies).unwrap();
+    assert_eq!(s.hidden_count(), 2);
 }

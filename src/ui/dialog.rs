@@ -127,3 +127,25 @@ impl PathDialog {
         answer
     }
 }
+
+/// The add menu (Shift+A) at `at` (points): one button per primitive and
+/// `empty`, traced as `add.NAME`. Returns the one clicked this pass.
+pub(super) fn add_menu(ctx: &egui::Context, at: egui::Pos2, u: f64, trace: &mut UiTrace) -> Option<&'static str> {
+    let mut chosen = None;
+    egui::Window::new("Add")
+        .default_width(110.0)
+        .collapsible(false)
+        .resizable(false)
+        .fade_in(false)
+        .fixed_pos(at)
+        .show(ctx, |ui| {
+            for name in crate::editor::organise::ADD_NAMES {
+                let b = ui.button(name);
+                if b.clicked() {
+                    chosen = Some(name);
+                }
+                trace.rects.insert(format!("add.{name}"), super::px_rect(b.rect, u));
+            }
+        });
+    chosen
+}

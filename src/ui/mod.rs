@@ -111,6 +111,8 @@ pub struct Ui {
     outliner: outliner::Rows,
     /// The file dialog, while one is open.
     dialog: Option<dialog::PathDialog>,
+    /// The add menu (Shift+A), while open: where it opened (points).
+    add_menu: Option<Pos2>,
     /// The file the export dialog starts with.
     pub export_default: String,
     /// The file the save-as dialog starts with (the scene's file).
@@ -191,6 +193,7 @@ impl Ui {
             repaint_after: None,
             outliner: outliner::Rows::default(),
             dialog: None,
+            add_menu: None,
             export_default: "scene.glb".into(),
             save_default: "scene.json".into(),
             pending: None,
@@ -383,8 +386,9 @@ impl Ui {
             }
             Event::KeyDown { key } | Event::KeyUp { key } => {
                 let pressed = matches!(event, Event::KeyDown { .. });
-                if pressed && key == "Escape" && self.dialog.is_some() {
+                if pressed && key == "Escape" && (self.dialog.is_some() || self.add_menu.is_some()) {
                     self.dialog = None;
+                    self.add_menu = None;
                 } else if self.ctx.egui_wants_keyboard_input() {
                     abandon = pressed && key == "Escape";
                     if let Some(k) = egui_key(key) {
@@ -426,6 +430,20 @@ impl Ui {
         if let Some((kind, path)) = opens {
             self.open_dialog(editor, kind, path);
             command = Outcome::Redraw;
+        }
+        if command == Outcome::AddMenu && !self.off {
+            let c = editor.cursor();
+            self.add_menu = Some(Pos2::new((c.x / self.scale) as f32, (c.y / self.scale) as f32));
+            command = Outcome::Redraw;
+            // Laid out once unseen first, as a dialog is.
+            self.run(editor, false);
+        }
+        // A refusal or a note of the command just run.
+        if let Some(message) = editor.take_message() {
+            self.notice = Some(message);
+            if command == Outcome::None {
+                command = Outcome::Redraw;
+            }
         }
         self.run(editor, false);
         if let Some(pending) = self.pending.take() {
@@ -488,6 +506,8 @@ impl Ui {
         let ed: &Editor = editor;
         let rows = self.panel.then(|| self.outliner.of(ed.scene()));
         let dialog = &mut self.dialog;
+        let add_at = self.add_menu;
+        let mut added: Option<&'static str> = None;
         let mut answer = false;
         let mut out = self.ctx.run_ui(raw, |ui| {
             // egui may run the pass again at once (a layout that changed
@@ -498,7 +518,14 @@ impl Ui {
             if let Some(d) = dialog.as_mut() {
                 answer |= d.show(ui.ctx(), u, &mut trace);
             }
+            if let Some(at) = add_at {
+                added = dialog::add_menu(ui.ctx(), at, u, &mut trace).or(added);
+            }
         });
+        if let Some(name) = added {
+            self.add_menu = None;
+            self.pending = Some(Outcome::Add(name.to_string()));
+        }
         if answer {
             if let Some(outcome) = self.dialog.as_ref().and_then(dialog::PathDialog::outcome) {
                 self.dialog = None;

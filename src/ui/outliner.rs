@@ -74,7 +74,16 @@ mod tests {
 
     fn object(name: &str) -> Object {
         let (mesh, transform) = (MeshRef::Primitive(Primitive::Cube), Transform::IDENTITY);
-        Object { name: name.into(), mesh, transform, color: [1.0; 3], skin: None, extras: None, origin: None }
+        Object {
+            name: name.into(),
+            mesh,
+            transform,
+            color: [1.0; 3],
+            hidden: false,
+            skin: None,
+            extras: None,
+            origin: None,
+        }
     }
 
     #[test]

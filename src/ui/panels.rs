@@ -256,18 +256,57 @@ fn outliner(
                 let i = id as usize;
                 let o = &scene.objects()[i];
                 let mut text = egui::RichText::new(o.name.as_str());
-                if active == Some(i) {
+                // Greyed while hidden, by its own flag or an ancestor's.
+                let hidden = scene.is_hidden(i);
+                if hidden {
+                    text = text.color(Color32::GRAY);
+                } else if active == Some(i) {
                     text = text.strong().color(Color32::from_rgb(255, 230, 140));
                 }
                 let r = outliner_row(ui, text, depth, editor.is_selected(i), row_height);
-                if r.clicked() {
+                // The eye, registered after the row so that it takes the
+                // clicks on it.
+                let eye = eye_button(ui, r.rect, r.id.with("eye"), o.hidden, hidden);
+                if eye.clicked() {
+                    actions.push(Command::ToggleHidden { object: i });
+                } else if r.clicked() {
                     actions.push(Command::Select { object: i, add: shift });
                 }
                 note_visible(trace, &format!("outliner.{}", o.name), r.rect, ui.clip_rect(), u);
+                note_visible(trace, &format!("eye.{}", o.name), eye.rect, ui.clip_rect(), u);
             }
         });
         note_visible(trace, "outliner", out.inner_rect, ui.clip_rect(), u);
     });
+}
+
+/// The eye at the right end of an outliner row (`row`): a click toggles
+/// the object's own `hidden` flag. Drawn open (a ring with a pupil) when
+/// the object's own flag is clear, struck through when set; faint when
+/// only an ancestor hides the object.
+fn eye_button(ui: &mut egui::Ui, row: Rect, id: egui::Id, own: bool, hidden: bool) -> egui::Response {
+    let side = row.height();
+    let rect = Rect::from_min_size(Pos2::new(row.right() - side, row.top()), Vec2::splat(side));
+    let r = ui.interact(rect, id, egui::Sense::click()).on_hover_text(if own { "Show" } else { "Hide" });
+    if ui.is_rect_visible(rect) {
+        let colour = if r.hovered() {
+            ui.visuals().strong_text_color()
+        } else if hidden && !own {
+            Color32::DARK_GRAY
+        } else {
+            ui.visuals().text_color()
+        };
+        let (c, radius) = (rect.center(), side * 0.22);
+        let stroke = egui::Stroke::new(1.2, colour);
+        ui.painter().circle_stroke(c, radius, stroke);
+        if own {
+            let d = Vec2::splat(radius * 1.4);
+            ui.painter().line_segment([c - d, c + d], stroke);
+        } else {
+            ui.painter().circle_filled(c, radius * 0.45, colour);
+        }
+    }
+    r
 }
 
 /// One outliner row: the whole width of the list, `height` high, the name
@@ -284,7 +323,7 @@ fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, depth: u32, selected: b
         }
         let pad = ui.spacing().button_padding.x;
         let indent = 12.0 * depth as f32;
-        let room = (rect.width() - indent - 2.0 * pad).max(0.0);
+        let room = (rect.width() - indent - 2.0 * pad - height).max(0.0);
         let galley = egui::WidgetText::from(text).into_galley(
             ui,
             Some(egui::TextWrapMode::Truncate),

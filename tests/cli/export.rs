@@ -860,3 +860,26 @@ fn a_quantized_mesh_is_exported_with_its_extension() {
         assert_eq!(json["extensionsRequired"], want, "{mesh}");
     }
 }
+
+/// Hidden objects are exported too, `"hidden": true` joining their nodes'
+/// other extras (`docs/spec/roundtrip.md`): one hidden in the scene file,
+/// one hidden by H in the script, one shown.
+#[test]
+fn hidden_objects_export_with_hidden_in_their_extras() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = json!({"objects": [
+        {"name": "a", "mesh": "cube", "hidden": true, "extras": {"note": 1}},
+        {"name": "b", "mesh": "sphere"},
+        {"name": "c", "mesh": "cube", "position": [2, 0, 0]}]});
+    let scene = write_file(dir.path(), "scene.json", &scene.to_string());
+    let script = json!({"select": ["b"], "events": [{"key_down": "H"}, {"key_up": "H"}]});
+    let script = write_file(dir.path(), "script.json", &script.to_string());
+    let out = dir.path().join("out.glb");
+    let args = [&scene, "--headless", "--size", "64x64", "--replay", &script, "--export", out.to_str().unwrap()];
+    let run = viewport_cli(&args);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (doc, _, _) = gltf::import(&out).unwrap();
+    assert_eq!(extras_of(&node_named(&doc, "a")), Some(json!({"note": 1, "hidden": true})));
+    assert_eq!(extras_of(&node_named(&doc, "b")), Some(json!({"hidden": true})));
+    assert_eq!(extras_of(&node_named(&doc, "c")), None);
+}

@@ -374,3 +374,19 @@ fn ui_the_side_panel_is_drawn_whole_at_once() {
     let toggled = shot(&json!({}), json!([{ "key_down": "N" }, { "frame": 30 }]));
     assert_eq!(pixels_differing(&toggled, &settled, panel), 0);
 }
+
+#[test]
+fn ui_the_outliner_eye_hides_and_shows_one_object_as_undo_steps() {
+    let settings = json!({ "ui": { "panel": true }, "select": ["box"] });
+    let rects = controls(&one_box(), &settings);
+    let mut events = click(centre(&rects, "eye.box"));
+    events.extend(click(centre(&rects, "eye.box")));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert_eq!(r.trace[2]["hidden"], json!(["box"]));
+    assert_eq!(r.trace[2]["selection"], json!([]), "the eye's click does not select the row");
+    assert_eq!(r.trace[5]["hidden"], json!([]));
+    assert_eq!(r.trace[5]["selection"], json!([]), "showing selects nothing");
+    assert_eq!(r.trace[6]["hidden"], json!(["box"]), "Ctrl+Z hides it again");
+    assert_eq!(object(&r.scene, "box")["hidden"], json!(true));
+}

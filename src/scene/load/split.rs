@@ -44,6 +44,8 @@ pub(super) struct Part {
     skins: Vec<(usize, SkinFile)>,
     /// (index in `objects`, extras) of each object with extras.
     extras: Vec<(usize, serde_json::Value)>,
+    /// Index in `objects` of each hidden object.
+    hidden: Vec<usize>,
     /// The distinct mesh strings, in the order first named.
     meshes: Vec<String>,
     mesh_ids: HashMap<String, u32>,
@@ -55,7 +57,7 @@ type Values = Result<(Transform, [f32; 3]), &'static str>;
 impl Part {
     fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
-        let ObjectFile { name, mesh, parent, skin, extras, .. } = o;
+        let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
         let mesh = match mesh {
             None => NO_MESH,
             Some(text) => match self.mesh_ids.get(&text) {
@@ -72,6 +74,9 @@ impl Part {
         self.parents.extend(parent.map(|p| (k, p)));
         self.skins.extend(skin.map(|s| (k, s)));
         self.extras.extend(extras.map(|e| (k, e)));
+        if hidden {
+            self.hidden.push(k);
+        }
         self.objects.push((name.into(), values, mesh));
     }
 }
@@ -79,7 +84,8 @@ impl Part {
 impl Builder {
     /// Takes over the objects of `part`, which follow those taken so far.
     pub(super) fn absorb(&mut self, part: Part) {
-        let Part { objects, parents, skins, extras, meshes, .. } = part;
+        let Part { objects, parents, skins, extras, hidden, meshes, .. } = part;
+        let mut hidden = hidden.into_iter().peekable();
         let (mut parents, mut skins) = (parents.into_iter().peekable(), skins.into_iter().peekable());
         let mut extras = extras.into_iter().peekable();
         // Local mesh index -> this builder's id, set at first use (so that
@@ -92,7 +98,8 @@ impl Builder {
             let parent = parents.next_if(|(j, _)| *j == k).map(|(_, p)| p);
             let skin = skins.next_if(|(j, _)| *j == k).map(|(_, s)| s);
             let extras = extras.next_if(|(j, _)| *j == k).map(|(_, e)| e);
-            self.add(Read { name, values, parent, skin, extras }, |b, i| {
+            let hidden = hidden.next_if(|&j| j == k).is_some();
+            self.add(Read { name, values, parent, skin, extras, hidden }, |b, i| {
                 let m = mesh as usize;
                 (mesh != NO_MESH).then(|| {
                     if ids[m] == NO_MESH {

@@ -293,3 +293,16 @@ fn extras_read_the_same_in_pieces_by_one_thread_or_two() {
     // Saved and read again: the same.
     assert_eq!(whole(&expect.to_json()).unwrap(), expect);
 }
+
+#[test]
+fn hidden_flags_read_the_same_in_pieces_and_whole() {
+    let text = r#"{"objects":[{"name":"a","mesh":"cube","hidden":true},{"name":"b","mesh":"cube"},
+        {"name":"c","mesh":"cube","hidden":false},{"name":"d","mesh":"cube","hidden":true}]}"#;
+    let expect = whole(text).unwrap();
+    assert_eq!(expect.hidden_ids().collect::<Vec<_>>(), [0, 3]);
+    for buffer in [1, 7, 1 << 16] {
+        let read = pieces(text, buffer).unwrap().unwrap();
+        assert_eq!(read, expect, "buffer {buffer}");
+        assert_eq!(read.hidden_count(), 2);
+    }
+}

@@ -164,7 +164,7 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
             });
         }
         let (translation, rotation, scale) = trs(&transform);
-        let extras = o.extras.as_deref().and_then(|e| serde_json::value::to_raw_value(e).ok());
+        let extras = node_extras(o).and_then(|e| serde_json::value::to_raw_value(&e).ok());
         let extensions = light.map(|l| gj::extensions::scene::Node {
             khr_lights_punctual: Some(gj::extensions::scene::khr_lights_punctual::KhrLightsPunctual {
                 light: gj::Index::new(l),
@@ -745,4 +745,21 @@ fn push(list: &mut Vec<Value>, value: Value) -> u32 {
 /// A `gltf-json` value as JSON (its serialisation cannot fail: plain data).
 fn to_value<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A node's `extras`: the object's as they came, with `"hidden": true`
+/// added for a hidden object (`docs/spec/roundtrip.md`). Other keys stay;
+/// extras that are not a JSON object (rare: a string, a number) cannot take
+/// the key and are written unchanged.
+fn node_extras(o: &crate::scene::Object) -> Option<serde_json::Value> {
+    match (o.extras.as_deref(), o.hidden) {
+        (None, false) => None,
+        (None, true) => Some(serde_json::json!({ "hidden": true })),
+        (Some(serde_json::Value::Object(map)), true) => {
+            let mut map = map.clone();
+            map.insert("hidden".into(), serde_json::Value::Bool(true));
+            Some(serde_json::Value::Object(map))
+        }
+        (Some(e), _) => Some(e.clone()),
+    }
 }
