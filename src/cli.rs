@@ -43,7 +43,8 @@ Window controls:
   Shift+middle drag     pan
   Wheel                 zoom towards the point under the cursor
   Right drag            fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns
-  F2                    toggle reversed / standard depth
+  F2                    rename the active object (a dialog; a taken name gets .NNN)
+  Shift+F2              toggle reversed / standard depth
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box

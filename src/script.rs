@@ -94,6 +94,8 @@ struct EventFile {
     reload: Option<bool>,
     /// A primitive's name or `empty`, added at the cursor (as Shift+A's menu).
     add: Option<String>,
+    /// `[old, new]`: renames the object named `old`.
+    rename: Option<[String; 2]>,
     mods: Option<Vec<String>>,
 }
 
@@ -110,6 +112,8 @@ pub enum Step {
     Reload,
     /// Add a primitive or an empty at the cursor's last position.
     Add(String),
+    /// Rename the object named first to the second name.
+    Rename(String, String),
 }
 
 /// A validated replay script.
@@ -219,6 +223,12 @@ impl EventFile {
             }
             steps.push(Step::Add(name.clone()));
         }
+        if let Some([old, new]) = &self.rename {
+            if self.mods.is_some() {
+                return Err("rename takes no mods".into());
+            }
+            steps.push(Step::Rename(old.clone(), new.clone()));
+        }
         if let Some(n) = self.frame {
             if self.mods.is_some() {
                 return Err("frame takes no mods".into());
@@ -228,7 +238,7 @@ impl EventFile {
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
             0 => Err(
-                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add"
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add, rename"
                     .into(),
             ),
             _ => Err("has more than one action; give one per event".into()),

@@ -47,6 +47,10 @@ pub enum Outcome {
     SaveAs(PathBuf),
     /// The new dialog confirmed: an empty scene, saved to this file if given.
     New(Option<PathBuf>),
+    /// F2: the UI opens its rename dialog for the active object.
+    RenameDialog,
+    /// The rename dialog confirmed: the active object's new name (the UI carries it out).
+    Rename(String),
     /// Shift+A: the UI opens its add menu.
     AddMenu,
     /// The add menu's choice, a script's `add`: a primitive or `empty` at the cursor.
@@ -198,6 +202,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::SaveAsDialog) => return Outcome::SaveAsDialog,
             Some(Command::NewDialog) => return Outcome::NewDialog,
             Some(Command::AddMenu) => return Outcome::AddMenu,
+            Some(Command::RenameDialog) => return Outcome::RenameDialog,
             Some(Command::Copy) => return Outcome::Copy,
             Some(Command::Paste) => return Outcome::Paste,
             _ => {}
@@ -270,7 +275,8 @@ mod tests {
         let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut crate::editor::NoFrame);
         let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
         assert_eq!(e.depth, DepthMode::Reversed);
-        assert_eq!(handle(&mut e, &key("F2"), Modifiers::NONE), Outcome::Redraw);
+        let shift = Modifiers { shift: true, ..Modifiers::NONE };
+        assert_eq!(handle(&mut e, &key("F2"), shift), Outcome::Redraw);
         assert_eq!(e.depth, DepthMode::Standard);
         assert_eq!(handle(&mut e, &key("S"), ctrl), Outcome::Save);
         assert_eq!(handle(&mut e, &key("Q"), ctrl), Outcome::Quit);

@@ -530,7 +530,7 @@ impl ApplicationHandler for App {
                     el.exit();
                 }
             }
-            Outcome::ExportDialog | Outcome::AddMenu => {}
+            Outcome::ExportDialog | Outcome::AddMenu | Outcome::RenameDialog | Outcome::Rename(_) => {}
             Outcome::Copy | Outcome::Paste | Outcome::Add(_) => {
                 if let Err(e) = self.clip(&command) {
                     self.fail(el, e);

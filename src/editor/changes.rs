@@ -79,6 +79,17 @@ impl Editor {
             Edit::Replace { objects, before, after } => {
                 self.replace_objects(objects, if forward { after } else { before })
             }
+            Edit::Rename { object, before, after, skins } => {
+                let name = if forward { after } else { before };
+                self.scene.rename(*object, name).expect("history entries fit the scene they were made on");
+                for c in skins {
+                    if let Some(o) = self.scene.object_mut(c.object) {
+                        *o.skin = if forward { c.after.clone() } else { c.before.clone() };
+                    }
+                }
+                self.log.changed(&[*object], self.scene.id_bound());
+                self.relink_skins();
+            }
             Edit::Reparent { objects, before, after } => {
                 let to = if forward { after } else { before };
                 // Undo goes in reverse, so that every step meets the

@@ -57,7 +57,7 @@ pub enum Command {
     AxisView(AxisView),
     /// Perspective <-> orthographic (Numpad5, the toolbar).
     ToggleProjection,
-    /// Reversed <-> standard depth (F2, the toolbar).
+    /// Reversed <-> standard depth (Shift+F2, the toolbar).
     ToggleDepth,
     /// Writes the scene to its file (Ctrl+S): the program's business.
     Save,
@@ -81,6 +81,8 @@ pub enum Command {
     Group,
     /// Drops the selection to the surface below or the ground (End).
     DropToFloor,
+    /// Opens the rename dialog for the active object (F2): the UI's business.
+    RenameDialog,
     /// Opens the add menu (Shift+A): the UI's business.
     AddMenu,
     /// Copies the selection (Ctrl+C): the program's business.
@@ -109,6 +111,7 @@ impl Command {
                 | Command::SaveAsDialog
                 | Command::NewDialog
                 | Command::AddMenu
+                | Command::RenameDialog
                 | Command::Copy
                 | Command::Paste
         )
@@ -202,6 +205,7 @@ impl Editor {
             | Command::SaveAsDialog
             | Command::NewDialog
             | Command::AddMenu
+            | Command::RenameDialog
             | Command::Copy
             | Command::Paste => return false,
         }

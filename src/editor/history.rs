@@ -38,6 +38,8 @@ pub enum Edit {
         selection_before: Vec<usize>,
         selection_after: Vec<usize>,
     },
+    /// Object `object` renamed; the skins that named it follow.
+    Rename { object: usize, before: String, after: String, skins: Vec<SkinChange> },
     /// Several edits as one step, applied in order and reverted in reverse.
     Group(Vec<Edit>),
 }

@@ -73,7 +73,8 @@ const fn plain(key: &'static str) -> Chord {
 /// Every key binding, first match first (`docs/spec/editing.md`).
 pub const BINDINGS: &[(Chord, Command)] = &[
     // The program's keys.
-    (plain("F2"), Command::ToggleDepth),
+    (chord("F2", Held::No, Held::Yes, Held::No), Command::ToggleDepth),
+    (chord("F2", Held::No, Held::No, Held::No), Command::RenameDialog),
     (plain("F12"), Command::Screenshot),
     (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
     (ctrl("Q"), Command::Quit),
@@ -167,6 +168,7 @@ mod tests {
         assert_eq!(lookup("V", m(true, false, false)), Some(Command::Paste));
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
+        assert_eq!(lookup("F2", none), Some(Command::RenameDialog));
         assert_eq!(lookup("NoSuchKey", none), None);
         assert_eq!(lookup("H", none), Some(Command::Hide));
         assert_eq!(lookup("H", m(false, true, false)), Some(Command::HideUnselected));

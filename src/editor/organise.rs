@@ -44,6 +44,45 @@ pub fn closest_trs(m: &Matrix4<f64>) -> (Transform, bool) {
 }
 
 impl Editor {
+    /// Renames object `i` (F2's dialog, a script's `rename`): a name in use
+    /// by another object gets `.NNN` as a copy's does; an empty name or one
+    /// with a control character is refused. Skins naming the object follow.
+    /// One undo step. Returns the name given.
+    pub fn rename(&mut self, i: usize, wanted: &str) -> Result<String, String> {
+        if self.gizmo.is_dragging() {
+            return Err("not during a drag".into());
+        }
+        let Some(old) = self.scene.get(i).map(|o| o.name.to_string()) else { return Err("no such object".into()) };
+        if wanted.is_empty() {
+            return Err("a name cannot be empty".into());
+        }
+        if wanted.chars().any(char::is_control) {
+            return Err("a name cannot hold control characters".into());
+        }
+        if wanted == old {
+            return Ok(old);
+        }
+        let taken = |c: &str| self.scene.find(c).is_some_and(|k| k != i);
+        let name = if taken(wanted) { copy_name(wanted, taken) } else { wanted.to_string() };
+        let skins: Vec<super::history::SkinChange> = self
+            .scene
+            .iter()
+            .filter_map(|(k, o)| {
+                let skin = o.skin.as_deref()?;
+                if !skin.joints.contains(&old) {
+                    return None;
+                }
+                let joints = skin.joints.iter().map(|j| if *j == old { name.clone() } else { j.to_string() }).collect();
+                let after = crate::scene::SkinRef { index: skin.index, joints };
+                Some(super::history::SkinChange { object: k, before: o.skin.clone(), after: Some(Box::new(after)) })
+            })
+            .collect();
+        let edit = Edit::Rename { object: i, before: old, after: name.clone(), skins };
+        self.apply(&edit, true);
+        self.history.push(edit);
+        Ok(name)
+    }
+
     /// A or Ctrl+A: every visible object selected; the active one stays
     /// active when it is visible, else the last in scene order (not an undo step).
     pub fn select_all(&mut self) -> bool {
@@ -510,6 +549,35 @@ mod tests {
         assert!(e.scene().find("child.002").is_some());
         assert!(e.undo() && e.undo());
         assert!(e.scene().find("child.001").is_none());
+    }
+
+    #[test]
+    fn rename_makes_names_unique_refuses_bad_ones_and_undoes() {
+        let mut e = editor();
+        assert_eq!(e.rename(1, "arm"), Ok("arm".to_string()));
+        assert_eq!(e.scene().find("arm"), Some(1));
+        assert!(e.scene().find("child").is_none());
+        assert_eq!(e.scene().parent(1), Some(0), "the hierarchy follows by id");
+        // A taken name gets `.NNN`.
+        assert_eq!(e.rename(2, "arm"), Ok("arm.001".to_string()));
+        assert!(e.rename(2, "").is_err());
+        assert!(e.rename(2, "tab\there").is_err());
+        assert_eq!(e.scene().objects()[2].name, "arm.001");
+        assert!(e.undo());
+        assert_eq!(e.scene().objects()[2].name, "other");
+        assert!(e.undo());
+        assert_eq!(e.scene().find("child"), Some(1));
+        // Skins name their joints: they follow a rename.
+        let mut s = Scene::default();
+        let joint = s.push(object("bone", [0.0; 3], UnitQuaternion::identity(), [1.0; 3]), None).unwrap();
+        let mut body = object("body", [0.0; 3], UnitQuaternion::identity(), [1.0; 3]);
+        body.skin = Some(Box::new(crate::scene::SkinRef { index: 0, joints: vec!["bone".to_string()].into() }));
+        let b = s.push(body, None).unwrap();
+        let mut e = Editor::new(s, 800.0, 600.0);
+        assert_eq!(e.rename(joint, "spine"), Ok("spine".to_string()));
+        assert_eq!(e.scene().objects()[b].skin.as_ref().unwrap().joints.to_vec(), ["spine"]);
+        assert!(e.undo());
+        assert_eq!(e.scene().objects()[b].skin.as_ref().unwrap().joints.to_vec(), ["bone"]);
     }
 
     #[test]

@@ -416,6 +416,24 @@ impl Scene {
         Ok(i)
     }
 
+    /// Renames object `i` to `name`, which no other object may have.
+    pub fn rename(&mut self, i: usize, name: &str) -> Result<(), String> {
+        let Some(old) = self.get(i).map(|o| o.name.clone()) else { return Err(format!("no object {i}")) };
+        if old == name {
+            return Ok(());
+        }
+        if self.find(name).is_some() {
+            return Err(format!("the name \"{name}\" is taken"));
+        }
+        self.names.remove(i, &old);
+        if let Some(Some(o)) = self.objects.get_mut(i) {
+            o.name = name.into();
+        }
+        self.names.insert(i, name);
+        self.structure = unique_version();
+        Ok(())
+    }
+
     /// Gives `child` a new parent (a root for `None`); refuses the child
     /// itself or one of its descendants.
     pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {

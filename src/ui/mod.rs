@@ -425,6 +425,9 @@ impl Ui {
         let opens = match command {
             Outcome::ExportDialog => Some((DialogKind::Export, self.export_default.clone())),
             Outcome::SaveAsDialog => Some((DialogKind::SaveAs, self.save_default.clone())),
+            Outcome::RenameDialog => {
+                editor.selection().last().map(|&i| (DialogKind::Rename, editor.scene().objects()[i].name.to_string()))
+            }
             _ => None,
         };
         if let Some((kind, path)) = opens {
@@ -449,6 +452,10 @@ impl Ui {
         if let Some(pending) = self.pending.take() {
             command = pending;
         }
+        if let Outcome::Rename(name) = &command {
+            self.rename_active(editor, name);
+            command = Outcome::Redraw;
+        }
         if abandon {
             // egui's number field applies the text it kept in the pass after
             // it lost focus, Escape or not: run that pass now and drop what it asks.
@@ -458,6 +465,17 @@ impl Ui {
             command = Outcome::Redraw;
         }
         command
+    }
+
+    /// The rename dialog's answer: the active object takes `name` (made
+    /// unique); a refusal goes to the status line.
+    pub fn rename_active(&mut self, editor: &mut Editor, name: &str) {
+        let Some(&i) = editor.selection().last() else { return };
+        self.notice = match editor.rename(i, name) {
+            Ok(given) if given != name => Some(format!("Renamed to {given} (\"{name}\" is taken)")),
+            Ok(_) => None,
+            Err(why) => Some(format!("Not renamed: {why}")),
+        };
     }
 
     /// Opens a file dialog with `path` in its field.

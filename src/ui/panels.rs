@@ -133,7 +133,7 @@ pub(super) fn build(
                 ui.separator();
                 let r = ui
                     .button(format!("Depth: {}", editor.depth.name()))
-                    .on_hover_text("Reversed / standard depth (F2)");
+                    .on_hover_text("Reversed / standard depth (Shift+F2)");
                 if r.clicked() {
                     actions.push(Command::ToggleDepth);
                 }

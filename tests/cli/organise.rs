@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::replay::{object, ortho_scene, run_raw, screen, vec3};
+use crate::support::replay::{object, ortho_scene, run_raw_with, screen, vec3};
 
 /// A click at world (x, y) in the front view, Shift held when `add`.
 fn click(x: f64, y: f64, add: bool) -> [Value; 3] {
@@ -26,13 +26,23 @@ fn key(k: &str, mods: &[&str]) -> Value {
 }
 
 fn run(events: Value) -> (Vec<Value>, Value) {
+    run_with(events, false)
+}
+
+/// As [`run`], with the UI (dialogs need it).
+fn run_ui(events: Value) -> (Vec<Value>, Value) {
+    run_with(events, true)
+}
+
+fn run_with(events: Value, ui: bool) -> (Vec<Value>, Value) {
     let dir = tempfile::tempdir().unwrap();
     let scene = ortho_scene(json!([
         { "name": "floor", "mesh": "cube", "position": [0, -0.5, 0], "scale": [20, 1, 20] },
         { "name": "box", "mesh": "cube", "position": [-2, 4, 0], "extras": { "price": 3 } },
         { "name": "ball", "mesh": "sphere", "position": [2, 1, 0] }
     ]));
-    let out = run_raw(&scene, &json!({ "size": [400, 400], "select": ["box"], "events": events }), dir.path());
+    let script = json!({ "size": [400, 400], "select": ["box"], "events": events });
+    let out = run_raw_with(&scene, &script, dir.path(), ui);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let trace = std::fs::read_to_string(dir.path().join("trace.jsonl"))
         .unwrap()
@@ -115,4 +125,22 @@ fn ctrl_p_parents_to_the_active_object_and_refuses_a_cycle() {
     let (_, saved) = run(events(refused));
     assert!(object(&saved, "box").get("parent").is_none_or(Value::is_null), "Alt+P made the selection roots");
     assert_eq!(vec3(&object(&saved, "box")["position"]), [-2.0, 4.0, 0.0]);
+}
+
+#[test]
+fn f2_and_the_scripts_rename_give_unique_names() {
+    // The script's rename, then F2's dialog on the active box: a taken name gets `.NNN`.
+    let (trace, saved) = run_ui(json!([
+        { "rename": ["ball", "orb"] },
+        key("F2", &[]),
+        key("A", &["ctrl"]),
+        { "text": "orb" },
+        { "key_down": "Enter" },
+    ]));
+    assert!(object(&saved, "orb").is_object());
+    assert!(object(&saved, "orb.001").is_object(), "the box took orb.001");
+    assert_eq!(selection(trace.last().unwrap()), ["orb.001"]);
+    // Shift+F2 is the depth toggle now.
+    let (_, saved) = run_ui(json!([key("F2", &["shift"])]));
+    assert!(object(&saved, "box").is_object(), "nothing renamed");
 }

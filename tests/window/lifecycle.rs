@@ -32,9 +32,9 @@ fn window_presents_resizes_toggles_depth_and_quits_cleanly() {
     wait_for("a first frame", || (frames_in(&title(&x))? >= 1).then_some(()));
     assert!(title(&x).contains("depth reversed"), "{}", title(&x));
 
-    // F2 toggles: press_until repeats it only when the title has shown no
+    // Shift+F2 toggles: press_until repeats it only when the title has shown no
     // change for 10 s.
-    press_until(&x, &wid, "F2", "the depth toggle", || title(&x).contains("depth standard").then_some(()));
+    press_until(&x, &wid, "shift+F2", "the depth toggle", || title(&x).contains("depth standard").then_some(()));
 
     // Resize, shrink to 1x1 (the smallest X allows), and grow again.
     for (w, h) in [("640", "400"), ("1", "1"), ("900", "560")] {
