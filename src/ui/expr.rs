@@ -17,11 +17,8 @@
 /// number with two separators, an unbalanced parenthesis, a division by
 /// zero or a result that is not finite.
 pub fn eval(text: &str) -> Result<f64, String> {
-    let chars: Vec<char> = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| if c == '\u{2212}' { '-' } else { c })
-        .collect();
+    let chars: Vec<char> =
+        text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '\u{2212}' { '-' } else { c }).collect();
     let mut p = Parser { chars: &chars, at: 0 };
     p.eat('=');
     if p.peek().is_none() {
