@@ -14,6 +14,7 @@
 //! Sizes are egui points; one point is `u` physical pixels (the UI scale).
 
 mod dialog;
+mod expr;
 pub use dialog::DialogKind;
 mod outliner;
 mod panels;
@@ -563,8 +564,12 @@ impl Ui {
             .map(|v| v.repaint_delay)
             .filter(|d| *d < std::time::Duration::from_secs(60));
         self.trace = trace;
+        // A number field's text that could not be read (the field kept its value).
+        let unreadable = self.ctx.data_mut(|d| d.remove_temp::<String>(panels::unreadable_id()));
         if discard {
             actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
+        } else if unreadable.is_some() {
+            self.notice = unreadable;
         }
         self.apply(editor, actions);
     }

@@ -6,6 +6,7 @@
 use egui::{Color32, Pos2, Rect, Vec2};
 use nalgebra::{Point2, UnitQuaternion, Vector3};
 
+use super::expr;
 use super::outliner::Row;
 use super::{px_rect, widget, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
 use crate::editor::{Command, Editor};
@@ -47,6 +48,27 @@ pub(super) fn euler_deg(q: &UnitQuaternion<f64>) -> [f64; 3] {
     let (x, y, z) = q.euler_angles();
     // `+ 0.0` turns -0.0 into 0.0, so a field never shows "-0.0".
     [x.to_degrees() + 0.0, y.to_degrees() + 0.0, z.to_degrees() + 0.0]
+}
+
+/// Where a pass leaves the message of a number field's unreadable text,
+/// for [`super::Ui::run`] to show in the status line.
+pub(super) fn unreadable_id() -> egui::Id {
+    egui::Id::new("unreadable number")
+}
+
+/// A number field that applies typed text only when it is left, reading
+/// it as an arithmetic expression ([`expr::eval`]). Text that cannot be
+/// read changes nothing (egui keeps the old value) and leaves a message.
+fn typed<'a>(ui: &egui::Ui, field: egui::DragValue<'a>) -> egui::DragValue<'a> {
+    let ctx = ui.ctx().clone();
+    field.update_while_editing(false).custom_parser(move |text| match expr::eval(text) {
+        Ok(v) => Some(v),
+        Err(why) => {
+            let message = format!("Not a number: \"{}\" ({why})", text.trim());
+            ctx.data_mut(|d| d.insert_temp(unreadable_id(), message));
+            None
+        }
+    })
 }
 
 /// Records a named control's rectangle.
@@ -117,7 +139,7 @@ pub(super) fn build(
                     ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
                 ] {
                     let r = ui
-                        .add(egui::DragValue::new(value).speed(speed).range(1e-4..=1e4).update_while_editing(false))
+                        .add(typed(ui, egui::DragValue::new(value).speed(speed).range(1e-4..=1e4)))
                         .on_hover_text(tip);
                     changed |= r.changed();
                     note(trace, name, &r, u);
@@ -358,8 +380,7 @@ fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut V
             let mut v = values;
             let mut changed = false;
             for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-                let r =
-                    ui.add(egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4).update_while_editing(false));
+                let r = ui.add(typed(ui, egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4)));
                 changed |= r.changed();
                 note_visible(trace, &format!("{row}.{axis}"), r.rect, clip, u);
             }

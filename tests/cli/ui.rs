@@ -116,6 +116,29 @@ fn ui_typing_into_the_x_field_moves_the_object_as_one_undo_step() {
 }
 
 #[test]
+fn ui_typed_expressions_in_the_x_field() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    for (text, x) in [("1+2", 3.0), ("2,5", 2.5), ("=2*3", 6.0), ("-(0.5+1)/2", -0.75)] {
+        let mut events = click(centre(&rects, "position.x"));
+        events.push(json!({ "text": text }));
+        events.push(json!({ "key_down": "Enter" }));
+        let r = run_ui(&one_box(), &script(settings.clone(), json!(events)));
+        assert_eq!(vec3(&object(&r.scene, "box")["position"]), [x, 0.0, 0.0], "{text}");
+    }
+
+    // Text that cannot be read keeps the old value and says so.
+    let mut events = click(centre(&rects, "position.x"));
+    events.push(json!({ "text": "1+*2" }));
+    events.push(json!({ "key_down": "Enter" }));
+    events.push(json!({ "mouse_move": [1, 1] }));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [0.0, 0.0, 0.0]);
+    let status = r.trace[5]["ui"]["status"].as_str().unwrap();
+    assert!(status.starts_with("Not a number: \"1+*2\""), "{status}");
+}
+
+#[test]
 fn ui_outliner_click_selects_and_shift_click_adds() {
     let settings = json!({ "ui": { "panel": true } });
     let rects = controls(&one_box(), &settings);
