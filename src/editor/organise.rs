@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use nalgebra::{Matrix3, Matrix4, Point3, Rotation3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix4, Point3, Vector3};
 
 use super::{Edit, Editor};
 use crate::gizmo::Placement;
@@ -24,23 +24,12 @@ pub fn add_mesh(name: &str) -> Option<MeshRef> {
 pub const ADD_NAMES: [&str; 7] = ["cube", "sphere", "cylinder", "cone", "torus", "plane", "empty"];
 
 /// `m` as translation, rotation and scale, the rotation the closest one to
-/// its linear part; `true` when a shear had to be dropped for that.
+/// its linear part ([`crate::scene::open::closest_trs`]); `true` when a
+/// shear had to be dropped for that.
 pub fn closest_trs(m: &Matrix4<f64>) -> (Transform, bool) {
-    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
-    let mut scale = Vector3::new(linear.column(0).norm(), linear.column(1).norm(), linear.column(2).norm());
-    for s in scale.iter_mut() {
-        *s = s.max(MIN_SCALE);
-    }
-    if linear.determinant() < 0.0 {
-        scale.x = -scale.x;
-    }
-    let r =
-        Matrix3::from_columns(&[linear.column(0) / scale.x, linear.column(1) / scale.y, linear.column(2) / scale.z]);
-    let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
-    let t = Transform { position: m.fixed_view::<3, 1>(0, 3).into_owned(), rotation, scale };
+    let (t, error) = crate::scene::open::closest_trs(m, MIN_SCALE);
     let size = m.iter().fold(1.0f64, |a, x| a.max(x.abs()));
-    let sheared = (t.matrix() - m).amax() > 1e-9 * size;
-    (t, sheared)
+    (t, error > 1e-9 * size)
 }
 
 impl Editor {
@@ -401,6 +390,7 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::UnitQuaternion;
     use crate::scene::Primitive;
 
     fn object(name: &str, position: [f64; 3], rotation: UnitQuaternion<f64>, scale: [f64; 3]) -> Object {

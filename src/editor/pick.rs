@@ -152,17 +152,8 @@ impl Editor {
     /// ray through the inverse world matrix, in f64).
     pub fn surface_at(&self, cursor: Point2<f64>, keep: impl Fn(usize) -> bool) -> Option<(usize, Point3<f64>)> {
         let ray = self.view()?.cursor_ray(&cursor)?;
-        let hit = self.pick.index.pick_with(&self.pick.boxes(&self.scene), &ray, |id, _, t_best| {
-            if !keep(id) {
-                return None;
-            }
-            let mesh = self.mesh_of(id)?;
-            let inv = self.scene.world_inverse(id)?;
-            let origin = inv.transform_point(&ray.origin);
-            let dir = inv.transform_vector(&ray.dir.into_inner());
-            mesh.ray(&origin, &dir, t_best)
-        })?;
-        Some((hit.id, ray.at(hit.t)))
+        let (id, t) = self.ray_hit(&ray, keep)?;
+        Some((id, ray.at(t)))
     }
 
     /// The vertex of the drawn meshes of the objects `keep` accepts whose

@@ -155,16 +155,31 @@ pub fn node_transform(node: &GltfNode) -> Result<Transform, String> {
 
 /// Splits a column-major node matrix into translation, rotation, scale.
 pub fn decompose(m: &Matrix4<f64>) -> Result<Transform, String> {
-    let not_trs = || "its matrix is not a translation, rotation and scale (it shears or projects)".to_string();
     if !m.iter().all(|x| x.is_finite()) {
         return Err("non-finite matrix".into());
     }
     let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
-    let mut scale = Vector3::new(linear.column(0).norm(), linear.column(1).norm(), linear.column(2).norm());
-    if scale.iter().any(|s| *s < 1e-12) {
+    if linear.column_iter().any(|c| c.norm() < 1e-12) {
         return Err("its matrix has a zero scale".into());
     }
-    // A mirror goes into the x scale, so that what is left is a rotation.
+    let (t, error) = closest_trs(m, 1e-12);
+    let size = m.iter().fold(1.0f64, |a, x| a.max(x.abs()));
+    if error > TRS_TOLERANCE * size {
+        return Err("its matrix is not a translation, rotation and scale (it shears or projects)".into());
+    }
+    Ok(t)
+}
+
+/// The translation, rotation and scale closest to `m` (each scale at least
+/// `min_scale` in size; a mirror goes into the x scale, so that what is
+/// left is a rotation, the one closest to the linear part), and how far
+/// that transform's matrix is from `m` (0 without shear or projection).
+pub fn closest_trs(m: &Matrix4<f64>, min_scale: f64) -> (Transform, f64) {
+    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let mut scale = Vector3::new(linear.column(0).norm(), linear.column(1).norm(), linear.column(2).norm());
+    for s in scale.iter_mut() {
+        *s = s.max(min_scale);
+    }
     if linear.determinant() < 0.0 {
         scale.x = -scale.x;
     }
@@ -172,11 +187,8 @@ pub fn decompose(m: &Matrix4<f64>) -> Result<Transform, String> {
         Matrix3::from_columns(&[linear.column(0) / scale.x, linear.column(1) / scale.y, linear.column(2) / scale.z]);
     let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
     let t = Transform { position: m.fixed_view::<3, 1>(0, 3).into_owned(), rotation, scale };
-    let size = m.iter().fold(1.0f64, |a, x| a.max(x.abs()));
-    if (t.matrix() - m).amax() > TRS_TOLERANCE * size {
-        return Err(not_trs());
-    }
-    Ok(t)
+    let error = (t.matrix() - m).amax();
+    (t, error)
 }
 
 /// Where Ctrl+S saves a scene opened from the glTF file `path`:
