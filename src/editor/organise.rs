@@ -390,8 +390,8 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nalgebra::UnitQuaternion;
     use crate::scene::Primitive;
+    use nalgebra::UnitQuaternion;
 
     fn object(name: &str, position: [f64; 3], rotation: UnitQuaternion<f64>, scale: [f64; 3]) -> Object {
         Object {

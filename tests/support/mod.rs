@@ -10,5 +10,6 @@ pub mod image;
 pub mod replay;
 pub mod rigged;
 pub mod skinned;
+pub mod squares;
 pub mod textured;
 pub mod xvfb;

@@ -73,3 +73,79 @@ fn a_reexported_model_shows_up_in_the_window_without_a_key_press() {
     assert!(app.stderr().matches("could not reload").count() == 1, "one warning: {}", app.stderr());
     app.quit_cleanly(&x);
 }
+
+/// The full round in a window: a glTF opened as the scene, every object
+/// copied here (Ctrl+D), the file re-exported (its meshes reordered, one
+/// changed, a node moved, one added, one removed), reloaded without a key
+/// press; Ctrl+S shows what the scene holds: the copies kept, the new node
+/// in, the removed one out, each mesh followed by name. Ctrl+Z takes the
+/// reload back as one step (the next Ctrl+S shows it).
+#[test]
+fn a_reexport_of_the_opened_gltf_keeps_what_was_made_here_and_undoes_in_one_step() {
+    use crate::support::squares::{gltf, Node, Square};
+    let x = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.gltf");
+    let (red, green, blue) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
+    let before = [
+        Node { name: "root", mesh: None, at: [0.0; 3], parent: None },
+        Node { name: "a", mesh: Some(0), at: [-1.5, 0.0, 0.0], parent: Some(0) },
+        Node { name: "b", mesh: Some(1), at: [1.5, 0.0, 0.0], parent: Some(0) },
+        Node { name: "c", mesh: Some(0), at: [0.0, 1.5, 0.0], parent: Some(0) },
+    ];
+    let squares = [Square { name: "left", half: 0.5, color: red }, Square { name: "right", half: 0.5, color: green }];
+    std::fs::write(&path, gltf(&before, &squares)).unwrap();
+    let app = WindowApp::start(&x, dir.path(), &path, "240x200");
+    wait_for("the red squares", || Some(counts(&x, dir.path())).filter(|c| c[0] > 500));
+    // Everything copied here.
+    x.run("xdotool", &["key", "a"]);
+    x.run("xdotool", &["key", "ctrl+d"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Red: the squares a and c, the gizmo's x handle and the grid's x axis.
+    let red_before = counts(&x, dir.path())[0];
+
+    let after = [
+        Node { name: "root", mesh: None, at: [0.0; 3], parent: None },
+        Node { name: "d", mesh: Some(1), at: [0.0, -1.5, 0.0], parent: Some(0) },
+        Node { name: "a", mesh: Some(1), at: [-1.5, 0.0, 0.0], parent: Some(0) },
+        Node { name: "b", mesh: Some(0), at: [1.5, 1.0, 0.0], parent: Some(0) },
+    ];
+    let reordered =
+        [Square { name: "right", half: 0.5, color: green }, Square { name: "left", half: 0.5, color: blue }];
+    let staged = dir.path().join("model.gltf.part");
+    std::fs::write(&staged, gltf(&after, &reordered)).unwrap();
+    std::fs::rename(&staged, &path).unwrap();
+    app.wait_for_output("the reload", "reloaded");
+    let shown = wait_for("the blue squares", || Some(counts(&x, dir.path())).filter(|c| c[2] > 500));
+    // The two red squares turned blue: what stays red is the gizmo's handle and the axis.
+    let square = shown[2] / 3;
+    assert!(shown[0] + square < red_before, "red before {red_before}, now {shown:?}");
+
+    let saved_path = dir.path().join("model.scene.json");
+    let saved = |n: usize| -> serde_json::Value {
+        x.run("xdotool", &["key", "ctrl+s"]);
+        wait_for("the save", || (app.stderr().matches("saved").count() >= n).then_some(()));
+        serde_json::from_str(&std::fs::read_to_string(&saved_path).unwrap()).unwrap()
+    };
+    let find = |scene: &serde_json::Value, name: &str| -> Option<serde_json::Value> {
+        scene["objects"].as_array().unwrap().iter().find(|o| o["name"] == name).cloned()
+    };
+    let now = saved(1);
+    assert!(find(&now, "d").is_some(), "the new node came in");
+    assert!(find(&now, "c").is_none(), "the removed node went");
+    for copy in ["root.001", "a.001", "b.001", "c.001"] {
+        assert!(find(&now, copy).is_some(), "{copy}, made here, stays");
+    }
+    assert_eq!(find(&now, "a").unwrap()["mesh"], "model.gltf#1", "a follows its mesh by name");
+    assert_eq!(find(&now, "c.001").unwrap()["mesh"], "model.gltf#1", "so does the copy of c");
+    assert_eq!(find(&now, "b").unwrap()["position"], serde_json::json!([1.5, 1.0, 0.0]), "b moved with the file");
+
+    // One undo takes the whole reload back.
+    x.run("xdotool", &["key", "ctrl+z"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let undone = saved(2);
+    assert!(find(&undone, "c").is_some() && find(&undone, "d").is_none());
+    assert_eq!(find(&undone, "a").unwrap()["mesh"], "model.gltf#0");
+    assert!(find(&undone, "a.001").is_some(), "the copies are an earlier step");
+    app.quit_cleanly(&x);
+}
