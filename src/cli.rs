@@ -30,6 +30,9 @@ Window controls:
   Delete                delete the selection (with children)
   A, Ctrl+A             select every object
   Alt+A                 select nothing
+  H                     hide the selection (children too); one undo step
+  Shift+H               hide everything but the selection and its ancestors
+  Alt+H                 show everything hidden and select it
   Shift+A               add menu: a primitive or an empty under the cursor
   Ctrl+P                parent the other selected objects to the active one (world kept)
   Alt+P                 make the selected objects roots (world kept)
