@@ -12,9 +12,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::draw::LoadedMeshes;
-use crate::editor::{ChangeMark, Editor};
+use crate::editor::{ChangeMark, Editor, SceneChanges};
 use crate::error::Error;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneCopy};
 
 /// The autosave interval when `--autosave-secs` is not given.
 pub const DEFAULT_SECS: f64 = 30.0;
@@ -88,6 +88,10 @@ impl Recovery {
     }
 }
 
+/// How many object slots one step of an autosave's snapshot copies: a few
+/// milliseconds' work, so that a large scene is copied over several frames.
+pub const COPY_STEP: usize = 50_000;
+
 /// The periodic autosave of one scene.
 #[derive(Debug)]
 pub struct Autosaver {
@@ -98,12 +102,29 @@ pub struct Autosaver {
     written: Option<ChangeMark>,
     /// The thread writing the last one.
     worker: Option<JoinHandle<()>>,
+    /// A snapshot being copied, step by step, and the mark it started at.
+    copying: Option<(SceneCopy, ChangeMark)>,
+    /// Slots copied per step ([`COPY_STEP`]).
+    step: usize,
 }
 
 impl Autosaver {
     /// Autosaves to `path` every `every` from now.
     pub fn new(path: PathBuf, every: Duration) -> Autosaver {
-        Autosaver { path, every, next: Instant::now() + every, written: None, worker: None }
+        Autosaver {
+            path,
+            every,
+            next: Instant::now() + every,
+            written: None,
+            worker: None,
+            copying: None,
+            step: COPY_STEP,
+        }
+    }
+
+    /// Whether a snapshot is being copied (the next step is due at once).
+    pub fn busy(&self) -> bool {
+        self.copying.is_some()
     }
 
     /// The file it writes.
@@ -111,16 +132,43 @@ impl Autosaver {
         &self.path
     }
 
-    /// When the next autosave is due.
+    /// When the next autosave (or the next step of one) is due.
     pub fn due(&self) -> Instant {
-        self.next
+        if self.busy() {
+            Instant::now()
+        } else {
+            self.next
+        }
     }
 
     /// Writes an autosave when one is due, the scene has unsaved changes
-    /// (`modified`) and it changed since the last autosave: a snapshot is
-    /// taken here and written on another thread. A write still under way
-    /// puts this one off to the next interval.
+    /// (`modified`) and it changed since the last autosave. The snapshot is
+    /// copied [`COPY_STEP`] slots per call (the window calls again at once
+    /// while [`Autosaver::busy`]); what changed meanwhile is taken again at
+    /// the end (the editor's change log), and a change of the scene's
+    /// shape starts it over. The file is written on another thread. A
+    /// write still under way puts a new one off to the next interval.
     pub fn tick(&mut self, editor: &Editor, modified: bool, now: Instant) {
+        if let Some((mut copy, mark)) = self.copying.take() {
+            let scene = editor.scene();
+            if !scene.copy_piece(&mut copy, self.step) {
+                self.copying = Some((copy, mark));
+                return;
+            }
+            let finished = match editor.changes_since(Some(mark)) {
+                SceneChanges::Changed(ids) => scene.finish_copy(copy, ids, Some(editor.camera)),
+                SceneChanges::All => None,
+            };
+            match finished {
+                Some(copied) => {
+                    let path = self.path.clone();
+                    self.worker = Some(std::thread::spawn(move || write(&copied.into_scene(), &path)));
+                }
+                // Objects came or went meanwhile: copy again from the start.
+                None => self.copying = Some((scene.start_copy(), editor.change_mark())),
+            }
+            return;
+        }
         if now < self.next {
             return;
         }
@@ -129,15 +177,16 @@ impl Autosaver {
         if !modified || self.written == Some(mark) || self.worker.as_ref().is_some_and(|w| !w.is_finished()) {
             return;
         }
-        let snapshot = editor.scene_to_save();
-        let path = self.path.clone();
         self.written = Some(mark);
-        self.worker = Some(std::thread::spawn(move || write(&snapshot, &path)));
+        self.copying = Some((editor.scene().start_copy(), mark));
+        // The first step now.
+        self.tick(editor, modified, now);
     }
 
     /// Removes the autosave (the scene was saved, or the user quit without
     /// saving), after any write under way.
     pub fn remove(&mut self) {
+        self.copying = None;
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
@@ -172,6 +221,44 @@ fn write(scene: &Scene, path: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A snapshot copied over many steps while the scene is edited between
+    /// them holds the scene as it is when the copy ends; one whose objects
+    /// come or go meanwhile starts over.
+    #[test]
+    fn a_snapshot_taken_in_steps_holds_the_edits_made_between_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.autosave.json");
+        let mut e = Editor::new(Scene::cube_grid(100), 640.0, 480.0);
+        let mut a = Autosaver::new(path.clone(), Duration::from_secs(30));
+        a.step = 7;
+        let start = Instant::now();
+        // A first edit makes the scene modified; the copy starts at the interval.
+        let t = e.scene().objects()[3].transform;
+        let moved = |dx: f64| crate::math::Transform { position: t.position + nalgebra::Vector3::new(dx, 0.0, 0.0), ..t };
+        assert!(e.commit_transform(3, t, moved(1.0)));
+        a.tick(&e, true, start + Duration::from_secs(31));
+        assert!(a.busy());
+        // Edits while it copies: a slot already copied moves again.
+        a.tick(&e, true, start + Duration::from_secs(31));
+        assert!(e.commit_transform(3, moved(1.0), moved(2.0)));
+        a.tick(&e, true, start + Duration::from_secs(31));
+        // A delete mid-copy: the shape changed, so it starts over.
+        e.set_selection(&[50]);
+        assert!(e.delete());
+        let mut steps = 0;
+        while a.busy() {
+            a.tick(&e, true, start + Duration::from_secs(31));
+            steps += 1;
+            assert!(steps < 100, "the copy ends");
+        }
+        assert!(steps > 100 / 7, "it went in steps ({steps})");
+        a.worker.take().unwrap().join().unwrap();
+        let saved = Scene::load(&path).unwrap();
+        assert_eq!(saved.len(), 99, "the deleted cube is not in it");
+        assert_eq!(saved.objects()[saved.find("cube3").unwrap()].transform.position, moved(2.0).position);
+        assert!(saved.find("cube50").is_none());
+    }
 
     #[test]
     fn the_autosave_sits_beside_the_scene_without_its_scene_ending() {

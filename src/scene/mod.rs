@@ -262,6 +262,41 @@ pub struct NodeOrigin {
     pub node: usize,
 }
 
+/// A copy of a scene's slots under way ([`Scene::start_copy`]).
+#[derive(Debug)]
+pub struct SceneCopy {
+    objects: Vec<Option<Object>>,
+    /// The scene's structure when the copy started.
+    structure: u64,
+}
+
+/// A finished copy ([`Scene::finish_copy`]), made a scene of its own with
+/// [`CopiedScene::into_scene`] (on any thread: it builds the name index).
+#[derive(Debug)]
+pub struct CopiedScene {
+    camera: Option<Camera>,
+    objects: Vec<Option<Object>>,
+    live: usize,
+    hidden: usize,
+    hierarchy: Hierarchy,
+}
+
+impl CopiedScene {
+    /// The copy as a scene (names indexed here).
+    pub fn into_scene(self) -> Scene {
+        let names = names::NameIndex::build(&self.objects);
+        Scene {
+            camera: self.camera,
+            objects: self.objects,
+            live: self.live,
+            hidden: self.hidden,
+            hierarchy: self.hierarchy,
+            names,
+            structure: unique_version(),
+        }
+    }
+}
+
 /// A validated scene: objects in slots, their hierarchy and a name index.
 ///
 /// An object's id is its slot, stable for the session: deleting objects
@@ -393,6 +428,43 @@ impl Scene {
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
         Scene { camera, objects, live, hidden, hierarchy, names, structure: unique_version() }
+    }
+
+    /// Starts a copy of the scene taken in pieces ([`Scene::copy_piece`]),
+    /// so that copying a large scene never holds up one frame for long.
+    pub fn start_copy(&self) -> SceneCopy {
+        SceneCopy { objects: Vec::with_capacity(self.objects.len()), structure: self.structure }
+    }
+
+    /// Copies up to `n` more slots into `copy`; true once every slot is copied.
+    pub fn copy_piece(&self, copy: &mut SceneCopy, n: usize) -> bool {
+        let from = copy.objects.len().min(self.objects.len());
+        let to = (from + n).min(self.objects.len());
+        copy.objects.extend_from_slice(&self.objects[from..to]);
+        to == self.objects.len()
+    }
+
+    /// Finishes a copy whose every slot was taken: the slots `changed` since
+    /// it started are taken again, and the hierarchy now. `None` when objects
+    /// came or went or a parent changed since (start again). What it costs
+    /// is what changed, the hierarchy's links and the count of hidden ones;
+    /// the rest ([`CopiedScene::into_scene`]) can run on another thread.
+    pub fn finish_copy(&self, mut copy: SceneCopy, changed: &[usize], camera: Option<Camera>) -> Option<CopiedScene> {
+        if copy.structure != self.structure || copy.objects.len() != self.objects.len() {
+            return None;
+        }
+        for &i in changed {
+            if let (Some(slot), Some(now)) = (copy.objects.get_mut(i), self.objects.get(i)) {
+                *slot = now.clone();
+            }
+        }
+        Some(CopiedScene {
+            camera,
+            objects: copy.objects,
+            live: self.live,
+            hidden: self.hidden,
+            hierarchy: self.hierarchy.clone(),
+        })
     }
 
     /// A number that changes whenever objects are added or removed or a
