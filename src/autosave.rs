@@ -235,7 +235,8 @@ mod tests {
         let start = Instant::now();
         // A first edit makes the scene modified; the copy starts at the interval.
         let t = e.scene().objects()[3].transform;
-        let moved = |dx: f64| crate::math::Transform { position: t.position + nalgebra::Vector3::new(dx, 0.0, 0.0), ..t };
+        let moved =
+            |dx: f64| crate::math::Transform { position: t.position + nalgebra::Vector3::new(dx, 0.0, 0.0), ..t };
         assert!(e.commit_transform(3, t, moved(1.0)));
         a.tick(&e, true, start + Duration::from_secs(31));
         assert!(a.busy());

@@ -122,6 +122,9 @@ pub struct Ui {
     pending: Option<Outcome>,
 }
 
+/// Outliner rows one wheel notch scrolls (`docs/spec/organise.md`: at least three).
+pub const ROWS_PER_NOTCH: f32 = 3.5;
+
 impl std::fmt::Debug for Ui {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ui").field("scale", &self.scale).field("panel", &self.panel).finish_non_exhaustive()
@@ -173,6 +176,11 @@ impl Ui {
     pub fn new(u: f64, width: f64, height: f64, panel: bool) -> Ui {
         let ctx = egui::Context::default();
         ctx.set_visuals(egui::Visuals::dark());
+        // One wheel notch scrolls a list by three and a half rows (an
+        // outliner row is an interact height and a gap high).
+        let style = ctx.style_of(egui::Theme::Dark);
+        let row = style.spacing.interact_size.y + style.spacing.item_spacing.y;
+        ctx.options_mut(|o| o.input_options.line_scroll_speed = ROWS_PER_NOTCH * row);
         let mut ui = Ui {
             ctx,
             scale: if u.is_finite() && u > 0.0 { u } else { 1.0 },

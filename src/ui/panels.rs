@@ -271,8 +271,20 @@ fn outliner(
     ui.scope(|ui| {
         // Rows touch, so no gap between two of them belongs to neither.
         ui.spacing_mut().item_spacing.y = 0.0;
-        let list =
+        let mut list =
             egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height).min_scrolled_height(height);
+        // A new active object whose row is out of view (selected in the 3D
+        // view) is scrolled to, into the middle of the list.
+        let memory = ui.id().with("outliner.seen");
+        let (seen_active, offset) = ui.data(|d| d.get_temp::<(Option<usize>, f32)>(memory)).unwrap_or((None, 0.0));
+        if let Some(a) = active.filter(|a| Some(*a) != seen_active) {
+            if let Some(r) = rows.iter().position(|row| row.id as usize == a) {
+                let (top, bottom) = (r as f32 * row_height, (r + 1) as f32 * row_height);
+                if top < offset || bottom > offset + height {
+                    list = list.vertical_scroll_offset((top - 0.5 * (height - row_height)).max(0.0));
+                }
+            }
+        }
         let out = list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
             for &Row { id, depth } in &rows[in_view] {
                 let i = id as usize;
@@ -299,6 +311,7 @@ fn outliner(
             }
         });
         note_visible(trace, "outliner", out.inner_rect, ui.clip_rect(), u);
+        ui.data_mut(|d| d.insert_temp(memory, (active, out.state.offset.y)));
     });
 }
 

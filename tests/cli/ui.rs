@@ -413,3 +413,48 @@ fn ui_the_outliner_eye_hides_and_shows_one_object_as_undo_steps() {
     assert_eq!(r.trace[6]["hidden"], json!(["box"]), "Ctrl+Z hides it again");
     assert_eq!(object(&r.scene, "box")["hidden"], json!(true));
 }
+
+/// The indices of the outliner rows `line`'s trace shows (rows named `cN`).
+fn shown_rows(line: &Value) -> Vec<usize> {
+    let mut rows: Vec<usize> = line["ui"]["rects"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter_map(|k| k.strip_prefix("outliner.c")?.parse().ok())
+        .collect();
+    rows.sort_unstable();
+    rows
+}
+
+/// The outliner (`docs/spec/organise.md`, "Rename and find"): one wheel
+/// notch scrolls at least three rows, and an object selected in the 3D
+/// view whose row is out of view is scrolled to.
+#[test]
+fn the_outliner_scrolls_three_rows_a_notch_and_to_an_object_picked_in_the_view() {
+    // 200 small cubes in a column far to the left, out of view; c150 at the origin.
+    let objects: Vec<Value> = (0..200)
+        .map(|i| {
+            let p = if i == 150 { [0.0, 0.0, 0.0] } else { [-100.0, i as f64, 0.0] };
+            json!({ "name": format!("c{i}"), "mesh": "cube", "position": p, "scale": [0.5, 0.5, 0.5] })
+        })
+        .collect();
+    let s = scene(Value::Array(objects));
+    let settings = json!({ "ui": { "panel": true } });
+    let rects = controls(&s, &settings);
+    let list = centre(&rects, "outliner");
+    let r = run_ui(&s, &script(settings.clone(), json!([{ "mouse_move": list }, { "scroll": -1.0 }, { "frame": 30 }])));
+    let before = shown_rows(&r.trace[0]);
+    let after = shown_rows(&r.trace[2]);
+    assert_eq!(before.first(), Some(&0), "{before:?}");
+    assert!(!before.contains(&150));
+    let moved = after.first().unwrap() - before.first().unwrap();
+    assert!(moved >= 3, "one notch scrolled {moved} rows ({before:?} -> {after:?})");
+
+    // A click on c150 in the 3D view brings its row into view.
+    let mut events = click(at(0.0, 0.0));
+    events.push(json!({ "frame": 2 }));
+    let r = run_ui(&s, &script(settings, Value::Array(events)));
+    let last = r.trace.last().unwrap();
+    assert_eq!(last["selection"], json!(["c150"]));
+    assert!(shown_rows(last).contains(&150), "{:?}", shown_rows(last));
+}
