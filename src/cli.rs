@@ -30,6 +30,7 @@ Window controls:
   Delete                delete the selection (with children)
   A, Ctrl+A             select every object
   Alt+A                 select nothing
+  Ctrl+F                filter the outliner's rows by name (ancestors kept)
   H                     hide the selection (children too); one undo step
   Shift+H               hide everything but the selection and its ancestors
   Alt+H                 show everything hidden and select it

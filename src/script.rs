@@ -96,6 +96,8 @@ struct EventFile {
     add: Option<String>,
     /// `[old, new]`: renames the object named `old`.
     rename: Option<[String; 2]>,
+    /// The outliner's filter text (empty: every row).
+    filter: Option<String>,
     mods: Option<Vec<String>>,
 }
 
@@ -114,6 +116,8 @@ pub enum Step {
     Add(String),
     /// Rename the object named first to the second name.
     Rename(String, String),
+    /// Set the outliner's filter.
+    Filter(String),
 }
 
 /// A validated replay script.
@@ -223,6 +227,12 @@ impl EventFile {
             }
             steps.push(Step::Add(name.clone()));
         }
+        if let Some(text) = &self.filter {
+            if self.mods.is_some() {
+                return Err("filter takes no mods".into());
+            }
+            steps.push(Step::Filter(text.clone()));
+        }
         if let Some([old, new]) = &self.rename {
             if self.mods.is_some() {
                 return Err("rename takes no mods".into());
@@ -238,7 +248,7 @@ impl EventFile {
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
             0 => Err(
-                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add, rename"
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add, rename, filter"
                     .into(),
             ),
             _ => Err("has more than one action; give one per event".into()),

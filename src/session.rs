@@ -51,6 +51,8 @@ pub enum Outcome {
     RenameDialog,
     /// The rename dialog confirmed: the active object's new name (the UI carries it out).
     Rename(String),
+    /// Ctrl+F: the UI shows the panel and focuses the outliner's filter.
+    FocusFilter,
     /// Shift+A: the UI opens its add menu.
     AddMenu,
     /// The add menu's choice, a script's `add`: a primitive or `empty` at the cursor.
@@ -202,6 +204,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::SaveAsDialog) => return Outcome::SaveAsDialog,
             Some(Command::NewDialog) => return Outcome::NewDialog,
             Some(Command::AddMenu) => return Outcome::AddMenu,
+            Some(Command::FocusFilter) => return Outcome::FocusFilter,
             Some(Command::RenameDialog) => return Outcome::RenameDialog,
             Some(Command::Copy) => return Outcome::Copy,
             Some(Command::Paste) => return Outcome::Paste,

@@ -530,7 +530,11 @@ impl ApplicationHandler for App {
                     el.exit();
                 }
             }
-            Outcome::ExportDialog | Outcome::AddMenu | Outcome::RenameDialog | Outcome::Rename(_) => {}
+            Outcome::ExportDialog
+            | Outcome::AddMenu
+            | Outcome::FocusFilter
+            | Outcome::RenameDialog
+            | Outcome::Rename(_) => {}
             Outcome::Copy | Outcome::Paste | Outcome::Add(_) => {
                 if let Err(e) = self.clip(&command) {
                     self.fail(el, e);

@@ -83,6 +83,8 @@ pub enum Command {
     DropToFloor,
     /// Opens the rename dialog for the active object (F2): the UI's business.
     RenameDialog,
+    /// Focuses the outliner's filter (Ctrl+F): the UI's business.
+    FocusFilter,
     /// Opens the add menu (Shift+A): the UI's business.
     AddMenu,
     /// Copies the selection (Ctrl+C): the program's business.
@@ -111,6 +113,7 @@ impl Command {
                 | Command::SaveAsDialog
                 | Command::NewDialog
                 | Command::AddMenu
+                | Command::FocusFilter
                 | Command::RenameDialog
                 | Command::Copy
                 | Command::Paste
@@ -205,6 +208,7 @@ impl Editor {
             | Command::SaveAsDialog
             | Command::NewDialog
             | Command::AddMenu
+            | Command::FocusFilter
             | Command::RenameDialog
             | Command::Copy
             | Command::Paste => return false,

@@ -107,6 +107,7 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("G"), Command::Group),
     (any("End"), Command::DropToFloor),
     (ctrl("C"), Command::Copy),
+    (ctrl("F"), Command::FocusFilter),
     (ctrl("V"), Command::Paste),
     (chord("D", Held::Any, Held::Yes, Held::Any), Command::Duplicate),
     (any("Delete"), Command::Delete),
@@ -165,6 +166,8 @@ mod tests {
         assert_eq!(lookup("G", m(true, false, false)), Some(Command::Group));
         assert_eq!(lookup("End", none), Some(Command::DropToFloor));
         assert_eq!(lookup("C", m(true, false, false)), Some(Command::Copy));
+        assert_eq!(lookup("F", m(true, false, false)), Some(Command::FocusFilter));
+        assert_eq!(lookup("F", none), Some(Command::Focus));
         assert_eq!(lookup("V", m(true, false, false)), Some(Command::Paste));
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));

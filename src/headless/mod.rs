@@ -399,7 +399,7 @@ where
                     | Outcome::SaveAs(_)
                     | Outcome::New(_) => target.file(editor, ui, &command)?,
                     Outcome::Copy | Outcome::Paste | Outcome::Add(_) => target.clip(editor, ui, &command)?,
-                    Outcome::AddMenu | Outcome::RenameDialog | Outcome::Rename(_) => {}
+                    Outcome::AddMenu | Outcome::FocusFilter | Outcome::RenameDialog | Outcome::Rename(_) => {}
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
                     Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),
@@ -411,6 +411,11 @@ where
             Step::Export { path, selection } => export_editor(editor, *selection, path)?,
             Step::Reload => target.reload(editor, ui)?,
             Step::Add(name) => target.clip(editor, ui, &Outcome::Add(name.clone()))?,
+            Step::Filter(text) => {
+                ui.set_filter(text);
+                // Laid out now, so that the trace line shows the rows it keeps.
+                ui.run(editor, false);
+            }
             Step::Rename(old, new) => match editor.scene().find(old) {
                 Some(i) => {
                     if let Err(why) = editor.rename(i, new) {

@@ -114,6 +114,10 @@ pub struct Ui {
     dialog: Option<dialog::PathDialog>,
     /// The add menu (Shift+A), while open: where it opened (points).
     add_menu: Option<Pos2>,
+    /// The outliner's filter text (Ctrl+F, a script's `filter`).
+    filter: String,
+    /// The filter field takes the keyboard in the next pass.
+    focus_filter: bool,
     /// The file the export dialog starts with.
     pub export_default: String,
     /// The file the save-as dialog starts with (the scene's file).
@@ -203,6 +207,8 @@ impl Ui {
             outliner: outliner::Rows::default(),
             dialog: None,
             add_menu: None,
+            filter: String::new(),
+            focus_filter: false,
             export_default: "scene.glb".into(),
             save_default: "scene.json".into(),
             pending: None,
@@ -443,6 +449,11 @@ impl Ui {
             self.open_dialog(editor, kind, path);
             command = Outcome::Redraw;
         }
+        if command == Outcome::FocusFilter && !self.off {
+            self.panel = true;
+            self.focus_filter = true;
+            command = Outcome::Redraw;
+        }
         if command == Outcome::AddMenu && !self.off {
             let c = editor.cursor();
             self.add_menu = Some(Pos2::new((c.x / self.scale) as f32, (c.y / self.scale) as f32));
@@ -498,6 +509,12 @@ impl Ui {
         self.run(editor, false);
     }
 
+    /// Sets the outliner's filter (a script's `filter`): the rows whose
+    /// names contain `text`, with their ancestors.
+    pub fn set_filter(&mut self, text: &str) {
+        self.filter = text.to_string();
+    }
+
     /// Which file dialog is open, if one is.
     pub fn dialog(&self) -> Option<DialogKind> {
         self.dialog.as_ref().map(|d| d.kind)
@@ -531,7 +548,10 @@ impl Ui {
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
         let status = status_text(editor, self.frame_ms, self.notice.as_deref());
         let ed: &Editor = editor;
-        let rows = self.panel.then(|| self.outliner.of(ed.scene()));
+        let filter = &mut self.filter;
+        let focus_filter = std::mem::take(&mut self.focus_filter);
+        let filter_now = filter.clone();
+        let rows = self.panel.then(|| self.outliner.filtered(ed.scene(), &filter_now));
         let dialog = &mut self.dialog;
         let add_at = self.add_menu;
         let mut added: Option<&'static str> = None;
@@ -541,7 +561,7 @@ impl Ui {
             // size): the trace is the last pass's. Actions are kept, since
             // only the first pass sees the input.
             trace.rects.clear();
-            build(ui, ed, u, rows, &status, &mut actions, &mut trace);
+            build(ui, ed, u, rows, (&mut *filter, focus_filter), &status, &mut actions, &mut trace);
             if let Some(d) = dialog.as_mut() {
                 answer |= d.show(ui.ctx(), u, &mut trace);
             }

@@ -17,11 +17,14 @@ pub(super) struct Row {
     pub depth: u32,
 }
 
-/// The rows of the last scene structure seen.
+/// The rows of the last scene structure seen, and those a filter keeps.
 #[derive(Debug, Default)]
 pub(super) struct Rows {
     structure: Option<u64>,
     rows: Vec<Row>,
+    /// The filter's text and the structure the filtered rows are of.
+    filtered_for: Option<(String, u64)>,
+    filtered: Vec<Row>,
 }
 
 impl Rows {
@@ -33,6 +36,31 @@ impl Rows {
             self.structure = Some(scene.structure());
         }
         &self.rows
+    }
+
+    /// The rows whose names contain `filter` (ignoring case) and their
+    /// ancestors' rows for context; every row for an empty filter. Made
+    /// again when the filter or the structure changes (one pass over the
+    /// names, then the ancestors of each match).
+    pub fn filtered(&mut self, scene: &Scene, filter: &str) -> &[Row] {
+        if filter.is_empty() {
+            return self.of(scene);
+        }
+        self.of(scene);
+        let key = (filter.to_string(), scene.structure());
+        if self.filtered_for.as_ref() != Some(&key) {
+            let needle = filter.to_lowercase();
+            let mut keep = std::collections::HashSet::new();
+            for row in &self.rows {
+                let i = row.id as usize;
+                if scene.objects()[i].name.to_lowercase().contains(&needle) && keep.insert(i) {
+                    keep.extend(scene.hierarchy().ancestors(i));
+                }
+            }
+            self.filtered = self.rows.iter().copied().filter(|r| keep.contains(&(r.id as usize))).collect();
+            self.filtered_for = Some(key);
+        }
+        &self.filtered
     }
 }
 

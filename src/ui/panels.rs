@@ -78,11 +78,13 @@ fn note(trace: &mut UiTrace, name: &str, r: &egui::Response, u: f64) {
 
 /// Lays out the whole UI for one pass; `panel`: the side panel is shown,
 /// with these outliner rows.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     ui: &mut egui::Ui,
     editor: &Editor,
     u: f64,
     panel: Option<&[Row]>,
+    filter: (&mut String, bool),
     status: &str,
     actions: &mut Vec<Command>,
     trace: &mut UiTrace,
@@ -180,7 +182,7 @@ pub(super) fn build(
     trace.status = status.to_string();
 
     if let Some(rows) = panel {
-        side_panel(ui, editor, rows, u, screen, actions, trace);
+        side_panel(ui, editor, rows, filter, u, screen, actions, trace);
     }
     view_widget(ui.ctx(), editor, u, screen);
 }
@@ -195,10 +197,12 @@ pub(super) fn build(
 /// first pass measuring itself unseen, so a screenshot or a click right
 /// after the panel is shown would meet a panel that is not (fully) there
 /// while the trace already has its rects.
+#[allow(clippy::too_many_arguments)]
 fn side_panel(
     ui: &mut egui::Ui,
     editor: &Editor,
     rows: &[Row],
+    (filter, focus_filter): (&mut String, bool),
     u: f64,
     screen: Rect,
     actions: &mut Vec<Command>,
@@ -218,6 +222,13 @@ fn side_panel(
         ui.set_min_size(inner);
         ui.set_max_size(inner);
         ui.strong("Outliner");
+        // The filter (Ctrl+F): rows whose names contain its text, with their ancestors.
+        let field =
+            ui.add(egui::TextEdit::singleline(filter).hint_text("Filter (Ctrl+F)").desired_width(f32::INFINITY));
+        if focus_filter {
+            field.request_focus();
+        }
+        note_visible(trace, "filter", field.rect, ui.clip_rect(), u);
 
         // The transform section's height is known once it is laid out, after
         // the list above it: the last pass's height is used, and a pass that

@@ -458,3 +458,44 @@ fn the_outliner_scrolls_three_rows_a_notch_and_to_an_object_picked_in_the_view()
     assert_eq!(last["selection"], json!(["c150"]));
     assert!(shown_rows(last).contains(&150), "{:?}", shown_rows(last));
 }
+
+/// The names of the outliner rows `line`'s trace shows.
+fn outliner_names(line: &Value) -> Vec<String> {
+    let mut names: Vec<String> = line["ui"]["rects"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter_map(|k| k.strip_prefix("outliner.").map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The outliner's filter (`docs/spec/organise.md`, "Rename and find"): the
+/// rows whose names contain the text, ignoring case, with their ancestors;
+/// a script's `filter` and Ctrl+F with typed text alike; empty shows all.
+#[test]
+fn ui_the_outliner_filter_keeps_matches_and_their_ancestors() {
+    let s = scene(json!([
+        { "name": "arm", "mesh": "cube", "position": [3, 0, 0] },
+        { "name": "lamp", "mesh": "cube", "parent": "arm", "position": [0, 1, 0] },
+        { "name": "box1", "mesh": "cube", "position": [-3, 0, 0] },
+        { "name": "box2", "mesh": "cube", "position": [-3, 2, 0] },
+        { "name": "Glamour", "mesh": "sphere", "position": [0, -2, 0] }
+    ]));
+    let settings = json!({ "ui": { "panel": true } });
+    let events = json!([
+        { "filter": "LAM" },
+        { "frame": 1 },
+        { "filter": "" },
+        { "key_down": "F", "mods": ["ctrl"] },
+        { "text": "box" },
+        { "frame": 1 }
+    ]);
+    let r = run_ui(&s, &script(settings, events));
+    assert_eq!(outliner_names(&r.trace[1]), ["Glamour", "arm", "lamp"]);
+    assert_eq!(outliner_names(&r.trace[2]), ["Glamour", "arm", "box1", "box2", "lamp"]);
+    assert_eq!(outliner_names(&r.trace[5]), ["box1", "box2"]);
+    // The filter changes nothing in the scene.
+    assert_eq!(r.trace[5]["count"], 5);
+}
