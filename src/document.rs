@@ -66,13 +66,11 @@ impl Document {
         size: (u32, u32),
         depth: crate::math::DepthMode,
     ) -> Result<(Document, Editor, crate::draw::LoadedMeshes), crate::error::Error> {
-        let mut opened = crate::setup::open_scene(None)?;
-        opened.scene = crate::scene::Scene::default();
+        // Not opened from `path`: a file of that name this session did not
+        // write is guarded (`SaveTarget`).
+        let mut opened = crate::setup::Opened::without_file(crate::scene::Scene::default());
         opened.save_path = path;
-        let (mut doc, editor, loaded) = Document::open(opened, size, depth)?;
-        // A file of that name this session did not write is guarded.
-        doc.save = crate::session::SaveTarget::new(doc.save.path().map(std::path::Path::to_path_buf), false);
-        Ok((doc, editor, loaded))
+        Document::open(opened, size, depth)
     }
 
     /// The status line's first notice: a newer autosave, else earlier edits beside a glTF.

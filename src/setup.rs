@@ -101,16 +101,7 @@ pub fn open_for(options: &Options) -> Result<Opened, SceneError> {
 /// file whose nodes become the objects. The demo scene when `None`.
 pub fn open_scene(path: Option<&Path>) -> Result<Opened, SceneError> {
     let Some(path) = path else {
-        return Ok(Opened {
-            scene: Scene::demo(),
-            save_path: None,
-            save_path_opened: false,
-            frame_camera: false,
-            files: HashMap::new(),
-            gltf: None,
-            file: None,
-            recovered: false,
-        });
+        return Ok(Opened::without_file(Scene::demo()));
     };
     // A scene file is streamed (never held whole). Anything else is read
     // whole to be told apart by content, so glTF files and every read or
@@ -183,6 +174,20 @@ pub fn open_recovered(path: Option<&Path>) -> Result<Opened, SceneError> {
 }
 
 impl Opened {
+    /// `scene` with no file behind it (the demo, a scene built in code).
+    pub fn without_file(scene: Scene) -> Opened {
+        Opened {
+            scene,
+            save_path: None,
+            save_path_opened: false,
+            frame_camera: false,
+            files: HashMap::new(),
+            gltf: None,
+            file: None,
+            recovered: false,
+        }
+    }
+
     /// Where Ctrl+S writes, guarded against replacing earlier edits.
     pub fn save_target(&self) -> crate::session::SaveTarget {
         crate::session::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
@@ -205,17 +210,7 @@ impl Opened {
 /// Reads every mesh file of `scene` (failing on the first bad one) and sets
 /// up an editor of `size` in `depth` mode that picks by the real bounds.
 pub fn open_editor(scene: Scene, size: (u32, u32), depth: DepthMode) -> Result<(Editor, LoadedMeshes), DrawError> {
-    let opened = Opened {
-        scene,
-        save_path: None,
-        save_path_opened: false,
-        frame_camera: false,
-        files: HashMap::new(),
-        gltf: None,
-        file: None,
-        recovered: false,
-    };
-    open_editor_for(opened, size, depth)
+    open_editor_for(Opened::without_file(scene), size, depth)
 }
 
 /// [`open_editor`] for an opened file; a glTF file's scene starts with

@@ -158,14 +158,7 @@ impl Editor {
             *o.color = new.color;
             *o.skin = new.skin.clone();
             *o.origin = new.origin.clone();
-            let mesh = &new.mesh;
-            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.pick.meshes.contains(mesh), mesh) {
-                let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
-                self.pick.meshes.insert(mesh, std::sync::Arc::new(pick));
-            }
-            let (lo, hi) = self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
-            self.pick.meshes.link(i, mesh);
-            self.pick.bounds.put(i, (lo, hi));
+            self.link_mesh(i, &new.mesh);
         }
         let written: std::collections::HashSet<usize> = ids.iter().copied().collect();
         let mut moved: Vec<usize> = Vec::new();
@@ -185,17 +178,23 @@ impl Editor {
     /// bound. Costs what was added (times the tree's depth).
     fn index_added(&mut self, added: &[usize]) {
         for &i in added {
-            let Some(o) = self.scene.get(i) else { continue };
-            let mesh = &o.mesh;
-            if let (false, crate::scene::MeshRef::Primitive(p)) = (self.pick.meshes.contains(mesh), mesh) {
-                let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
-                self.pick.meshes.insert(mesh, std::sync::Arc::new(pick));
-            }
-            let (lo, hi) = self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
-            self.pick.meshes.link(i, mesh);
-            self.pick.bounds.put(i, (lo, hi));
+            let Some(mesh) = self.scene.get(i).map(|o| o.mesh.clone()) else { continue };
+            self.link_mesh(i, &mesh);
         }
         self.pick.set_many(added, &self.scene);
+    }
+
+    /// Object `i`'s pick mesh and local bounds for `mesh` (a primitive's
+    /// pick mesh made the first time one is used); the pick tree is the
+    /// caller's to update.
+    fn link_mesh(&mut self, i: usize, mesh: &crate::scene::MeshRef) {
+        if let (false, crate::scene::MeshRef::Primitive(p)) = (self.pick.meshes.contains(mesh), mesh) {
+            let pick = super::PickMesh::new(std::sync::Arc::new(p.mesh()));
+            self.pick.meshes.insert(mesh, std::sync::Arc::new(pick));
+        }
+        let (lo, hi) = self.pick.known_bounds.get(mesh).copied().unwrap_or_else(|| mesh_bounds(mesh));
+        self.pick.meshes.link(i, mesh);
+        self.pick.bounds.put(i, (lo, hi));
     }
 
     /// Makes the objects at `gone` (now dead slots) unhittable; their
