@@ -34,6 +34,7 @@ Window controls:
   H                     hide the selection (children too); one undo step
   Shift+H               hide everything but the selection and its ancestors
   Alt+H                 show everything hidden and select it
+  NumpadDivide, /       local view: only the selection (framed); again: back
   Shift+A               add menu: a primitive or an empty under the cursor
   Ctrl+P                parent the other selected objects to the active one (world kept)
   Alt+P                 make the selected objects roots (world kept)

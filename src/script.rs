@@ -375,6 +375,10 @@ pub struct TraceLine {
     /// not listed unless flagged themselves.
     #[serde(default)]
     pub hidden: Vec<String>,
+    /// Local view is on (NumpadDivide): only the selection it was entered
+    /// with and their descendants are shown. Absent when off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local_view: bool,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
     /// What the UI laid out after the event (status text, controls).

@@ -44,6 +44,8 @@ pub enum Command {
     HideUnselected,
     /// Shows every hidden object and selects them (Alt+H).
     UnhideAll,
+    /// NumpadDivide: local view in / out.
+    LocalView,
     /// Hides or shows one object (the outliner's eye).
     ToggleHidden { object: usize },
     /// Selects `object` alone, or toggles it with `add` (an outliner row).
@@ -193,6 +195,7 @@ impl Editor {
             Command::Hide => return self.hide_selected(),
             Command::HideUnselected => return self.hide_unselected(),
             Command::UnhideAll => return self.unhide_all(),
+            Command::LocalView => return self.toggle_local_view(),
             Command::ToggleHidden { object } => return self.toggle_hidden(object),
             Command::Select { object, add } => return self.select_object(object, add),
             Command::SetTransform { object, transform } => return self.set_transform(object, transform),

@@ -122,6 +122,8 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("Numpad7"), Command::AxisView(AxisView::Bottom)),
     (any("Numpad7"), Command::AxisView(AxisView::Top)),
     (any("Numpad5"), Command::ToggleProjection),
+    (any("NumpadDivide"), Command::LocalView),
+    (plain("Slash"), Command::LocalView),
 ];
 
 /// The command `key` runs with `mods` held, if any.
@@ -173,6 +175,8 @@ mod tests {
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
         assert_eq!(lookup("F2", none), Some(Command::RenameDialog));
         assert_eq!(lookup("NoSuchKey", none), None);
+        assert_eq!(lookup("NumpadDivide", none), Some(Command::LocalView));
+        assert_eq!(lookup("Slash", none), Some(Command::LocalView));
         assert_eq!(lookup("H", none), Some(Command::Hide));
         assert_eq!(lookup("H", m(false, true, false)), Some(Command::HideUnselected));
         assert_eq!(lookup("H", m(false, false, true)), Some(Command::UnhideAll));

@@ -29,6 +29,7 @@ mod events;
 mod hide;
 mod history;
 pub mod keymap;
+mod local;
 mod meshes;
 mod navigate;
 pub mod organise;
@@ -138,6 +139,8 @@ pub struct Editor {
     log: ChangeLog,
     /// A line for the status bar from the last command (a refusal, a note).
     message: Option<String>,
+    /// The camera from before local view, while it is on ([`Editor::toggle_local_view`]).
+    local_camera: Option<Camera>,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -179,6 +182,7 @@ impl Editor {
             history: History::default(),
             log: ChangeLog::default(),
             message: None,
+            local_camera: None,
         };
         editor.add_primitive_meshes();
         editor
@@ -194,9 +198,11 @@ impl Editor {
     }
 
     /// The scene as it should be saved: objects as edited, camera as viewed.
+    /// Local view is not saved: the camera from before it is.
     pub fn scene_to_save(&self) -> Scene {
         let mut scene = self.scene.clone();
-        scene.camera = Some(self.camera);
+        scene.set_local_view(None);
+        scene.camera = Some(self.local_camera.filter(|_| self.in_local_view()).unwrap_or(self.camera));
         scene
     }
 

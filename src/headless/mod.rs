@@ -308,6 +308,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         count: scene.len(),
         // Walks the scene only while something is hidden.
         hidden: scene.hidden_ids().map(|i| scene.objects()[i].name.to_string()).collect(),
+        local_view: editor.in_local_view(),
         camera: camera_to_file(&editor.camera),
         ui: None,
     }

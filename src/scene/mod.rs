@@ -293,6 +293,7 @@ impl CopiedScene {
             hierarchy: self.hierarchy,
             names,
             structure: unique_version(),
+            local: None,
         }
     }
 }
@@ -324,6 +325,10 @@ pub struct Scene {
     /// the process: a new one for every scene made and for every change of
     /// which slots are live or of a parent link ([`Scene::structure`]).
     structure: u64,
+    /// Local view (`docs/spec/organise.md`): while set, the slots it marks
+    /// `false` are not shown (slots past its end, objects made since, are).
+    /// Not an object flag, not saved, not copied into autosaves.
+    local: Option<Vec<bool>>,
 }
 
 /// A number no earlier call in this process returned (never 0, the empty
@@ -427,7 +432,7 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
-        Scene { camera, objects, live, hidden, hierarchy, names, structure: unique_version() }
+        Scene { camera, objects, live, hidden, hierarchy, names, structure: unique_version(), local: None }
     }
 
     /// Starts a copy of the scene taken in pieces ([`Scene::copy_piece`]),
@@ -549,10 +554,27 @@ impl Scene {
     /// ancestor's is set (a dead slot is not hidden). Free while no object
     /// is hidden, else the walk up to its root.
     pub fn is_hidden(&self, i: usize) -> bool {
+        if let Some(shown) = &self.local {
+            if !shown.get(i).copied().unwrap_or(true) {
+                return self.contains(i);
+            }
+        }
         if self.hidden == 0 {
             return false;
         }
         self.get(i).is_some_and(|o| o.hidden || self.hierarchy.ancestors(i).any(|p| self.obj(p).hidden))
+    }
+
+    /// Local view's mask ([`Scene::set_local_view`]), while it is on.
+    pub fn local_view(&self) -> Option<&[bool]> {
+        self.local.as_deref()
+    }
+
+    /// Turns local view on (`Some`: the slots marked `true` stay shown,
+    /// and any made later) or off. Changes no object's own flag; the
+    /// caller brings the pick tree and the change log up to date.
+    pub fn set_local_view(&mut self, shown: Option<Vec<bool>>) {
+        self.local = shown;
     }
 
     /// How many live objects have their own `hidden` flag set.

@@ -101,3 +101,76 @@ fn h_hides_the_selection_from_the_trace_the_file_the_picture_and_clicks() {
         assert!(pixel(&shot, at_a)[0] < 200, "{culling}");
     }
 }
+
+fn key(name: &str) -> Vec<Value> {
+    vec![json!({ "key_down": name }), json!({ "key_up": name })]
+}
+
+/// Local view (NumpadDivide) with c selected: c alone is shown and framed
+/// (its box centre in the middle, the view as high as F makes it), a
+/// click where b stands in front of c takes c, A selects c alone, the
+/// picture there is c's blue; NumpadDivide again brings back the camera
+/// exactly and every object, and no `hidden` flag was ever set. The
+/// saved file of a run that ends in local view holds the camera from
+/// before it and no flags.
+#[test]
+fn local_view_shows_only_the_selection_and_gives_the_camera_back() {
+    let mut objs = objects();
+    objs.push(
+        json!({ "name": "d", "mesh": "cube", "parent": "c", "position": [0, 1, 0], "scale": [0.25, 0.25, 0.25] }),
+    );
+    let scene = ortho_scene(json!(objs));
+    for culling in ["gpu", "cpu"] {
+        // The camera as a run without local view reports and saves it.
+        let dir = tempfile::tempdir().unwrap();
+        let plain = json!({ "size": [400, 400], "events": [{ "frame": 1 }] });
+        let (trace, saved, _) = replay(&scene, &plain, culling, dir.path());
+        let (start, start_saved) = (trace[0]["camera"].clone(), saved["camera"].clone());
+        assert_eq!(start["target"], json!([0.0, 0.0, 0.0]));
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = key("NumpadDivide");
+        events.extend(click_at([200.0, 200.0]));
+        events.extend(key("A"));
+        let script = json!({ "size": [400, 400], "select": ["c"], "events": events });
+        let (trace, saved, shot) = replay(&scene, &script, culling, dir.path());
+        let cam = &trace[1]["camera"];
+        assert_eq!(trace[1]["local_view"], json!(true), "{culling}");
+        // c: a cube of side 2 centred at (1.5, 0, -1); its AABB's half
+        // diagonal is sqrt(3), and F makes an orthographic view 2.4 radii high.
+        let t: Vec<f64> = cam["target"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        for (got, want) in t.iter().zip([1.5, 0.0, -1.0]) {
+            assert!((got - want).abs() < 1e-9, "{culling}: target {t:?}");
+        }
+        let h = cam["height"].as_f64().unwrap();
+        assert!((h - 2.4 * 3f64.sqrt()).abs() < 1e-9, "{culling}: height {h}");
+        // The click at the centre, where b stands in front of c.
+        assert_eq!(trace[4]["selection"], json!(["c"]), "{culling}");
+        // A: the shown objects only (c and its child d).
+        let mut all: Vec<String> =
+            trace[6]["selection"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+        all.sort();
+        assert_eq!(all, ["c", "d"], "{culling}");
+        assert!(trace.iter().all(|l| l["hidden"] == json!([])), "{culling}: no flag set");
+        // c's blue at the centre, not b's green.
+        let p = pixel(&shot, [200.0, 200.0]);
+        assert!(p[2] > 100 && p[1] < 100, "{culling}: {p:?} at the centre");
+        assert_eq!(saved["camera"], start_saved, "{culling}: local view's camera is not saved");
+        assert!(saved["objects"].as_array().unwrap().iter().all(|o| o.get("hidden").is_none()));
+
+        // In and out: the camera exactly as before, everything back.
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = key("NumpadDivide");
+        events.extend(key("NumpadDivide"));
+        events.extend(click_at([200.0, 200.0]));
+        events.extend(click_at(screen(1.5, 0.0)));
+        events.extend(key("A"));
+        let script = json!({ "size": [400, 400], "select": ["c"], "events": events });
+        let (trace, saved, _) = replay(&scene, &script, culling, dir.path());
+        assert_ne!(trace[1]["camera"], start, "{culling}: framed");
+        assert!(trace[3].get("local_view").is_none(), "{culling}");
+        assert_eq!(trace[3]["camera"], start, "{culling}");
+        assert_eq!(trace[9]["selection"], json!(["b"]), "{culling}: b is in front of c again");
+        assert_eq!(trace[11]["selection"].as_array().unwrap().len(), 4, "{culling}");
+        assert_eq!(saved["camera"], start_saved, "{culling}");
+    }
+}

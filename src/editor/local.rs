@@ -1,0 +1,59 @@
+//! Local view (`docs/spec/organise.md`, "Hide, unhide, isolate"):
+//! NumpadDivide shows only the selected objects and their descendants,
+//! framed as F frames them; pressed again it shows what was shown before
+//! and puts the camera back exactly. The objects left out are hidden the
+//! way H hides them (drawing, the ID buffer, picking, box selection,
+//! snapping, framing all ask [`crate::scene::Scene::is_hidden`]), but no
+//! object's flag changes: it is not an undo step and is not saved.
+
+use super::Editor;
+
+impl Editor {
+    /// Whether local view is on.
+    pub fn in_local_view(&self) -> bool {
+        self.scene.local_view().is_some()
+    }
+
+    /// NumpadDivide: into local view with the selection (nothing to do
+    /// with nothing selected), or back out of it. Costs a pass over the
+    /// scene's slots each way (every object's visibility may change).
+    pub fn toggle_local_view(&mut self) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        if let Some(shown) = self.scene.local_view() {
+            let left_out: Vec<usize> = self.scene.ids().filter(|&i| !shown.get(i).copied().unwrap_or(true)).collect();
+            self.scene.set_local_view(None);
+            self.refresh_visibility(&left_out);
+            if let Some(camera) = self.local_camera.take() {
+                self.camera = camera;
+            }
+            self.rehover();
+            return true;
+        }
+        let selected = self.selection.to_vec();
+        if selected.is_empty() {
+            self.message = Some("Local view: nothing selected".into());
+            return false;
+        }
+        let mut shown = vec![false; self.scene.id_bound()];
+        for i in self.scene.with_descendants(&selected) {
+            shown[i] = true;
+        }
+        let left_out: Vec<usize> = self.scene.ids().filter(|&i| !shown[i]).collect();
+        self.scene.set_local_view(Some(shown));
+        self.refresh_visibility(&left_out);
+        self.local_camera = Some(self.camera);
+        self.focus();
+        true
+    }
+
+    /// Brings the pick tree and the change log up to date for objects
+    /// whose visibility may have changed (their subtrees included).
+    fn refresh_visibility(&mut self, ids: &[usize]) {
+        let (gone, shown): (Vec<usize>, Vec<usize>) = ids.iter().partition(|&&i| self.scene.is_hidden(i));
+        self.log.changed(ids, self.scene.id_bound());
+        self.pick.remove_many(&gone, &self.scene);
+        self.pick.set_many(&shown, &self.scene);
+    }
+}
