@@ -48,7 +48,7 @@ Window controls:
   Shift+middle drag     pan
   Wheel                 zoom towards the point under the cursor
   Right drag            fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns
-  F2                    rename the active object (a dialog; a taken name gets .NNN)
+  F2                    rename the active object in its outliner row (a taken name gets .NNN)
   Shift+F2              toggle reversed / standard depth
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
@@ -60,7 +60,8 @@ Window controls:
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
   Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)
-  Side panel            outliner and the active object's transform fields (click, type, Enter)
+  Side panel            outliner (drag rows onto a row to reparent, double click to rename,
+                        arrows fold) and the active object's name and transform fields
   View widget           click a ball for that side's view; drag on it to orbit
   Ctrl+Q, close         quit (with unsaved changes: the first press warns, the second quits)";
 

@@ -47,10 +47,8 @@ pub enum Outcome {
     SaveAs(PathBuf),
     /// The new dialog confirmed: an empty scene, saved to this file if given.
     New(Option<PathBuf>),
-    /// F2: the UI opens its rename dialog for the active object.
-    RenameDialog,
-    /// The rename dialog confirmed: the active object's new name (the UI carries it out).
-    Rename(String),
+    /// F2: the UI edits the active object's name in its outliner row.
+    RenameActive,
     /// Ctrl+F: the UI shows the panel and focuses the outliner's filter.
     FocusFilter,
     /// Shift+A: the UI opens its add menu.
@@ -205,7 +203,7 @@ pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut d
             Some(Command::NewDialog) => return Outcome::NewDialog,
             Some(Command::AddMenu) => return Outcome::AddMenu,
             Some(Command::FocusFilter) => return Outcome::FocusFilter,
-            Some(Command::RenameDialog) => return Outcome::RenameDialog,
+            Some(Command::RenameActive) => return Outcome::RenameActive,
             Some(Command::Copy) => return Outcome::Copy,
             Some(Command::Paste) => return Outcome::Paste,
             _ => {}

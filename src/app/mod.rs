@@ -530,11 +530,7 @@ impl ApplicationHandler for App {
                     el.exit();
                 }
             }
-            Outcome::ExportDialog
-            | Outcome::AddMenu
-            | Outcome::FocusFilter
-            | Outcome::RenameDialog
-            | Outcome::Rename(_) => {}
+            Outcome::ExportDialog | Outcome::AddMenu | Outcome::FocusFilter | Outcome::RenameActive => {}
             Outcome::Copy | Outcome::Paste | Outcome::Add(_) => {
                 if let Err(e) = self.clip(&command) {
                     self.fail(el, e);

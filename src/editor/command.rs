@@ -77,14 +77,17 @@ pub enum Command {
     SelectNone,
     /// The active object becomes the parent of the other selected ones (Ctrl+P).
     ParentToActive,
+    /// The outliner's drag and drop: the selected objects become children
+    /// of `parent` (`None`: roots), world transforms kept.
+    ReparentSelection { parent: Option<usize> },
     /// The selected objects become roots (Alt+P).
     ClearParent,
     /// Groups the selection under a new empty (Ctrl+G).
     Group,
     /// Drops the selection to the surface below or the ground (End).
     DropToFloor,
-    /// Opens the rename dialog for the active object (F2): the UI's business.
-    RenameDialog,
+    /// Edits the active object's name in its outliner row (F2): the UI's business.
+    RenameActive,
     /// Focuses the outliner's filter (Ctrl+F): the UI's business.
     FocusFilter,
     /// Opens the add menu (Shift+A): the UI's business.
@@ -116,7 +119,7 @@ impl Command {
                 | Command::NewDialog
                 | Command::AddMenu
                 | Command::FocusFilter
-                | Command::RenameDialog
+                | Command::RenameActive
                 | Command::Copy
                 | Command::Paste
         )
@@ -178,10 +181,14 @@ impl Editor {
             Command::Duplicate => return self.duplicate(),
             Command::SelectAll => return self.select_all(),
             Command::SelectNone => return self.select_none(),
-            Command::ParentToActive | Command::ClearParent | Command::Group => {
+            Command::ParentToActive | Command::ClearParent | Command::Group | Command::ReparentSelection { .. } => {
                 let done = match *command {
                     Command::ParentToActive => self.parent_to_active(),
                     Command::ClearParent => self.clear_parent(),
+                    Command::ReparentSelection { parent } => {
+                        let ids = self.selection().to_vec();
+                        self.reparent(&ids, parent)
+                    }
                     _ => self.group(),
                 };
                 self.message = match &done {
@@ -212,7 +219,7 @@ impl Editor {
             | Command::NewDialog
             | Command::AddMenu
             | Command::FocusFilter
-            | Command::RenameDialog
+            | Command::RenameActive
             | Command::Copy
             | Command::Paste => return false,
         }

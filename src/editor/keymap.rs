@@ -74,7 +74,7 @@ const fn plain(key: &'static str) -> Chord {
 pub const BINDINGS: &[(Chord, Command)] = &[
     // The program's keys.
     (chord("F2", Held::No, Held::Yes, Held::No), Command::ToggleDepth),
-    (chord("F2", Held::No, Held::No, Held::No), Command::RenameDialog),
+    (chord("F2", Held::No, Held::No, Held::No), Command::RenameActive),
     (plain("F12"), Command::Screenshot),
     (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
     (ctrl("Q"), Command::Quit),
@@ -173,7 +173,7 @@ mod tests {
         assert_eq!(lookup("V", m(true, false, false)), Some(Command::Paste));
         assert_eq!(lookup("F2", m(false, false, true)), None);
         assert_eq!(lookup("F2", m(false, true, false)), Some(Command::ToggleDepth));
-        assert_eq!(lookup("F2", none), Some(Command::RenameDialog));
+        assert_eq!(lookup("F2", none), Some(Command::RenameActive));
         assert_eq!(lookup("NoSuchKey", none), None);
         assert_eq!(lookup("NumpadDivide", none), Some(Command::LocalView));
         assert_eq!(lookup("Slash", none), Some(Command::LocalView));

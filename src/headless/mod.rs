@@ -400,7 +400,7 @@ where
                     | Outcome::SaveAs(_)
                     | Outcome::New(_) => target.file(editor, ui, &command)?,
                     Outcome::Copy | Outcome::Paste | Outcome::Add(_) => target.clip(editor, ui, &command)?,
-                    Outcome::AddMenu | Outcome::FocusFilter | Outcome::RenameDialog | Outcome::Rename(_) => {}
+                    Outcome::AddMenu | Outcome::FocusFilter | Outcome::RenameActive => {}
                     // The dialog's export: as in the window, a failure is a
                     // line and a notice, not the end of the run.
                     Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),

@@ -21,8 +21,6 @@ pub enum DialogKind {
     SaveAs,
     /// Ctrl+N: start an empty scene, saved to the file named (if any).
     New,
-    /// F2: the active object's new name.
-    Rename,
 }
 
 impl DialogKind {
@@ -32,7 +30,6 @@ impl DialogKind {
             DialogKind::Open => "Open",
             DialogKind::SaveAs => "Save as",
             DialogKind::New => "New scene",
-            DialogKind::Rename => "Rename",
         }
     }
 
@@ -42,7 +39,6 @@ impl DialogKind {
             DialogKind::Open => "Scene file or glTF file (.json, .gltf, .glb):",
             DialogKind::SaveAs => "Scene file to save to (.json):",
             DialogKind::New => "Scene file for the new scene (may stay empty):",
-            DialogKind::Rename => "New name of the active object:",
         }
     }
 
@@ -52,7 +48,6 @@ impl DialogKind {
             DialogKind::Open => "Open",
             DialogKind::SaveAs => "Save",
             DialogKind::New => "New",
-            DialogKind::Rename => "Rename",
         }
     }
 
@@ -63,7 +58,6 @@ impl DialogKind {
             DialogKind::Open => "open",
             DialogKind::SaveAs => "save_as",
             DialogKind::New => "new",
-            DialogKind::Rename => "rename",
         }
     }
 }
@@ -94,8 +88,6 @@ impl PathDialog {
             DialogKind::Open => Some(Outcome::Open(file?)),
             DialogKind::SaveAs => Some(Outcome::SaveAs(file?)),
             DialogKind::New => Some(Outcome::New(file)),
-            // Spaces are kept in names; the field's text is the name.
-            DialogKind::Rename => Some(Outcome::Rename(self.path.clone())),
         }
     }
 

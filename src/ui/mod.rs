@@ -116,6 +116,12 @@ pub struct Ui {
     add_menu: Option<Pos2>,
     /// The outliner's filter text (Ctrl+F, a script's `filter`).
     filter: String,
+    /// A rename typed in place (an outliner row, the name field).
+    renaming: Option<panels::Renaming>,
+    /// The outliner scrolls the active row into view in the next pass (F2).
+    reveal_active: bool,
+    /// The active object the outliner last unfolded its ancestors for.
+    seen_active: Option<usize>,
     /// The filter field takes the keyboard in the next pass.
     focus_filter: bool,
     /// The file the export dialog starts with.
@@ -209,6 +215,9 @@ impl Ui {
             add_menu: None,
             filter: String::new(),
             focus_filter: false,
+            renaming: None,
+            reveal_active: false,
+            seen_active: None,
             export_default: "scene.glb".into(),
             save_default: "scene.json".into(),
             pending: None,
@@ -440,11 +449,17 @@ impl Ui {
         let opens = match command {
             Outcome::ExportDialog => Some((DialogKind::Export, self.export_default.clone())),
             Outcome::SaveAsDialog => Some((DialogKind::SaveAs, self.save_default.clone())),
-            Outcome::RenameDialog => {
-                editor.selection().last().map(|&i| (DialogKind::Rename, editor.scene().objects()[i].name.to_string()))
-            }
             _ => None,
         };
+        // F2: the active object's row, shown and scrolled to, takes its name.
+        if command == Outcome::RenameActive && !self.off {
+            if let Some(&i) = editor.selection().last() {
+                self.panel = true;
+                self.reveal_active = true;
+                self.start_rename(editor, i);
+            }
+            command = Outcome::Redraw;
+        }
         if let Some((kind, path)) = opens {
             self.open_dialog(editor, kind, path);
             command = Outcome::Redraw;
@@ -472,10 +487,6 @@ impl Ui {
         if let Some(pending) = self.pending.take() {
             command = pending;
         }
-        if let Outcome::Rename(name) = &command {
-            self.rename_active(editor, name);
-            command = Outcome::Redraw;
-        }
         if abandon {
             // egui's number field applies the text it kept in the pass after
             // it lost focus, Escape or not: run that pass now and drop what it asks.
@@ -487,10 +498,18 @@ impl Ui {
         command
     }
 
-    /// The rename dialog's answer: the active object takes `name` (made
-    /// unique); a refusal goes to the status line.
-    pub fn rename_active(&mut self, editor: &mut Editor, name: &str) {
-        let Some(&i) = editor.selection().last() else { return };
+    /// Starts renaming object `i` in its outliner row, its text selected.
+    fn start_rename(&mut self, editor: &Editor, i: usize) {
+        let Some(o) = editor.scene().get(i) else { return };
+        self.renaming = Some(panels::Renaming { object: i, text: o.name.to_string(), start: true, in_panel: false });
+    }
+
+    /// A confirmed rename: object `i` takes `name` (made unique); a
+    /// refusal goes to the status line. An unchanged name does nothing.
+    pub fn rename_object(&mut self, editor: &mut Editor, i: usize, name: &str) {
+        if editor.scene().get(i).is_none_or(|o| o.name == name) {
+            return;
+        }
         self.notice = match editor.rename(i, name) {
             Ok(given) if given != name => Some(format!("Renamed to {given} (\"{name}\" is taken)")),
             Ok(_) => None,
@@ -548,10 +567,33 @@ impl Ui {
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
         let status = status_text(editor, self.frame_ms, self.notice.as_deref());
         let ed: &Editor = editor;
-        let filter = &mut self.filter;
-        let focus_filter = std::mem::take(&mut self.focus_filter);
-        let filter_now = filter.clone();
-        let rows = self.panel.then(|| self.outliner.filtered(ed.scene(), &filter_now));
+        // A new active object (a click in the 3D view) has its ancestors' rows unfolded.
+        if ed.active() != self.seen_active {
+            self.seen_active = ed.active();
+            if let Some(a) = ed.active() {
+                self.outliner.expand_to(ed.scene(), a);
+            }
+        }
+        if self.renaming.as_ref().is_some_and(|r| !ed.scene().contains(r.object)) {
+            self.renaming = None;
+        }
+        let filter_now = self.filter.clone();
+        if self.panel {
+            self.outliner.shown(ed.scene(), &filter_now);
+        }
+        let (rows, collapsed) = self.outliner.last_shown(&filter_now);
+        let mut io = panels::OutlinerIo {
+            rows,
+            collapsed,
+            filter: &mut self.filter,
+            focus_filter: std::mem::take(&mut self.focus_filter),
+            reveal_active: std::mem::take(&mut self.reveal_active),
+            renaming: &mut self.renaming,
+            toggled: None,
+            rename_row: None,
+            rename_done: None,
+        };
+        let panel = self.panel;
         let dialog = &mut self.dialog;
         let add_at = self.add_menu;
         let mut added: Option<&'static str> = None;
@@ -561,7 +603,7 @@ impl Ui {
             // size): the trace is the last pass's. Actions are kept, since
             // only the first pass sees the input.
             trace.rects.clear();
-            build(ui, ed, u, rows, (&mut *filter, focus_filter), &status, &mut actions, &mut trace);
+            build(ui, ed, u, panel.then_some(&mut io), &status, &mut actions, &mut trace);
             if let Some(d) = dialog.as_mut() {
                 answer |= d.show(ui.ctx(), u, &mut trace);
             }
@@ -569,6 +611,21 @@ impl Ui {
                 added = dialog::add_menu(ui.ctx(), at, u, &mut trace).or(added);
             }
         });
+        let (toggled, rename_row, rename_done) = (io.toggled, io.rename_row, io.rename_done);
+        if let Some(id) = toggled {
+            self.outliner.toggle(id);
+        }
+        if let Some(i) = rename_row {
+            self.start_rename(editor, i);
+        }
+        if let Some(confirmed) = rename_done {
+            if let Some(r) = self.renaming.take().filter(|_| confirmed) {
+                self.rename_object(editor, r.object, &r.text);
+            }
+        }
+        // A fold or a rename started changes the rows: laid out again now,
+        // so that what the user sees (and the trace) follows at once.
+        let mut again = toggled.is_some() || rename_row.is_some();
         if let Some(name) = added {
             self.add_menu = None;
             self.pending = Some(Outcome::Add(name.to_string()));
@@ -600,6 +657,14 @@ impl Ui {
             self.notice = unreadable;
         }
         self.apply(editor, actions);
+        // A refusal or a note of what the pass asked (a drop refused).
+        if let Some(message) = editor.take_message() {
+            self.notice = Some(message);
+            again = true;
+        }
+        if again {
+            self.run(editor, false);
+        }
     }
 
     /// Runs the commands of a pass through the editor. A transform field's

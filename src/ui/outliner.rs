@@ -8,6 +8,8 @@
 //! the same with a thousand objects as with a million; a change of
 //! structure costs one walk of the hierarchy (8 bytes a row).
 
+use std::collections::HashSet;
+
 use crate::scene::Scene;
 
 /// One row: the object's id and its depth below its root.
@@ -17,14 +19,20 @@ pub(super) struct Row {
     pub depth: u32,
 }
 
-/// The rows of the last scene structure seen, and those a filter keeps.
+/// The rows of the last scene structure seen, the objects whose children
+/// are folded away (the disclosure arrows), and the rows shown with the
+/// filter and the folds applied.
 #[derive(Debug, Default)]
 pub(super) struct Rows {
     structure: Option<u64>,
     rows: Vec<Row>,
-    /// The filter's text and the structure the filtered rows are of.
-    filtered_for: Option<(String, u64)>,
-    filtered: Vec<Row>,
+    /// Objects whose rows hide their descendants' rows. Not saved.
+    collapsed: HashSet<u32>,
+    /// Counts changes of `collapsed`.
+    folds: u64,
+    /// The filter's text, the structure and the folds the shown rows are of.
+    shown_for: Option<(String, u64, u64)>,
+    shown: Vec<Row>,
 }
 
 impl Rows {
@@ -38,29 +46,82 @@ impl Rows {
         &self.rows
     }
 
-    /// The rows whose names contain `filter` (ignoring case) and their
-    /// ancestors' rows for context; every row for an empty filter. Made
-    /// again when the filter or the structure changes (one pass over the
-    /// names, then the ancestors of each match).
-    pub fn filtered(&mut self, scene: &Scene, filter: &str) -> &[Row] {
-        if filter.is_empty() {
-            return self.of(scene);
-        }
+    /// The rows to show: those whose names contain `filter` (ignoring
+    /// case) with their ancestors' rows for context, less the rows under a
+    /// folded row; every row with no filter and no fold (no copy). Made
+    /// again when the filter, the structure or the folds change (one pass
+    /// over the names, then the ancestors of each match).
+    pub fn shown(&mut self, scene: &Scene, filter: &str) -> &[Row] {
         self.of(scene);
-        let key = (filter.to_string(), scene.structure());
-        if self.filtered_for.as_ref() != Some(&key) {
-            let needle = filter.to_lowercase();
-            let mut keep = std::collections::HashSet::new();
-            for row in &self.rows {
-                let i = row.id as usize;
-                if scene.objects()[i].name.to_lowercase().contains(&needle) && keep.insert(i) {
-                    keep.extend(scene.hierarchy().ancestors(i));
+        if filter.is_empty() && self.collapsed.is_empty() {
+            return &self.rows;
+        }
+        let key = (filter.to_string(), scene.structure(), self.folds);
+        if self.shown_for.as_ref() != Some(&key) {
+            let keep = (!filter.is_empty()).then(|| {
+                let needle = filter.to_lowercase();
+                let mut keep = HashSet::new();
+                for row in &self.rows {
+                    let i = row.id as usize;
+                    if scene.objects()[i].name.to_lowercase().contains(&needle) && keep.insert(i) {
+                        keep.extend(scene.hierarchy().ancestors(i));
+                    }
+                }
+                keep
+            });
+            self.shown.clear();
+            // Rows deeper than this one are under a folded row.
+            let mut folded_at: Option<u32> = None;
+            for &row in &self.rows {
+                match folded_at {
+                    Some(d) if row.depth > d => continue,
+                    _ => folded_at = None,
+                }
+                if keep.as_ref().is_some_and(|k| !k.contains(&(row.id as usize))) {
+                    continue;
+                }
+                self.shown.push(row);
+                if self.collapsed.contains(&row.id) {
+                    folded_at = Some(row.depth);
                 }
             }
-            self.filtered = self.rows.iter().copied().filter(|r| keep.contains(&(r.id as usize))).collect();
-            self.filtered_for = Some(key);
+            self.shown_for = Some(key);
         }
-        &self.filtered
+        &self.shown
+    }
+
+    /// What the last [`Rows::shown`] with `filter` returned, and the folds.
+    pub fn last_shown(&self, filter: &str) -> (&[Row], &HashSet<u32>) {
+        let rows = if filter.is_empty() && self.collapsed.is_empty() { &self.rows } else { &self.shown };
+        (rows, &self.collapsed)
+    }
+
+    /// Whether object `id`'s children are folded away.
+    #[cfg(test)]
+    pub fn is_collapsed(&self, id: u32) -> bool {
+        self.collapsed.contains(&id)
+    }
+
+    /// Folds or unfolds object `id`'s children (its disclosure arrow).
+    pub fn toggle(&mut self, id: u32) {
+        if !self.collapsed.remove(&id) {
+            self.collapsed.insert(id);
+        }
+        self.folds += 1;
+    }
+
+    /// Unfolds every ancestor of object `i`, so that its row is shown.
+    pub fn expand_to(&mut self, scene: &Scene, i: usize) {
+        if self.collapsed.is_empty() {
+            return;
+        }
+        let mut changed = false;
+        for a in scene.hierarchy().ancestors(i) {
+            changed |= self.collapsed.remove(&(a as u32));
+        }
+        if changed {
+            self.folds += 1;
+        }
     }
 }
 
@@ -143,5 +204,30 @@ mod tests {
         // Another scene with as many objects is another structure.
         let other = Scene::cube_grid(6);
         assert_eq!(rows.of(&other), expected(&other).as_slice());
+    }
+
+    #[test]
+    fn folded_rows_hide_their_subtrees_and_unfold_for_an_object() {
+        let mut scene = Scene::default();
+        let a = scene.push(object("a"), None).unwrap();
+        let b = scene.push(object("b"), Some(a)).unwrap();
+        let c = scene.push(object("c"), Some(b)).unwrap();
+        scene.push(object("d"), Some(a)).unwrap();
+        let e = scene.push(object("e"), None).unwrap();
+        let mut rows = Rows::default();
+        let ids = |rows: &[Row]| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+        assert_eq!(ids(rows.shown(&scene, "")), [0, 1, 2, 3, 4]);
+        rows.toggle(b as u32);
+        assert_eq!(ids(rows.shown(&scene, "")), [0, 1, 3, 4]);
+        rows.toggle(a as u32);
+        assert_eq!(ids(rows.shown(&scene, "")), [0, 4]);
+        // The filter keeps c's ancestors, the folds still apply.
+        assert_eq!(ids(rows.shown(&scene, "C")), [0]);
+        rows.expand_to(&scene, c);
+        assert!(!rows.is_collapsed(a as u32) && !rows.is_collapsed(b as u32));
+        assert_eq!(ids(rows.shown(&scene, "c")), [0, 1, 2]);
+        assert_eq!(ids(rows.shown(&scene, "")), [0, 1, 2, 3, 4]);
+        rows.toggle(e as u32);
+        assert_eq!(ids(rows.shown(&scene, "")), [0, 1, 2, 3, 4], "a leaf's fold hides nothing");
     }
 }

@@ -3,6 +3,8 @@
 //! widget. Each control records its rectangle in the trace and turns what
 //! the user did into [`Command`]s that [`super::Ui`] applies to the editor.
 
+use std::collections::HashSet;
+
 use egui::{Color32, Pos2, Rect, Vec2};
 use nalgebra::{Point2, UnitQuaternion, Vector3};
 
@@ -76,15 +78,45 @@ fn note(trace: &mut UiTrace, name: &str, r: &egui::Response, u: f64) {
     trace.rects.insert(name.to_string(), px_rect(r.rect, u));
 }
 
+/// A rename typed in place: in an outliner row (double click, F2) or in
+/// the transform section's name field.
+#[derive(Clone, Debug)]
+pub(super) struct Renaming {
+    pub object: usize,
+    pub text: String,
+    /// The field takes the keyboard (all its text selected) this pass.
+    pub start: bool,
+    /// In the transform section's name field, not the outliner row.
+    pub in_panel: bool,
+}
+
+/// What the outliner reads and asks for besides commands.
+pub(super) struct OutlinerIo<'a> {
+    /// The rows shown and the objects whose children are folded away.
+    pub rows: &'a [Row],
+    pub collapsed: &'a HashSet<u32>,
+    pub filter: &'a mut String,
+    /// The filter field takes the keyboard this pass (Ctrl+F).
+    pub focus_filter: bool,
+    /// Scroll the active object's row into view even if it was seen.
+    pub reveal_active: bool,
+    pub renaming: &'a mut Option<Renaming>,
+    /// Out: a disclosure arrow clicked (the object).
+    pub toggled: Option<u32>,
+    /// Out: a row asked to be renamed (double click).
+    pub rename_row: Option<usize>,
+    /// Out: the rename in place ended: confirmed (Enter, a click
+    /// elsewhere) or abandoned (Esc).
+    pub rename_done: Option<bool>,
+}
+
 /// Lays out the whole UI for one pass; `panel`: the side panel is shown,
-/// with these outliner rows.
-#[allow(clippy::too_many_arguments)]
+/// with this outliner.
 pub(super) fn build(
     ui: &mut egui::Ui,
     editor: &Editor,
     u: f64,
-    panel: Option<&[Row]>,
-    filter: (&mut String, bool),
+    panel: Option<&mut OutlinerIo<'_>>,
     status: &str,
     actions: &mut Vec<Command>,
     trace: &mut UiTrace,
@@ -181,8 +213,8 @@ pub(super) fn build(
     trace.rects.insert("status".into(), px_rect(line.response.rect, u));
     trace.status = status.to_string();
 
-    if let Some(rows) = panel {
-        side_panel(ui, editor, rows, filter, u, screen, actions, trace);
+    if let Some(io) = panel {
+        side_panel(ui, editor, io, u, screen, actions, trace);
     }
     view_widget(ui.ctx(), editor, u, screen);
 }
@@ -197,12 +229,10 @@ pub(super) fn build(
 /// first pass measuring itself unseen, so a screenshot or a click right
 /// after the panel is shown would meet a panel that is not (fully) there
 /// while the trace already has its rects.
-#[allow(clippy::too_many_arguments)]
 fn side_panel(
     ui: &mut egui::Ui,
     editor: &Editor,
-    rows: &[Row],
-    (filter, focus_filter): (&mut String, bool),
+    io: &mut OutlinerIo<'_>,
     u: f64,
     screen: Rect,
     actions: &mut Vec<Command>,
@@ -224,8 +254,8 @@ fn side_panel(
         ui.strong("Outliner");
         // The filter (Ctrl+F): rows whose names contain its text, with their ancestors.
         let field =
-            ui.add(egui::TextEdit::singleline(filter).hint_text("Filter (Ctrl+F)").desired_width(f32::INFINITY));
-        if focus_filter {
+            ui.add(egui::TextEdit::singleline(io.filter).hint_text("Filter (Ctrl+F)").desired_width(f32::INFINITY));
+        if io.focus_filter {
             field.request_focus();
         }
         note_visible(trace, "filter", field.rect, ui.clip_rect(), u);
@@ -238,9 +268,13 @@ fn side_panel(
         let list_height = ui.max_rect().max.y - ui.cursor().min.y - tail_then;
         let row_height = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
         if list_height >= row_height {
-            outliner(ui, editor, rows, list_height, row_height, u, actions, trace);
+            outliner(ui, editor, io, list_height, row_height, u, actions, trace);
+        } else if let Some(r) = io.renaming.as_mut().filter(|r| !r.in_panel && editor.active() == Some(r.object)) {
+            // No room for the list (a short window): F2 edits the name field.
+            r.in_panel = true;
+            r.start = true;
         }
-        let tail = ui.scope(|ui| transform_section(ui, editor, u, actions, trace));
+        let tail = ui.scope(|ui| transform_section(ui, editor, io, u, actions, trace));
         // The section and the gap above it.
         let tail_now = tail.response.rect.height() + ui.spacing().item_spacing.y;
         note_visible(trace, "transform", tail.response.rect, ui.clip_rect(), u);
@@ -264,12 +298,14 @@ fn note_visible(trace: &mut UiTrace, name: &str, rect: Rect, clip: Rect, u: f64)
 /// The outliner's list, `height` points high and as wide as the panel:
 /// each row spans the full width, so a click anywhere along it selects
 /// that object and the wheel scrolls the list anywhere over it; the scroll
-/// bar sits at the panel's right edge.
+/// bar sits at the panel's right edge. Rows with children start with a
+/// disclosure arrow; a double click renames a row in place; rows dragged
+/// onto a row become its children, dropped under the last row roots.
 #[allow(clippy::too_many_arguments)]
 fn outliner(
     ui: &mut egui::Ui,
     editor: &Editor,
-    rows: &[Row],
+    io: &mut OutlinerIo<'_>,
     height: f32,
     row_height: f32,
     u: f64,
@@ -279,6 +315,7 @@ fn outliner(
     let scene = editor.scene();
     let active = editor.active();
     let shift = ui.input(|i| i.modifiers.shift);
+    let rows = io.rows;
     ui.scope(|ui| {
         // Rows touch, so no gap between two of them belongs to neither.
         ui.spacing_mut().item_spacing.y = 0.0;
@@ -288,7 +325,7 @@ fn outliner(
         // view) is scrolled to, into the middle of the list.
         let memory = ui.id().with("outliner.seen");
         let (seen_active, offset) = ui.data(|d| d.get_temp::<(Option<usize>, f32)>(memory)).unwrap_or((None, 0.0));
-        if let Some(a) = active.filter(|a| Some(*a) != seen_active) {
+        if let Some(a) = active.filter(|a| io.reveal_active || Some(*a) != seen_active) {
             if let Some(r) = rows.iter().position(|row| row.id as usize == a) {
                 let (top, bottom) = (r as f32 * row_height, (r + 1) as f32 * row_height);
                 if top < offset || bottom > offset + height {
@@ -296,6 +333,8 @@ fn outliner(
                 }
             }
         }
+        // Whether a dragged row was let go over a row.
+        let mut dropped_on_row = false;
         let out = list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
             for &Row { id, depth } in &rows[in_view] {
                 let i = id as usize;
@@ -308,22 +347,140 @@ fn outliner(
                 } else if active == Some(i) {
                     text = text.strong().color(Color32::from_rgb(255, 230, 140));
                 }
-                let r = outliner_row(ui, text, depth, editor.is_selected(i), row_height);
-                // The eye, registered after the row so that it takes the
-                // clicks on it.
+                let has_children = !scene.hierarchy().children(i).is_empty();
+                let renaming = io.renaming.as_mut().filter(|r| r.object == i && !r.in_panel);
+                let look = RowLook { depth, selected: editor.is_selected(i), name: renaming.is_none() };
+                let r = outliner_row(ui, text, look, row_height);
+                r.dnd_set_drag_payload(i);
+                if r.dnd_hover_payload::<usize>().is_some() {
+                    let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
+                    ui.painter().rect_stroke(r.rect, 2.0, stroke, egui::StrokeKind::Inside);
+                }
+                if let Some(dragged) = r.dnd_release_payload::<usize>() {
+                    dropped_on_row = true;
+                    drop_rows(editor, *dragged, Some(i), actions);
+                }
+                // The arrow and the eye, registered after the row so that
+                // they take the clicks on them.
+                let arrow = has_children.then(|| {
+                    let collapsed = io.collapsed.contains(&id);
+                    disclosure_arrow(ui, r.rect, depth, r.id.with("arrow"), collapsed)
+                });
                 let eye = eye_button(ui, r.rect, r.id.with("eye"), o.hidden, hidden);
-                if eye.clicked() {
+                if let Some(renaming) = renaming {
+                    let field = name_field_in_row(ui, r.rect, depth, renaming);
+                    if let Some(done) = field {
+                        io.rename_done = Some(done);
+                    }
+                } else if eye.clicked() {
                     actions.push(Command::ToggleHidden { object: i });
+                } else if arrow.as_ref().is_some_and(egui::Response::clicked) {
+                    io.toggled = Some(id);
+                } else if r.double_clicked() {
+                    io.rename_row = Some(i);
                 } else if r.clicked() {
                     actions.push(Command::Select { object: i, add: shift });
                 }
                 note_visible(trace, &format!("outliner.{}", o.name), r.rect, ui.clip_rect(), u);
                 note_visible(trace, &format!("eye.{}", o.name), eye.rect, ui.clip_rect(), u);
+                if let Some(a) = arrow {
+                    note_visible(trace, &format!("arrow.{}", o.name), a.rect, ui.clip_rect(), u);
+                }
             }
         });
+        // Let go in the list but over no row (under the last one): roots.
+        let list_rect = out.inner_rect;
+        let over_list = ui.input(|i| i.pointer.interact_pos()).is_some_and(|p| list_rect.contains(p));
+        let released = ui.input(|i| i.pointer.any_released());
+        if !dropped_on_row && over_list && released {
+            if let Some(dragged) = egui::DragAndDrop::take_payload::<usize>(ui.ctx()) {
+                drop_rows(editor, *dragged, None, actions);
+            }
+        }
         note_visible(trace, "outliner", out.inner_rect, ui.clip_rect(), u);
         ui.data_mut(|d| d.insert_temp(memory, (active, out.state.offset.y)));
     });
+}
+
+/// Rows dragged from `dragged`'s row and let go on `parent`'s row (`None`:
+/// under the last row): the selection moves if the dragged row is in it,
+/// else the dragged object alone (selected first). A row let go on itself
+/// does nothing.
+fn drop_rows(editor: &Editor, dragged: usize, parent: Option<usize>, actions: &mut Vec<Command>) {
+    if parent == Some(dragged) {
+        return;
+    }
+    if !editor.is_selected(dragged) {
+        actions.push(Command::Select { object: dragged, add: false });
+    }
+    actions.push(Command::ReparentSelection { parent });
+}
+
+/// How an outliner row is drawn.
+struct RowLook {
+    depth: u32,
+    selected: bool,
+    /// Its name is drawn (not while it is renamed in place).
+    name: bool,
+}
+
+/// Indentation of a row's arrow, in points.
+fn indent(depth: u32) -> f32 {
+    12.0 * depth as f32
+}
+
+/// The disclosure arrow of a row with children: pointing right while
+/// folded, down while open; a click toggles it.
+fn disclosure_arrow(ui: &mut egui::Ui, row: Rect, depth: u32, id: egui::Id, collapsed: bool) -> egui::Response {
+    let side = row.height();
+    let left = row.left() + ui.spacing().button_padding.x + indent(depth);
+    let rect = Rect::from_min_size(Pos2::new(left, row.top()), Vec2::splat(side));
+    let r = ui.interact(rect, id, egui::Sense::click()).on_hover_text(if collapsed { "Expand" } else { "Collapse" });
+    if ui.is_rect_visible(rect) {
+        let colour = if r.hovered() { ui.visuals().strong_text_color() } else { ui.visuals().text_color() };
+        let (c, h) = (rect.center(), side * 0.2);
+        let points = if collapsed {
+            vec![c + Vec2::new(-h * 0.6, -h), c + Vec2::new(h, 0.0), c + Vec2::new(-h * 0.6, h)]
+        } else {
+            vec![c + Vec2::new(-h, -h * 0.6), c + Vec2::new(h, -h * 0.6), c + Vec2::new(0.0, h)]
+        };
+        ui.painter().add(egui::Shape::convex_polygon(points, colour, egui::Stroke::NONE));
+    }
+    r
+}
+
+/// Where a row's name starts: after its indentation and its arrow's room.
+fn name_left(ui: &egui::Ui, row: Rect, depth: u32) -> f32 {
+    row.left() + ui.spacing().button_padding.x + indent(depth) + row.height()
+}
+
+/// The name field over a row being renamed; `Some(confirmed)` when the
+/// rename ends this pass (Enter or a click elsewhere: confirmed; Esc: not).
+fn name_field_in_row(ui: &mut egui::Ui, row: Rect, depth: u32, renaming: &mut Renaming) -> Option<bool> {
+    let rect = Rect::from_min_max(
+        Pos2::new(name_left(ui, row, depth), row.top()),
+        Pos2::new(row.right() - row.height(), row.bottom()),
+    );
+    let id = egui::Id::new("rename in place");
+    let field = ui.put(rect, egui::TextEdit::singleline(&mut renaming.text).id(id).margin(Vec2::new(2.0, 0.0)));
+    name_field_focus(ui, &field, renaming)
+}
+
+/// Takes the keyboard with all the text selected on a rename's first
+/// pass; `Some(confirmed)` once the field lets the keyboard go.
+fn name_field_focus(ui: &egui::Ui, field: &egui::Response, renaming: &mut Renaming) -> Option<bool> {
+    if std::mem::take(&mut renaming.start) {
+        field.request_focus();
+        let mut state = egui::text_edit::TextEditState::load(ui.ctx(), field.id).unwrap_or_default();
+        let all = egui::text::CCursorRange::two(
+            egui::text::CCursor::new(0),
+            egui::text::CCursor::new(renaming.text.chars().count()),
+        );
+        state.cursor.set_char_range(Some(all));
+        state.store(ui.ctx(), field.id);
+        return None;
+    }
+    field.lost_focus().then(|| !ui.input(|i| i.key_pressed(egui::Key::Escape)))
 }
 
 /// The eye at the right end of an outliner row (`row`): a click toggles
@@ -356,28 +513,30 @@ fn eye_button(ui: &mut egui::Ui, row: Rect, id: egui::Id, own: bool, hidden: boo
 }
 
 /// One outliner row: the whole width of the list, `height` high, the name
-/// indented by its depth, framed when selected or hovered as a selectable
-/// label is.
-fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, depth: u32, selected: bool, height: f32) -> egui::Response {
-    let (rect, r) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), egui::Sense::click());
+/// after its indentation and its arrow's room, framed when selected or
+/// hovered as a selectable label is. It senses drags (dragging rows).
+fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, look: RowLook, height: f32) -> egui::Response {
+    let (rect, r) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), egui::Sense::click_and_drag());
     let name = text.text().to_string();
+    let selected = look.selected;
     r.widget_info(|| egui::WidgetInfo::selected(egui::WidgetType::SelectableLabel, true, selected, &name));
     if ui.is_rect_visible(rect) {
-        let look = ui.style().interact_selectable(&r, selected);
+        let style = ui.style().interact_selectable(&r, selected);
         if selected || r.hovered() || r.has_focus() {
-            ui.painter().rect(rect, look.corner_radius, look.weak_bg_fill, look.bg_stroke, egui::StrokeKind::Inside);
+            ui.painter().rect(rect, style.corner_radius, style.weak_bg_fill, style.bg_stroke, egui::StrokeKind::Inside);
         }
-        let pad = ui.spacing().button_padding.x;
-        let indent = 12.0 * depth as f32;
-        let room = (rect.width() - indent - 2.0 * pad - height).max(0.0);
-        let galley = egui::WidgetText::from(text).into_galley(
-            ui,
-            Some(egui::TextWrapMode::Truncate),
-            room,
-            egui::TextStyle::Button,
-        );
-        let at = Pos2::new(rect.left() + pad + indent, rect.center().y - galley.size().y / 2.0);
-        ui.painter().galley(at, galley, look.text_color());
+        if look.name {
+            let left = name_left(ui, rect, look.depth);
+            let room = (rect.right() - left - ui.spacing().button_padding.x - height).max(0.0);
+            let galley = egui::WidgetText::from(text).into_galley(
+                ui,
+                Some(egui::TextWrapMode::Truncate),
+                room,
+                egui::TextStyle::Button,
+            );
+            let at = Pos2::new(left, rect.center().y - galley.size().y / 2.0);
+            ui.painter().galley(at, galley, style.text_color());
+        }
     }
     r
 }
@@ -385,7 +544,14 @@ fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, depth: u32, selected: b
 /// The active object's transform (position, rotation as XYZ Euler
 /// degrees, scale) as number fields, below a separator; or a line saying
 /// there is no active object.
-fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+fn transform_section(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    io: &mut OutlinerIo<'_>,
+    u: f64,
+    actions: &mut Vec<Command>,
+    trace: &mut UiTrace,
+) {
     ui.separator();
     let Some(i) = editor.active() else {
         ui.label("No active object");
@@ -393,7 +559,8 @@ fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut V
     };
     let scene = editor.scene();
     let t = scene.objects()[i].transform;
-    ui.strong(format!("Transform: {}", scene.objects()[i].name));
+    ui.strong("Transform");
+    name_field(ui, i, scene.objects()[i].name.as_str(), io, u, trace);
     let euler = euler_deg(&t.rotation);
     let rows: [(&str, [f64; 3], f64); 3] =
         [("position", t.position.into(), 0.01), ("rotation", euler, 0.5), ("scale", t.scale.into(), 0.01)];
@@ -423,6 +590,33 @@ fn transform_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut V
             }
         }
     });
+}
+
+/// The active object's name as an editable field (`name` in the trace):
+/// a click in it starts a rename, Enter or a click elsewhere confirms it,
+/// Esc abandons it.
+fn name_field(ui: &mut egui::Ui, i: usize, name: &str, io: &mut OutlinerIo<'_>, u: f64, trace: &mut UiTrace) {
+    let ours = io.renaming.as_ref().is_some_and(|r| r.in_panel && r.object == i);
+    let mut text = match io.renaming.as_ref() {
+        Some(r) if ours => r.text.clone(),
+        _ => name.to_string(),
+    };
+    let field = ui
+        .horizontal(|ui| {
+            ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut text).id(egui::Id::new("name field")).desired_width(f32::INFINITY))
+        })
+        .inner;
+    note_visible(trace, "name", field.rect, ui.clip_rect(), u);
+    if ours {
+        let renaming = io.renaming.as_mut().expect("ours");
+        renaming.text = text;
+        if let Some(done) = name_field_focus(ui, &field, renaming) {
+            io.rename_done = Some(done);
+        }
+    } else if field.has_focus() {
+        *io.renaming = Some(Renaming { object: i, text, start: false, in_panel: true });
+    }
 }
 
 /// Paints the view-orientation widget (its input is handled in [`Ui::handle`]).

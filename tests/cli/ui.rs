@@ -499,3 +499,135 @@ fn ui_the_outliner_filter_keeps_matches_and_their_ancestors() {
     // The filter changes nothing in the scene.
     assert_eq!(r.trace[5]["count"], 5);
 }
+
+/// Presses at `from`, moves in steps to `to` and lets go there.
+fn drag_to(from: [f64; 2], to: [f64; 2]) -> Vec<Value> {
+    let mut events = vec![json!({ "mouse_move": from }), json!({ "mouse_down": "left" })];
+    for k in 1..=4 {
+        let t = k as f64 / 4.0;
+        events.push(json!({ "mouse_move": [from[0] + t * (to[0] - from[0]), from[1] + t * (to[1] - from[1])] }));
+    }
+    events.push(json!({ "mouse_up": "left" }));
+    events
+}
+
+fn keys(name: &str, mods: &[&str]) -> Vec<Value> {
+    vec![json!({ "key_down": name, "mods": mods }), json!({ "key_up": name, "mods": mods })]
+}
+
+/// A row dragged onto another becomes its child with its world place
+/// kept; dragged under the last row it is a root again; each drop is one
+/// undo step.
+#[test]
+fn ui_outliner_rows_dragged_onto_a_row_or_under_the_last_reparent() {
+    let settings = json!({ "ui": { "panel": true } });
+    // box: at (1, 0, 0), scaled (0.5, 2, 1), turned 90 degrees about Z.
+    let scene = scene(json!([
+        { "name": "box", "mesh": "cube", "position": [1, 0, 0], "scale": [0.5, 2, 1],
+          "rotation": [0, 0, std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2] },
+        { "name": "ball", "mesh": "sphere", "position": [-3, -2, 0], "scale": [0.4, 0.4, 0.4] }
+    ]));
+    let rects = controls(&scene, &settings);
+    let (box_row, ball_row) = (centre(&rects, "outliner.box"), centre(&rects, "outliner.ball"));
+    let list = rects["outliner"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<_>>();
+    let below = [ball_row[0], (ball_row[1] + 40.0).min(list[3] - 5.0)];
+    assert!(below[1] > ball_row[1] + 15.0, "room under the last row: {list:?}");
+
+    let mut events = drag_to(ball_row, box_row);
+    let first = events.len();
+    let r = run_ui(&scene, &script(settings.clone(), json!(events.clone())));
+    let ball = object(&r.scene, "ball");
+    assert_eq!(ball["parent"], json!("box"));
+    // Local = inverse(box world) * ball world: the offset (-4, -2, 0)
+    // turned back by -90 degrees about Z is (-2, 4, 0), divided by the scale.
+    let p = vec3(&ball["position"]);
+    for (got, want) in p.iter().zip([-2.0 / 0.5, 4.0 / 2.0, 0.0]) {
+        assert!((got - want).abs() < 1e-9, "{p:?}");
+    }
+    assert_eq!(r.trace[first - 1]["selection"], json!(["ball"]), "the dragged row was selected first");
+
+    // Under the last row: a root again, where it was.
+    events.extend(drag_to(centre(&rects, "outliner.ball"), below));
+    let second = events.len();
+    events.extend(keys("Z", &["ctrl"]));
+    let r = run_ui(&scene, &script(settings.clone(), json!(events.clone())));
+    let last = &r.trace[second - 1]["objects"]["ball"];
+    let w = vec3(&last["world_position"]);
+    assert!(w.iter().zip([-3.0, -2.0, 0.0]).all(|(g, e)| (g - e).abs() < 1e-9), "{w:?}");
+    // One Ctrl+Z takes the second drop back: under box again.
+    assert_eq!(object(&r.scene, "ball")["parent"], json!("box"));
+
+    // A row dropped on its own child is refused with a message.
+    let mut events = drag_to(ball_row, box_row);
+    events.extend(click(centre(&rects, "outliner.box")));
+    events.extend(drag_to(box_row, ball_row));
+    let r = run_ui(&scene, &script(settings, json!(events.clone())));
+    assert_eq!(object(&r.scene, "ball")["parent"], json!("box"));
+    assert!(object(&r.scene, "box").get("parent").is_none_or(Value::is_null));
+    let status = r.trace.last().unwrap()["ui"]["status"].as_str().unwrap();
+    assert!(status.starts_with("Not done"), "{status}");
+}
+
+/// A parent's arrow folds its children's rows away and unfolds them; a
+/// child selected in the 3D view unfolds its parent's row.
+#[test]
+fn ui_outliner_arrows_fold_rows_and_a_selection_unfolds_them() {
+    let settings = json!({ "ui": { "panel": true } });
+    let scene = scene(json!([
+        { "name": "box", "mesh": "cube", "scale": [0.4, 0.4, 0.4] },
+        { "name": "ball", "mesh": "sphere", "parent": "box", "position": [-5, 0, 0] }
+    ]));
+    let rects = controls(&scene, &settings);
+    assert!(rects.get("arrow.ball").is_none(), "a row without children has no arrow");
+    let mut events = click(centre(&rects, "arrow.box"));
+    // ball's world place: (-2, 0, 0), in the view at at(-2, 0).
+    events.extend(click(at(-2.0, 0.0)));
+    events.extend(click(centre(&rects, "arrow.box")));
+    let r = run_ui(&scene, &script(settings, json!(events)));
+    let has = |k: usize, name: &str| r.trace[k]["ui"]["rects"].get(format!("outliner.{name}")).is_some();
+    assert!(has(1, "box") && has(1, "ball"), "open at first");
+    assert!(has(2, "box") && !has(2, "ball"), "folded");
+    assert_eq!(r.trace[2]["selection"], json!([]), "the arrow does not select");
+    assert_eq!(r.trace[5]["selection"], json!(["ball"]));
+    assert!(has(5, "ball"), "a selection in the view unfolds its ancestors");
+    assert!(!has(8, "ball"), "folded again");
+    assert_eq!(r.trace[8]["selection"], json!(["ball"]));
+}
+
+/// A double click on a row edits its name in place: Enter confirms, Esc
+/// abandons; the transform section's name field renames the active object;
+/// a name in use gets a number.
+#[test]
+fn ui_rows_and_the_name_field_rename_in_place() {
+    let settings = json!({ "ui": { "panel": true }, "select": ["box"] });
+    let rects = controls(&one_box(), &settings);
+    let row = centre(&rects, "outliner.ball");
+    let double = |p: [f64; 2]| {
+        let mut e = click(p);
+        e.extend(click(p)[1..].to_vec());
+        e
+    };
+    let mut events = double(row);
+    events.push(json!({ "text": "orb" }));
+    events.extend(keys("Enter", &[]));
+    let r = run_ui(&one_box(), &script(settings.clone(), json!(events)));
+    assert!(object(&r.scene, "orb").is_object(), "{}", r.saved);
+    assert_eq!(r.trace.last().unwrap()["selection"], json!(["orb"]));
+
+    let mut events = double(row);
+    events.push(json!({ "text": "orb" }));
+    events.extend(keys("Escape", &[]));
+    let r = run_ui(&one_box(), &script(settings.clone(), json!(events)));
+    assert!(object(&r.scene, "ball").is_object(), "Esc abandons");
+
+    // The name field: box is active; "ball" is taken.
+    let mut events = click(centre(&rects, "name"));
+    events.extend(keys("A", &["ctrl"]));
+    events.push(json!({ "text": "ball" }));
+    events.extend(keys("Enter", &[]));
+    events.extend(keys("Z", &["ctrl"]));
+    let undo = events.len() - 2;
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert_eq!(r.trace[undo - 1]["selection"], json!(["ball.001"]));
+    assert_eq!(r.trace[undo]["selection"], json!(["box"]), "one undo step");
+}
