@@ -3,7 +3,7 @@
 
 LAVAPIPE_ICD := /usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 APT_PACKAGES := mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools \
-                libshaderc-dev glslc xvfb xdotool imagemagick x11-utils
+                libshaderc-dev glslc xvfb xdotool xclip imagemagick x11-utils
 CARGO ?= cargo
 ARGS ?=
 

@@ -8,6 +8,9 @@ mod support;
 /// The autosave: SIGKILL then --recover; kills during autosaves.
 #[path = "window/autosave.rs"]
 mod autosave;
+/// Copy in one window, paste in another, through the X clipboard.
+#[path = "window/clipboard.rs"]
+mod clipboard;
 /// Editing with real X input: select, drag, screenshot, save.
 #[path = "window/editing.rs"]
 mod editing;

@@ -159,8 +159,11 @@ pub fn spawn_window_logged(
                 eprintln!("attempt {attempt}: the program exited before its window showed: {status}; it said: {said}");
                 break;
             }
+            // This child's window (by its _NET_WM_PID): a test may run
+            // several programs on one server.
+            let pid = child.id().to_string();
             let found = Command::new("xdotool")
-                .args(["search", "--name", "^viewport"])
+                .args(["search", "--all", "--pid", &pid, "--name", "^viewport"])
                 .env("DISPLAY", &x.display)
                 .output()
                 .unwrap();
