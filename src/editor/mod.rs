@@ -259,8 +259,7 @@ impl Editor {
 
     /// Sets object `i`'s local transform as one undo step (a typed value):
     /// the same write and history entry a completed drag makes. `before` is
-    /// the transform the edit started from (fields dragged over several
-    /// frames write as they go and record one step at the end).
+    /// the transform the edit started from.
     pub fn commit_transform(&mut self, i: usize, before: Transform, after: Transform) -> bool {
         if !self.scene.contains(i) || self.gizmo.is_dragging() || transform_problem(&after).is_some() {
             return false;
@@ -269,6 +268,32 @@ impl Editor {
         if before != after {
             self.history.push(Edit::Transform { objects: vec![i], before: vec![before], after: vec![after] });
         }
+        self.rehover();
+        true
+    }
+
+    /// Records the local transforms the objects of `before` have now as
+    /// one undo step from the transforms given there (fields typed into or
+    /// dragged over several frames write as they go, through
+    /// [`Editor::set_transform`], and record one step at the end). Objects
+    /// gone since, or unchanged, are left out.
+    pub fn commit_transforms(&mut self, before: &[(usize, Transform)]) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let changed: Vec<(usize, Transform, Transform)> = before
+            .iter()
+            .filter_map(|&(i, b)| self.scene.get(i).map(|o| (i, b, o.transform)))
+            .filter(|(_, b, a)| b != a)
+            .collect();
+        if changed.is_empty() {
+            return false;
+        }
+        self.history.push(Edit::Transform {
+            objects: changed.iter().map(|c| c.0).collect(),
+            before: changed.iter().map(|c| c.1).collect(),
+            after: changed.iter().map(|c| c.2).collect(),
+        });
         self.rehover();
         true
     }

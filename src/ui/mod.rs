@@ -15,6 +15,7 @@
 
 mod dialog;
 mod expr;
+mod number;
 pub use dialog::DialogKind;
 mod outliner;
 mod panels;
@@ -72,11 +73,11 @@ pub struct UiTrace {
     pub rects: BTreeMap<String, [f64; 4]>,
 }
 
-/// An edit of a transform field in progress: the transform it started from.
-#[derive(Clone, Copy, Debug)]
+/// An edit of a transform field in progress: the objects it changed, each
+/// with the transform it started from.
+#[derive(Clone, Debug, Default)]
 struct FieldEdit {
-    object: usize,
-    before: Transform,
+    before: Vec<(usize, Transform)>,
 }
 
 /// The UI's state besides the editor's.
@@ -655,6 +656,7 @@ impl Ui {
             actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
         } else if unreadable.is_some() {
             self.notice = unreadable;
+            again = true;
         }
         self.apply(editor, actions);
         // A refusal or a note of what the pass asked (a drop refused).
@@ -673,11 +675,10 @@ impl Ui {
     fn apply(&mut self, editor: &mut Editor, commands: Vec<Command>) {
         for c in commands {
             if let Command::SetTransform { object, .. } = c {
-                let before = match self.field_edit {
-                    Some(e) if e.object == object => e.before,
-                    _ => editor.scene().objects()[object].transform,
-                };
-                self.field_edit = Some(FieldEdit { object, before });
+                let edit = self.field_edit.get_or_insert_with(FieldEdit::default);
+                if !edit.before.iter().any(|&(o, _)| o == object) {
+                    edit.before.push((object, editor.scene().objects()[object].transform));
+                }
             }
             editor.execute(&c);
         }
@@ -686,10 +687,7 @@ impl Ui {
         let editing = self.ctx.memory(|m| m.focused().is_some()) || self.ctx.egui_is_using_pointer();
         if !editing {
             if let Some(e) = self.field_edit.take() {
-                if editor.scene().contains(e.object) {
-                    let after = editor.scene().objects()[e.object].transform;
-                    editor.commit_transform(e.object, e.before, after);
-                }
+                editor.commit_transforms(&e.before);
             }
         }
     }

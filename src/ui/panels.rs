@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use egui::{Color32, Pos2, Rect, Vec2};
 use nalgebra::{Point2, UnitQuaternion, Vector3};
 
-use super::expr;
+use super::number;
 use super::outliner::Row;
 use super::{px_rect, widget, UiTrace, MIN_SIZE, PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT, TOOLBAR_HEIGHT};
 use crate::editor::{Command, Editor};
@@ -56,21 +56,6 @@ pub(super) fn euler_deg(q: &UnitQuaternion<f64>) -> [f64; 3] {
 /// for [`super::Ui::run`] to show in the status line.
 pub(super) fn unreadable_id() -> egui::Id {
     egui::Id::new("unreadable number")
-}
-
-/// A number field that applies typed text only when it is left, reading
-/// it as an arithmetic expression ([`expr::eval`]). Text that cannot be
-/// read changes nothing (egui keeps the old value) and leaves a message.
-fn typed<'a>(ui: &egui::Ui, field: egui::DragValue<'a>) -> egui::DragValue<'a> {
-    let ctx = ui.ctx().clone();
-    field.update_while_editing(false).custom_parser(move |text| match expr::eval(text) {
-        Ok(v) => Some(v),
-        Err(why) => {
-            let message = format!("Not a number: \"{}\" ({why})", text.trim());
-            ctx.data_mut(|d| d.insert_temp(unreadable_id(), message));
-            None
-        }
-    })
 }
 
 /// Records a named control's rectangle.
@@ -167,16 +152,28 @@ pub(super) fn build(
                 note(trace, "snap", &r, u);
                 let mut snap = cfg.snap;
                 let mut changed = false;
+                let mut unreadable = None;
                 for (name, value, speed, tip) in [
                     ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
                     ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
                     ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
                 ] {
-                    let r = ui
-                        .add(typed(ui, egui::DragValue::new(value).speed(speed).range(1e-4..=1e4)))
-                        .on_hover_text(tip);
-                    changed |= r.changed();
-                    note(trace, name, &r, u);
+                    let id = egui::Id::new("snap field").with(name);
+                    let f = number::field(ui, id, Some(*value), speed, 1e-4..=1e4, &mut unreadable);
+                    ui.interact(f.rect, id.with("tip"), egui::Sense::hover()).on_hover_text(tip);
+                    match f.change {
+                        number::Change::Typed(v) => *value = v,
+                        number::Change::Dragged(d) => *value = (*value + d).clamp(1e-4, 1e4),
+                        number::Change::None => {}
+                    }
+                    changed |= f.change != number::Change::None;
+                    trace.rects.insert(name.to_string(), px_rect(f.rect, u));
+                    if let Some(e) = f.error {
+                        trace.rects.insert(format!("{name}.error"), px_rect(e, u));
+                    }
+                }
+                if let Some(message) = unreadable {
+                    ui.ctx().data_mut(|d| d.insert_temp(unreadable_id(), message));
                 }
                 let r = ui
                     .checkbox(&mut snap.absolute, "Abs")
@@ -541,9 +538,11 @@ fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, look: RowLook, height: 
     r
 }
 
-/// The active object's transform (position, rotation as XYZ Euler
-/// degrees, scale) as number fields, below a separator; or a line saying
-/// there is no active object.
+/// The selected objects' transforms (position, rotation as XYZ Euler
+/// degrees, scale) as number fields below the active object's name, after
+/// a separator; or a line saying there is no active object. With several
+/// objects selected each component shows their shared value or `—`; a
+/// typed value is set on every one of them, a drag adds to each.
 fn transform_section(
     ui: &mut egui::Ui,
     editor: &Editor,
@@ -558,38 +557,69 @@ fn transform_section(
         return;
     };
     let scene = editor.scene();
-    let t = scene.objects()[i].transform;
-    ui.strong("Transform");
+    let selected = editor.selection();
+    if selected.len() > 1 {
+        ui.strong(format!("Transform ({} objects)", selected.len()));
+    } else {
+        ui.strong("Transform");
+    }
     name_field(ui, i, scene.objects()[i].name.as_str(), io, u, trace);
-    let euler = euler_deg(&t.rotation);
-    let rows: [(&str, [f64; 3], f64); 3] =
-        [("position", t.position.into(), 0.01), ("rotation", euler, 0.5), ("scale", t.scale.into(), 0.01)];
+    let transforms: Vec<_> = selected.iter().map(|&o| scene.objects()[o].transform).collect();
+    let components = |t: &crate::math::Transform, row: usize| -> [f64; 3] {
+        match row {
+            0 => t.position.into(),
+            1 => euler_deg(&t.rotation),
+            _ => t.scale.into(),
+        }
+    };
     let clip = ui.clip_rect();
+    let mut unreadable = None;
     egui::Grid::new("transform").num_columns(4).show(ui, |ui| {
-        for (row, values, speed) in rows {
-            ui.label(row);
-            let mut v = values;
-            let mut changed = false;
+        for (row, (label, speed)) in [("position", 0.01), ("rotation", 0.5), ("scale", 0.01)].into_iter().enumerate() {
+            ui.label(label);
             for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-                let r = ui.add(typed(ui, egui::DragValue::new(&mut v[k]).speed(speed).max_decimals(4)));
-                changed |= r.changed();
-                note_visible(trace, &format!("{row}.{axis}"), r.rect, clip, u);
+                let values: Vec<f64> = transforms.iter().map(|t| components(t, row)[k]).collect();
+                let first = values[values.len() - 1];
+                let shared = values.iter().all(|v| (v - first).abs() <= 1e-9 * first.abs().max(1.0));
+                let name = format!("{label}.{axis}");
+                let id = egui::Id::new("transform field").with(&name);
+                let f = number::field(ui, id, shared.then_some(first), speed, f64::MIN..=f64::MAX, &mut unreadable);
+                note_visible(trace, &name, f.rect, clip, u);
+                if let Some(e) = f.error {
+                    trace.rects.insert(format!("{name}.error"), px_rect(e, u));
+                }
+                let set = |old: f64| match f.change {
+                    number::Change::Typed(v) => v,
+                    number::Change::Dragged(d) => old + d,
+                    number::Change::None => old,
+                };
+                if f.change == number::Change::None {
+                    continue;
+                }
+                for (&o, t) in selected.iter().zip(&transforms) {
+                    let mut c = components(t, row);
+                    c[k] = set(c[k]);
+                    if !c.iter().all(|x| x.is_finite()) {
+                        continue;
+                    }
+                    let mut nt = *t;
+                    match row {
+                        0 => nt.position = Vector3::from(c),
+                        1 => {
+                            let r = c.map(f64::to_radians);
+                            nt.rotation = UnitQuaternion::from_euler_angles(r[0], r[1], r[2]);
+                        }
+                        _ => nt.scale = Vector3::from(c),
+                    }
+                    actions.push(Command::SetTransform { object: o, transform: nt });
+                }
             }
             ui.end_row();
-            if changed && v.iter().all(|x| x.is_finite()) {
-                let mut nt = t;
-                match row {
-                    "position" => nt.position = Vector3::from(v),
-                    "rotation" => {
-                        let r = v.map(f64::to_radians);
-                        nt.rotation = UnitQuaternion::from_euler_angles(r[0], r[1], r[2]);
-                    }
-                    _ => nt.scale = Vector3::from(v),
-                }
-                actions.push(Command::SetTransform { object: i, transform: nt });
-            }
         }
     });
+    if let Some(message) = unreadable {
+        ui.ctx().data_mut(|d| d.insert_temp(unreadable_id(), message));
+    }
 }
 
 /// The active object's name as an editable field (`name` in the trace):

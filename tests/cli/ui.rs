@@ -631,3 +631,57 @@ fn ui_rows_and_the_name_field_rename_in_place() {
     assert_eq!(r.trace[undo - 1]["selection"], json!(["ball.001"]));
     assert_eq!(r.trace[undo]["selection"], json!(["box"]), "one undo step");
 }
+
+/// Text that cannot be read keeps the field in edit mode with its text and
+/// a message under it: `1+` refused, then `2` typed after it makes `1+2`.
+#[test]
+fn ui_an_unreadable_number_stays_in_edit_mode_with_its_message() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let mut events = click(centre(&rects, "position.x"));
+    events.push(json!({ "text": "1+" }));
+    events.push(json!({ "key_down": "Enter" }));
+    let refused = events.len() - 1;
+    events.push(json!({ "text": "2" }));
+    events.push(json!({ "key_down": "Enter" }));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    let line = &r.trace[refused];
+    assert_eq!(vec3(&line["objects"]["box"]["position"]), [0.0, 0.0, 0.0]);
+    let status = line["ui"]["status"].as_str().unwrap();
+    assert!(status.starts_with("Not a number: \"1+\""), "{status}");
+    let (field, message) = (&line["ui"]["rects"]["position.x"], &line["ui"]["rects"]["position.x.error"]);
+    assert!(message[1].as_f64().unwrap() >= field[3].as_f64().unwrap(), "the message is under the field");
+    assert!(r.trace.last().unwrap()["ui"]["rects"].get("position.x.error").is_none(), "gone once read");
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [3.0, 0.0, 0.0], "1+ then 2: 1+2");
+}
+
+/// With two objects selected a typed value is set on both, a drag adds
+/// the same change to each; each is one undo step.
+#[test]
+fn ui_the_transform_fields_edit_every_selected_object() {
+    let settings = json!({ "select": ["ball", "box"], "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let mut events = click(centre(&rects, "position.y"));
+    events.push(json!({ "text": "1.5" }));
+    events.push(json!({ "key_down": "Enter" }));
+    let typed = events.len() - 1;
+    let x = centre(&rects, "position.x");
+    events.extend(drag_to(x, [x[0] + 50.0, x[1]]));
+    let dragged = events.len() - 1;
+    events.extend(keys("Z", &["ctrl"]));
+    let undone = events.len() - 2;
+    events.extend(keys("Z", &["ctrl"]));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    let pos = |k: usize, name: &str| vec3(&r.trace[k]["objects"][name]["position"]);
+    assert_eq!(pos(typed, "box"), [0.0, 1.5, 0.0]);
+    assert_eq!(pos(typed, "ball"), [-3.0, 1.5, 0.0]);
+    // 50 points at 0.01 a point: +0.5 on each.
+    for (name, x0) in [("box", 0.0), ("ball", -3.0)] {
+        let p = pos(dragged, name);
+        assert!((p[0] - (x0 + 0.5)).abs() < 1e-6 && p[1] == 1.5, "{name}: {p:?}");
+    }
+    assert_eq!(pos(undone, "box"), [0.0, 1.5, 0.0], "one step undoes the drag");
+    assert_eq!(pos(undone, "ball"), [-3.0, 1.5, 0.0]);
+    assert_eq!(vec3(&object(&r.scene, "ball")["position"]), [-3.0, -2.0, 0.0], "and one the typed value");
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [0.0, 0.0, 0.0]);
+}

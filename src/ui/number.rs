@@ -1,0 +1,200 @@
+//! The number field of the side panel and the toolbar
+//! (`docs/spec/organise.md`, "Typed numbers" and "Several selected objects
+//! in the panel"): a drag along it changes the value, a click edits it as
+//! text read as an arithmetic expression ([`super::expr::eval`]) when Enter
+//! is pressed. Text that cannot be read keeps the old value, shows a
+//! one-line message under the field and leaves the field in edit mode.
+//! A field of several objects whose values differ shows `—`.
+//!
+//! egui's own `DragValue` leaves edit mode on Enter whatever the text, so
+//! it could not keep a refused text in front of the user: this field keeps
+//! its edit state (the text and the message) itself.
+
+use egui::{Color32, Pos2, Rect, Vec2};
+
+use super::expr;
+
+/// Shown for a component the selected objects do not share.
+pub const DIFFERS: &str = "\u{2014}";
+
+/// What a field did in one pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Change {
+    None,
+    /// Text typed and confirmed: the new value.
+    Typed(f64),
+    /// Dragged along: the change to add.
+    Dragged(f64),
+}
+
+/// A field being edited as text.
+#[derive(Clone, Debug, Default)]
+struct Editing {
+    text: String,
+    /// Why the text last confirmed could not be read.
+    error: Option<String>,
+    /// All its text is selected on the next pass (just clicked).
+    start: bool,
+}
+
+/// What [`field`] laid out.
+pub struct Field {
+    pub change: Change,
+    /// The field's rectangle (points).
+    pub rect: Rect,
+    /// The message under the field, while there is one (points).
+    pub error: Option<Rect>,
+}
+
+/// The value as the field shows it: at most four decimals, at least as many
+/// as the drag speed needs (0.01 a pixel: two), no `-0`.
+pub fn format(value: f64, speed: f64) -> String {
+    let least = (-speed.log10()).ceil().clamp(0.0, 4.0) as usize;
+    let text = format!("{:.4}", value + 0.0);
+    let (whole, decimals) = text.split_once('.').unwrap_or((&text, ""));
+    let kept = decimals.trim_end_matches('0');
+    let kept = if kept.len() < least { &decimals[..least] } else { kept };
+    let text = if kept.is_empty() { whole.to_string() } else { format!("{whole}.{kept}") };
+    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+        text.trim_start_matches('-').to_string()
+    } else {
+        text
+    }
+}
+
+/// A number field: `value` (`None`: several values, shown as `—`),
+/// `speed` per point dragged, typed values clamped to `range`. Where text
+/// is refused, `unreadable` receives the message for the status line too.
+pub fn field(
+    ui: &mut egui::Ui,
+    id: egui::Id,
+    value: Option<f64>,
+    speed: f64,
+    range: std::ops::RangeInclusive<f64>,
+    unreadable: &mut Option<String>,
+) -> Field {
+    let text_id = id.with("text");
+    let shown = value.map_or_else(|| DIFFERS.to_string(), |v| format(v, speed));
+    let pad = ui.spacing().button_padding;
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let width = ui
+        .fonts_mut(|f| f.layout_no_wrap(shown.clone(), font.clone(), Color32::WHITE).size().x)
+        .max(ui.spacing().interact_size.x - 2.0 * pad.x)
+        + 2.0 * pad.x;
+    let size = Vec2::new(width, ui.spacing().interact_size.y);
+    let mut editing: Option<Editing> = ui.data(|d| d.get_temp(id));
+    let mut change = Change::None;
+    let inner = ui.scope(|ui| {
+        let (rect, r) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+        if editing.is_none() {
+            if r.dragged() {
+                let d = r.drag_delta();
+                if d.x != 0.0 {
+                    change = Change::Dragged(f64::from(d.x) * speed);
+                }
+            } else if r.clicked() {
+                // Edit as text: all of it selected, typing replaces it.
+                let text = if value.is_some() { shown.clone() } else { String::new() };
+                editing = Some(Editing { text, error: None, start: true });
+            }
+            if editing.is_none() {
+                if r.hovered() || r.dragged() {
+                    ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal);
+                }
+                if ui.is_rect_visible(rect) {
+                    let look = ui.style().interact(&r);
+                    ui.painter().rect(rect, look.corner_radius, look.bg_fill, look.bg_stroke, egui::StrokeKind::Inside);
+                    ui.painter().text(
+                        rect.center(),
+                        egui::Align2::CENTER_CENTER,
+                        &shown,
+                        font.clone(),
+                        look.text_color(),
+                    );
+                }
+                return;
+            }
+        }
+        let e = editing.as_mut().expect("editing");
+        let edit =
+            ui.put(rect, egui::TextEdit::singleline(&mut e.text).id(text_id).margin(pad).font(egui::TextStyle::Button));
+        if std::mem::take(&mut e.start) {
+            edit.request_focus();
+            let mut state = egui::text_edit::TextEditState::load(ui.ctx(), text_id).unwrap_or_default();
+            let all = egui::text::CCursorRange::two(
+                egui::text::CCursor::new(0),
+                egui::text::CCursor::new(e.text.chars().count()),
+            );
+            state.cursor.set_char_range(Some(all));
+            state.store(ui.ctx(), text_id);
+        } else if edit.lost_focus() {
+            let (enter, escape) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
+            if escape {
+                editing = None;
+            } else {
+                match read(&e.text) {
+                    Ok(v) => {
+                        change = Change::Typed(v.clamp(*range.start(), *range.end()));
+                        editing = None;
+                    }
+                    Err(message) if enter => {
+                        // Stays in edit mode with its text and the message.
+                        *unreadable = Some(message.clone());
+                        e.error = Some(message);
+                        edit.request_focus();
+                    }
+                    Err(message) => {
+                        // Left by a click elsewhere: the old value stays.
+                        *unreadable = Some(message);
+                        editing = None;
+                    }
+                }
+            }
+        }
+    });
+    let rect = inner.response.rect;
+    let error = editing.as_ref().and_then(|e| e.error.as_deref()).map(|message| {
+        let painter = ui.ctx().layer_painter(egui::LayerId::new(egui::Order::Foreground, id.with("error")));
+        let galley = ui.fonts_mut(|f| {
+            f.layout_no_wrap(message.to_string(), egui::TextStyle::Small.resolve(ui.style()), Color32::WHITE)
+        });
+        let size = galley.size() + 2.0 * Vec2::new(4.0, 2.0);
+        // Under the field, moved left as far as it takes to stay on screen.
+        let right = ui.ctx().content_rect().right();
+        let at = Pos2::new(rect.left().min(right - size.x - 2.0).max(0.0), rect.bottom() + 2.0);
+        let back = Rect::from_min_size(at, size);
+        painter.rect_filled(back, 3.0, Color32::from_rgb(110, 30, 30));
+        painter.galley(at + Vec2::new(4.0, 2.0), galley, Color32::WHITE);
+        back
+    });
+    ui.data_mut(|d| match editing {
+        Some(e) => {
+            d.insert_temp(id, e);
+        }
+        None => {
+            d.remove_temp::<Editing>(id);
+        }
+    });
+    Field { change, rect, error }
+}
+
+/// The typed text as a number, or the one-line message saying why not.
+fn read(text: &str) -> Result<f64, String> {
+    expr::eval(text).map_err(|why| format!("Not a number: \"{}\" ({why})", text.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format;
+
+    #[test]
+    fn values_show_with_the_decimals_the_speed_needs_and_at_most_four() {
+        assert_eq!(format(0.3, 0.01), "0.30");
+        assert_eq!(format(1.23456, 0.01), "1.2346");
+        assert_eq!(format(-0.0, 0.01), "0.00");
+        assert_eq!(format(-0.00001, 0.01), "0.00");
+        assert_eq!(format(45.0, 0.5), "45.0");
+        assert_eq!(format(-2.5, 0.5), "-2.5");
+        assert_eq!(format(12.0, 1.0), "12");
+    }
+}
