@@ -14,8 +14,12 @@
 //! Run with `cargo bench --bench editing`. Each measured step starts from
 //! the same state: the inverse step runs untimed in between.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+use common::{close_camera, gpu_frames, small_renderer, timed, timed_gpu, Gpu};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
@@ -24,32 +28,13 @@ use viewport::editor::{Editor, FrameProbe};
 use viewport::headless::{self, Outputs};
 use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, Projection};
-use viewport::render::{ContextDesc, Culling, Renderer};
+use viewport::render::Culling;
 use viewport::scene::Scene;
 use viewport::setup::Options;
 use viewport::ui::Ui;
 
 fn grid(n: usize) -> Scene {
     Scene::cube_grid(n)
-}
-
-/// CPU time of `iters` GPU-culled frames: building the frame description
-/// (syncing the renderer's objects) plus recording its command buffer
-/// (`FrameStats::record_time`). The wait for a free frame in flight (the
-/// GPU's own work, lavapipe's here) and the submit are not counted, and
-/// each frame starts with the device idle: lavapipe rasterises on the same
-/// two cores, so a frame recorded while it still draws the previous one
-/// (a million cubes in view) would time lavapipe, not the recording.
-fn gpu_frames(e: &Editor, r: &mut Renderer, meshes: &SceneMeshes, sync: &mut GpuSync, iters: u64) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        r.wait_idle().unwrap();
-        let t = Instant::now();
-        let frame = meshes.gpu_frame(e, r, sync).unwrap();
-        let built = t.elapsed();
-        total += built + r.draw(black_box(&frame)).unwrap().record_time;
-    }
-    total
 }
 
 /// Looks straight down at the whole grid of `n` cubes (`Scene::cube_grid`)
@@ -65,66 +50,14 @@ fn view_all(n: usize) -> Camera {
     }
 }
 
-/// Times `step` alone, running `back` untimed after each so that every
-/// measurement starts from the same scene.
-fn timed(e: &mut Editor, iters: u64, step: fn(&mut Editor) -> bool, back: fn(&mut Editor) -> bool) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        let t = Instant::now();
-        black_box(step(e));
-        total += t.elapsed();
-        back(e);
-    }
-    total
-}
-
-/// [`timed`] with GPU culling: `step`, then the frame that brings the
-/// renderer's objects up to date (`SceneMeshes::gpu_frame`: the changed
-/// records, new member slots; a larger record buffer when new ids outgrow
-/// it) and records its copies (`FrameStats::record_time`); `back` and its
-/// frame run untimed, and the device is idle before each step.
-fn timed_gpu(
-    e: &mut Editor,
-    gpu: &mut (Renderer, SceneMeshes, GpuSync),
-    iters: u64,
-    step: fn(&mut Editor) -> bool,
-    back: fn(&mut Editor) -> bool,
-) -> Duration {
-    let (r, meshes, sync) = gpu;
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        r.wait_idle().unwrap();
-        let t = Instant::now();
-        black_box(step(e));
-        let frame = meshes.gpu_frame(e, r, sync).unwrap();
-        let built = t.elapsed();
-        total += built + r.draw(&frame).unwrap().record_time;
-        back(e);
-        let frame = meshes.gpu_frame(e, r, sync).unwrap();
-        r.draw(&frame).unwrap();
-    }
-    total
-}
-
 fn scene_changes(c: &mut Criterion) {
     // 10,000 objects spread through the scene are selected (all of them at 1k).
     for n in [1_000usize, 20_000, 160_000, 1_000_000] {
         let mut e = Editor::new(grid(n), 1280.0, 720.0);
         // GPU culling on a small target with a close camera (lavapipe
         // rasterises little); the first frame uploads every object.
-        e.camera = Camera {
-            eye: Point3::new(5.0, 4.0, 8.0),
-            target: Point3::origin(),
-            up: Vector3::y(),
-            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
-        };
-        let mut r =
-            Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 128, 72).expect("headless renderer");
-        let meshes = SceneMeshes::upload(&mut r, e.scene()).unwrap();
-        let mut sync = GpuSync::default();
-        let first = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
-        r.draw(&first).unwrap();
-        let mut gpu = (r, meshes, sync);
+        e.camera = close_camera();
+        let mut gpu = Gpu::new(&e);
         let k = n.min(10_000);
         let selected: Vec<usize> = (0..n).step_by(n / k).take(k).collect();
         e.set_selection(&selected);
@@ -177,8 +110,7 @@ fn peak_rss_mb() -> Option<f64> {
 fn scale(c: &mut Criterion) {
     // A renderer only to own the cube mesh the frame descriptions name.
     // 16:9 like the editor's 1280x720, so both paths cull the same frustum.
-    let mut renderer =
-        Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 128, 72).expect("headless renderer");
+    let mut renderer = small_renderer();
     let dir = std::env::temp_dir().join(format!("viewport-scale-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (n, label) in [(1_000usize, "1k"), (160_000, "160k"), (1_000_000, "1M")] {
@@ -186,12 +118,7 @@ fn scale(c: &mut Criterion) {
         let mut e = Editor::new(grid(n), 1280.0, 720.0);
         eprintln!("{label}: editor over {n} cubes built in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
         // Look at the first cube from close by and grab its X arrow.
-        e.camera = Camera {
-            eye: Point3::new(5.0, 4.0, 8.0),
-            target: Point3::origin(),
-            up: Vector3::y(),
-            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
-        };
+        e.camera = close_camera();
         // The CPU side of a frame with nothing moving: world matrices,
         // frustum culling and the draw list (`SceneMeshes::editor_frame`).
         let meshes = SceneMeshes::upload(&mut renderer, e.scene()).unwrap();

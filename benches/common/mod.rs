@@ -1,0 +1,147 @@
+//! What the editing and organising benchmarks share: a close camera, a
+//! headless renderer with the scene's meshes and its objects uploaded
+//! (GPU culling), and the timing of a step (alone, with the GPU-culling
+//! frame that follows, or that frame alone) with its inverse run untimed
+//! between measurements. Each bench file uses only part of it.
+#![allow(dead_code)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use nalgebra::{Point3, Vector3};
+use viewport::draw::{GpuSync, SceneMeshes};
+use viewport::editor::Editor;
+use viewport::math::{Camera, Projection};
+use viewport::render::{ContextDesc, Renderer};
+
+/// Looks at the first cube of `Scene::cube_grid` from close by: few
+/// objects in view, so lavapipe rasterises little.
+pub fn close_camera() -> Camera {
+    Camera {
+        eye: Point3::new(5.0, 4.0, 8.0),
+        target: Point3::origin(),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.05, far: 1000.0 },
+    }
+}
+
+/// A small headless renderer (16:9 like the editor's 1280x720, so both
+/// paths cull the same frustum).
+pub fn small_renderer() -> Renderer {
+    Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 128, 72).expect("headless renderer")
+}
+
+/// The GPU-culling path of an editor: a renderer, the scene's meshes and
+/// what the renderer's object records were last brought up to.
+pub struct Gpu {
+    pub r: Renderer,
+    pub meshes: SceneMeshes,
+    pub sync: GpuSync,
+}
+
+impl Gpu {
+    /// A small renderer with `e`'s meshes, and the first frame drawn (it
+    /// uploads every object).
+    pub fn new(e: &Editor) -> Gpu {
+        let mut r = small_renderer();
+        let meshes = SceneMeshes::upload(&mut r, e.scene()).unwrap();
+        let mut gpu = Gpu { r, meshes, sync: GpuSync::default() };
+        gpu.draw(e);
+        gpu
+    }
+
+    /// One frame of `e`, untimed.
+    pub fn draw(&mut self, e: &Editor) {
+        let frame = self.meshes.gpu_frame(e, &mut self.r, &mut self.sync).unwrap();
+        self.r.draw(&frame).unwrap();
+    }
+
+    /// The CPU time of one frame of `e` ([`frame_time`]).
+    pub fn timed_frame(&mut self, e: &Editor) -> Duration {
+        frame_time(e, &mut self.r, &self.meshes, &mut self.sync)
+    }
+}
+
+/// The CPU time of one GPU-culled frame of `e`: the frame description
+/// built (the renderer's objects brought up to date) plus its command
+/// buffer recorded (`FrameStats::record_time`). The device is idle first:
+/// lavapipe rasterises on the same two cores, so a frame recorded while it
+/// still draws the previous one (a million cubes in view) would time
+/// lavapipe, not the recording. The wait and the submit are not counted.
+pub fn frame_time(e: &Editor, r: &mut Renderer, meshes: &SceneMeshes, sync: &mut GpuSync) -> Duration {
+    r.wait_idle().unwrap();
+    let t = Instant::now();
+    let frame = meshes.gpu_frame(e, r, sync).unwrap();
+    let built = t.elapsed();
+    built + r.draw(black_box(&frame)).unwrap().record_time
+}
+
+/// CPU time of `iters` GPU-culled frames of `e` ([`frame_time`]).
+pub fn gpu_frames(e: &Editor, r: &mut Renderer, meshes: &SceneMeshes, sync: &mut GpuSync, iters: u64) -> Duration {
+    (0..iters).map(|_| frame_time(e, r, meshes, sync)).sum()
+}
+
+/// Times `step` alone, running `back` untimed after each so that every
+/// measurement starts from the same scene.
+pub fn timed<R, S>(
+    e: &mut Editor,
+    iters: u64,
+    mut step: impl FnMut(&mut Editor) -> R,
+    mut back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let t = Instant::now();
+        black_box(step(e));
+        total += t.elapsed();
+        back(e);
+    }
+    total
+}
+
+/// [`timed`] with GPU culling: `step`, then the frame that brings the
+/// renderer's objects up to date (`SceneMeshes::gpu_frame`: the changed
+/// records, new member slots; a larger record buffer when new ids outgrow
+/// it) and records its copies (`FrameStats::record_time`); `back` and its
+/// frame run untimed, and the device is idle before each step.
+pub fn timed_gpu<R, S>(
+    e: &mut Editor,
+    gpu: &mut Gpu,
+    iters: u64,
+    mut step: impl FnMut(&mut Editor) -> R,
+    mut back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        gpu.r.wait_idle().unwrap();
+        let t = Instant::now();
+        black_box(step(e));
+        let frame = gpu.meshes.gpu_frame(e, &mut gpu.r, &mut gpu.sync).unwrap();
+        let built = t.elapsed();
+        total += built + gpu.r.draw(&frame).unwrap().record_time;
+        back(e);
+        gpu.draw(e);
+    }
+    total
+}
+
+/// The GPU-culling frame after `step`, alone: `step` runs untimed, then
+/// the frame that follows it is timed ([`Gpu::timed_frame`]); `back` and
+/// its frame run untimed.
+pub fn frame_after<R, S>(
+    e: &mut Editor,
+    gpu: &mut Gpu,
+    iters: u64,
+    mut step: impl FnMut(&mut Editor) -> R,
+    mut back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        gpu.r.wait_idle().unwrap();
+        black_box(step(e));
+        total += gpu.timed_frame(e);
+        back(e);
+        gpu.draw(e);
+    }
+    total
+}
