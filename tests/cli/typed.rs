@@ -144,8 +144,12 @@ fn the_typed_number_shows_in_the_status_line_and_beside_the_cursor() {
     assert!(status.starts_with("Move X: -1.25 m"), "{status}");
     let label = &line["ui"]["rects"]["typed"];
     let cursor = [at(0.5 * L, 0.0)[0] + 60.0, at(0.5 * L, 0.0)[1] + 40.0];
-    let (x0, y0) = (label[0].as_f64().unwrap(), label[1].as_f64().unwrap());
-    assert!(x0 > cursor[0] && x0 < cursor[0] + 40.0 && y0 > cursor[1] && y0 < cursor[1] + 40.0, "{label} {cursor:?}");
+    let b: Vec<f64> = label.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    // Near the cursor (within 40 px of the rectangle), on the 400 px screen.
+    let dx = (b[0] - cursor[0]).max(cursor[0] - b[2]).max(0.0);
+    let dy = (b[1] - cursor[1]).max(cursor[1] - b[3]).max(0.0);
+    assert!(dx.hypot(dy) < 40.0, "{label} {cursor:?}");
+    assert!(b[0] >= 0.0 && b[2] <= 400.0 && b[3] <= 400.0, "on screen: {label}");
     assert!(close(&vec3(&r.trace[n - 4]["objects"]["box"]["position"]), &[0.5 - 1.25, -0.25, 0.0]));
     assert!(r.trace[n - 4]["ui"]["rects"].get("typed").is_none());
 }
