@@ -25,6 +25,7 @@ Window controls:
   V (held)              vertex snap: a translate drag's pivot to the nearest vertex within 20 px
   Ctrl+Shift (held)     surface snap: a translate drag's pivot to the surface under the cursor
   Esc, right click      cancel the drag in progress
+  0-9, . and - (drag)   type the drag's value (m, degrees, factor); Enter confirms
   Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
   Ctrl+D, Shift+D       duplicate the selection (with children)
   Delete                delete the selection (with children)

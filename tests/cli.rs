@@ -53,6 +53,9 @@ mod save;
 /// Skinned meshes posed by joint objects: a drag, clicks, save and reopen.
 #[path = "cli/skin.rs"]
 mod skin;
+/// Typed values during a drag.
+#[path = "cli/typed.rs"]
+mod typed;
 /// The UI drawn in the viewport: toolbar, status line, panel, view widget.
 #[path = "cli/ui.rs"]
 mod ui;

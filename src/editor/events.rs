@@ -41,8 +41,8 @@ impl Editor {
                 changed
             }
             Event::KeyDown { key } => self.key_down(key),
-            // Text is the UI's business.
-            Event::Text { .. } => false,
+            // Text is the UI's business, but for numbers typed during a drag.
+            Event::Text { text } => self.type_into_drag(text),
             Event::KeyUp { key } => {
                 if let (Some(fly), Some(k)) = (self.navigation.fly.as_mut(), FLY_KEYS.iter().position(|f| f == key)) {
                     fly.held[k] = false;
@@ -73,7 +73,7 @@ impl Editor {
     }
 
     pub(super) fn drag_to(&mut self, m: Point2<f64>) -> bool {
-        if !self.gizmo.is_dragging() {
+        if !self.gizmo.is_dragging() || self.pointer.typed.is_some() {
             return false;
         }
         let Some(v) = self.view() else { return false };
@@ -181,12 +181,12 @@ impl Editor {
     fn mouse_up(&mut self, button: MouseButton) -> bool {
         match button {
             MouseButton::Left => {
-                if let Some(r) = self.gizmo.end() {
-                    let objects = std::mem::take(&mut self.pointer.drag_objects);
-                    if r.before != r.after {
-                        self.history.push(Edit::Transform { objects, before: r.before, after: r.after });
-                    }
-                    return true;
+                if self.pointer.typed.is_some() {
+                    // A typed value waits for Enter or Esc.
+                    return false;
+                }
+                if self.gizmo.is_dragging() {
+                    return self.end_drag();
                 }
                 let boxing = std::mem::take(&mut self.pointer.boxing);
                 match (self.pointer.press.take(), self.pointer.boxed.take()) {
@@ -208,6 +208,16 @@ impl Editor {
 
     fn key_down(&mut self, key: &str) -> bool {
         let ctrl = self.pointer.mods.ctrl;
+        if let Some(text) = self.pointer.typed.as_mut() {
+            match key {
+                "Backspace" => {
+                    text.pop();
+                    return self.place_typed();
+                }
+                "Enter" | "NumpadEnter" => return self.end_drag(),
+                _ => {}
+            }
+        }
         if let (Some(fly), Some(k)) = (self.navigation.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
             // The view starts moving: the window must keep drawing.
             fly.held[k] = true;
@@ -222,5 +232,60 @@ impl Editor {
             Some(command) if !command.is_program() => self.execute(&command),
             _ => false,
         }
+    }
+
+    /// Ends the drag in progress as one undo step (the button released, or
+    /// Enter after a typed value).
+    fn end_drag(&mut self) -> bool {
+        let Some(r) = self.gizmo.end() else { return false };
+        self.pointer.typed = None;
+        let objects = std::mem::take(&mut self.pointer.drag_objects);
+        if r.before != r.after {
+            self.history.push(Edit::Transform { objects, before: r.before, after: r.after });
+        }
+        true
+    }
+
+    /// Characters typed during a drag of an axis or a ring: digits and `.`
+    /// extend the number, `-` flips its sign; anything else is ignored.
+    /// False when no such drag is in progress.
+    fn type_into_drag(&mut self, text: &str) -> bool {
+        if !self.gizmo.takes_typed() {
+            return false;
+        }
+        let mut typed = self.pointer.typed.take().unwrap_or_default();
+        let before = typed.clone();
+        for c in text.chars() {
+            match c {
+                '0'..='9' => typed.push(c),
+                '.' | ',' if !typed.contains('.') => typed.push('.'),
+                '-' => match typed.strip_prefix('-') {
+                    Some(rest) => typed = rest.to_string(),
+                    None => typed.insert(0, '-'),
+                },
+                _ => {}
+            }
+        }
+        if typed.is_empty() && before.is_empty() {
+            // Nothing that makes a number: the drag goes on as it was.
+            return false;
+        }
+        self.pointer.typed = Some(typed);
+        self.place_typed()
+    }
+
+    /// Places the selection as the typed number says (the drag's start
+    /// while it is not a number yet: empty, `-`, `.`).
+    fn place_typed(&mut self) -> bool {
+        let value = self.pointer.typed.as_deref().and_then(|t| t.parse::<f64>().ok());
+        let Some(u) = self.gizmo.typed(value) else { return false };
+        let objs = self.pointer.drag_objects.clone();
+        self.write_transforms(&objs, &u.transforms);
+        true
+    }
+
+    /// The number typed during the drag in progress, as typed so far.
+    pub fn typed_value(&self) -> Option<&str> {
+        self.pointer.typed.as_deref()
     }
 }

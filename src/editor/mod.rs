@@ -514,6 +514,7 @@ impl Editor {
 
     /// Abandons a drag in progress, restoring the start transforms.
     pub fn cancel_drag(&mut self) -> bool {
+        self.pointer.typed = None;
         match self.gizmo.cancel() {
             Some(start) => {
                 let objs = std::mem::take(&mut self.pointer.drag_objects);

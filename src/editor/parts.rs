@@ -37,6 +37,10 @@ pub(super) struct Pointer {
     pub surface: Option<Point3<f64>>,
     /// The point an orbit in progress turns about (None: the target).
     pub orbit_pivot: Option<Point3<f64>>,
+    /// The number typed during the drag in progress (`docs/spec/views.md`,
+    /// "Typed values during a drag"): while set, the cursor no longer
+    /// moves the selection and releasing the button does not end the drag.
+    pub typed: Option<String>,
 }
 
 impl Pointer {
@@ -52,6 +56,7 @@ impl Pointer {
             vertex_snap_held: false,
             surface: None,
             orbit_pivot: None,
+            typed: None,
         }
     }
 }

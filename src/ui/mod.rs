@@ -439,6 +439,9 @@ impl Ui {
                 // the platform attached to it.
                 if self.ctx.egui_wants_keyboard_input() && !mods.ctrl {
                     self.events.push(egui::Event::Text(text.clone()));
+                } else if editor.gizmo.takes_typed() {
+                    // A number typed during a drag.
+                    to_editor = true;
                 } else {
                     redraw = false;
                 }

@@ -19,6 +19,9 @@ use crate::math::Projection;
 /// angle in degrees or scale factors), otherwise `notice` if there is one,
 /// else counts and frame time.
 pub fn status_text(editor: &Editor, frame_ms: f64, notice: Option<&str>) -> String {
+    if let Some(t) = editor.typed_value() {
+        return format!("{}  (Enter confirms, Esc cancels)", typed_label(editor, t));
+    }
     if let Some(u) = editor.gizmo.last_update() {
         return match u.delta {
             Delta::Translate(d) => {
@@ -43,6 +46,22 @@ pub fn status_text(editor: &Editor, frame_ms: f64, notice: Option<&str>) -> Stri
         return n.to_string();
     }
     format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
+}
+
+/// A number typed during a drag with what it means: `Move X: 2.5 m`,
+/// `Rotate Z: 90°`, `Scale Y: 1.5`.
+pub(super) fn typed_label(editor: &Editor, typed: &str) -> String {
+    let handle = editor.gizmo.active().map(|h| h.name()).unwrap_or_default();
+    let (what, unit) = if handle.starts_with("translate") {
+        ("Move", " m")
+    } else if handle.starts_with("rotate") {
+        ("Rotate", "\u{b0}")
+    } else {
+        ("Scale", "")
+    };
+    let axis = handle.rsplit('.').next().unwrap_or("").to_uppercase();
+    let number = if typed.is_empty() { "_" } else { typed };
+    format!("{what} {axis}: {number}{unit}")
 }
 
 /// Euler angles (degrees) as XYZ: the rotation is Rz * Ry * Rx.
@@ -212,6 +231,20 @@ pub(super) fn build(
 
     if let Some(io) = panel {
         side_panel(ui, editor, io, u, screen, actions, trace);
+    }
+    if let Some(t) = editor.typed_value() {
+        // The typed number beside the cursor.
+        let c = editor.cursor();
+        let at = Pos2::new((c.x / u) as f32 + 16.0, (c.y / u) as f32 + 12.0);
+        let painter = ui.ctx().layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("typed")));
+        let galley = painter.layout_no_wrap(typed_label(editor, t), egui::FontId::proportional(14.0), Color32::WHITE);
+        let size = galley.size() + Vec2::new(10.0, 6.0);
+        // Kept on screen: left of the cursor near the right edge.
+        let at = Pos2::new(at.x.min(screen.right() - size.x).max(0.0), at.y.min(screen.bottom() - size.y).max(0.0));
+        let back = Rect::from_min_size(at, size);
+        painter.rect_filled(back, 3.0, Color32::from_black_alpha(190));
+        painter.galley(at + Vec2::new(5.0, 3.0), galley, Color32::WHITE);
+        trace.rects.insert("typed".into(), px_rect(back, u));
     }
     view_widget(ui.ctx(), editor, u, screen);
 }

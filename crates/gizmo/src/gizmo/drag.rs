@@ -483,6 +483,64 @@ impl DragState {
         Some(update)
     }
 
+    /// Whether the handle takes a typed value ([`DragState::typed`]):
+    /// translate and scale axes, uniform scale, the rings.
+    pub fn takes_typed(&self) -> bool {
+        match self.handle {
+            Handle::TranslateAxis(_) | Handle::ScaleAxis(_) | Handle::ScaleUniform => true,
+            Handle::RotateAxis(_) | Handle::RotateView => matches!(self.kind, Kind::Ring { .. } | Kind::Tangent { .. }),
+            _ => false,
+        }
+    }
+
+    /// Places the targets as if the drag had produced `value` exactly:
+    /// metres along the dragged axis, degrees about the ring's axis (right
+    /// handed), or the scale factor (along the axis, or uniform; at least
+    /// [`MIN_SCALE_FACTOR`]). `None` (the start transforms) shows the
+    /// drag's start; `None` is returned for handles that take no typed
+    /// value or a non-finite one. No snapping applies.
+    pub fn typed(&mut self, value: Option<f64>) -> Option<DragUpdate> {
+        if !self.takes_typed() || value.is_some_and(|v| !v.is_finite()) {
+            return None;
+        }
+        let axes = &self.frame.axes;
+        let mut clamped = false;
+        let delta = match (self.handle, value) {
+            (Handle::TranslateAxis(_) | Handle::RotateAxis(_) | Handle::RotateView, None) => {
+                Delta::Translate(Vector3::zeros())
+            }
+            (Handle::TranslateAxis(a), Some(v)) => Delta::Translate(axes[a.index()] * v),
+            (Handle::RotateAxis(_) | Handle::RotateView, Some(v)) => {
+                let axis = match self.kind {
+                    Kind::Ring { axis, .. } | Kind::Tangent { axis, .. } => axis,
+                    _ => return None,
+                };
+                Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, v.to_radians()))
+            }
+            (_, v) => {
+                let f = v.unwrap_or(1.0);
+                let f = if f < MIN_SCALE_FACTOR {
+                    clamped = true;
+                    MIN_SCALE_FACTOR
+                } else {
+                    f.min(1e6)
+                };
+                match self.handle {
+                    Handle::ScaleAxis(a) => {
+                        let mut s = [1.0; 3];
+                        s[a.index()] = f;
+                        Delta::Scale(s)
+                    }
+                    _ => Delta::Scale([f; 3]),
+                }
+            }
+        };
+        let update =
+            DragUpdate { handle: self.handle, transforms: self.apply(&delta), delta, clamped, tangent_fallback: false };
+        self.last = Some(update.clone());
+        Some(update)
+    }
+
     /// Applies a world-space change about the start pivot to every target,
     /// converting world deltas into each parent's space.
     pub fn apply(&self, delta: &Delta) -> Vec<Transform> {

@@ -195,6 +195,17 @@ impl Gizmo {
         self.drag.as_mut()?.move_pivot_to(point)
     }
 
+    /// Whether the drag in progress takes a typed value (an axis or a ring).
+    pub fn takes_typed(&self) -> bool {
+        self.drag.as_ref().is_some_and(DragState::takes_typed)
+    }
+
+    /// A value typed during the drag ([`DragState::typed`]): the targets
+    /// placed exactly as that value says; `None` shows the start.
+    pub fn typed(&mut self, value: Option<f64>) -> Option<DragUpdate> {
+        self.drag.as_mut()?.typed(value)
+    }
+
     /// Mouse-up: ends the drag; `None` if nothing was dragging.
     pub fn end(&mut self) -> Option<DragResult> {
         let d = self.drag.take()?;
