@@ -17,6 +17,9 @@ mod editing;
 /// Start, present, resize, depth toggle, quit and close.
 #[path = "window/lifecycle.rs"]
 mod lifecycle;
+/// The outliner: rows dragged with xdotool onto a row and under the last.
+#[path = "window/outliner.rs"]
+mod outliner;
 /// A used glTF file changed on disk: the new geometry shows without a key press.
 #[path = "window/reload.rs"]
 mod reload;
