@@ -36,6 +36,8 @@ Window controls:
   Shift+H               hide everything but the selection and its ancestors
   Alt+H                 show everything hidden and select it
   NumpadDivide, /       local view: only the selection (framed); again: back
+  Ctrl+1 ... Ctrl+9     store the camera as a bookmark (saved in the scene file)
+  1 ... 9               move the camera to that bookmark
   Shift+A               add menu: a primitive or an empty under the cursor
   Ctrl+P                parent the other selected objects to the active one (world kept)
   Alt+P                 make the selected objects roots (world kept)

@@ -14,6 +14,8 @@ use crate::scene::{Detached, Scene};
 pub struct ChangeMark {
     epoch: u64,
     changed: usize,
+    /// Changes to the scene that move no object (a camera bookmark stored).
+    other: u64,
 }
 
 /// What changed since a [`ChangeMark`] ([`Editor::changes_since`]).
@@ -35,6 +37,9 @@ pub(super) struct ChangeLog {
     /// Bumped when the log starts over.
     epoch: u64,
     changed: Vec<usize>,
+    /// Counts changes that touch no object (bookmarks): they make the
+    /// scene unsaved without asking renderers to look at any object.
+    pub(super) other: u64,
 }
 
 impl ChangeLog {
@@ -52,7 +57,7 @@ impl ChangeLog {
 impl Editor {
     /// The current point of the change log.
     pub fn change_mark(&self) -> ChangeMark {
-        ChangeMark { epoch: self.log.epoch, changed: self.log.changed.len() }
+        ChangeMark { epoch: self.log.epoch, changed: self.log.changed.len(), other: self.log.other }
     }
 
     /// What changed in the scene since `mark` (`None`: everything). Reading

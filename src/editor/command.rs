@@ -44,6 +44,10 @@ pub enum Command {
     HideUnselected,
     /// Shows every hidden object and selects them (Alt+H).
     UnhideAll,
+    /// Ctrl+1..9: stores the camera as bookmark `n` (1 to 9).
+    StoreBookmark(u8),
+    /// 1..9: moves the camera to bookmark `n`.
+    RecallBookmark(u8),
     /// NumpadDivide: local view in / out.
     LocalView,
     /// Hides or shows one object (the outliner's eye).
@@ -203,6 +207,8 @@ impl Editor {
             Command::HideUnselected => return self.hide_unselected(),
             Command::UnhideAll => return self.unhide_all(),
             Command::LocalView => return self.toggle_local_view(),
+            Command::StoreBookmark(n) => return self.store_bookmark(n),
+            Command::RecallBookmark(n) => return self.recall_bookmark(n),
             Command::ToggleHidden { object } => return self.toggle_hidden(object),
             Command::Select { object, add } => return self.select_object(object, add),
             Command::SetTransform { object, transform } => return self.set_transform(object, transform),

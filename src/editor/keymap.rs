@@ -123,6 +123,25 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (any("Numpad7"), Command::AxisView(AxisView::Top)),
     (any("Numpad5"), Command::ToggleProjection),
     (any("NumpadDivide"), Command::LocalView),
+    // Camera bookmarks.
+    (ctrl("Digit1"), Command::StoreBookmark(1)),
+    (chord("Digit1", Held::No, Held::No, Held::No), Command::RecallBookmark(1)),
+    (ctrl("Digit2"), Command::StoreBookmark(2)),
+    (chord("Digit2", Held::No, Held::No, Held::No), Command::RecallBookmark(2)),
+    (ctrl("Digit3"), Command::StoreBookmark(3)),
+    (chord("Digit3", Held::No, Held::No, Held::No), Command::RecallBookmark(3)),
+    (ctrl("Digit4"), Command::StoreBookmark(4)),
+    (chord("Digit4", Held::No, Held::No, Held::No), Command::RecallBookmark(4)),
+    (ctrl("Digit5"), Command::StoreBookmark(5)),
+    (chord("Digit5", Held::No, Held::No, Held::No), Command::RecallBookmark(5)),
+    (ctrl("Digit6"), Command::StoreBookmark(6)),
+    (chord("Digit6", Held::No, Held::No, Held::No), Command::RecallBookmark(6)),
+    (ctrl("Digit7"), Command::StoreBookmark(7)),
+    (chord("Digit7", Held::No, Held::No, Held::No), Command::RecallBookmark(7)),
+    (ctrl("Digit8"), Command::StoreBookmark(8)),
+    (chord("Digit8", Held::No, Held::No, Held::No), Command::RecallBookmark(8)),
+    (ctrl("Digit9"), Command::StoreBookmark(9)),
+    (chord("Digit9", Held::No, Held::No, Held::No), Command::RecallBookmark(9)),
     (plain("Slash"), Command::LocalView),
 ];
 
@@ -176,6 +195,9 @@ mod tests {
         assert_eq!(lookup("F2", none), Some(Command::RenameActive));
         assert_eq!(lookup("NoSuchKey", none), None);
         assert_eq!(lookup("NumpadDivide", none), Some(Command::LocalView));
+        assert_eq!(lookup("Digit3", m(true, false, false)), Some(Command::StoreBookmark(3)));
+        assert_eq!(lookup("Digit9", none), Some(Command::RecallBookmark(9)));
+        assert_eq!(lookup("Digit9", m(false, true, false)), None);
         assert_eq!(lookup("Slash", none), Some(Command::LocalView));
         assert_eq!(lookup("H", none), Some(Command::Hide));
         assert_eq!(lookup("H", m(false, true, false)), Some(Command::HideUnselected));

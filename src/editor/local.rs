@@ -1,4 +1,5 @@
-//! Local view (`docs/spec/organise.md`, "Hide, unhide, isolate"):
+//! Coming back to a view: camera bookmarks (`docs/spec/views.md`) and
+//! local view (`docs/spec/organise.md`, "Hide, unhide, isolate"):
 //! NumpadDivide shows only the selected objects and their descendants,
 //! framed as F frames them; pressed again it shows what was shown before
 //! and puts the camera back exactly. The objects left out are hidden the
@@ -48,6 +49,35 @@ impl Editor {
         true
     }
 
+    /// Ctrl+digit: stores the camera as bookmark `n` (1 to 9); not an undo
+    /// step, but the scene counts as changed (it is saved with it).
+    pub fn store_bookmark(&mut self, n: u8) -> bool {
+        let Some(slot) = (n as usize).checked_sub(1).and_then(|k| self.scene.bookmarks.get_mut(k)) else {
+            return false;
+        };
+        *slot = Some(self.camera);
+        self.log.other += 1;
+        self.message = Some(format!("Bookmark {n} stored"));
+        true
+    }
+
+    /// A digit: the camera becomes bookmark `n`, at once; a slot never
+    /// stored says so.
+    pub fn recall_bookmark(&mut self, n: u8) -> bool {
+        let stored = (n as usize).checked_sub(1).and_then(|k| self.scene.bookmarks.get(k)).copied().flatten();
+        match stored {
+            Some(camera) if camera.validate().is_ok() => {
+                self.camera = camera;
+                self.rehover();
+                true
+            }
+            _ => {
+                self.message = Some(format!("No bookmark {n} (Ctrl+{n} stores one)"));
+                false
+            }
+        }
+    }
+
     /// Brings the pick tree and the change log up to date for objects
     /// whose visibility may have changed (their subtrees included).
     fn refresh_visibility(&mut self, ids: &[usize]) {
@@ -55,5 +85,28 @@ impl Editor {
         self.log.changed(ids, self.scene.id_bound());
         self.pick.remove_many(&gone, &self.scene);
         self.pick.set_many(&shown, &self.scene);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::editor::Editor;
+    use crate::scene::Scene;
+
+    #[test]
+    fn a_stored_bookmark_marks_the_scene_changed_and_is_not_an_undo_step() {
+        let mut e = Editor::new(Scene::demo(), 800.0, 600.0);
+        let mark = e.change_mark();
+        let at = e.camera;
+        assert!(!e.recall_bookmark(4), "nothing stored yet");
+        assert!(e.store_bookmark(4));
+        assert_ne!(e.change_mark(), mark, "unsaved");
+        assert!(!e.history().can_undo(), "not an undo step");
+        assert!(e.orbit_by(120.0, -40.0));
+        assert_ne!(e.camera, at);
+        assert!(e.recall_bookmark(4));
+        assert_eq!(e.camera, at, "exactly");
+        assert!(!e.store_bookmark(0) && !e.store_bookmark(10));
+        assert_eq!(e.scene().bookmarks[3], Some(at));
     }
 }

@@ -102,6 +102,9 @@ pub struct SkinFile {
 pub struct SceneFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub camera: Option<CameraFile>,
+    /// Camera bookmarks by slot, `"1"` to `"9"` (`docs/spec/views.md`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub bookmarks: std::collections::BTreeMap<String, CameraFile>,
     pub objects: Vec<ObjectFile>,
 }
 

@@ -31,6 +31,8 @@ use crate::math::Transform;
 pub(super) struct StreamedFile {
     #[serde(default)]
     camera: Option<CameraFile>,
+    #[serde(default)]
+    bookmarks: std::collections::BTreeMap<String, CameraFile>,
     objects: Builder,
 }
 
@@ -38,7 +40,10 @@ impl StreamedFile {
     /// Checks what needed the whole file; glTF paths resolve against `base`.
     pub(super) fn finish(self, base: &Path) -> Result<Scene, SceneError> {
         let camera = self.camera.as_ref().map(camera_from_file).transpose()?;
-        self.objects.finish(camera, base)
+        let bookmarks = super::bookmarks_from_file(&self.bookmarks)?;
+        let mut scene = self.objects.finish(camera, base)?;
+        scene.bookmarks = bookmarks;
+        Ok(scene)
     }
 }
 
@@ -304,7 +309,7 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
     if r.next_byte()? != Some(b'{') {
         return Ok(None);
     }
-    let (mut camera, mut objects) = (None, None);
+    let (mut camera, mut objects, mut bookmarks) = (None, None, None);
     loop {
         // A key (a `}` here would be `{}` or a trailing comma).
         if r.next_byte()? != Some(b'"') {
@@ -318,6 +323,10 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
         match key.as_str() {
             "camera" if camera.is_none() => match r.value::<Option<CameraFile>>()? {
                 Some(c) => camera = Some(c),
+                None => return Ok(None),
+            },
+            "bookmarks" if bookmarks.is_none() => match r.value()? {
+                Some(b) => bookmarks = Some(b),
                 None => return Ok(None),
             },
             "objects" if objects.is_none() => match r.objects(path, buffer, split_min)? {
@@ -335,7 +344,11 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
     if r.next_byte()?.is_some() {
         return Ok(None);
     }
-    Ok(objects.map(|objects| StreamedFile { camera: camera.flatten(), objects }))
+    Ok(objects.map(|objects| StreamedFile {
+        camera: camera.flatten(),
+        bookmarks: bookmarks.unwrap_or_default(),
+        objects,
+    }))
 }
 
 /// The part of a file in memory: `buf[pos..end]` is not consumed yet,

@@ -46,6 +46,8 @@ pub enum SceneError {
     Write(#[from] WriteError),
     #[error("{0}")]
     Json(#[from] serde_json::Error),
+    #[error("bookmarks: \"{0}\" is not a slot (1 to 9)")]
+    BookmarkSlot(String),
     #[error("camera: {0}")]
     Camera(#[from] CameraError),
     /// A camera block with a field its projection does not use.
@@ -275,6 +277,7 @@ pub struct SceneCopy {
 #[derive(Debug)]
 pub struct CopiedScene {
     camera: Option<Camera>,
+    bookmarks: Bookmarks,
     objects: Vec<Option<Object>>,
     live: usize,
     hidden: usize,
@@ -287,6 +290,7 @@ impl CopiedScene {
         let names = names::NameIndex::build(&self.objects);
         Scene {
             camera: self.camera,
+            bookmarks: self.bookmarks,
             objects: self.objects,
             live: self.live,
             hidden: self.hidden,
@@ -312,6 +316,8 @@ impl CopiedScene {
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
     pub camera: Option<Camera>,
+    /// Camera bookmarks 1 to 9 (slot 0 is bookmark 1; `docs/spec/views.md`).
+    pub bookmarks: Bookmarks,
     /// `None`: a dead slot (no size cost: `Object`'s `String` has a niche).
     objects: Vec<Option<Object>>,
     /// Live objects.
@@ -343,8 +349,32 @@ pub(crate) fn unique_version() -> u64 {
 /// index follows from the slots).
 impl PartialEq for Scene {
     fn eq(&self, other: &Scene) -> bool {
-        self.camera == other.camera && self.objects == other.objects && self.hierarchy == other.hierarchy
+        self.camera == other.camera
+            && self.bookmarks == other.bookmarks
+            && self.objects == other.objects
+            && self.hierarchy == other.hierarchy
     }
+}
+
+/// Camera bookmarks: slot `k` holds bookmark `k + 1`.
+pub type Bookmarks = [Option<Camera>; 9];
+
+/// The `bookmarks` block of a scene file: `"1"` to `"9"`, the empty ones left out.
+pub fn bookmarks_to_file(b: &Bookmarks) -> std::collections::BTreeMap<String, CameraFile> {
+    b.iter().enumerate().filter_map(|(k, c)| Some(((k + 1).to_string(), camera_to_file(c.as_ref()?)))).collect()
+}
+
+/// Reads a `bookmarks` block: keys `"1"` to `"9"`, each a valid camera.
+pub fn bookmarks_from_file(m: &std::collections::BTreeMap<String, CameraFile>) -> Result<Bookmarks, SceneError> {
+    let mut out: Bookmarks = Default::default();
+    for (key, c) in m {
+        let k = match key.as_str() {
+            "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" => key.parse::<usize>().unwrap_or(1) - 1,
+            _ => return Err(SceneError::BookmarkSlot(key.clone())),
+        };
+        out[k] = Some(camera_from_file(c)?);
+    }
+    Ok(out)
 }
 
 /// Scale components closer to zero than this are refused: a scene file
@@ -409,7 +439,9 @@ impl Scene {
         for o in &file.objects {
             builder.push(o.clone());
         }
-        builder.finish(camera, base)
+        let mut scene = builder.finish(camera, base)?;
+        scene.bookmarks = bookmarks_from_file(&file.bookmarks)?;
+        Ok(scene)
     }
 
     /// A scene of root objects (no parents) with ids `0..len`; names
@@ -432,7 +464,17 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
-        Scene { camera, objects, live, hidden, hierarchy, names, structure: unique_version(), local: None }
+        Scene {
+            camera,
+            bookmarks: Default::default(),
+            objects,
+            live,
+            hidden,
+            hierarchy,
+            names,
+            structure: unique_version(),
+            local: None,
+        }
     }
 
     /// Starts a copy of the scene taken in pieces ([`Scene::copy_piece`]),
@@ -465,6 +507,7 @@ impl Scene {
         }
         Some(CopiedScene {
             camera,
+            bookmarks: self.bookmarks,
             objects: copy.objects,
             live: self.live,
             hidden: self.hidden,
@@ -642,6 +685,7 @@ impl Scene {
     fn file_form(&self, dir: Option<&Path>) -> SceneFile {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
+            bookmarks: bookmarks_to_file(&self.bookmarks),
             objects: self.ids().map(|i| self.object_file(i, dir)).collect(),
         }
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::{camera_to_file, Scene};
+use super::{bookmarks_to_file, camera_to_file, Scene};
 
 /// `scene` as its file, mesh paths as seen from `dir` (`None`: as read).
 pub(super) struct FileView<'a> {
@@ -21,10 +21,17 @@ impl Serialize for FileView<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // The fields, order and skipped `camera` of `SceneFile`'s derive.
         let camera = self.scene.camera.as_ref().map(camera_to_file);
-        let mut file = s.serialize_struct("SceneFile", 1 + usize::from(camera.is_some()))?;
+        let bookmarks = bookmarks_to_file(&self.scene.bookmarks);
+        let fields = 1 + usize::from(camera.is_some()) + usize::from(!bookmarks.is_empty());
+        let mut file = s.serialize_struct("SceneFile", fields)?;
         match &camera {
             Some(c) => file.serialize_field("camera", c)?,
             None => file.skip_field("camera")?,
+        }
+        if bookmarks.is_empty() {
+            file.skip_field("bookmarks")?;
+        } else {
+            file.serialize_field("bookmarks", &bookmarks)?;
         }
         file.serialize_field("objects", &Objects(self))?;
         file.end()

@@ -277,3 +277,32 @@ fn an_unknown_key_name_is_an_error_naming_the_event_and_writes_nothing() {
         assert!(!dir.path().join("trace.jsonl").exists() && !dir.path().join("out.json").exists());
     }
 }
+
+/// Ctrl+1 stores the camera, 1 brings it back exactly after the view
+/// moved; the scene file carries it and a reopened file recalls it.
+#[test]
+fn camera_bookmarks_are_stored_recalled_saved_and_reopened() {
+    let mut events: Vec<Value> = key("Digit1", &["ctrl"]).into();
+    events.extend(key("Numpad3", &[]));
+    events.extend(key("Digit1", &[]));
+    events.extend(key("Numpad7", &[]));
+    events.extend(key("Digit2", &["ctrl"]));
+    events.extend(key("Digit1", &[]));
+    let r = run(&family(), &script(&[], events));
+    let start = r.trace[0]["camera"].clone();
+    assert_ne!(r.trace[2]["camera"], start, "Numpad3 moved the view");
+    assert_eq!(r.trace[4]["camera"], start, "1 brings bookmark 1 back");
+    assert_eq!(r.scene.clone()["bookmarks"]["1"], start);
+    let top = r.trace[6]["camera"].clone();
+    assert_eq!(r.scene.clone()["bookmarks"]["2"], top);
+    assert!(r.scene.clone()["bookmarks"].get("3").is_none());
+
+    // Reopened: 2 recalls the top view stored before.
+    let mut reopened = r.scene.clone();
+    reopened["camera"] = json!({ "eye": [9, 1, 2], "target": [0, 0, 0] });
+    let mut events: Vec<Value> = key("Digit2", &[]).into();
+    events.extend(key("Digit5", &[]));
+    let r = run(&reopened, &script(&[], events));
+    assert_eq!(r.trace[0]["camera"], top);
+    assert_eq!(r.trace[2]["camera"], top, "an empty slot leaves the camera");
+}
