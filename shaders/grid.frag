@@ -1,10 +1,12 @@
 #version 450
-// Anti-aliased grid lines (minor every cell, major every ten), the world
-// axes in the plane coloured (X red, Y green, Z blue), fading out with
-// distance from the eye. The lines come from coordinates offset by a whole
-// number of periods from the world's (see grid.vert), the axes from the
-// plane coordinates relative to the origin, so both stay as sharp far from
-// the origin as near it.
+// Anti-aliased grid lines at every zoom: per pixel, the power-of-ten cell
+// whose lines fall 10 to 100 px apart (fading in from nothing at 10 px)
+// and the lines ten times coarser, so zooming steps through the levels
+// smoothly (`docs/spec/views.md`); the world axes in the plane coloured
+// (X red, Y green, Z blue); fading out with distance from the eye. The
+// lines come from coordinates offset by a whole number of periods from the
+// world's (see grid.vert), the axes from the plane coordinates relative to
+// the origin, so both stay as sharp far from the origin as near it.
 
 layout(location = 0) in vec2 v_grid;
 layout(location = 1) in vec3 v_relative;
@@ -20,8 +22,11 @@ layout(push_constant) uniform Push {
 
 layout(location = 0) out vec4 out_color;
 
-float line_coverage(vec2 coord) {
-    vec2 width = fwidth(coord);
+// How much of a pixel the nearest line at an integer of `coord` covers;
+// `width`: the pixel's size in `coord` units. Given rather than taken with
+// fwidth(coord): the cell, and so `coord`, may change inside a 2x2 block
+// where the level changes, and fwidth would then see a jump.
+float line_coverage(vec2 coord, vec2 width) {
     vec2 g = abs(fract(coord - 0.5) - 0.5) / max(width, vec2(1e-6));
     return 1.0 - min(min(g.x, g.y), 1.0);
 }
@@ -31,13 +36,24 @@ vec3 axis_color(int i) {
 }
 
 void main() {
-    float cell = pc.params.x;
-    // Minor lines fade out before they get denser than a few pixels (moire).
-    float density = max(fwidth(v_grid / cell).x, fwidth(v_grid / cell).y);
-    float minor = line_coverage(v_grid / cell) * (1.0 - smoothstep(0.15, 0.4, density));
-    float major = line_coverage(v_grid / (10.0 * cell));
+    // The finest cell that may be drawn (one to ten pixels at the view's
+    // centre); the level drawn here depends on this pixel's footprint.
+    float base = pc.params.x;
+    vec2 w = fwidth(v_grid);
+    float pixel = max(max(w.x, w.y), 1e-12);
+    // level: 0 where base cells are 10 px apart, 1 where they are 1 px.
+    float level = log(10.0 * pixel / base) / log(10.0);
+    float l = clamp(ceil(level), 0.0, 4.0);
+    float cell = base * pow(10.0, l);
+    // Lines `cell` apart are 10 * 10^t px apart: invisible at t = 0 (the
+    // next finer level just left), full from t = 0.2 (16 px) on.
+    float t = clamp(l - level, 0.0, 1.0);
+    float minor = line_coverage(v_grid / cell, w / cell) * smoothstep(0.0, 0.2, t);
+    // The coarser lines, thinned out where even they crowd (the horizon).
+    float density = pixel / (10.0 * cell);
+    float major = line_coverage(v_grid / (10.0 * cell), w / (10.0 * cell)) * (1.0 - smoothstep(0.15, 0.4, density));
     vec3 color = vec3(0.45);
-    float alpha = max(minor * 0.35, major * 0.7);
+    float alpha = max(minor * 0.45, major * 0.7);
 
     // A pixel's width in plane units, from the coordinates that are exact
     // everywhere (the axis coordinates are coarse where no axis is near).

@@ -298,3 +298,59 @@ fn a_side_view_grid_shows_on_the_background_only() {
     }
     assert_no_validation_errors(&r);
 }
+
+/// The centres of the runs of pixels along `line` that differ from
+/// `background` by more than 8 levels in some channel.
+fn line_centres(pixels: &[[u8; 4]], background: [u8; 4]) -> Vec<f64> {
+    let mut centres = Vec::new();
+    let mut run: Option<usize> = None;
+    for (i, p) in pixels.iter().chain(std::iter::once(&background)).enumerate() {
+        let on = (0..3).any(|c| p[c].abs_diff(background[c]) > 8);
+        match (on, run) {
+            (true, None) => run = Some(i),
+            (false, Some(start)) => {
+                centres.push((start + i - 1) as f64 / 2.0);
+                run = None;
+            }
+            _ => {}
+        }
+    }
+    centres
+}
+
+/// The grid at every zoom (`docs/spec/views.md`): top views 10 m, 600 m and
+/// 50 km high each show grid lines 10 to 100 px apart around the centre,
+/// across and down the picture, in both depth modes. The view is centred
+/// away from the axes, so only grid lines are found.
+#[test]
+fn top_views_at_any_height_show_lines_10_to_100_px_apart() {
+    let (w, h) = (400, 300);
+    let mut r = renderer(w, h);
+    let empty = Scene::default();
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        for height in [10.0, 600.0, 50_000.0] {
+            let centre = Point3::new(0.37 * height, 0.0, 0.29 * height);
+            let camera = Camera {
+                eye: centre + Vector3::new(0.0, 50.0, 0.0),
+                target: centre,
+                up: -Vector3::z(),
+                projection: Projection::Orthographic { height, near: 0.05, far: 1000.0 },
+            };
+            let img = render(&mut r, &empty, camera, depth, true);
+            save(&img, &format!("grid-top-{height}-{depth:?}"));
+            let background = img.pixel(0, 0);
+            // The middle 200 px of the middle row and of the middle column.
+            let row: Vec<[u8; 4]> = (w / 2 - 100..w / 2 + 100).map(|x| img.pixel(x, h / 2)).collect();
+            let column: Vec<[u8; 4]> = (h / 2 - 100..h / 2 + 100).map(|y| img.pixel(w / 2, y)).collect();
+            for (which, pixels) in [("row", row), ("column", column)] {
+                let centres = line_centres(&pixels, background);
+                assert!(centres.len() >= 2, "{height} m {depth:?} {which}: lines at {centres:?}");
+                let gaps: Vec<f64> = centres.windows(2).map(|p| p[1] - p[0]).collect();
+                for g in &gaps {
+                    assert!((9.0..=101.0).contains(g), "{height} m {depth:?} {which}: lines {gaps:?} px apart");
+                }
+            }
+        }
+    }
+    assert_no_validation_errors(&r);
+}

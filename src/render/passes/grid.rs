@@ -48,26 +48,23 @@ pub(crate) struct GridInputs {
     pub camera: Camera,
     /// Viewport width / height.
     pub aspect: f64,
+    /// Viewport height in pixels.
+    pub height_px: f64,
     pub depth: DepthMode,
 }
 
-/// Grid cell size: 1 m near the ground, growing by 10x as the camera rises.
-fn grid_cell(height: f64) -> f64 {
-    cell_for(height, 1e4)
+/// The finest cell the shader may draw for a view whose pixel covers
+/// `pixel` metres of the plane near its centre: the power of ten between
+/// one and ten pixels. The shader picks per pixel the level whose lines
+/// are 10 to 100 px apart (`docs/spec/views.md`, "The grid at every zoom").
+fn base_cell(pixel: f64) -> f64 {
+    let pixel = if pixel.is_finite() && pixel > 0.0 { pixel } else { 1.0 };
+    10f64.powf((10.0 * pixel).log10().floor()).max(1e-6)
 }
 
-/// 1 m, growing by 10x while `size` exceeds 40 cells, up to `max`.
-fn cell_for(size: f64, max: f64) -> f64 {
-    let mut cell = 1.0;
-    while size > 40.0 * cell && cell < max {
-        cell *= 10.0;
-    }
-    cell
-}
-
-/// Minor lines every cell, major lines every `MAJOR` cells: the pattern
-/// the shader draws repeats every `MAJOR * cell`.
-const MAJOR: f64 = 10.0;
+/// The shader draws lines up to `10^LEVELS` base cells apart; the
+/// coordinates it gets repeat every `PERIOD_CELLS` base cells.
+const PERIOD_CELLS: f64 = 1e5;
 
 /// An orthographic view counts as looking along a world axis when its
 /// direction is within about 0.8 degrees of it (axis views are exact).
@@ -86,8 +83,9 @@ struct GridLayout {
     /// World axes (0: X, 1: Y, 2: Z) across the plane, along it, and normal
     /// to it: X, Z, Y for the ground.
     axes: [usize; 3],
+    /// The finest cell the shader may draw ([`base_cell`]).
     cell: f64,
-    /// The eye's u and v coordinates modulo `MAJOR * cell`, in `[0, MAJOR * cell)`.
+    /// The eye's u and v coordinates modulo `PERIOD_CELLS * cell`.
     eye_mod: [f64; 2],
     /// The world origin's u and v coordinates minus the eye's.
     origin: [f64; 2],
@@ -99,40 +97,47 @@ struct GridLayout {
     to_plane: f64,
     fade_start: f64,
     fade_end: f64,
-    /// The plane faces an orthographic view: it is drawn behind the whole
-    /// scene, on the background only, as Blender's side views draw it (in
-    /// the plane it would cover whatever lies beyond it).
+    /// The plane faces an orthographic view from the side: it is drawn
+    /// behind the whole scene, on the background only, as Blender's side
+    /// views draw it (in the plane it would cover whatever lies beyond it).
     behind_scene: bool,
 }
 
 impl GridLayout {
-    fn new(camera: &Camera, aspect: f64) -> GridLayout {
+    fn new(camera: &Camera, aspect: f64, height_px: f64) -> GridLayout {
         let eye = camera.eye;
-        // An orthographic view along X or Z sees the ground edge-on: the
-        // grid faces it instead (Z and Y, or X and Y), its size following
-        // the visible height, as the ground grid's follows the eye's height.
+        let height_px = height_px.max(1.0);
+        // An orthographic view along an axis sees the plane across it at
+        // one distance: the ground from above or below, the plane through
+        // the origin facing it from the side (the ground is edge-on there).
         let facing = match camera.projection {
             Projection::Orthographic { height, .. } => {
                 let f = camera.forward();
                 if f.x.abs() >= AXIS_VIEW_COS {
-                    Some(([2, 1, 0], height))
+                    Some(([2, 1, 0], height, true))
                 } else if f.z.abs() >= AXIS_VIEW_COS {
-                    Some(([0, 1, 2], height))
+                    Some(([0, 1, 2], height, true))
+                } else if f.y.abs() >= AXIS_VIEW_COS {
+                    Some(([0, 2, 1], height, false))
                 } else {
                     None
                 }
             }
             Projection::Perspective { .. } => None,
         };
-        let Some((axes, height)) = facing else {
+        let Some((axes, height, behind_scene)) = facing else {
             // The ground, the quad centred under the eye, as far as the fade.
             let height = eye.y.abs();
-            let cell = grid_cell(height);
-            let fade_end = (30.0 + 12.0 * height).min(900.0);
+            let pixel = match camera.projection {
+                Projection::Perspective { fov_y, .. } => height.max(1e-3) * 2.0 * (0.5 * fov_y).tan() / height_px,
+                Projection::Orthographic { height: h, .. } => h / height_px,
+            };
+            let cell = base_cell(pixel);
+            let fade_end = 30.0 + 12.0 * height;
             return GridLayout {
                 axes: [0, 2, 1],
                 cell,
-                eye_mod: [eye.x.rem_euclid(MAJOR * cell), eye.z.rem_euclid(MAJOR * cell)],
+                eye_mod: [eye.x.rem_euclid(PERIOD_CELLS * cell), eye.z.rem_euclid(PERIOD_CELLS * cell)],
                 origin: [-eye.x, -eye.z],
                 centre: [0.0, 0.0],
                 half_extent: fade_end,
@@ -143,7 +148,7 @@ impl GridLayout {
             };
         };
         let [u, v, n] = axes;
-        let cell = cell_for(height, f64::INFINITY);
+        let cell = base_cell(height / height_px);
         let to_plane = -eye[n];
         // Where the view's centre line meets the plane, in the plane.
         let f = camera.forward();
@@ -157,14 +162,14 @@ impl GridLayout {
         GridLayout {
             axes,
             cell,
-            eye_mod: [eye[u].rem_euclid(MAJOR * cell), eye[v].rem_euclid(MAJOR * cell)],
+            eye_mod: [eye[u].rem_euclid(PERIOD_CELLS * cell), eye[v].rem_euclid(PERIOD_CELLS * cell)],
             origin: [-eye[u], -eye[v]],
             centre,
             half_extent,
             to_plane,
             fade_start,
             fade_end: 2.0 * fade_start,
-            behind_scene: true,
+            behind_scene,
         }
     }
 
@@ -225,8 +230,8 @@ impl GridPass {
         rotation_only[(0, 3)] = 0.0;
         rotation_only[(1, 3)] = 0.0;
         rotation_only[(2, 3)] = 0.0;
-        let push =
-            GridLayout::new(&inputs.camera, inputs.aspect).push(&(inputs.projection * rotation_only), inputs.depth);
+        let push = GridLayout::new(&inputs.camera, inputs.aspect, inputs.height_px)
+            .push(&(inputs.projection * rotation_only), inputs.depth);
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
         d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(inputs.depth));
         pipeline::push(d, cmd, self.pipeline.layout, &push);
@@ -246,11 +251,18 @@ mod tests {
     use super::*;
     use nalgebra::{Point3, Vector3};
 
+    /// The base cell is a power of ten between one and ten pixels, so the
+    /// level ten times coarser, which the shader draws at the centre, is
+    /// between 10 and 100 px.
     #[test]
-    fn grid_cells_grow_tenfold_with_height() {
-        assert_eq!(grid_cell(1.0), 1.0);
-        assert_eq!(grid_cell(41.0), 10.0);
-        assert_eq!(grid_cell(401.0), 100.0);
+    fn the_base_cell_is_one_to_ten_pixels() {
+        for pixel in [1e-5, 3e-4, 0.01, 0.0137, 0.1, 0.99, 1.0, 7.0, 83.3, 1e4, 123456.0] {
+            let c = base_cell(pixel);
+            let px = c / pixel;
+            assert!(px > 1.0 - 1e-9 && px <= 10.0 + 1e-9, "{pixel}: cell {c} is {px} px");
+            assert!((c.log10() - c.log10().round()).abs() < 1e-12, "{c} is a power of ten");
+        }
+        assert_eq!(base_cell(f64::NAN), 10.0);
     }
 
     fn camera(eye: [f64; 3], target: [f64; 3], orthographic: bool) -> Camera {
@@ -263,45 +275,57 @@ mod tests {
     }
 
     /// Far from the origin the eye's position reaches the shaders only
-    /// reduced modulo the major lines' period (10 cells), so they get the
-    /// same small numbers at 1e6 m as near the origin; the origin's offset
-    /// from the eye places the axes.
+    /// reduced modulo the pattern's period, so they get the same small
+    /// numbers at 1e6 m as near the origin; the origin's offset from the
+    /// eye places the axes.
     #[test]
     fn the_eye_reaches_the_shaders_reduced_modulo_the_period() {
-        let ground = |eye: [f64; 3]| GridLayout::new(&camera(eye, [0.0, 0.0, 0.0], false), 1.5);
+        // 2 m up with a 1 rad field of view over 800 px: 2.73 mm a pixel,
+        // so 1 cm base cells and a period of 1 km.
+        let ground = |eye: [f64; 3]| GridLayout::new(&camera(eye, [0.0, 0.0, 0.0], false), 1.5, 800.0);
         let near = ground([3.25, 2.0, -0.5]);
-        assert_eq!((near.axes, near.cell, near.to_plane), ([0, 2, 1], 1.0, -2.0));
-        assert_eq!(near.eye_mod, [3.25, 9.5]);
+        assert_eq!((near.axes, near.to_plane), ([0, 2, 1], -2.0));
+        assert!((near.cell - 0.01).abs() < 1e-15, "{}", near.cell);
+        assert!((near.eye_mod[0] - 3.25).abs() < 1e-9 && (near.eye_mod[1] - 999.5).abs() < 1e-9, "{:?}", near.eye_mod);
         assert_eq!(near.origin, [-3.25, 0.5]);
-        // 1e6 + 3.25 and -1e6 - 0.5 are exact in f64, and 1e6 is 1e5 periods.
+        // 1e6 + 3.25 and -1e6 - 0.5 are exact in f64, and 1e6 is 1e3 periods.
         let far = ground([1e6 + 3.25, 2.0, -1e6 - 0.5]);
-        assert_eq!(far.eye_mod, near.eye_mod);
+        for k in 0..2 {
+            assert!((far.eye_mod[k] - near.eye_mod[k]).abs() < 1e-6, "{:?} {:?}", far.eye_mod, near.eye_mod);
+        }
         assert_eq!(far.origin, [-1e6 - 3.25, 1e6 + 0.5]);
-        assert_eq!((far.cell, far.centre, far.half_extent, far.fade_end), (1.0, [0.0, 0.0], 54.0, 54.0));
+        assert_eq!((far.centre, far.half_extent, far.fade_end), ([0.0, 0.0], 54.0, 54.0));
         assert!((far.fade_start - 16.2).abs() < 1e-12);
-        // 100 m up: 10 m cells, a period of 100 m.
-        let high = ground([-1234.5, 100.0, 250.0]);
-        assert_eq!((high.cell, high.eye_mod), (10.0, [65.5, 50.0]));
+        // 10 km up: the grid still reaches 120 km (no cap), cells of 100 m (13.7 m a pixel).
+        let high = ground([-1234.5, 1e4, 250.0]);
+        assert_eq!((high.fade_end, high.cell), (30.0 + 12.0 * 1e4, 100.0));
     }
 
     /// Orthographic views along X or Z get the plane facing them (the
-    /// vertical axis Y second), sized by the visible height; other views,
-    /// the top view and perspective views along an axis included, the ground.
+    /// vertical axis Y second), sized by the visible height and drawn
+    /// behind the scene; the top view gets the ground sized the same way,
+    /// drawn where it lies; other views the ground under the eye.
     #[test]
-    fn orthographic_views_along_x_or_z_face_a_vertical_plane() {
-        let front = GridLayout::new(&camera([1e6 + 2.5, 3.0, 20.0], [1e6 + 2.5, 3.0, 0.0], true), 1.5);
-        assert_eq!((front.axes, front.cell, front.to_plane), ([0, 1, 2], 1.0, -20.0));
-        assert_eq!((front.eye_mod, front.origin, front.centre), ([2.5, 3.0], [-1e6 - 2.5, -3.0], [0.0, 0.0]));
+    fn orthographic_views_along_an_axis_face_the_plane_across_it() {
+        let front = GridLayout::new(&camera([1e6 + 2.5, 3.0, 20.0], [1e6 + 2.5, 3.0, 0.0], true), 1.5, 800.0);
+        assert_eq!((front.axes, front.to_plane, front.behind_scene), ([0, 1, 2], -20.0, true));
+        // 8 m over 800 px: 1 cm a pixel, 10 cm base cells.
+        assert!((front.cell - 0.1).abs() < 1e-15);
+        assert_eq!((front.origin, front.centre), ([-1e6 - 2.5, -3.0], [0.0, 0.0]));
         // 8 m high at 1.5: the view is 12 m wide; the quad reaches 20 m each
         // way and fades beyond 20 + 20 m.
         assert_eq!((front.half_extent, front.fade_start, front.fade_end), (20.0, 40.0, 80.0));
-        let left = GridLayout::new(&camera([-7.0, -1.0, -43.0], [5.0, -1.0, -43.0], true), 1.5);
-        assert_eq!((left.axes, left.to_plane, left.eye_mod, left.origin), ([2, 1, 0], 7.0, [7.0, 9.0], [43.0, 1.0]));
+        let left = GridLayout::new(&camera([-7.0, -1.0, -43.0], [5.0, -1.0, -43.0], true), 1.5, 800.0);
+        assert_eq!((left.axes, left.to_plane, left.origin), ([2, 1, 0], 7.0, [43.0, 1.0]));
         // About 0.3 degrees off the -z axis: still the front plane, the quad
         // centred where the view's centre line meets it.
-        let tilted = GridLayout::new(&camera([0.0, 0.0, 10.0], [0.05, 0.0, 0.0], true), 1.5);
+        let tilted = GridLayout::new(&camera([0.0, 0.0, 10.0], [0.05, 0.0, 0.0], true), 1.5, 800.0);
         assert_eq!(tilted.axes, [0, 1, 2]);
         assert!((tilted.centre[0] - 0.05).abs() < 1e-12 && tilted.centre[1] == 0.0, "{:?}", tilted.centre);
+        let mut top = camera([3.0, 50.0, 4.0], [3.0, 0.0, 4.0], true);
+        top.up = Vector3::new(0.0, 0.0, -1.0);
+        let top = GridLayout::new(&top, 1.5, 800.0);
+        assert_eq!((top.axes, top.behind_scene, top.half_extent), ([0, 2, 1], false, 20.0));
         for (eye, target, ortho) in [
             ([0.0, 0.0, 10.0], [0.2, 0.0, 0.0], true), // 1.1 degrees off
             ([0.0, 0.0, 10.0], [0.0, 0.0, 0.0], false),
@@ -309,12 +333,15 @@ mod tests {
         ] {
             let mut cam = camera(eye, target, ortho);
             cam.up = Vector3::new(0.0, 0.6, -0.8);
-            assert_eq!(GridLayout::new(&cam, 1.5).axes, [0, 2, 1], "{eye:?} -> {target:?}, orthographic {ortho}");
+            assert_eq!(
+                GridLayout::new(&cam, 1.5, 800.0).axes,
+                [0, 2, 1],
+                "{eye:?} -> {target:?}, orthographic {ortho}"
+            );
         }
-        // Cells follow the visible height, without the ground's cap.
+        // Cells follow the visible height: 5e6 m over 500 px, 1e4 m a pixel.
         let mut wide = camera([0.0, 0.0, 10.0], [0.0, 0.0, 0.0], true);
         wide.projection = Projection::Orthographic { height: 5e6, near: 0.05, far: 1000.0 };
-        // 40 cells of 1e5 m are 4e6 m, under 5e6 m; 40 of 1e6 m are not.
-        assert_eq!(GridLayout::new(&wide, 1.5).cell, 1e6);
+        assert_eq!(GridLayout::new(&wide, 1.5, 500.0).cell, 1e5);
     }
 }

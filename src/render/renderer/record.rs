@@ -225,7 +225,8 @@ impl Renderer {
                 materials: &parts.materials,
                 instance_buffer,
             };
-            let grid = GridInputs { view, projection, camera: desc.camera, aspect, depth: desc.depth };
+            let height_px = f64::from(extent.height.max(1));
+            let grid = GridInputs { view, projection, camera: desc.camera, aspect, height_px, depth: desc.depth };
             for scope in &plan.scopes {
                 record_barrier(d, cmd, scope.before, depths);
                 // The scope's colour attachment; a resolving scope leaves
