@@ -117,8 +117,8 @@ impl SceneMeshes {
         // Metallic-roughness images hold linear values: a texture of their own.
         let mut linear: HashMap<usize, crate::render::TextureId> = HashMap::new();
         for t in loaded.materials.iter().filter_map(|m| m.metallic_roughness) {
-            if !linear.contains_key(&t.image) {
-                linear.insert(t.image, renderer.add_linear_texture(&loaded.images[t.image])?);
+            if let std::collections::hash_map::Entry::Vacant(e) = linear.entry(t.image) {
+                e.insert(renderer.add_linear_texture(&loaded.images[t.image])?);
             }
         }
         let mut materials = Vec::with_capacity(loaded.materials.len());
