@@ -163,8 +163,10 @@ mod tests {
         // Grazing angles give Fresnel more weight.
         let (a, b) = split_sum(0.1, 0.5, 1024);
         assert!(b > 0.05 && a > 0.2, "{a} {b}");
-        // Rough: energy lost to single scattering (a + b < 1).
+        // Rough: much energy lost to single scattering (a + b well below
+        // 1; about 0.38 here). `tests/render/pbr.rs` checks the table
+        // against its own hemisphere integral.
         let (a, b) = split_sum(0.7, 1.0, 1024);
-        assert!(a + b < 0.9 && a + b > 0.4, "{a} {b}");
+        assert!(a + b < 0.6 && a + b > 0.3, "{a} {b}");
     }
 }
