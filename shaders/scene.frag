@@ -1,10 +1,22 @@
 #version 450
-// Base colour factor x texture (sRGB, decoded by the sampler) x vertex
-// colour x object colour; diffuse + ambient unless unlit, so the hue is
-// kept. The object's id goes to the ID target (attachment 1) through the
-// same depth test. Specialised per alpha mode (one pipeline each):
+// The scene's colour, in one of two shading modes (the lighting block's
+// params.z), and the object's id to the ID target (attachment 1) through
+// the same depth test. Specialised per alpha mode (one pipeline each):
 // OPAQUE ignores alpha, MASK discards below the cutoff (no colour, id or
 // depth), BLEND outputs alpha (blended, no depth writes).
+//
+// Both modes start from base colour = factor x texture (sRGB, decoded by
+// the sampler) x vertex colour x object colour.
+// - solid: diffuse from a light near the camera + ambient, hue kept.
+// - material: the glTF 2.0 metallic-roughness BRDF of the specification's
+//   Appendix B (Lambert diffuse, GGX D with alpha = roughness^2,
+//   height-correlated Smith visibility, Schlick Fresnel), lit by the sun
+//   (BRDF x E x max(n.l, 0)) and the environment: diffuse c_diff x
+//   irradiance / pi, specular prefiltered radiance x (f0 x A + B) with
+//   (A, B) from the split-sum BRDF table; emissive added; then
+//   2^exposure, tone mapping (Khronos PBR Neutral or a clamp). The target
+//   is an sRGB format: the hardware applies the transfer function.
+// Unlit materials show the base colour as it is in both modes.
 
 layout(constant_id = 0) const int ALPHA_MODE = 0; // 0 opaque, 1 mask, 2 blend
 
@@ -15,16 +27,106 @@ layout(location = 3) flat in uint v_id;
 layout(location = 4) in vec2 v_uv;
 
 layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
+// Per frame, view space (`render/assets/environment.rs`, `LightingBlock`).
+layout(std140, set = 0, binding = 1) uniform Lighting {
+    vec4 sun_dir;  // xyz: towards the sun (l), w: 1 when there is a sun
+    vec4 sun_e;    // rgb: colour x illuminance
+    vec4 env;      // rgb: colour x intensity, w: 0 uniform, 1 studio
+    vec4 up;       // xyz: world +y in view space
+    vec4 params;   // x: 2^exposure_ev, y: 0 PBR Neutral / 1 linear, z: 0 material / 1 solid
+} lighting;
+// x: n.v, y: roughness -> (A, B) of the split sum.
+layout(set = 0, binding = 2) uniform sampler2D brdf_lut;
+layout(set = 0, binding = 3) uniform sampler2D metallic_roughness_texture; // linear, white if none
+layout(set = 0, binding = 4) uniform sampler2D emissive_texture;           // sRGB, white if none
 
 layout(push_constant) uniform Push {
     mat4 projection;
     vec4 light_dir_view;
     vec4 base_color;
-    vec4 params;
+    vec4 params;   // x: alpha cutoff, y: unlit, z: metallic, w: roughness
+    vec4 emissive; // rgb: emissive factor x strength
 } pc;
 
 layout(location = 0) out vec4 out_color;
 layout(location = 1) out uint out_id;
+
+const float PI = 3.14159265358979;
+
+vec3 pbr_neutral(vec3 color) {
+    const float start_compression = 0.8 - 0.04;
+    const float desaturation = 0.15;
+    float x = min(color.r, min(color.g, color.b));
+    float offset = x < 0.08 ? x - 6.25 * x * x : 0.04;
+    color -= offset;
+    float peak = max(color.r, max(color.g, color.b));
+    if (peak < start_compression) {
+        return color;
+    }
+    const float d = 1.0 - start_compression;
+    float new_peak = 1.0 - d * d / (peak + d - start_compression);
+    color *= new_peak / peak;
+    float g = 1.0 - 1.0 / (desaturation * (peak - new_peak) + 1.0);
+    return mix(color, vec3(new_peak), g);
+}
+
+// Radiance of the environment along direction w (view space).
+// studio: colour x intensity x (0.6 + 0.4 y), y = w's world height.
+const float STUDIO_MEAN = 0.6;
+const float STUDIO_SLOPE = 0.4;
+
+// Cosine-weighted irradiance / pi for normal n: exact for both
+// environments (studio's radiance is linear in the direction, so its
+// irradiance is mean + slope x 2/3 x n.up).
+vec3 env_diffuse(vec3 n) {
+    if (lighting.env.w < 0.5) {
+        return lighting.env.rgb;
+    }
+    return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * (2.0 / 3.0) * dot(n, lighting.up.xyz));
+}
+
+// Radiance prefiltered by the GGX lobe around reflection r. uniform: the
+// radiance itself at every roughness. studio: the lobe's mean direction
+// shrinks from r (mirror) towards 2/3 of it (a cosine lobe) as the
+// roughness grows; an approximation (docs/spec/materials.md).
+vec3 env_specular(vec3 r, float roughness) {
+    if (lighting.env.w < 0.5) {
+        return lighting.env.rgb;
+    }
+    float shrink = mix(1.0, 2.0 / 3.0, roughness * roughness);
+    return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * shrink * dot(r, lighting.up.xyz));
+}
+
+vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) {
+    vec3 c_diff = mix(base, vec3(0.0), metallic);
+    vec3 f0 = mix(vec3(0.04), base, metallic);
+    float alpha = roughness * roughness;
+    float a2 = max(alpha * alpha, 1e-8);
+    float nv = clamp(dot(n, v), 0.0, 1.0);
+    vec3 color = vec3(0.0);
+    if (lighting.sun_dir.w > 0.5) {
+        vec3 l = normalize(lighting.sun_dir.xyz);
+        float nl = dot(n, l);
+        if (nl > 0.0) {
+            vec3 h = normalize(l + v);
+            float nh = clamp(dot(n, h), 0.0, 1.0);
+            float vh = clamp(dot(v, h), 0.0, 1.0);
+            vec3 F = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
+            float dd = nh * nh * (a2 - 1.0) + 1.0;
+            float D = a2 / (PI * dd * dd);
+            float ggx_v = nl * sqrt(nv * nv * (1.0 - a2) + a2);
+            float ggx_l = nv * sqrt(nl * nl * (1.0 - a2) + a2);
+            float V = ggx_v + ggx_l > 0.0 ? 0.5 / (ggx_v + ggx_l) : 0.0;
+            vec3 f = (1.0 - F) * c_diff / PI + F * D * V;
+            color += f * lighting.sun_e.rgb * nl;
+        }
+    }
+    vec2 ab = texture(brdf_lut, vec2(nv, roughness)).rg;
+    vec3 r = reflect(-v, n);
+    color += c_diff * env_diffuse(n);
+    color += env_specular(r, roughness) * (f0 * ab.x + ab.y);
+    return color;
+}
 
 void main() {
     vec4 color = pc.base_color * texture(base_color_texture, v_uv) * v_color;
@@ -34,13 +136,31 @@ void main() {
     vec3 rgb = color.rgb;
     if (pc.params.y < 0.5) {
         vec3 n = normalize(v_normal);
-        // Two-sided: light the side that faces the viewer (planes have one side).
-        if (dot(n, -v_view_position) < 0.0) {
-            n = -n;
+        // The camera's direction: towards the eye (perspective) or along
+        // +z (orthographic, where the projection's w row is (0, 0, 0, 1)).
+        vec3 v = pc.projection[2][3] == 0.0 ? vec3(0.0, 0.0, 1.0) : normalize(-v_view_position);
+        if (lighting.params.z > 0.5) {
+            // Two-sided: light the side that faces the viewer (planes have one side).
+            if (dot(n, -v_view_position) < 0.0) {
+                n = -n;
+            }
+            float diffuse = max(dot(n, normalize(pc.light_dir_view.xyz)), 0.0);
+            rgb *= 0.3 + 0.7 * diffuse;
+        } else {
+            if (dot(n, v) < 0.0) {
+                n = -n;
+            }
+            vec2 mr = texture(metallic_roughness_texture, v_uv).bg;
+            float metallic = clamp(pc.params.z * mr.x, 0.0, 1.0);
+            float roughness = clamp(pc.params.w * mr.y, 0.0, 1.0);
+            vec3 radiance = shade_material(rgb, n, v, metallic, roughness);
+            radiance += pc.emissive.rgb * texture(emissive_texture, v_uv).rgb;
+            radiance *= lighting.params.x;
+            rgb = lighting.params.y < 0.5 ? pbr_neutral(radiance) : radiance;
+            rgb = clamp(rgb, 0.0, 1.0);
         }
-        float diffuse = max(dot(n, normalize(pc.light_dir_view.xyz)), 0.0);
-        rgb *= 0.3 + 0.7 * diffuse;
     }
     out_color = vec4(rgb, ALPHA_MODE == 2 ? color.a : 1.0);
+    out_color.rgb = max(out_color.rgb, vec3(0.0));
     out_id = v_id;
 }

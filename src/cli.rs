@@ -53,6 +53,7 @@ Window controls:
   Right drag            fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns
   F2                    rename the active object in its outliner row (a taken name gets .NNN)
   Shift+F2              toggle reversed / standard depth
+  Z                     toggle material / solid shading
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
@@ -62,7 +63,7 @@ Window controls:
   Ctrl+Shift+R          recover the autosave offered on opening (one undo step)
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
-  Toolbar               gizmo mode, space, pivot, snapping, depth, projection (tooltips name the keys)
+  Toolbar               gizmo mode, space, pivot, snapping, depth, projection, shading (tooltips name the keys)
   Side panel            outliner (drag rows onto a row to reparent, double click to rename,
                         arrows fold) and the active object's name and transform fields
   View widget           click a ball for that side's view; drag on it to orbit
@@ -125,6 +126,10 @@ pub struct Cli {
     pub autosave_secs: f64,
     #[arg(long)]
     pub recover: bool,
+    /// Shading mode and lights: a JSON file holding the replay script's
+    /// `lighting` object (docs/spec/materials.md); every field optional.
+    #[arg(long, value_name = "FILE.json")]
+    pub lighting: Option<PathBuf>,
 }
 
 fn parse_autosave(s: &str) -> Result<f64, String> {
@@ -200,7 +205,12 @@ fn has_display() -> bool {
 
 /// Opens the window, or runs headless; returns the validation error count.
 fn run(cli: &Cli) -> Result<u32, Error> {
+    let lighting = match &cli.lighting {
+        Some(path) => crate::lighting::Lighting::read(path).map_err(Error::Lighting)?,
+        None => crate::lighting::Lighting::default(),
+    };
     let options = Options {
+        lighting,
         scene: cli.scene.clone(),
         size: cli.size,
         depth: cli.depth,

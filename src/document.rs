@@ -170,6 +170,8 @@ impl Document {
         let Some((doc, mut new_editor, loaded)) = replaced else { return Ok(FileStep::Done) };
         ui.scale_gizmo(&mut new_editor);
         ui.settle(&mut new_editor);
+        // The view's settings stay with the window, not the file.
+        new_editor.lighting = editor.lighting;
         *editor = new_editor;
         *self = doc;
         self.dress(ui);

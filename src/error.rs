@@ -16,6 +16,9 @@ pub enum Error {
     Scene(#[from] SceneError),
     #[error("{}: {source}", path.display())]
     Script { path: PathBuf, source: ScriptError },
+    /// A `--lighting` file that cannot be read or has a bad field.
+    #[error("{0}")]
+    Lighting(String),
     #[error("{}: {source}", path.display())]
     ReadScript { path: PathBuf, source: std::io::Error },
     #[error(transparent)]

@@ -30,6 +30,7 @@ mod error;
 pub mod files;
 pub mod headless;
 pub mod input;
+pub mod lighting;
 pub mod picking;
 pub mod reload;
 pub mod render;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gizmo::{GizmoConfig, Mode, Pivot, Snap, Space};
 use crate::input::{Event, Modifiers, MouseButton};
+use crate::lighting::{Lighting, LightingFile};
 use crate::math::{Camera, DepthMode};
 use crate::scene::{camera_from_file, CameraFile, Scene, SceneError};
 
@@ -40,6 +41,8 @@ struct ScriptFile {
     /// The UI scale `u` (`docs/spec/editing.md`); 1 when absent.
     ui_scale: Option<f64>,
     ui: Option<UiFile>,
+    /// Shading mode and lights (`docs/spec/materials.md`), over the run's.
+    lighting: Option<serde_json::Value>,
     /// Decoded one by one, so that a message can name the event.
     events: Vec<serde_json::Value>,
 }
@@ -133,6 +136,8 @@ pub struct Script {
     pub ui_scale: f64,
     /// Whether the side panel starts shown (`"ui": {"panel": true}`).
     pub panel: bool,
+    /// The `lighting` object, applied over the run's lighting.
+    pub lighting: Option<LightingFile>,
     pub steps: Vec<Step>,
 }
 
@@ -305,7 +310,17 @@ impl Script {
             Some(v) => return Err(ScriptError::Setting(format!("ui_scale must be between 0.25 and 8, got {v}"))),
         };
         let panel = file.ui.as_ref().and_then(|u| u.panel).unwrap_or(false);
-        Ok(Script { size, depth, camera, select, gizmo, ui_scale, panel, steps })
+        let lighting = file
+            .lighting
+            .map(|v| {
+                let l: LightingFile = serde_json::from_value(v).map_err(|e| format!("lighting: {e}"))?;
+                // Every value checked now, before anything runs.
+                l.over(&Lighting::default())?;
+                Ok::<_, String>(l)
+            })
+            .transpose()
+            .map_err(ScriptError::Setting)?;
+        Ok(Script { size, depth, camera, select, gizmo, ui_scale, panel, lighting, steps })
     }
 }
 
@@ -445,6 +460,9 @@ mod tests {
             (r#"{"events":"#, "EOF"),
             (r#"{"events":[{"reload":false}]}"#, "reload takes true"),
             (r#"{"events":[{"reload":true,"frame":1}]}"#, "more than one action"),
+            (r#"{"lighting":{"shading":"wire"},"events":[]}"#, "lighting.shading"),
+            (r#"{"lighting":{"sunlight":1},"events":[]}"#, "lighting: unknown field `sunlight`"),
+            (r#"{"lighting":{"environment":"a.hdr"},"events":[]}"#, "not supported yet"),
         ];
         for (text, needle) in cases {
             let e = Script::from_json(text, &scene()).unwrap_err().to_string();

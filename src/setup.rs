@@ -43,6 +43,8 @@ pub struct Options {
     /// Seconds between the window's autosaves while the scene has unsaved
     /// changes; 0 turns autosaving off (`--autosave-secs`).
     pub autosave_secs: f64,
+    /// The shading mode and lights to start with (`--lighting`).
+    pub lighting: crate::lighting::Lighting,
 }
 
 impl Default for Options {
@@ -57,6 +59,7 @@ impl Default for Options {
             culling: Culling::Auto,
             recover: false,
             autosave_secs: crate::autosave::DEFAULT_SECS,
+            lighting: crate::lighting::Lighting::default(),
         }
     }
 }

@@ -42,6 +42,9 @@ mod msaa;
 /// The gizmo overlay pass.
 #[path = "render/overlay.rs"]
 mod overlay;
+/// The material shading mode against Appendix B, computed in the test.
+#[path = "render/pbr.rs"]
+mod pbr;
 /// Changed glTF files reloaded: edits kept, new nodes and meshes, undo.
 #[path = "render/reload.rs"]
 mod reload;

@@ -633,7 +633,8 @@ fn autosaver_for(doc: &Document, secs: f64) -> Option<Autosaver> {
 pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
     let opened = open_for(options)?;
-    let (doc, editor, loaded) = Document::open(opened, options.size, options.depth)?;
+    let (doc, mut editor, loaded) = Document::open(opened, options.size, options.depth)?;
+    editor.lighting = options.lighting;
     let autosaver = autosaver_for(&doc, options.autosave_secs);
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);

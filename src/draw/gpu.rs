@@ -195,6 +195,7 @@ impl SceneMeshes {
             }
         }
         frame.overlay = editor.overlay();
+        super::light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         Ok(frame)
     }

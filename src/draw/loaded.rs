@@ -180,7 +180,9 @@ impl LoadedMeshes {
         }
         let first = self.materials.len();
         for mut m in looks.materials {
-            m.texture = m.texture.and_then(|t| Some(TextureRef { image: image_slots[t.image]?, ..t }));
+            for t in m.textures_mut() {
+                *t = t.and_then(|t| Some(TextureRef { image: image_slots[t.image]?, ..t }));
+            }
             self.materials.push(m);
         }
         first

@@ -114,6 +114,13 @@ impl SceneMeshes {
             return Ok(());
         }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
+        // Metallic-roughness images hold linear values: a texture of their own.
+        let mut linear: HashMap<usize, crate::render::TextureId> = HashMap::new();
+        for t in loaded.materials.iter().filter_map(|m| m.metallic_roughness) {
+            if let std::collections::hash_map::Entry::Vacant(e) = linear.entry(t.image) {
+                e.insert(renderer.add_linear_texture(&loaded.images[t.image])?);
+            }
+        }
         let mut materials = Vec::with_capacity(loaded.materials.len());
         for m in &loaded.materials {
             let desc = MaterialDesc {
@@ -121,6 +128,11 @@ impl SceneMeshes {
                 texture: m.texture.map(|t| (textures[t.image], t.sampler)),
                 alpha: m.alpha,
                 unlit: m.unlit,
+                metallic: m.metallic,
+                roughness: m.roughness,
+                metallic_roughness_texture: m.metallic_roughness.map(|t| (linear[&t.image], t.sampler)),
+                emissive: m.emissive,
+                emissive_texture: m.emissive_texture.map(|t| (textures[t.image], t.sampler)),
             };
             materials.push(renderer.add_material(&desc)?);
         }
@@ -280,9 +292,18 @@ impl SceneMeshes {
             Err(_) => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
         };
         frame.overlay = editor.overlay();
+        light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
     }
+}
+
+/// Sets what `frame` shows of the editor's lighting: the shading mode and
+/// lights, the grid, the background.
+fn light_frame(editor: &Editor, frame: &mut FrameDesc) {
+    frame.lighting = editor.lighting;
+    frame.grid = editor.lighting.grid;
+    frame.background = editor.lighting.clear_color(FrameDesc::BACKGROUND);
 }
 
 /// Whether and how a frame draws scene object `o`: the mesh it draws

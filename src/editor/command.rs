@@ -65,6 +65,8 @@ pub enum Command {
     ToggleProjection,
     /// Reversed <-> standard depth (Shift+F2, the toolbar).
     ToggleDepth,
+    /// Material <-> solid shading (Z, the toolbar).
+    ToggleShading,
     /// Writes the scene to its file (Ctrl+S): the program's business.
     Save,
     /// Writes a screenshot (F12): the program's business.
@@ -138,6 +140,7 @@ impl Command {
                 | Command::Undo
                 | Command::Redo
                 | Command::ToggleDepth
+                | Command::ToggleShading
                 | Command::Save
                 | Command::Screenshot
                 | Command::Quit
@@ -176,6 +179,10 @@ impl Editor {
             }
             Command::ToggleDepth => {
                 self.depth = self.depth.toggled();
+                return true;
+            }
+            Command::ToggleShading => {
+                self.lighting.shading = self.lighting.shading.toggled();
                 return true;
             }
             Command::Cancel if self.pointer.boxing => return self.cancel_box(),

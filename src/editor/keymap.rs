@@ -88,6 +88,7 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (chord("Z", Held::Yes, Held::Yes, Held::Any), Command::Redo),
     (ctrl("Z"), Command::Undo),
     (ctrl("Y"), Command::Redo),
+    (plain("Z"), Command::ToggleShading),
     // The gizmo.
     (no_ctrl("W"), Command::SetMode(Mode::Translate)),
     (no_ctrl("E"), Command::SetMode(Mode::Rotate)),
@@ -163,7 +164,8 @@ mod tests {
         let none = Modifiers::NONE;
         assert_eq!(lookup("Z", m(true, false, false)), Some(Command::Undo));
         assert_eq!(lookup("Z", m(true, true, false)), Some(Command::Redo));
-        assert_eq!(lookup("Z", none), None);
+        assert_eq!(lookup("Z", none), Some(Command::ToggleShading));
+        assert_eq!(lookup("Z", m(false, false, true)), None);
         assert_eq!(lookup("D", m(false, true, false)), Some(Command::Duplicate));
         assert_eq!(lookup("D", m(true, false, false)), Some(Command::Duplicate));
         assert_eq!(lookup("D", none), None);

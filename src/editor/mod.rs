@@ -51,6 +51,7 @@ use nalgebra::{Matrix4, Point2, Point3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Placement, Space, Target};
 use crate::input::{Event, Modifiers, MouseButton};
+use crate::lighting::Lighting;
 use crate::math::{Camera, DepthMode, Transform, View};
 use crate::picking::{BoxTree, Boxes};
 use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
@@ -126,6 +127,8 @@ pub struct Editor {
     look: RefCell<Option<(LookKey, Arc<SelectionLook>)>>,
     pub camera: Camera,
     pub depth: DepthMode,
+    /// The shading mode and what lights the scene (Z toggles the mode).
+    pub lighting: Lighting,
     size: (f64, f64),
     pub gizmo: Gizmo,
     /// Snapping switched on (the toolbar): drags snap as if Ctrl were held.
@@ -174,6 +177,7 @@ impl Editor {
             look: RefCell::new(None),
             camera,
             depth: DepthMode::Reversed,
+            lighting: Lighting::default(),
             size: (width, height),
             gizmo: Gizmo::new(GizmoConfig::default()),
             snap_on: false,

@@ -79,6 +79,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
     let (doc, mut editor, loaded) = Document::open(opened, size, options.depth)?;
+    editor.lighting = options.lighting;
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }
@@ -275,6 +276,12 @@ pub fn prepare(editor: &mut Editor, script: &Script) {
         editor.set_selection(sel);
     }
     editor.gizmo.config = script.gizmo;
+    if let Some(l) = &script.lighting {
+        // Checked when the script was read.
+        if let Ok(l) = l.over(&editor.lighting) {
+            editor.lighting = l;
+        }
+    }
 }
 
 /// The trace line for event `index`: handles and the selected objects.

@@ -7,6 +7,7 @@ use std::time::Duration;
 use nalgebra::Matrix4;
 
 use crate::gizmo::OverlayInstance;
+use crate::lighting::Lighting;
 use crate::math::{Camera, DepthMode};
 use crate::scene::material::{AlphaMode, SamplerDesc};
 
@@ -18,7 +19,7 @@ pub const FRAMES_IN_FLIGHT: usize = 2;
 pub struct MeshId(pub u32);
 
 /// Handle of a texture uploaded with [`Renderer::add_texture`](crate::render::Renderer::add_texture).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TextureId(pub u32);
 
 /// Handle of a material added with [`Renderer::add_material`](crate::render::Renderer::add_material).
@@ -30,9 +31,10 @@ impl MaterialId {
     pub const DEFAULT: MaterialId = MaterialId(0);
 }
 
-/// A material to add with [`Renderer::add_material`](crate::render::Renderer::add_material): the fragment's colour
+/// A material to add with [`Renderer::add_material`](crate::render::Renderer::add_material): the base colour
 /// is `base_color` x the texture x the vertex colour x the object's colour,
-/// lit unless `unlit`.
+/// lit unless `unlit` (in the `material` shading mode by the glTF
+/// metallic-roughness model, `docs/spec/materials.md`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MaterialDesc {
     /// Linear RGBA.
@@ -41,11 +43,32 @@ pub struct MaterialDesc {
     pub texture: Option<(TextureId, SamplerDesc)>,
     pub alpha: AlphaMode,
     pub unlit: bool,
+    pub metallic: f32,
+    pub roughness: f32,
+    /// A texture of linear values ([`Renderer::add_linear_texture`](crate::render::Renderer::add_linear_texture)):
+    /// B scales `metallic`, G `roughness`.
+    pub metallic_roughness_texture: Option<(TextureId, SamplerDesc)>,
+    /// Linear RGB, added to the lit colour.
+    pub emissive: [f32; 3],
+    /// An sRGB texture scaling `emissive`.
+    pub emissive_texture: Option<(TextureId, SamplerDesc)>,
 }
 
 impl Default for MaterialDesc {
+    /// White, opaque, lit, untextured, a rough dielectric (metallic 0,
+    /// roughness 0.5), not emissive.
     fn default() -> MaterialDesc {
-        MaterialDesc { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
+        MaterialDesc {
+            base_color: [1.0; 4],
+            texture: None,
+            alpha: AlphaMode::Opaque,
+            unlit: false,
+            metallic: 0.0,
+            roughness: 0.5,
+            metallic_roughness_texture: None,
+            emissive: [0.0; 3],
+            emissive_texture: None,
+        }
     }
 }
 
@@ -103,6 +126,9 @@ pub struct FrameDesc {
     pub grid: bool,
     /// Linear RGB clear colour.
     pub background: [f32; 3],
+    /// The shading mode and what lights the scene (its `grid` and
+    /// `background` are the callers' business: see the fields above).
+    pub lighting: Lighting,
     /// Gizmo geometry, drawn in the overlay pass after the scene.
     pub overlay: Vec<OverlayInstance>,
     /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
@@ -136,6 +162,7 @@ impl FrameDesc {
             objects: Vec::new(),
             grid: true,
             background: Self::BACKGROUND,
+            lighting: Lighting::default(),
             overlay: Vec::new(),
             selection_rect: None,
             ui: None,

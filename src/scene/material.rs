@@ -69,7 +69,8 @@ pub struct TextureRef {
 }
 
 /// How a primitive looks: base colour factor x texture x vertex colour x
-/// the object's colour, lit unless `unlit`.
+/// the object's colour, lit unless `unlit`; in the `material` shading mode
+/// also metallic, roughness and emissive (glTF's metallic-roughness model).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Material {
     /// Linear RGBA.
@@ -78,13 +79,39 @@ pub struct Material {
     pub alpha: AlphaMode,
     /// `KHR_materials_unlit`: the colour as it is, without lighting.
     pub unlit: bool,
+    pub metallic: f32,
+    pub roughness: f32,
+    /// `metallicRoughnessTexture` (B metal, G roughness, linear).
+    pub metallic_roughness: Option<TextureRef>,
+    /// Linear RGB: `emissiveFactor` x `KHR_materials_emissive_strength`.
+    pub emissive: [f32; 3],
+    /// `emissiveTexture` (sRGB).
+    pub emissive_texture: Option<TextureRef>,
 }
 
 impl Default for Material {
-    /// White, opaque, lit, untextured: what primitives, scene-file objects
-    /// and glTF primitives without a material draw with.
+    /// White, opaque, lit, untextured, a rough dielectric (metallic 0,
+    /// roughness 0.5): what primitives, scene-file objects and glTF
+    /// primitives without a material draw with.
     fn default() -> Material {
-        Material { base_color: [1.0; 4], texture: None, alpha: AlphaMode::Opaque, unlit: false }
+        Material {
+            base_color: [1.0; 4],
+            texture: None,
+            alpha: AlphaMode::Opaque,
+            unlit: false,
+            metallic: 0.0,
+            roughness: 0.5,
+            metallic_roughness: None,
+            emissive: [0.0; 3],
+            emissive_texture: None,
+        }
+    }
+}
+
+impl Material {
+    /// Every texture reference: base colour, metallic-roughness, emissive.
+    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 3] {
+        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture]
     }
 }
 

@@ -218,6 +218,17 @@ pub(super) fn build(
                     actions.push(Command::ToggleProjection);
                 }
                 note(trace, "projection", &r, u);
+                let shading = editor.lighting.shading;
+                let r = ui
+                    .button(match shading {
+                        crate::lighting::Shading::Material => "Material",
+                        crate::lighting::Shading::Solid => "Solid",
+                    })
+                    .on_hover_text("Shading: material (lit as authored) / solid (Z)");
+                if r.clicked() {
+                    actions.push(Command::ToggleShading);
+                }
+                note(trace, "shading", &r, u);
             })
         });
     });

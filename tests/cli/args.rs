@@ -186,3 +186,55 @@ fn culling_auto_is_the_cpu_path_on_lavapipe_and_gpu_culling_draws_the_demo_alike
         assert!(lit * 20 > pixels, "{samples}x: the objects are drawn ({lit} bright pixels)");
     }
 }
+
+#[test]
+fn bad_lighting_files_and_objects_are_one_line_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("out.png");
+    let png = png.to_str().unwrap();
+    for (text, needle) in [
+        (r#"{"shading":"wire"}"#, "lighting.shading"),
+        (r#"{"environment":"sky.hdr"}"#, "not supported yet"),
+        (r#"{"sun":{"power":2}}"#, "unknown field `power`"),
+        (r#"{"tone_mapping":1}"#, "invalid type"),
+    ] {
+        let file = write_file(dir.path(), "lighting.json", text);
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--lighting", &file, "--screenshot", png]);
+        assert_bad_input(&out, needle);
+        let script = write_file(dir.path(), "script.json", &format!(r#"{{"lighting":{text},"events":[]}}"#));
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--replay", &script, "--screenshot", png]);
+        assert_bad_input(&out, needle);
+    }
+    let out = viewport_cli(&["--headless", "--lighting", "/no/such/lighting.json", "--screenshot", png]);
+    assert_bad_input(&out, "lighting.json");
+    assert!(!Path::new(png).exists());
+}
+
+#[test]
+fn a_lighting_file_sets_the_mode_background_and_grid() {
+    // The solid mode with a background of sRGB (0.5, 0.25, 1) and no grid:
+    // the corner pixel shows that colour as written.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(dir.path(), "l.json", r#"{"shading":"solid","background":[0.5,0.25,1],"grid":false}"#);
+    let png = dir.path().join("out.png");
+    let out = viewport_cli(&[
+        "--headless",
+        "--validation",
+        "--no-ui",
+        "--size",
+        "64x48",
+        "--lighting",
+        &file,
+        "--screenshot",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    reader.next_frame(&mut buf).unwrap();
+    let want = [128i32, 64, 255];
+    for k in 0..3 {
+        assert!((i32::from(buf[k]) - want[k]).abs() <= 1, "{:?}", &buf[..4]);
+    }
+}

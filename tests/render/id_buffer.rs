@@ -130,6 +130,9 @@ fn draw_scene(r: &mut Renderer, scene: &Scene, depth: DepthMode) -> (viewport::e
     let meshes = SceneMeshes::upload_loaded(r, &loaded).unwrap();
     let (mut frame, _) = meshes.editor_frame(&editor);
     frame.grid = false;
+    // Objects are told apart by their lit colour channels: the solid look
+    // (the material mode's white specular lights every channel a little).
+    frame.lighting.shading = viewport::lighting::Shading::Solid;
     r.draw(&frame).unwrap();
     let ids = r.read_ids().unwrap();
     let color = r.read_color().unwrap();
@@ -309,6 +312,9 @@ fn box_selection_agrees(samples: u32, tag: &str) {
 fn draw_editor(r: &mut Renderer, meshes: &SceneMeshes, editor: &viewport::editor::Editor) -> (Vec<u32>, RgbaImage) {
     let (mut frame, _) = meshes.editor_frame(editor);
     frame.grid = false;
+    // Objects are told apart by their lit colour channels: the solid look
+    // (the material mode's white specular lights every channel a little).
+    frame.lighting.shading = viewport::lighting::Shading::Solid;
     r.draw(&frame).unwrap();
     (r.read_ids().unwrap(), r.read_color().unwrap())
 }

@@ -69,8 +69,8 @@ impl Shot {
     }
 }
 
-/// Opens `path` as the viewport does, draws one frame without the grid and
-/// checks the validation layer stayed silent.
+/// Opens `path` as the viewport does, draws one frame in the solid shading
+/// mode without the grid and checks the validation layer stayed silent.
 fn shoot(path: &Path) -> Shot {
     shoot_with(path, 1)
 }
@@ -87,6 +87,9 @@ fn shoot_with(path: &Path, samples: u32) -> Shot {
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).expect("upload");
     let (mut frame, _) = meshes.frame(editor.scene(), camera(), DepthMode::Reversed, &[], (W, H));
     frame.grid = false;
+    // `assets.md`'s look, "with today's lighting": the solid shading mode
+    // (the material mode has its own tests, `pbr.rs`).
+    frame.lighting.shading = viewport::lighting::Shading::Solid;
     r.draw(&frame).expect("draw");
     let shot =
         Shot { color: r.read_color().unwrap(), ids: r.read_ids().unwrap(), depth: r.read_depth().unwrap(), editor };

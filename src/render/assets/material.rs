@@ -1,7 +1,11 @@
 //! Materials on the GPU: textures, samplers, and one descriptor set per
-//! material (its base-colour texture and sampler at binding 0), plus the
-//! few numbers the fragment shader reads from push constants (base colour
-//! factor, alpha cutoff, unlit).
+//! material, plus the few numbers the fragment shader reads from push
+//! constants (base colour factor, alpha cutoff, unlit, metallic, roughness,
+//! emissive). A material's set holds: 0 its base-colour texture (sRGB),
+//! 1 the frame's lighting block (a dynamic uniform buffer, one slot per
+//! frame in flight, the slot picked by the bind's dynamic offset), 2 the
+//! split-sum BRDF table, 3 its metallic-roughness texture (linear; white
+//! when it has none), 4 its emissive texture (sRGB; white when none).
 //!
 //! No descriptor indexing (lavapipe has none): the scene pass binds one set
 //! per material batch, so a frame's CPU cost grows with the number of
@@ -12,10 +16,14 @@
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
 
-use crate::render::assets::texture::Texture;
-use crate::render::desc::{MaterialDesc, MaterialId, TextureId};
+use gpu_allocator::MemoryLocation;
+
+use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
+use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
+use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
+use crate::render::device::Buffer;
 use crate::render::device::{Destroy, Gpu};
 use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, Wrap};
 
@@ -27,15 +35,22 @@ pub(crate) enum Pass {
     Blend,
 }
 
-/// The material's part of the scene pass's push constants (32 bytes).
+/// The material's part of the scene pass's push constants (48 bytes: with
+/// the frame's 80, the 128 every device offers).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct MaterialPush {
     /// Linear RGBA factor.
     pub base_color: [f32; 4],
-    /// x: alpha cutoff (MASK), y: 1 for unlit, z, w: unused.
+    /// x: alpha cutoff (MASK), y: 1 for unlit, z: metallic, w: roughness.
     pub params: [f32; 4],
+    /// rgb: the emissive factor (linear), w: unused.
+    pub emissive: [f32; 4],
 }
+
+/// Bytes between the frames' slots of the lighting buffer (the largest
+/// `minUniformBufferOffsetAlignment` Vulkan allows).
+pub(crate) const LIGHTING_STRIDE: u64 = 256;
 
 /// A material as the scene pass uses it.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +59,10 @@ pub(crate) struct GpuMaterial {
     pub push: MaterialPush,
     pub pass: Pass,
 }
+
+/// The sRGB white texture: the base-colour and emissive texture of
+/// materials without one.
+const WHITE: TextureId = TextureId(1);
 
 /// Sets per descriptor pool; pools are added as materials need them.
 const SETS_PER_POOL: u32 = 64;
@@ -59,6 +78,12 @@ pub(crate) struct Materials {
     samplers: Vec<(SamplerDesc, vk::Sampler)>,
     textures: Vec<Texture>,
     list: Vec<GpuMaterial>,
+    /// The lighting block, one slot per frame in flight.
+    lighting: Option<Buffer>,
+    /// White in linear format: the metallic-roughness texture of materials without one.
+    white_linear: TextureId,
+    /// The split-sum BRDF table.
+    lut: TextureId,
 }
 
 impl Destroy for Materials {
@@ -71,6 +96,9 @@ impl Destroy for Materials {
             gpu.device.destroy_sampler(sampler, None);
         }
         self.textures.destroy(gpu);
+        if let Some(mut b) = self.lighting.take() {
+            b.destroy(gpu);
+        }
         gpu.device.destroy_descriptor_set_layout(self.layout, None);
         self.layout = vk::DescriptorSetLayout::null();
         self.free = 0;
@@ -118,19 +146,48 @@ impl Materials {
     /// `self` is empty (default) and owned by the caller's guard.
     pub unsafe fn init(&mut self, ctx: &Context) -> Result<(), RenderError> {
         let d = ctx.device();
-        let bindings = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::FRAGMENT)];
+        let binding = |i: u32, ty: vk::DescriptorType| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(i)
+                .descriptor_type(ty)
+                .descriptor_count(1)
+                .stage_flags(vk::ShaderStageFlags::FRAGMENT)
+        };
+        let image = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
+        let bindings = [
+            binding(0, image),
+            binding(1, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC),
+            binding(2, image),
+            binding(3, image),
+            binding(4, image),
+        ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
             .vk("vkCreateDescriptorSetLayout")?;
         let white = ImageData { width: 1, height: 1, rgba: vec![255; 4] };
+        let white_linear = self.add_linear_texture(ctx, &white)?;
         let white = self.add_texture(ctx, &white)?;
+        debug_assert_eq!(white, TextureId(1));
+        self.white_linear = white_linear;
+        let lut = Texture::upload_as(
+            ctx,
+            (LUT_SIZE, LUT_SIZE),
+            brdf_lut(),
+            (vk::Format::R16G16_SFLOAT, 4, false),
+            "BRDF table",
+        )?;
+        self.textures.push(lut);
+        self.lut = TextureId(self.textures.len() as u32 - 1);
+        self.lighting = Some(Buffer::new(
+            &ctx.gpu,
+            LIGHTING_STRIDE * FRAMES_IN_FLIGHT as u64,
+            vk::BufferUsageFlags::UNIFORM_BUFFER,
+            MemoryLocation::CpuToGpu,
+            "lighting",
+        )?);
         let default = MaterialDesc::default();
         debug_assert_eq!(default.texture, None);
-        let id = self.add_with_texture(ctx, &default, white, &SamplerDesc::default())?;
+        let id = self.add(ctx, &default)?;
         debug_assert_eq!(id, MaterialId::DEFAULT);
         Ok(())
     }
@@ -141,47 +198,103 @@ impl Materials {
         Ok(TextureId(self.textures.len() as u32 - 1))
     }
 
-    /// Adds a material; its texture must have been added.
-    pub fn add(&mut self, ctx: &Context, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
-        let (texture, sampler) = match desc.texture {
-            Some((t, s)) if (t.0 as usize) < self.textures.len() => (t, s),
-            Some((t, _)) => return Err(RenderError::UnknownTexture(t.0)),
-            // The default white texture.
-            None => (TextureId(0), SamplerDesc::default()),
-        };
-        self.add_with_texture(ctx, desc, texture, &sampler)
+    /// A texture of linear values (metallic-roughness), mipmapped.
+    pub fn add_linear_texture(&mut self, ctx: &Context, image: &ImageData) -> Result<TextureId, RenderError> {
+        let size = (image.width, image.height);
+        let texture = Texture::upload_as(ctx, size, &image.rgba, (DATA_TEXTURE_FORMAT, 4, true), "data texture")?;
+        self.textures.push(texture);
+        Ok(TextureId(self.textures.len() as u32 - 1))
     }
 
-    fn add_with_texture(
+    /// Writes frame `fi`'s lighting block; returns the dynamic offset that
+    /// binds it.
+    ///
+    /// # Safety
+    /// The GPU no longer reads frame `fi`'s slot (its fence was waited for).
+    pub unsafe fn write_lighting(&mut self, fi: usize, block: &LightingBlock) -> Result<u32, RenderError> {
+        let offset = LIGHTING_STRIDE as usize * fi;
+        let buffer = self.lighting.as_mut().ok_or(RenderError::NotHostVisible("lighting"))?;
+        buffer.write(offset, bytemuck::bytes_of(block), "lighting")?;
+        Ok(offset as u32)
+    }
+
+    /// Adds a material; its texture must have been added.
+    pub fn add(&mut self, ctx: &Context, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
+        let known = |t: Option<(TextureId, SamplerDesc)>, white: TextureId| match t {
+            Some((t, s)) if (t.0 as usize) < self.textures.len() => Ok((t, s)),
+            Some((t, _)) => Err(RenderError::UnknownTexture(t.0)),
+            None => Ok((white, SamplerDesc::default())),
+        };
+        let base = known(desc.texture, WHITE)?;
+        let metallic_roughness = known(desc.metallic_roughness_texture, self.white_linear)?;
+        let emissive = known(desc.emissive_texture, WHITE)?;
+        self.add_with_textures(ctx, desc, [base, metallic_roughness, emissive])
+    }
+
+    /// Adds a material reading `textures` (base colour, metallic-roughness,
+    /// emissive), each with its sampler.
+    fn add_with_textures(
         &mut self,
         ctx: &Context,
         desc: &MaterialDesc,
-        texture: TextureId,
-        sampler: &SamplerDesc,
+        textures: [(TextureId, SamplerDesc); 3],
     ) -> Result<MaterialId, RenderError> {
         let d = ctx.device();
-        let sampler = self.sampler(d, sampler)?;
         let set = self.allocate_set(d)?;
-        let image = [vk::DescriptorImageInfo::default()
-            .sampler(sampler)
-            .image_view(self.textures[texture.0 as usize].view)
-            .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(0)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&image);
-        // SAFETY: the set is new (no command buffer uses it); view and
-        // sampler are alive.
-        unsafe { d.update_descriptor_sets(&[write], &[]) };
+        let image_info = |this: &mut Materials, (t, s): (TextureId, SamplerDesc)| -> Result<_, RenderError> {
+            Ok([vk::DescriptorImageInfo::default()
+                .sampler(this.sampler(d, &s)?)
+                .image_view(this.textures[t.0 as usize].view)
+                .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)])
+        };
+        let table = SamplerDesc {
+            mag: Filter::Linear,
+            min: Filter::Linear,
+            mipmap: None,
+            wrap_u: Wrap::ClampToEdge,
+            wrap_v: Wrap::ClampToEdge,
+        };
+        let images = [
+            (0, image_info(self, textures[0])?),
+            (2, image_info(self, (self.lut, table))?),
+            (3, image_info(self, textures[1])?),
+            (4, image_info(self, textures[2])?),
+        ];
+        let lighting = self.lighting.as_ref().map_or(vk::Buffer::null(), |b| b.raw);
+        let block = [vk::DescriptorBufferInfo::default()
+            .buffer(lighting)
+            .offset(0)
+            .range(std::mem::size_of::<LightingBlock>() as u64)];
+        let mut writes: Vec<vk::WriteDescriptorSet<'_>> = images
+            .iter()
+            .map(|(binding, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(*binding)
+                    .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                    .image_info(info)
+            })
+            .collect();
+        writes.push(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(1)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                .buffer_info(&block),
+        );
+        // SAFETY: the set is new (no command buffer uses it); views,
+        // samplers and the lighting buffer are alive.
+        unsafe { d.update_descriptor_sets(&writes, &[]) };
         let (pass, cutoff) = match desc.alpha {
             AlphaMode::Opaque => (Pass::Opaque, 0.0),
             AlphaMode::Mask(c) => (Pass::Mask, c),
             AlphaMode::Blend => (Pass::Blend, 0.0),
         };
+        let e = desc.emissive;
         let push = MaterialPush {
             base_color: desc.base_color,
-            params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, 0.0, 0.0],
+            params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, desc.metallic, desc.roughness],
+            emissive: [e[0], e[1], e[2], 0.0],
         };
         self.list.push(GpuMaterial { set, push, pass });
         Ok(MaterialId(self.list.len() as u32 - 1))
@@ -200,10 +313,16 @@ impl Materials {
     /// One set from the last pool, adding a pool when it is full.
     fn allocate_set(&mut self, d: &ash::Device) -> Result<vk::DescriptorSet, RenderError> {
         if self.free == 0 {
-            let sizes = [vk::DescriptorPoolSize {
-                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                descriptor_count: SETS_PER_POOL,
-            }];
+            let sizes = [
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                    descriptor_count: 4 * SETS_PER_POOL,
+                },
+                vk::DescriptorPoolSize {
+                    ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+                    descriptor_count: SETS_PER_POOL,
+                },
+            ];
             // SAFETY: plain object creation; destroyed in `destroy`.
             let pool = unsafe {
                 d.create_descriptor_pool(
@@ -217,7 +336,7 @@ impl Materials {
         }
         let pool = *self.pools.last().expect("a pool was added above");
         let layouts = [self.layout];
-        // SAFETY: the pool has a free set of this layout's one binding.
+        // SAFETY: the pool has a free set of this layout's bindings.
         let set = unsafe {
             d.allocate_descriptor_sets(
                 &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts),

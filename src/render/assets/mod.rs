@@ -2,6 +2,7 @@
 //! with their parts by material, materials with their descriptor sets and
 //! samplers, and textures with their mip chains.
 
+pub(crate) mod environment;
 pub(crate) mod material;
 pub(crate) mod mesh;
 pub(crate) mod texture;

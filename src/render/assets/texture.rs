@@ -26,10 +26,13 @@ pub(crate) fn mip_levels(width: u32, height: u32) -> u32 {
     32 - width.max(height).max(1).leading_zeros()
 }
 
-/// Whether the device can make mip levels of [`TEXTURE_FORMAT`] by blits.
-fn can_blit(ctx: &Context) -> bool {
+/// The format of data textures (metallic-roughness): linear values.
+pub(crate) const DATA_TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+
+/// Whether the device can make mip levels of `format` by blits.
+fn can_blit(ctx: &Context, format: vk::Format) -> bool {
     // SAFETY: the physical device belongs to the live instance.
-    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, TEXTURE_FORMAT) };
+    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, format) };
     let needed = vk::FormatFeatureFlags::BLIT_SRC
         | vk::FormatFeatureFlags::BLIT_DST
         | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR;
@@ -77,19 +80,30 @@ fn transition(
 }
 
 impl Texture {
-    /// Uploads `image` and makes its mip levels.
+    /// Uploads `image` (sRGB) and makes its mip levels.
     pub fn upload(ctx: &Context, image: &ImageData, name: &str) -> Result<Texture, RenderError> {
+        Texture::upload_as(ctx, (image.width, image.height), &image.rgba, (TEXTURE_FORMAT, 4, true), name)
+    }
+
+    /// Uploads `texels` (`width` x `height` texels of `format`, `size`
+    /// bytes each, rows top to bottom), with its mip levels when `mips`.
+    pub fn upload_as(
+        ctx: &Context,
+        (width, height): (u32, u32),
+        texels: &[u8],
+        (format, size, mips): (vk::Format, usize, bool),
+        name: &str,
+    ) -> Result<Texture, RenderError> {
         let gpu = &ctx.gpu;
-        let (width, height) = (image.width, image.height);
-        let bytes = width as usize * height as usize * 4;
-        if width == 0 || height == 0 || image.rgba.len() < bytes {
+        let bytes = width as usize * height as usize * size;
+        if width == 0 || height == 0 || texels.len() < bytes {
             return Err(RenderError::ZeroSize { what: "texture", width, height });
         }
-        let levels = if can_blit(ctx) { mip_levels(width, height) } else { 1 };
+        let levels = if mips && can_blit(ctx, format) { mip_levels(width, height) } else { 1 };
         let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
-            .format(TEXTURE_FORMAT)
+            .format(format)
             .extent(vk::Extent3D { width, height, depth: 1 })
             .mip_levels(levels)
             .array_layers(1)
@@ -102,7 +116,7 @@ impl Texture {
         let view_info = vk::ImageViewCreateInfo::default()
             .image(t.raw)
             .view_type(vk::ImageViewType::TYPE_2D)
-            .format(TEXTURE_FORMAT)
+            .format(format)
             .subresource_range(levels_range(0, levels));
         // SAFETY: the image is alive and has this format and these levels.
         t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
@@ -117,7 +131,7 @@ impl Texture {
                 "texture staging",
             )?,
         );
-        staging.write(0, &image.rgba[..bytes], "texture staging")?;
+        staging.write(0, &texels[..bytes], "texture staging")?;
         let (raw, src) = (t.raw, staging.raw);
         let d = ctx.device();
         one_shot(ctx, |cb| {

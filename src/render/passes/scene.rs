@@ -13,7 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Matrix4, Vector4};
 
 use crate::math::DepthMode;
-use crate::render::assets::material::{GpuMaterial, MaterialPush, Materials, Pass};
+use crate::render::assets::material::{GpuMaterial, MaterialPush, Materials, Pass, LIGHTING_STRIDE};
 use crate::render::assets::mesh::GpuMesh;
 use crate::render::desc::{DrawObject, Highlight, MaterialId, MeshPart};
 use crate::render::device::error::RenderError;
@@ -216,6 +216,8 @@ pub(crate) struct SceneInputs<'a> {
     pub materials: &'a Materials,
     /// Holds the batches' instances from offset 0.
     pub instance_buffer: vk::Buffer,
+    /// The frame in flight (its slot of the lighting block).
+    pub frame: usize,
 }
 
 /// The scene pipelines, one per [`Pass`] (the fragment shader specialised
@@ -241,9 +243,17 @@ pub(crate) const MATERIAL_PUSH_OFFSET: u32 = std::mem::size_of::<ScenePush>() as
 pub(crate) struct Bound {
     pass: Option<Pass>,
     material: Option<MaterialId>,
+    /// The dynamic offset of frame's slot of the lighting block.
+    lighting: u32,
 }
 
 impl Bound {
+    /// Nothing bound yet, in frame `fi` (whose lighting slot the material
+    /// sets are bound with).
+    pub(crate) fn for_frame(fi: usize) -> Bound {
+        Bound { lighting: (LIGHTING_STRIDE * fi as u64) as u32, ..Bound::default() }
+    }
+
     /// Binds `pipelines[pass]` when the pass differs from the last one
     /// (with the depth compare op and the frame's push constants, then
     /// `with_pipeline` for the path's own descriptor sets), and material
@@ -274,7 +284,14 @@ impl Bound {
             self.material = None;
         }
         if self.material != Some(id) {
-            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.layout, 0, &[m.set], &[]);
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                pipeline.layout,
+                0,
+                &[m.set],
+                &[self.lighting],
+            );
             d.cmd_push_constants(
                 cmd,
                 pipeline.layout,
@@ -415,7 +432,7 @@ impl ScenePass {
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut bound, mut mesh) = (Bound::default(), None);
+        let (mut bound, mut mesh) = (Bound::for_frame(inputs.frame), None);
         let (mut calls, mut instances) = (0, 0);
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         for draw in &draws {

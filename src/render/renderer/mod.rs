@@ -273,6 +273,11 @@ impl Renderer {
         self.parts.materials.add_texture(&self.ctx, image)
     }
 
+    /// Uploads an image of linear values (a metallic-roughness texture).
+    pub fn add_linear_texture(&mut self, image: &ImageData) -> Result<TextureId, RenderError> {
+        self.parts.materials.add_linear_texture(&self.ctx, image)
+    }
+
     /// Adds a material (its texture, if any, added before).
     pub fn add_material(&mut self, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
         self.parts.materials.add(&self.ctx, desc)

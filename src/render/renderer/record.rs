@@ -6,6 +6,7 @@ use ash::vk;
 use super::plan::{Barrier, Color, FramePlan, Pass, PlanInputs};
 use super::{Renderer, Target};
 use crate::math::View;
+use crate::render::assets::environment::LightingBlock;
 use crate::render::cull::compute::CullInputs;
 use crate::render::cull::small::{GpuSmallCull, SmallCull};
 use crate::render::desc::{DrawObject, FrameDesc, FrameStats};
@@ -161,6 +162,8 @@ impl Renderer {
             },
             None => unsafe { outline.prepare(&ctx.gpu, fi, ids_view, &batches.highlights)? },
         };
+        // SAFETY: the frame's fence was waited for.
+        unsafe { parts.materials.write_lighting(fi, &LightingBlock::new(&desc.lighting, &view))? };
         let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
         let frame = &parts.frames[fi];
 
@@ -224,6 +227,7 @@ impl Renderer {
                 meshes: &parts.meshes,
                 materials: &parts.materials,
                 instance_buffer,
+                frame: fi,
             };
             let height_px = f64::from(extent.height.max(1));
             let grid = GridInputs { view, projection, camera: desc.camera, aspect, height_px, depth: desc.depth };

@@ -19,7 +19,7 @@ pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, f
     let materials: Vec<Material> = document.materials().map(|m| material(&m)).collect();
     let mut used = vec![false; document.images().len()];
     for m in &materials {
-        if let Some(t) = m.texture {
+        for t in [m.texture, m.metallic_roughness, m.emissive_texture].into_iter().flatten() {
             used[t.image] = true;
         }
     }
@@ -39,8 +39,10 @@ pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, f
     }
     // A material whose image failed draws with its factor alone.
     for m in &mut out.materials {
-        if m.texture.is_some_and(|t| out.images[t.image].is_none()) {
-            m.texture = None;
+        for t in m.textures_mut() {
+            if t.is_some_and(|t| out.images[t.image].is_none()) {
+                *t = None;
+            }
         }
     }
     out
@@ -63,20 +65,33 @@ fn image_name(image: &gltf::Image<'_>) -> String {
 
 fn material(m: &gltf::Material<'_>) -> Material {
     let pbr = m.pbr_metallic_roughness();
-    let texture = pbr
-        .base_color_texture()
-        // A texture without a source (allowed where an extension supplies
-        // the image, e.g. KHR_texture_basisu) draws the factor alone.
-        .and_then(|info| {
-            Some(TextureRef { image: info.texture().source()?.index(), sampler: sampler(&info.texture().sampler()) })
-        });
+    // A texture without a source (allowed where an extension supplies the
+    // image, e.g. KHR_texture_basisu) draws the factor alone.
+    let reference =
+        |t: gltf::Texture<'_>| Some(TextureRef { image: t.source()?.index(), sampler: sampler(&t.sampler()) });
+    let texture = pbr.base_color_texture().and_then(|info| reference(info.texture()));
+    let metallic_roughness = pbr.metallic_roughness_texture().and_then(|info| reference(info.texture()));
+    let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture()));
+    let unit = |v: f32| if v.is_finite() { v.clamp(0.0, 1.0) } else { 1.0 };
+    let strength = m.emissive_strength().filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
+    let emissive = m.emissive_factor().map(|c| unit(c) * strength);
     let alpha = match m.alpha_mode() {
         gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
         gltf::material::AlphaMode::Mask => AlphaMode::Mask(m.alpha_cutoff().unwrap_or(0.5)),
         gltf::material::AlphaMode::Blend => AlphaMode::Blend,
     };
     let base_color = pbr.base_color_factor().map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 });
-    Material { base_color, texture, alpha, unlit: m.unlit() }
+    Material {
+        base_color,
+        texture,
+        alpha,
+        unlit: m.unlit(),
+        metallic: unit(pbr.metallic_factor()),
+        roughness: unit(pbr.roughness_factor()),
+        metallic_roughness,
+        emissive,
+        emissive_texture,
+    }
 }
 
 fn sampler(s: &gltf::texture::Sampler<'_>) -> SamplerDesc {

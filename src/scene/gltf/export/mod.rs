@@ -592,7 +592,8 @@ impl Builder {
         }
     }
 
-    /// A material whose base colour is `color` (linear RGB, opaque), added once.
+    /// A material whose base colour is `color` (linear RGB, opaque), with
+    /// the default material's metallic and roughness, added once.
     fn color_material(&mut self, color: [f32; 3]) -> u32 {
         let key = color.map(f32::to_bits);
         if let Some(&m) = self.color_materials.get(&key) {
@@ -601,7 +602,11 @@ impl Builder {
         let mut material = gj::Material::default();
         material.pbr_metallic_roughness.base_color_factor =
             gj::material::PbrBaseColorFactor([color[0], color[1], color[2], 1.0]);
-        material.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(0.0);
+        // The look of a primitive's default material (a dielectric of
+        // roughness 0.5), so that the file reopens with the same picture.
+        let look = crate::scene::material::Material::default();
+        material.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(look.metallic);
+        material.pbr_metallic_roughness.roughness_factor = gj::material::StrengthFactor(look.roughness);
         let index = push(&mut self.materials, to_value(&material));
         self.color_materials.insert(key, index);
         index

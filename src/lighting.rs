@@ -1,0 +1,322 @@
+//! How the scene is lit and shown (`docs/spec/materials.md`, "Shading
+//! modes" and "Lighting and output"): the shading mode, the environment,
+//! the sun, exposure, tone mapping, background and grid, as plain data.
+//! Replay scripts (`"lighting": {...}`) and `--lighting FILE.json` read the
+//! same object; every field is optional and a bad one is one line naming
+//! it. The editor holds one, the frame description carries it and the
+//! renderer turns it into the scene shader's lighting block.
+
+use serde::Deserialize;
+
+/// Which look the scene pass draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Shading {
+    /// The glTF metallic-roughness model, lit by the environment and the sun.
+    #[default]
+    Material,
+    /// Base colour x texture x vertex colour x object colour, diffuse from
+    /// a light at the camera plus ambient (Blender's Solid mode).
+    Solid,
+}
+
+impl Shading {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shading::Material => "material",
+            Shading::Solid => "solid",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Shading> {
+        match s {
+            "material" => Some(Shading::Material),
+            "solid" => Some(Shading::Solid),
+            _ => None,
+        }
+    }
+
+    /// The other mode (the Z key).
+    pub fn toggled(self) -> Shading {
+        match self {
+            Shading::Material => Shading::Solid,
+            Shading::Solid => Shading::Material,
+        }
+    }
+}
+
+/// Where the environment's light comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Environment {
+    /// Built in, smooth, brighter above than below: radiance
+    /// `colour x intensity x (0.6 + 0.4 y)` along a direction whose world
+    /// `y` is `y` (1.0 straight up, 0.6 at the horizon, 0.2 straight down).
+    #[default]
+    Studio,
+    /// The same radiance `colour x intensity` from every direction.
+    Uniform,
+}
+
+/// How radiance becomes a displayed value in [0, 1] (before the sRGB curve).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ToneMapping {
+    /// Khronos PBR Neutral.
+    #[default]
+    PbrNeutral,
+    /// Clamped to [0, 1].
+    Linear,
+}
+
+/// A directional light.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sun {
+    /// The way the light travels (world space, unit length).
+    pub direction: [f64; 3],
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// Illuminance on a surface facing the sun (radiance units of
+    /// `docs/spec/materials.md`: a white Lambertian surface facing a sun of
+    /// illuminance `E` alone shows `E / pi`).
+    pub illuminance: f32,
+}
+
+impl Default for Sun {
+    /// From above, front, to the side: travelling along (-0.4, -1, -0.6).
+    fn default() -> Sun {
+        let d = [-0.4f64, -1.0, -0.6];
+        let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        Sun { direction: d.map(|c| c / n), color: [1.0; 3], illuminance: 3.0 }
+    }
+}
+
+/// Everything the `lighting` object sets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lighting {
+    pub shading: Shading,
+    pub environment: Environment,
+    /// Linear RGB: the radiance of `uniform`, the tint of `studio`.
+    pub environment_color: [f32; 3],
+    pub environment_intensity: f32,
+    /// `None`: no sun.
+    pub sun: Option<Sun>,
+    pub exposure_ev: f32,
+    pub tone_mapping: ToneMapping,
+    /// The displayed sRGB colour of empty pixels; `None`: the program's
+    /// own background.
+    pub background: Option<[f32; 3]>,
+    pub grid: bool,
+}
+
+impl Default for Lighting {
+    fn default() -> Lighting {
+        Lighting {
+            shading: Shading::Material,
+            environment: Environment::Studio,
+            environment_color: [1.0; 3],
+            environment_intensity: 1.0,
+            sun: Some(Sun::default()),
+            exposure_ev: 0.0,
+            tone_mapping: ToneMapping::PbrNeutral,
+            background: None,
+            grid: true,
+        }
+    }
+}
+
+/// A field that may be given as `null` (kept apart from an absent one).
+fn nullable<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A `lighting` object as written: only the fields it sets.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LightingFile {
+    shading: Option<String>,
+    environment: Option<String>,
+    environment_color: Option<[f64; 3]>,
+    environment_intensity: Option<f64>,
+    #[serde(default, deserialize_with = "nullable")]
+    sun: Option<Option<SunFile>>,
+    exposure_ev: Option<f64>,
+    tone_mapping: Option<String>,
+    background: Option<[f64; 3]>,
+    grid: Option<bool>,
+    scene_lights: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SunFile {
+    direction: Option<[f64; 3]>,
+    color: Option<[f64; 3]>,
+    illuminance: Option<f64>,
+}
+
+fn color(name: &str, c: [f64; 3], max: f64) -> Result<[f32; 3], String> {
+    if c.iter().all(|v| v.is_finite() && (0.0..=max).contains(v)) {
+        Ok(c.map(|v| v as f32))
+    } else {
+        Err(format!("lighting.{name} needs three numbers from 0 to {max}, got {c:?}"))
+    }
+}
+
+fn non_negative(name: &str, v: f64) -> Result<f32, String> {
+    if v.is_finite() && (0.0..=1e6).contains(&v) {
+        Ok(v as f32)
+    } else {
+        Err(format!("lighting.{name} must be a number from 0 to 1e6, got {v}"))
+    }
+}
+
+impl LightingFile {
+    /// The lighting `self` asks for over `base`.
+    pub fn over(&self, base: &Lighting) -> Result<Lighting, String> {
+        let mut l = *base;
+        if let Some(s) = &self.shading {
+            l.shading = Shading::parse(s)
+                .ok_or_else(|| format!("lighting.shading must be \"material\" or \"solid\", got \"{s}\""))?;
+        }
+        if let Some(e) = &self.environment {
+            l.environment = match e.as_str() {
+                "studio" => Environment::Studio,
+                "uniform" => Environment::Uniform,
+                path if path.to_ascii_lowercase().ends_with(".hdr") => {
+                    return Err(format!(
+                        "lighting.environment: \"{path}\": .hdr environments are not supported yet (use \"studio\" or \"uniform\")"
+                    ))
+                }
+                other => {
+                    return Err(format!(
+                        "lighting.environment must be \"studio\", \"uniform\" or a .hdr file, got \"{other}\""
+                    ))
+                }
+            };
+        }
+        if let Some(c) = self.environment_color {
+            l.environment_color = color("environment_color", c, 1e6)?;
+        }
+        if let Some(v) = self.environment_intensity {
+            l.environment_intensity = non_negative("environment_intensity", v)?;
+        }
+        match &self.sun {
+            None => {}
+            Some(None) => l.sun = None,
+            Some(Some(s)) => {
+                let mut sun = l.sun.unwrap_or_default();
+                if let Some(d) = s.direction {
+                    let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                    if !n.is_finite() || n < 1e-9 {
+                        return Err(format!("lighting.sun.direction must be a non-zero finite vector, got {d:?}"));
+                    }
+                    sun.direction = d.map(|c| c / n);
+                }
+                if let Some(c) = s.color {
+                    sun.color = color("sun.color", c, 1e6)?;
+                }
+                if let Some(v) = s.illuminance {
+                    sun.illuminance = non_negative("sun.illuminance", v)?;
+                }
+                l.sun = Some(sun);
+            }
+        }
+        if let Some(v) = self.exposure_ev {
+            if !v.is_finite() || v.abs() > 64.0 {
+                return Err(format!("lighting.exposure_ev must be a number from -64 to 64, got {v}"));
+            }
+            l.exposure_ev = v as f32;
+        }
+        if let Some(t) = &self.tone_mapping {
+            l.tone_mapping = match t.as_str() {
+                "pbr_neutral" => ToneMapping::PbrNeutral,
+                "linear" => ToneMapping::Linear,
+                _ => return Err(format!("lighting.tone_mapping must be \"pbr_neutral\" or \"linear\", got \"{t}\"")),
+            };
+        }
+        if let Some(c) = self.background {
+            l.background = Some(color("background", c, 1.0)?);
+        }
+        if let Some(g) = self.grid {
+            l.grid = g;
+        }
+        if self.scene_lights == Some(true) {
+            return Err("lighting.scene_lights: scene lights are not supported yet".into());
+        }
+        Ok(l)
+    }
+}
+
+impl Lighting {
+    /// Reads a `lighting` object (JSON text) over the defaults.
+    pub fn from_json(text: &str) -> Result<Lighting, String> {
+        let file: LightingFile = serde_json::from_str(text).map_err(|e| format!("lighting: {e}"))?;
+        file.over(&Lighting::default())
+    }
+
+    /// Reads `--lighting FILE.json`; errors name the file.
+    pub fn read(path: &std::path::Path) -> Result<Lighting, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Lighting::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The linear clear colour of empty pixels: `background` decoded from
+    /// sRGB, else `default`.
+    pub fn clear_color(&self, default: [f32; 3]) -> [f32; 3] {
+        self.background.map_or(default, |c| c.map(srgb_to_linear))
+    }
+}
+
+/// The sRGB transfer function's inverse.
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_is_optional_and_sun_null_turns_it_off() {
+        assert_eq!(Lighting::from_json("{}").unwrap(), Lighting::default());
+        let l = Lighting::from_json(
+            r#"{"shading":"solid","environment":"uniform","environment_color":[0.5,0.25,1],
+                "environment_intensity":2,"sun":null,"exposure_ev":-1,"tone_mapping":"linear",
+                "background":[0.18,0.18,0.2],"grid":false,"scene_lights":false}"#,
+        )
+        .unwrap();
+        assert_eq!(l.shading, Shading::Solid);
+        assert_eq!(l.environment, Environment::Uniform);
+        assert_eq!(l.environment_color, [0.5, 0.25, 1.0]);
+        assert_eq!(l.sun, None);
+        assert_eq!(l.tone_mapping, ToneMapping::Linear);
+        assert!(!l.grid);
+        let sun = Lighting::from_json(r#"{"sun":{"direction":[0,-2,0],"illuminance":5}}"#).unwrap().sun.unwrap();
+        assert_eq!(sun.direction, [0.0, -1.0, 0.0]);
+        assert_eq!(sun.illuminance, 5.0);
+        assert_eq!(sun.color, [1.0; 3]);
+    }
+
+    #[test]
+    fn bad_fields_are_one_line_naming_them() {
+        for (text, needle) in [
+            (r#"{"shading":"wire"}"#, "lighting.shading"),
+            (r#"{"environment":"sky.hdr"}"#, "not supported yet"),
+            (r#"{"environment":"sky"}"#, "lighting.environment"),
+            (r#"{"environment_color":[1,-1,0]}"#, "environment_color"),
+            (r#"{"sun":{"direction":[0,0,0]}}"#, "sun.direction"),
+            (r#"{"sun":{"power":1}}"#, "unknown field `power`"),
+            (r#"{"tone_mapping":"aces"}"#, "tone_mapping"),
+            (r#"{"exposure":1}"#, "unknown field `exposure`"),
+            (r#"{"background":[2,0,0]}"#, "background"),
+            (r#"{"grid":1}"#, "invalid type"),
+            (r#"{"scene_lights":true}"#, "scene_lights"),
+        ] {
+            let e = Lighting::from_json(text).unwrap_err();
+            assert!(e.contains(needle), "{text}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+}

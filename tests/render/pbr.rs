@@ -1,0 +1,348 @@
+//! The `material` shading mode (`docs/spec/materials.md`): flat quads of
+//! known base colour, metallic, roughness and emissive, facing +z, lit by a
+//! `uniform` environment and a sun, seen from a camera off to the side so
+//! that every pixel has its own view direction. The expected colour of a
+//! pixel is computed here from the glTF 2.0 Appendix B formulas, restated
+//! independently of the shader: the pixel centre's ray meets the quad's
+//! plane, the normal is +z, the sun adds BRDF x E x n.l, the environment
+//! `c_diff x L` and `L x` the specular BRDF integrated over the hemisphere
+//! by a plain midpoint rule (no importance sampling, no table), then
+//! exposure, tone mapping and the sRGB curve. Both depth modes, validation
+//! on and silent.
+
+use crate::support::gpu::{assert_no_validation_errors, project, renderer};
+use crate::support::textured::{png_rgba, to_linear, to_srgb, Doc, Image, ImageAt, Quad};
+use nalgebra::{Point3, Vector3, Vector4};
+use serde_json::json;
+use std::f64::consts::PI;
+use viewport::draw::SceneMeshes;
+use viewport::lighting::{Environment, Lighting, Shading, Sun, ToneMapping};
+use viewport::math::{Camera, DepthMode, Projection};
+use viewport::render::RgbaImage;
+use viewport::setup::{open_editor_for, open_scene};
+
+const W: u32 = 200;
+const H: u32 = 150;
+
+fn camera() -> Camera {
+    Camera {
+        eye: Point3::new(1.5, 1.0, 4.0),
+        target: Point3::new(0.0, 0.0, 0.0),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.1, far: 100.0 },
+    }
+}
+
+/// A material of the test: linear base colour, metallic, roughness,
+/// emissive factor.
+#[derive(Clone, Copy, Debug)]
+struct Mat {
+    base: [f64; 3],
+    metallic: f64,
+    roughness: f64,
+    emissive: [f64; 3],
+}
+
+impl Mat {
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [self.base[0], self.base[1], self.base[2], 1.0],
+                "metallicFactor": self.metallic,
+                "roughnessFactor": self.roughness,
+            },
+            "emissiveFactor": self.emissive,
+        })
+    }
+}
+
+/// Quad centres (half size 0.45), in the order of [`MATS`].
+const CENTRES: [[f64; 2]; 4] = [[-0.5, 0.5], [0.5, 0.5], [-0.5, -0.5], [0.5, -0.5]];
+
+const MATS: [Mat; 4] = [
+    // A rough dielectric.
+    Mat { base: [0.6, 0.3, 0.15], metallic: 0.0, roughness: 0.9, emissive: [0.0; 3] },
+    // A smooth dielectric.
+    Mat { base: [0.2, 0.4, 0.6], metallic: 0.0, roughness: 0.3, emissive: [0.0; 3] },
+    // A rough metal, emissive.
+    Mat { base: [0.9, 0.6, 0.3], metallic: 1.0, roughness: 0.7, emissive: [0.05, 0.1, 0.2] },
+    // A smooth metal.
+    Mat { base: [0.7, 0.7, 0.75], metallic: 1.0, roughness: 0.35, emissive: [0.0; 3] },
+];
+
+fn lighting(tone: ToneMapping, exposure_ev: f32) -> Lighting {
+    Lighting {
+        shading: Shading::Material,
+        environment: Environment::Uniform,
+        environment_color: [0.2, 0.22, 0.25],
+        environment_intensity: 1.0,
+        sun: Some(Sun { direction: normalized([-0.3, -0.5, -1.0]), color: [1.0, 0.95, 0.9], illuminance: 1.5 }),
+        exposure_ev,
+        tone_mapping: tone,
+        background: None,
+        grid: false,
+    }
+}
+
+fn normalized(v: [f64; 3]) -> [f64; 3] {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    v.map(|c| c / n)
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Appendix B's GGX distribution and height-correlated visibility.
+fn d_v(nh: f64, nl: f64, nv: f64, alpha: f64) -> (f64, f64) {
+    let a2 = alpha * alpha;
+    let k = nh * nh * (a2 - 1.0) + 1.0;
+    let d = a2 / (PI * k * k);
+    let v = 0.5 / (nl * (nv * nv * (1.0 - a2) + a2).sqrt() + nv * (nl * nl * (1.0 - a2) + a2).sqrt());
+    (d, v)
+}
+
+/// The specular BRDF integrated against n.l over the hemisphere, split by
+/// the Schlick weight: `(A, B)` with `integral f_spec (n.l) = f0 A + B`.
+/// A midpoint rule in (theta, phi) about the normal.
+fn specular_integral(nv: f64, roughness: f64) -> (f64, f64) {
+    let alpha = roughness * roughness;
+    let v = [(1.0 - nv * nv).sqrt(), 0.0, nv];
+    let (nt, np) = (600, 600);
+    let (dt, dp) = (PI / 2.0 / nt as f64, PI / np as f64);
+    let (mut a, mut b) = (0.0, 0.0);
+    for i in 0..nt {
+        let t = (i as f64 + 0.5) * dt;
+        for j in 0..np {
+            // Symmetric in phi about v's plane: half the circle, twice.
+            let p = (j as f64 + 0.5) * dp;
+            let l = [t.sin() * p.cos(), t.sin() * p.sin(), t.cos()];
+            let h = normalized([l[0] + v[0], l[1] + v[1], l[2] + v[2]]);
+            let (d, vis) = d_v(h[2], l[2], nv, alpha);
+            let fc = (1.0 - dot(v, h)).powi(5);
+            let w = d * vis * l[2] * t.sin() * dt * dp * 2.0;
+            a += (1.0 - fc) * w;
+            b += fc * w;
+        }
+    }
+    (a, b)
+}
+
+/// Khronos PBR Neutral, restated.
+fn pbr_neutral(c: [f64; 3]) -> [f64; 3] {
+    let start = 0.8 - 0.04;
+    let desaturation = 0.15;
+    let x = c[0].min(c[1]).min(c[2]);
+    let offset = if x < 0.08 { x - 6.25 * x * x } else { 0.04 };
+    let c = c.map(|v| v - offset);
+    let peak = c[0].max(c[1]).max(c[2]);
+    if peak < start {
+        return c;
+    }
+    let d = 1.0 - start;
+    let new_peak = 1.0 - d * d / (peak + d - start);
+    let c = c.map(|v| v * new_peak / peak);
+    let g = 1.0 - 1.0 / (desaturation * (peak - new_peak) + 1.0);
+    c.map(|v| v + (new_peak - v) * g)
+}
+
+/// The sRGB colour the material mode should show at a surface point `p`
+/// (on the plane z = 0, normal +z) of material `m`.
+fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
+    let eye = camera().eye;
+    let v = normalized([eye.x - p[0], eye.y - p[1], eye.z - p[2]]);
+    let n = [0.0, 0.0, 1.0];
+    let nv = dot(n, v);
+    let c_diff = m.base.map(|c| c * (1.0 - m.metallic));
+    let f0: [f64; 3] = std::array::from_fn(|i| 0.04 * (1.0 - m.metallic) + m.base[i] * m.metallic);
+    let alpha = m.roughness * m.roughness;
+    let mut out = [0.0; 3];
+    if let Some(sun) = &l.sun {
+        let ld = sun.direction.map(|c| -c);
+        let nl = dot(n, ld);
+        if nl > 0.0 {
+            let h = normalized([ld[0] + v[0], ld[1] + v[1], ld[2] + v[2]]);
+            let (d, vis) = d_v(dot(n, h), nl, nv, alpha);
+            let vh = dot(v, h);
+            for i in 0..3 {
+                let f = f0[i] + (1.0 - f0[i]) * (1.0 - vh).powi(5);
+                let brdf = (1.0 - f) * c_diff[i] / PI + f * d * vis;
+                out[i] += brdf * f64::from(sun.color[i] * sun.illuminance) * nl;
+            }
+        }
+    }
+    let (a, b) = specular_integral(nv, m.roughness);
+    for i in 0..3 {
+        let radiance = f64::from(l.environment_color[i] * l.environment_intensity);
+        out[i] += c_diff[i] * radiance + radiance * (f0[i] * a + b);
+        out[i] += m.emissive[i];
+        out[i] *= f64::from(l.exposure_ev).exp2();
+    }
+    let shown = match l.tone_mapping {
+        ToneMapping::PbrNeutral => pbr_neutral(out),
+        ToneMapping::Linear => out,
+    };
+    shown.map(to_srgb)
+}
+
+/// The point of plane z = 0 that pixel (x, y)'s centre shows.
+fn surface_point(depth: DepthMode, x: u32, y: u32) -> [f64; 3] {
+    let c = camera();
+    let m = c.projection_matrix(f64::from(W) / f64::from(H), depth) * c.view_matrix();
+    let inv = m.try_inverse().unwrap();
+    let ndc = |px: f64, py: f64| (2.0 * px / f64::from(W) - 1.0, 2.0 * py / f64::from(H) - 1.0);
+    let (nx, ny) = ndc(f64::from(x) + 0.5, f64::from(y) + 0.5);
+    let unproject = |z: f64| {
+        let p = inv * Vector4::new(nx, ny, z, 1.0);
+        Vector3::new(p.x / p.w, p.y / p.w, p.z / p.w)
+    };
+    let (a, b) = (unproject(0.2), unproject(0.8));
+    let t = -a.z / (b.z - a.z);
+    let p = a + (b - a) * t;
+    [p.x, p.y, p.z]
+}
+
+fn doc() -> Doc {
+    Doc {
+        quads: (0..4).map(|i| Quad::new([CENTRES[i][0] as f32, CENTRES[i][1] as f32, 0.0], 0.45, Some(i))).collect(),
+        materials: MATS.iter().map(Mat::json).collect(),
+        ..Doc::default()
+    }
+}
+
+/// One frame of `path` with `lighting`, no grid.
+fn shoot(path: &std::path::Path, depth: DepthMode, lighting: &Lighting) -> RgbaImage {
+    let (editor, loaded) = open_editor_for(open_scene(Some(path)).unwrap(), (W, H), depth).unwrap();
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let (mut frame, _) = meshes.frame(editor.scene(), camera(), depth, &[], (W, H));
+    frame.grid = false;
+    frame.lighting = *lighting;
+    r.draw(&frame).unwrap();
+    let image = r.read_color().unwrap();
+    assert_no_validation_errors(&r);
+    image
+}
+
+/// Pixels spread over each quad (inside its edges).
+fn samples(depth: DepthMode) -> Vec<(usize, u32, u32)> {
+    let mut out = Vec::new();
+    for (i, c) in CENTRES.iter().enumerate() {
+        for (dx, dy) in [(0.0, 0.0), (-0.3, 0.3), (0.3, -0.3), (0.3, 0.3), (-0.3, -0.3), (0.0, 0.35)] {
+            let (x, y) = project(&camera(), depth, W, H, Point3::new(c[0] + dx, c[1] + dy, 0.0));
+            out.push((i, x as u32, y as u32));
+        }
+    }
+    out
+}
+
+fn check(image: &RgbaImage, depth: DepthMode, l: &Lighting) {
+    let mut bad = Vec::new();
+    for (i, x, y) in samples(depth) {
+        let p = surface_point(depth, x, y);
+        let want = expected(&MATS[i], p, l);
+        let got = image.pixel(x, y);
+        if (0..3).any(|k| (i32::from(got[k]) - i32::from(want[k])).abs() > 3) {
+            bad.push(format!("quad {i} pixel ({x}, {y}) at {p:.3?}: got {got:?}, want {want:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{depth:?} {:?}:\n{}", l.tone_mapping, bad.join("\n"));
+}
+
+#[test]
+fn dielectrics_and_metals_rough_and_smooth_follow_appendix_b_in_both_depth_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc().write(dir.path(), "pbr.gltf");
+    let l = lighting(ToneMapping::Linear, 0.0);
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        check(&shoot(&path, depth, &l), depth, &l);
+    }
+}
+
+#[test]
+fn exposure_and_pbr_neutral_follow_the_formulas() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc().write(dir.path(), "pbr.gltf");
+    for l in [lighting(ToneMapping::PbrNeutral, 0.0), lighting(ToneMapping::PbrNeutral, 1.5)] {
+        check(&shoot(&path, DepthMode::Reversed, &l), DepthMode::Reversed, &l);
+    }
+}
+
+#[test]
+fn a_white_rough_dielectric_in_a_uniform_environment_shows_about_its_radiance() {
+    // The spec's unit of radiance: white, roughness 1, dielectric, no sun.
+    let white = Mat { base: [1.0; 3], metallic: 0.0, roughness: 1.0, emissive: [0.0; 3] };
+    let doc = Doc { quads: vec![Quad::new([0.0; 3], 1.0, Some(0))], materials: vec![white.json()], ..Doc::default() };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "white.gltf");
+    let l = Lighting { sun: None, environment_color: [0.4; 3], ..lighting(ToneMapping::Linear, 0.0) };
+    let image = shoot(&path, DepthMode::Reversed, &l);
+    let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::origin());
+    let got = image.pixel(x as u32, y as u32);
+    // L plus the dielectric's few per cent of specular.
+    let lo = to_srgb(0.4);
+    let hi = to_srgb(0.4 * 1.08);
+    assert!((lo..=hi).contains(&got[0]), "{got:?} not in {lo}..={hi}");
+    assert_eq!(got[0], got[1]);
+}
+
+#[test]
+fn a_metallic_roughness_texture_scales_the_factors_blue_metal_green_roughness() {
+    // Texture (B 255, G 179): with factors 1 and 0.8 that is metallic 1,
+    // roughness 0.8 x 179/255 (linear values, no sRGB decoding), drawn like
+    // the factors alone would draw them.
+    let g = 179u8;
+    let roughness = 0.8 * f64::from(g) / 255.0;
+    let image = png_rgba(2, 2, &[0, g, 255, 255].repeat(4));
+    let textured = json!({
+        "pbrMetallicRoughness": {
+            "baseColorFactor": [0.9, 0.6, 0.3, 1.0],
+            "metallicFactor": 1.0,
+            "roughnessFactor": 0.8,
+            "metallicRoughnessTexture": {"index": 0},
+        },
+    });
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 1.0, Some(0))],
+        materials: vec![textured],
+        textures: vec![json!({"source": 0})],
+        images: vec![Image { bytes: Some(image), at: ImageAt::DataUri }],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "mr.gltf");
+    let l = lighting(ToneMapping::Linear, 0.0);
+    let shot = shoot(&path, DepthMode::Reversed, &l);
+    let m = Mat { base: [0.9, 0.6, 0.3], metallic: 1.0, roughness, emissive: [0.0; 3] };
+    for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]] {
+        let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+        let (x, y) = (x as u32, y as u32);
+        let want = expected(&m, surface_point(DepthMode::Reversed, x, y), &l);
+        let got = shot.pixel(x, y);
+        assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "{got:?} vs {want:?}");
+    }
+    // Read as sRGB, the same green would be a roughness far from this one.
+    assert!((to_linear(g) - f64::from(g) / 255.0).abs() > 0.2);
+}
+
+#[test]
+fn solid_mode_keeps_the_look_of_before() {
+    // Solid: base colour x (0.3 + 0.7 diffuse) from the light (0.35, 0.8,
+    // 0.5) of view space; the quad's normal in view space is the world +z
+    // rotated by the camera.
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc().write(dir.path(), "pbr.gltf");
+    let l = Lighting { shading: Shading::Solid, ..lighting(ToneMapping::Linear, 0.0) };
+    for depth in [DepthMode::Reversed, DepthMode::Standard] {
+        let image = shoot(&path, depth, &l);
+        let view = camera().view_matrix();
+        let n = (view * Vector4::new(0.0, 0.0, 1.0, 0.0)).xyz().normalize();
+        let light = (view * Vector4::new(0.35, 0.8, 0.5, 0.0)).xyz().normalize();
+        let shade = 0.3 + 0.7 * n.dot(&light).max(0.0);
+        for (i, x, y) in samples(depth) {
+            let want = MATS[i].base.map(|c| to_srgb(c * shade));
+            let got = image.pixel(x, y);
+            assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 1), "{got:?} vs {want:?}");
+        }
+    }
+}
