@@ -35,6 +35,7 @@ Window controls:
   H                     hide the selection (children too); one undo step
   Shift+H               hide everything but the selection and its ancestors
   Alt+H                 show everything hidden and select it
+  M                     the ruler: drag to measure (V: vertices); M again: off
   NumpadDivide, /       local view: only the selection (framed); again: back
   Ctrl+1 ... Ctrl+9     store the camera as a bookmark (saved in the scene file)
   1 ... 9               move the camera to that bookmark

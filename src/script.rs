@@ -372,6 +372,15 @@ pub struct TraceObject {
     pub world_position: [f64; 3],
 }
 
+/// A measurement of the ruler in a trace line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceMeasure {
+    pub from: [f64; 3],
+    pub to: [f64; 3],
+    pub length: f64,
+}
+
 /// One line of a trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -394,6 +403,9 @@ pub struct TraceLine {
     /// with and their descendants are shown. Absent when off.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub local_view: bool,
+    /// The ruler's measurement while one is shown (`docs/spec/views.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<TraceMeasure>,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
     /// What the UI laid out after the event (status text, controls).

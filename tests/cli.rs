@@ -59,3 +59,6 @@ mod typed;
 /// The UI drawn in the viewport: toolbar, status line, panel, view widget.
 #[path = "cli/ui.rs"]
 mod ui;
+/// The rotation sector and the ruler.
+#[path = "cli/views.rs"]
+mod views;

@@ -48,6 +48,8 @@ pub enum Command {
     StoreBookmark(u8),
     /// 1..9: moves the camera to bookmark `n`.
     RecallBookmark(u8),
+    /// M: the ruler on / off.
+    ToggleRuler,
     /// NumpadDivide: local view in / out.
     LocalView,
     /// Hides or shows one object (the outliner's eye).
@@ -214,6 +216,7 @@ impl Editor {
             Command::HideUnselected => return self.hide_unselected(),
             Command::UnhideAll => return self.unhide_all(),
             Command::LocalView => return self.toggle_local_view(),
+            Command::ToggleRuler => return self.toggle_ruler(),
             Command::StoreBookmark(n) => return self.store_bookmark(n),
             Command::RecallBookmark(n) => return self.recall_bookmark(n),
             Command::ToggleHidden { object } => return self.toggle_hidden(object),

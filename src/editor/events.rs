@@ -49,7 +49,7 @@ impl Editor {
                 }
                 if key == "V" && self.pointer.vertex_snap_held {
                     self.pointer.vertex_snap_held = false;
-                    return self.drag_to(self.pointer.cursor);
+                    return self.drag_to(self.pointer.cursor) | self.ruler_follow();
                 }
                 false
             }
@@ -107,6 +107,9 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return self.drag_to(m);
         }
+        if self.ruler.dragging {
+            return self.ruler_follow();
+        }
         let (dx, dy) = (m.x - prev.x, m.y - prev.y);
         if self.navigation.fly.is_some() {
             return camera::fly_turn(&mut self.camera, dx, dy);
@@ -142,6 +145,9 @@ impl Editor {
             MouseButton::Left => {
                 if self.gizmo.is_dragging() || self.pointer.nav.is_some() {
                     return false;
+                }
+                if self.ruler.on {
+                    return self.ruler_press();
                 }
                 if let Some(v) = self.view() {
                     let targets = self.targets();
@@ -185,6 +191,9 @@ impl Editor {
                     // A typed value waits for Enter or Esc.
                     return false;
                 }
+                if self.ruler.dragging {
+                    return self.ruler_release();
+                }
                 if self.gizmo.is_dragging() {
                     return self.end_drag();
                 }
@@ -224,9 +233,9 @@ impl Editor {
             return true;
         }
         if key == "V" && !ctrl {
-            // Held: vertex snapping during a translate drag.
+            // Held: vertex snapping during a translate drag or a measurement.
             self.pointer.vertex_snap_held = true;
-            return self.drag_to(self.pointer.cursor);
+            return self.drag_to(self.pointer.cursor) | self.ruler_follow();
         }
         match keymap::lookup(key, self.pointer.mods) {
             Some(command) if !command.is_program() => self.execute(&command),

@@ -124,6 +124,7 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (any("Numpad7"), Command::AxisView(AxisView::Top)),
     (any("Numpad5"), Command::ToggleProjection),
     (any("NumpadDivide"), Command::LocalView),
+    (plain("M"), Command::ToggleRuler),
     // Camera bookmarks.
     (ctrl("Digit1"), Command::StoreBookmark(1)),
     (chord("Digit1", Held::No, Held::No, Held::No), Command::RecallBookmark(1)),

@@ -35,6 +35,7 @@ mod navigate;
 pub mod organise;
 mod parts;
 mod pick;
+mod ruler;
 mod select;
 mod skin;
 
@@ -144,6 +145,8 @@ pub struct Editor {
     message: Option<String>,
     /// The camera from before local view, while it is on ([`Editor::toggle_local_view`]).
     local_camera: Option<Camera>,
+    /// The ruler (M) and its measurement.
+    ruler: ruler::Ruler,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -187,6 +190,7 @@ impl Editor {
             log: ChangeLog::default(),
             message: None,
             local_camera: None,
+            ruler: ruler::Ruler::default(),
         };
         editor.add_primitive_meshes();
         editor

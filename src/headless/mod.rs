@@ -316,6 +316,11 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         // Walks the scene only while something is hidden.
         hidden: scene.hidden_ids().map(|i| scene.objects()[i].name.to_string()).collect(),
         local_view: editor.in_local_view(),
+        measure: editor.measurement().map(|(a, b)| crate::script::TraceMeasure {
+            from: a.into(),
+            to: b.into(),
+            length: (b - a).norm(),
+        }),
         camera: camera_to_file(&editor.camera),
         ui: None,
     }

@@ -45,6 +45,14 @@ pub fn status_text(editor: &Editor, frame_ms: f64, notice: Option<&str>) -> Stri
     if let Some(n) = notice {
         return n.to_string();
     }
+    if editor.ruler_on() {
+        return match editor.measurement() {
+            Some((a, b)) => {
+                format!("Distance: {:.3} m  (drag to measure again, V: vertices, M: ruler off)", (b - a).norm())
+            }
+            None => "Ruler: drag from one point to another (V: vertices, M: ruler off)".into(),
+        };
+    }
     format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
 }
 
@@ -243,6 +251,8 @@ pub(super) fn build(
     if let Some(io) = panel {
         side_panel(ui, editor, io, u, screen, actions, trace);
     }
+    ring_sweep(ui.ctx(), editor, u, screen, trace);
+    ruler(ui.ctx(), editor, u, trace);
     if let Some(t) = editor.typed_value() {
         // The typed number beside the cursor.
         let c = editor.cursor();
@@ -691,6 +701,82 @@ fn name_field(ui: &mut egui::Ui, i: usize, name: &str, io: &mut OutlinerIo<'_>, 
     } else if field.has_focus() {
         *io.renaming = Some(Renaming { object: i, text, start: false, in_panel: true });
     }
+}
+
+/// During a ring drag: the sector swept from the start angle to the
+/// current one, filled translucent in the ring's colour, and the angle in
+/// degrees (one decimal) beside the cursor (`docs/spec/views.md`, traced
+/// as `sweep`). The sector is drawn over the scene, as the gizmo is.
+fn ring_sweep(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect, trace: &mut UiTrace) {
+    let (Some(s), Some(view)) = (editor.gizmo.sweep(), editor.view()) else { return };
+    let name = editor.gizmo.active().map(|h| h.name()).unwrap_or_default();
+    let colour = match name.as_str() {
+        "rotate.x" => Color32::from_rgba_unmultiplied(230, 70, 70, 90),
+        "rotate.y" => Color32::from_rgba_unmultiplied(110, 200, 60, 90),
+        "rotate.z" => Color32::from_rgba_unmultiplied(70, 120, 240, 90),
+        _ => Color32::from_rgba_unmultiplied(230, 230, 230, 70),
+    };
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ring sweep")));
+    let to_screen =
+        |p: nalgebra::Point3<f64>| view.world_to_screen(&p).map(|q| Pos2::new((q.x / u) as f32, (q.y / u) as f32));
+    // One triangle per 3 degrees of the sweep, fanned from the centre.
+    let steps = ((s.angle.abs().to_degrees() / 3.0).ceil() as usize).clamp(1, 1200);
+    let at = |k: usize| {
+        let a = s.angle * k as f64 / steps as f64;
+        let q = UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(s.axis), a);
+        s.centre + q * s.start * s.radius
+    };
+    if let Some(c) = to_screen(s.centre) {
+        let mut mesh = egui::Mesh::default();
+        mesh.colored_vertex(c, colour);
+        let mut ok = true;
+        for k in 0..=steps {
+            match to_screen(at(k)) {
+                Some(p) => mesh.colored_vertex(p, colour),
+                None => ok = false,
+            }
+        }
+        if ok && s.angle != 0.0 {
+            for k in 1..=steps as u32 {
+                mesh.add_triangle(0, k, k + 1);
+            }
+            painter.add(egui::Shape::mesh(mesh));
+        }
+    }
+    let cursor = editor.cursor();
+    let text = format!("{:.1}\u{b0}", s.angle.to_degrees());
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(14.0), Color32::WHITE);
+    let size = galley.size() + Vec2::new(10.0, 6.0);
+    let at = Pos2::new((cursor.x / u) as f32 + 16.0, (cursor.y / u) as f32 - 12.0 - size.y);
+    let at =
+        Pos2::new(at.x.min(screen.right() - size.x).max(0.0), at.y.clamp(0.0, (screen.bottom() - size.y).max(0.0)));
+    let back = Rect::from_min_size(at, size);
+    painter.rect_filled(back, 3.0, Color32::from_black_alpha(170));
+    painter.galley(at + Vec2::new(5.0, 3.0), galley, Color32::WHITE);
+    trace.rects.insert("sweep".into(), px_rect(back, u));
+}
+
+/// The ruler's measurement: a line between its points and the distance in
+/// metres (three decimals) at its middle (traced as `measure`).
+fn ruler(ctx: &egui::Context, editor: &Editor, u: f64, trace: &mut UiTrace) {
+    let (Some((a, b)), Some(view)) = (editor.measurement(), editor.view()) else { return };
+    let to_screen =
+        |p: nalgebra::Point3<f64>| view.world_to_screen(&p).map(|q| Pos2::new((q.x / u) as f32, (q.y / u) as f32));
+    let (Some(pa), Some(pb)) = (to_screen(a), to_screen(b)) else { return };
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ruler")));
+    let yellow = Color32::from_rgb(255, 220, 60);
+    painter.line_segment([pa, pb], egui::Stroke::new(3.0, Color32::from_black_alpha(160)));
+    painter.line_segment([pa, pb], egui::Stroke::new(1.5, yellow));
+    for p in [pa, pb] {
+        painter.circle_filled(p, 3.5, yellow);
+    }
+    let galley =
+        painter.layout_no_wrap(format!("{:.3} m", (b - a).norm()), egui::FontId::proportional(14.0), Color32::BLACK);
+    let size = galley.size() + Vec2::new(10.0, 6.0);
+    let back = Rect::from_center_size(pa + (pb - pa) * 0.5, size);
+    painter.rect_filled(back, 3.0, yellow);
+    painter.galley(back.min + Vec2::new(5.0, 3.0), galley, Color32::BLACK);
+    trace.rects.insert("measure".into(), px_rect(back, u));
 }
 
 /// Paints the view-orientation widget (its input is handled in [`Ui::handle`]).

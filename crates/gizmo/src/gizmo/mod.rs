@@ -58,7 +58,7 @@ pub(crate) mod types;
 use nalgebra::Point2;
 
 use drag::DragState;
-pub use drag::{AxisImage, Delta, DragUpdate, MIN_SCALE_FACTOR, RING_EDGE_ON_COS};
+pub use drag::{AxisImage, Delta, DragUpdate, Sweep, MIN_SCALE_FACTOR, RING_EDGE_ON_COS};
 pub use geometry::{HandleGeometry, GEOMETRY};
 pub use layout::{GizmoFrame, Placement};
 pub use overlay::{axis_cross, mesh, HandleState, MeshKind, OverlayInstance, AXIS_CROSS_PX, RING_TUBE};
@@ -193,6 +193,11 @@ impl Gizmo {
     /// surface snapping. `None` when not dragging a translate handle.
     pub fn move_pivot_to(&mut self, point: &nalgebra::Point3<f64>) -> Option<DragUpdate> {
         self.drag.as_mut()?.move_pivot_to(point)
+    }
+
+    /// The sector swept by the ring drag in progress, for drawing it.
+    pub fn sweep(&self) -> Option<Sweep> {
+        self.drag.as_ref()?.sweep()
     }
 
     /// Whether the drag in progress takes a typed value (an axis or a ring).
