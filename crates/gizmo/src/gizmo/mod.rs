@@ -205,7 +205,7 @@ impl Gizmo {
         self.drag.as_ref().is_some_and(DragState::takes_typed)
     }
 
-    /// A value typed during the drag ([`DragState::typed`]): the targets
+    /// A value typed during the drag (metres, degrees or a factor): the targets
     /// placed exactly as that value says; `None` shows the start.
     pub fn typed(&mut self, value: Option<f64>) -> Option<DragUpdate> {
         self.drag.as_mut()?.typed(value)
