@@ -85,7 +85,7 @@ pub enum Delta {
 }
 
 /// What a ring drag has swept so far, for drawing its sector
-/// ([`DragState::sweep`]).
+/// (`Gizmo::sweep`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep {
     /// The ring's centre (the pivot at mouse-down).
