@@ -102,27 +102,16 @@ pub fn timed<R, S>(
 /// [`timed`] with GPU culling: `step`, then the frame that brings the
 /// renderer's objects up to date (`SceneMeshes::gpu_frame`: the changed
 /// records, new member slots; a larger record buffer when new ids outgrow
-/// it) and records its copies (`FrameStats::record_time`); `back` and its
-/// frame run untimed, and the device is idle before each step.
+/// it) and records its copies ([`frame_time`]); `back` and its frame run
+/// untimed, and the device is idle before each step.
 pub fn timed_gpu<R, S>(
     e: &mut Editor,
     gpu: &mut Gpu,
     iters: u64,
-    mut step: impl FnMut(&mut Editor) -> R,
-    mut back: impl FnMut(&mut Editor) -> S,
+    step: impl FnMut(&mut Editor) -> R,
+    back: impl FnMut(&mut Editor) -> S,
 ) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        gpu.r.wait_idle().unwrap();
-        let t = Instant::now();
-        black_box(step(e));
-        let frame = gpu.meshes.gpu_frame(e, &mut gpu.r, &mut gpu.sync).unwrap();
-        let built = t.elapsed();
-        total += built + gpu.r.draw(&frame).unwrap().record_time;
-        back(e);
-        gpu.draw(e);
-    }
-    total
+    steps_and_frames(e, gpu, iters, true, step, back)
 }
 
 /// The GPU-culling frame after `step`, alone: `step` runs untimed, then
@@ -132,13 +121,30 @@ pub fn frame_after<R, S>(
     e: &mut Editor,
     gpu: &mut Gpu,
     iters: u64,
+    step: impl FnMut(&mut Editor) -> R,
+    back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    steps_and_frames(e, gpu, iters, false, step, back)
+}
+
+/// `iters` rounds of `step` and the frame after it (timed, with the step
+/// too when `with_step`), then `back` and its frame (untimed).
+fn steps_and_frames<R, S>(
+    e: &mut Editor,
+    gpu: &mut Gpu,
+    iters: u64,
+    with_step: bool,
     mut step: impl FnMut(&mut Editor) -> R,
     mut back: impl FnMut(&mut Editor) -> S,
 ) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         gpu.r.wait_idle().unwrap();
+        let t = Instant::now();
         black_box(step(e));
+        if with_step {
+            total += t.elapsed();
+        }
         total += gpu.timed_frame(e);
         back(e);
         gpu.draw(e);
