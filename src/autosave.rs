@@ -156,7 +156,7 @@ impl Autosaver {
                 return;
             }
             let finished = match editor.changes_since(Some(mark)) {
-                SceneChanges::Changed(ids) => scene.finish_copy(copy, ids, Some(editor.camera)),
+                SceneChanges::Changed(ids) => scene.finish_copy(copy, ids, Some(editor.camera_to_save())),
                 SceneChanges::All => None,
             };
             match finished {

@@ -28,6 +28,7 @@ impl Editor {
             self.refresh_visibility(&left_out);
             if let Some(camera) = self.local_camera.take() {
                 self.camera = camera;
+                self.navigation.auto_ortho = None;
             }
             self.rehover();
             return true;
@@ -68,6 +69,8 @@ impl Editor {
         match stored {
             Some(camera) if camera.validate().is_ok() => {
                 self.camera = camera;
+                // The bookmark's projection is its own, not an axis view's.
+                self.navigation.auto_ortho = None;
                 self.rehover();
                 true
             }
@@ -108,5 +111,18 @@ mod tests {
         assert_eq!(e.camera, at, "exactly");
         assert!(!e.store_bookmark(0) && !e.store_bookmark(10));
         assert_eq!(e.scene().bookmarks[3], Some(at));
+    }
+
+    #[test]
+    fn local_view_saves_and_autosaves_the_camera_from_before_it() {
+        let mut e = Editor::new(Scene::demo(), 800.0, 600.0);
+        let before = e.camera;
+        e.set_selection(&[0]);
+        assert!(e.toggle_local_view());
+        assert_ne!(e.camera, before, "framed");
+        assert_eq!(e.camera_to_save(), before);
+        assert_eq!(e.scene_to_save().camera, Some(before));
+        assert!(e.toggle_local_view());
+        assert_eq!((e.camera, e.camera_to_save()), (before, before));
     }
 }

@@ -210,8 +210,14 @@ impl Editor {
     pub fn scene_to_save(&self) -> Scene {
         let mut scene = self.scene.clone();
         scene.set_local_view(None);
-        scene.camera = Some(self.local_camera.filter(|_| self.in_local_view()).unwrap_or(self.camera));
+        scene.camera = Some(self.camera_to_save());
         scene
+    }
+
+    /// The camera a saved file (or an autosave) holds: the one from before
+    /// local view while it is on, else the camera.
+    pub fn camera_to_save(&self) -> Camera {
+        self.local_camera.filter(|_| self.in_local_view()).unwrap_or(self.camera)
     }
 
     /// Selected object ids in selection order; the last is the active

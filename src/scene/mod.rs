@@ -435,12 +435,14 @@ impl Scene {
     /// Validates a parsed scene file (the same checks as [`Scene::load`]).
     pub fn from_file(file: &SceneFile, base: &Path) -> Result<Scene, SceneError> {
         let camera = file.camera.as_ref().map(camera_from_file).transpose()?;
+        // Checked where the streamed reader checks them: before the objects.
+        let bookmarks = bookmarks_from_file(&file.bookmarks)?;
         let mut builder = load::Builder::default();
         for o in &file.objects {
             builder.push(o.clone());
         }
         let mut scene = builder.finish(camera, base)?;
-        scene.bookmarks = bookmarks_from_file(&file.bookmarks)?;
+        scene.bookmarks = bookmarks;
         Ok(scene)
     }
 

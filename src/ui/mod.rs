@@ -461,6 +461,14 @@ impl Ui {
                 self.panel = true;
                 self.reveal_active = true;
                 self.start_rename(editor, i);
+                // Its row unfolded; where the filter hides it, the name field.
+                self.outliner.expand_to(editor.scene(), i);
+                let filter = self.filter.clone();
+                if !self.outliner.shown(editor.scene(), &filter).iter().any(|r| r.id as usize == i) {
+                    if let Some(r) = self.renaming.as_mut() {
+                        r.in_panel = true;
+                    }
+                }
             }
             command = Outcome::Redraw;
         }

@@ -144,8 +144,12 @@ pub fn field(
                         edit.request_focus();
                     }
                     Err(message) => {
-                        // Left by a click elsewhere: the old value stays.
-                        *unreadable = Some(message);
+                        // Left by a click elsewhere: the old value stays,
+                        // and says why unless nothing was typed (a `—`
+                        // field opens empty).
+                        if !e.text.trim().is_empty() {
+                            *unreadable = Some(message);
+                        }
                         editing = None;
                     }
                 }

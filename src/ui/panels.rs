@@ -384,8 +384,10 @@ fn outliner(
                 }
             }
         }
-        // Whether a dragged row was let go over a row.
+        // Whether a dragged row was let go over a row; whether the row
+        // being renamed in place was laid out.
         let mut dropped_on_row = false;
+        let mut renamed_row_shown = false;
         let out = list.show_rows(ui, row_height, rows.len(), |ui, in_view| {
             for &Row { id, depth } in &rows[in_view] {
                 let i = id as usize;
@@ -419,6 +421,7 @@ fn outliner(
                 });
                 let eye = eye_button(ui, r.rect, r.id.with("eye"), o.hidden, hidden);
                 if let Some(renaming) = renaming {
+                    renamed_row_shown = true;
                     let field = name_field_in_row(ui, r.rect, depth, renaming);
                     if let Some(done) = field {
                         io.rename_done = Some(done);
@@ -439,6 +442,12 @@ fn outliner(
                 }
             }
         });
+        // A rename whose row scrolled out of the list has lost the keyboard
+        // (egui drops the focus of what it does not lay out): it ends, as a
+        // click elsewhere ends it.
+        if !renamed_row_shown && io.renaming.as_ref().is_some_and(|r| !r.in_panel && !r.start) {
+            io.rename_done = Some(true);
+        }
         // Let go in the list but over no row (under the last one): roots.
         let list_rect = out.inner_rect;
         let over_list = ui.input(|i| i.pointer.interact_pos()).is_some_and(|p| list_rect.contains(p));
@@ -455,10 +464,12 @@ fn outliner(
 
 /// Rows dragged from `dragged`'s row and let go on `parent`'s row (`None`:
 /// under the last row): the selection moves if the dragged row is in it,
-/// else the dragged object alone (selected first). A row let go on itself
-/// does nothing.
+/// else the dragged object alone (selected first). A row let go on itself,
+/// or a hidden row not selected, does nothing.
 fn drop_rows(editor: &Editor, dragged: usize, parent: Option<usize>, actions: &mut Vec<Command>) {
-    if parent == Some(dragged) {
+    // A row let go on itself, or a hidden row that is not selected (it
+    // cannot be: the drop would move the selection instead).
+    if parent == Some(dragged) || (!editor.is_selected(dragged) && editor.scene().is_hidden(dragged)) {
         return;
     }
     if !editor.is_selected(dragged) {

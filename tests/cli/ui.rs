@@ -685,3 +685,18 @@ fn ui_the_transform_fields_edit_every_selected_object() {
     assert_eq!(vec3(&object(&r.scene, "ball")["position"]), [-3.0, -2.0, 0.0], "and one the typed value");
     assert_eq!(vec3(&object(&r.scene, "box")["position"]), [0.0, 0.0, 0.0]);
 }
+
+/// F2 on an object whose row the filter hides edits the panel's name
+/// field instead, at once.
+#[test]
+fn ui_f2_with_the_row_filtered_away_renames_in_the_name_field() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let mut events = vec![json!({ "filter": "ball" })];
+    events.extend(keys("F2", &[]));
+    events.extend(keys("A", &["ctrl"]));
+    events.push(json!({ "text": "crate" }));
+    events.extend(keys("Enter", &[]));
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    assert!(object(&r.scene, "crate").is_object(), "{}", r.saved);
+    assert!(object(&r.scene, "ball").is_object());
+}

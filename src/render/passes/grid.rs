@@ -133,7 +133,13 @@ impl GridLayout {
                 Projection::Orthographic { height: h, .. } => h / height_px,
             };
             let cell = base_cell(pixel);
-            let fade_end = 30.0 + 12.0 * height;
+            // An orthographic view shows as much ground as it is high,
+            // whatever the eye's height.
+            let seen = match camera.projection {
+                Projection::Orthographic { height: h, .. } => 2.0 * h * (aspect + 1.0),
+                Projection::Perspective { .. } => 0.0,
+            };
+            let fade_end = (30.0 + 12.0 * height).max(seen);
             return GridLayout {
                 axes: [0, 2, 1],
                 cell,

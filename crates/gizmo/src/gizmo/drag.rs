@@ -132,6 +132,9 @@ pub struct DragState {
     parent_inv: Vec<Option<Matrix3<f64>>>,
     parent_rot: Vec<UnitQuaternion<f64>>,
     size_px: f64,
+    /// The angle (radians) of the value typed into a ring drag, as typed
+    /// (a quaternion would keep it within half a turn).
+    typed_angle: Option<f64>,
     /// [`Pivot::Individual`]: rotate and scale each target about its own origin.
     individual: bool,
     /// The latest update, if the cursor has moved since mouse-down.
@@ -280,6 +283,7 @@ impl DragState {
             parent_inv,
             parent_rot: targets.iter().map(Target::parent_rotation).collect(),
             size_px: config.size_px,
+            typed_angle: None,
             individual: config.pivot == Pivot::Individual,
             last: None,
         })
@@ -523,8 +527,9 @@ impl DragState {
             _ => 0.0,
         };
         // A quaternion keeps the angle within half a turn: whole turns
-        // back as the cursor went round (the ring's running total).
+        // back as typed, or as the cursor went round (the ring's total).
         let angle = match self.kind {
+            _ if self.typed_angle.is_some() => self.typed_angle.unwrap_or(angle),
             Kind::Ring { total, .. } => {
                 let turns = ((total - angle) / std::f64::consts::TAU).round();
                 angle + turns * std::f64::consts::TAU
@@ -558,6 +563,7 @@ impl DragState {
         let mut clamped = false;
         let delta = match (self.handle, value) {
             (Handle::TranslateAxis(_) | Handle::RotateAxis(_) | Handle::RotateView, None) => {
+                self.typed_angle = Some(0.0);
                 Delta::Translate(Vector3::zeros())
             }
             (Handle::TranslateAxis(a), Some(v)) => Delta::Translate(axes[a.index()] * v),
@@ -566,6 +572,7 @@ impl DragState {
                     Kind::Ring { axis, .. } | Kind::Tangent { axis, .. } => axis,
                     _ => return None,
                 };
+                self.typed_angle = Some(v.to_radians());
                 Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, v.to_radians()))
             }
             (_, v) => {
