@@ -17,6 +17,8 @@
 //   2^exposure, tone mapping (Khronos PBR Neutral or a clamp). The target
 //   is an sRGB format: the hardware applies the transfer function.
 // Unlit materials show the base colour as it is in both modes.
+// Single-sided materials discard back faces (in both modes, and in the
+// ids pass) before anything else.
 
 layout(constant_id = 0) const int ALPHA_MODE = 0; // 0 opaque, 1 mask, 2 blend
 
@@ -25,6 +27,7 @@ layout(location = 1) in vec3 v_view_position;
 layout(location = 2) in vec4 v_color;
 layout(location = 3) flat in uint v_id;
 layout(location = 4) in vec2 v_uv;
+layout(location = 5) flat in uint v_mirrored;
 
 layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 // Per frame, view space (`render/assets/environment.rs`, `LightingBlock`).
@@ -45,7 +48,7 @@ layout(push_constant) uniform Push {
     vec4 light_dir_view;
     vec4 base_color;
     vec4 params;   // x: alpha cutoff, y: unlit, z: metallic, w: roughness
-    vec4 emissive; // rgb: emissive factor x strength
+    vec4 emissive; // rgb: emissive factor x strength, w: 1 single-sided (doubleSided false)
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -129,6 +132,12 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) 
 }
 
 void main() {
+    // Single-sided materials: back faces are not drawn. The pipelines'
+    // front face is clockwise in framebuffer space, glTF's counter-clockwise
+    // seen from the front; a mirroring model-view swaps them.
+    if (pc.emissive.w > 0.5 && gl_FrontFacing != (v_mirrored != 0u)) {
+        discard;
+    }
     vec4 color = pc.base_color * texture(base_color_texture, v_uv) * v_color;
     if (ALPHA_MODE == 1 && color.a < pc.params.x) {
         discard;

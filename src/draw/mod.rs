@@ -133,6 +133,7 @@ impl SceneMeshes {
                 metallic_roughness_texture: m.metallic_roughness.map(|t| (linear[&t.image], t.sampler)),
                 emissive: m.emissive,
                 emissive_texture: m.emissive_texture.map(|t| (textures[t.image], t.sampler)),
+                double_sided: m.double_sided,
             };
             materials.push(renderer.add_material(&desc)?);
         }

@@ -212,10 +212,15 @@ fn doc() -> Doc {
 
 /// One frame of `path` with `lighting`, no grid.
 fn shoot(path: &std::path::Path, depth: DepthMode, lighting: &Lighting) -> RgbaImage {
+    shoot_from(path, depth, lighting, camera())
+}
+
+/// [`shoot`] from `camera`.
+fn shoot_from(path: &std::path::Path, depth: DepthMode, lighting: &Lighting, camera: Camera) -> RgbaImage {
     let (editor, loaded) = open_editor_for(open_scene(Some(path)).unwrap(), (W, H), depth).unwrap();
     let mut r = renderer(W, H);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
-    let (mut frame, _) = meshes.frame(editor.scene(), camera(), depth, &[], (W, H));
+    let (mut frame, _) = meshes.frame(editor.scene(), camera, depth, &[], (W, H));
     frame.grid = false;
     frame.lighting = *lighting;
     r.draw(&frame).unwrap();
@@ -343,6 +348,44 @@ fn solid_mode_keeps_the_look_of_before() {
             let want = MATS[i].base.map(|c| to_srgb(c * shade));
             let got = image.pixel(x, y);
             assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 1), "{got:?} vs {want:?}");
+        }
+    }
+}
+
+#[test]
+fn single_sided_quads_show_their_front_only_in_both_modes_double_sided_ones_both_sides() {
+    // Quad 0 (left, x = -0.6) single-sided, quad 1 (right) double-sided,
+    // both facing +z (counter-clockwise seen from +z). From +z both show;
+    // from -z only quad 1, quad 0's pixels keep the background.
+    let mut single = MATS[0].json();
+    single["doubleSided"] = json!(false);
+    let mut double = MATS[1].json();
+    double["doubleSided"] = json!(true);
+    let doc = Doc {
+        quads: vec![Quad::new([-0.6, 0.0, 0.0], 0.45, Some(0)), Quad::new([0.6, 0.0, 0.0], 0.45, Some(1))],
+        materials: vec![single, double],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "sides.gltf");
+    let behind = Camera { eye: Point3::new(0.5, 0.8, -4.0), ..camera() };
+    for shading in [Shading::Material, Shading::Solid] {
+        let l = Lighting { shading, ..lighting(ToneMapping::Linear, 0.0) };
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            for (cam, front) in [(camera(), true), (behind, false)] {
+                let image = shoot_from(&path, depth, &l, cam);
+                let background = image.pixel(1, 1);
+                for (quad, x) in [(0, -0.6), (1, 0.6)] {
+                    let (px, py) = project(&cam, depth, W, H, Point3::new(x, 0.0, 0.0));
+                    let got = image.pixel(px as u32, py as u32);
+                    let drawn = got != background;
+                    let want = front || quad == 1;
+                    assert_eq!(
+                        drawn, want,
+                        "{shading:?} {depth:?} front {front}: quad {quad} at ({px}, {py}) is {got:?}, background {background:?}"
+                    );
+                }
+            }
         }
     }
 }

@@ -44,7 +44,7 @@ pub(crate) struct MaterialPush {
     pub base_color: [f32; 4],
     /// x: alpha cutoff (MASK), y: 1 for unlit, z: metallic, w: roughness.
     pub params: [f32; 4],
-    /// rgb: the emissive factor (linear), w: unused.
+    /// rgb: the emissive factor (linear), w: 1 single-sided, 0 double-sided.
     pub emissive: [f32; 4],
 }
 
@@ -294,7 +294,7 @@ impl Materials {
         let push = MaterialPush {
             base_color: desc.base_color,
             params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, desc.metallic, desc.roughness],
-            emissive: [e[0], e[1], e[2], 0.0],
+            emissive: [e[0], e[1], e[2], if desc.double_sided { 0.0 } else { 1.0 }],
         };
         self.list.push(GpuMaterial { set, push, pass });
         Ok(MaterialId(self.list.len() as u32 - 1))

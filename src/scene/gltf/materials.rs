@@ -91,6 +91,7 @@ fn material(m: &gltf::Material<'_>) -> Material {
         metallic_roughness,
         emissive,
         emissive_texture,
+        double_sided: m.double_sided(),
     }
 }
 
