@@ -389,3 +389,63 @@ fn single_sided_quads_show_their_front_only_in_both_modes_double_sided_ones_both
         }
     }
 }
+
+#[test]
+fn khr_texture_transform_moves_turns_and_scales_a_checker_and_picks_its_uv_set() {
+    // A 2 x 2 NEAREST checker (red where texel x + y is even, blue where
+    // odd) on an unlit quad (half size 1, UVs 0..1 across it, in
+    // TEXCOORD_1; TEXCOORD_0 is one constant texel). The texture info
+    // names set 0, the transform's texCoord set 1. Each pixel's expected
+    // colour: its surface point -> UV -> the transform -> the texel.
+    let (red, blue) = ([255u8, 0, 0, 255], [0u8, 0, 255, 255]);
+    let image = png_rgba(2, 2, &[red, blue, blue, red].concat());
+    let (offset, rotation, scale) = ([0.3, -0.2], 0.5f64, [1.5, 0.8]);
+    let material = json!({
+        "pbrMetallicRoughness": {
+            "baseColorTexture": {"index": 0, "texCoord": 0, "extensions": {"KHR_texture_transform": {
+                "offset": offset, "rotation": rotation, "scale": scale, "texCoord": 1}}},
+        },
+        "extensions": {"KHR_materials_unlit": {}},
+    });
+    let mut quad = Quad::new([0.0; 3], 1.0, Some(0));
+    quad.uv_set = 1;
+    let doc = Doc {
+        quads: vec![quad],
+        materials: vec![material],
+        textures: vec![json!({"source": 0, "sampler": 0})],
+        samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
+        images: vec![Image { bytes: Some(image), at: ImageAt::DataUri }],
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "transform.gltf");
+    let image = shoot(&path, DepthMode::Reversed, &lighting(ToneMapping::Linear, 0.0));
+    let (mut checked, mut bad) = (0, Vec::new());
+    for y in (0..H).step_by(2) {
+        for x in (0..W).step_by(2) {
+            let p = surface_point(DepthMode::Reversed, x, y);
+            if p[0].abs() > 0.95 || p[1].abs() > 0.95 {
+                continue;
+            }
+            // The quad's UVs: (0, 0) at (-1, 1), (1, 1) at (1, -1).
+            let (u, v) = ((p[0] + 1.0) / 2.0, (1.0 - p[1]) / 2.0);
+            let (s, c) = rotation.sin_cos();
+            let tu = c * scale[0] * u + s * scale[1] * v + offset[0];
+            let tv = -s * scale[0] * u + c * scale[1] * v + offset[1];
+            // Texel coordinates; skip pixels near a texel edge.
+            let (fx, fy) = (tu * 2.0, tv * 2.0);
+            let near = |f: f64| (f - f.round()).abs() < 0.06;
+            if near(fx) || near(fy) {
+                continue;
+            }
+            let odd = (fx.floor() as i64 + fy.floor() as i64).rem_euclid(2) == 1;
+            let want = if odd { blue } else { red };
+            let got = image.pixel(x, y);
+            checked += 1;
+            if (0..3).any(|k| got[k].abs_diff(want[k]) > 2) {
+                bad.push(format!("({x}, {y}) at {p:.3?} uv ({tu:.3}, {tv:.3}): got {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} pixels checked");
+    assert!(bad.is_empty(), "{} of {checked} wrong:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
+}
