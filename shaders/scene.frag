@@ -42,6 +42,8 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
 layout(set = 0, binding = 2) uniform sampler2D brdf_lut;
 layout(set = 0, binding = 3) uniform sampler2D metallic_roughness_texture; // linear, white if none
 layout(set = 0, binding = 4) uniform sampler2D emissive_texture;           // sRGB, white if none
+// R: occlusion with its strength applied (linear), white if none.
+layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
 
 layout(push_constant) uniform Push {
     mat4 projection;
@@ -100,7 +102,7 @@ vec3 env_specular(vec3 r, float roughness) {
     return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * shrink * dot(r, lighting.up.xyz));
 }
 
-vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) {
+vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, float occlusion) {
     vec3 c_diff = mix(base, vec3(0.0), metallic);
     vec3 f0 = mix(vec3(0.04), base, metallic);
     float alpha = roughness * roughness;
@@ -126,8 +128,9 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) 
     }
     vec2 ab = texture(brdf_lut, vec2(nv, roughness)).rg;
     vec3 r = reflect(-v, n);
-    color += c_diff * env_diffuse(n);
-    color += env_specular(r, roughness) * (f0 * ab.x + ab.y);
+    // Occlusion darkens the environment's light only, not the sun's.
+    color += occlusion * c_diff * env_diffuse(n);
+    color += occlusion * env_specular(r, roughness) * (f0 * ab.x + ab.y);
     return color;
 }
 
@@ -162,7 +165,8 @@ void main() {
             vec2 mr = texture(metallic_roughness_texture, v_uv).bg;
             float metallic = clamp(pc.params.z * mr.x, 0.0, 1.0);
             float roughness = clamp(pc.params.w * mr.y, 0.0, 1.0);
-            vec3 radiance = shade_material(rgb, n, v, metallic, roughness);
+            float occlusion = texture(occlusion_texture, v_uv).r;
+            vec3 radiance = shade_material(rgb, n, v, metallic, roughness, occlusion);
             radiance += pc.emissive.rgb * texture(emissive_texture, v_uv).rgb;
             radiance *= lighting.params.x;
             rgb = lighting.params.y < 0.5 ? pbr_neutral(radiance) : radiance;

@@ -87,6 +87,10 @@ pub struct Material {
     pub emissive: [f32; 3],
     /// `emissiveTexture` (sRGB).
     pub emissive_texture: Option<TextureRef>,
+    /// `occlusionTexture` (R, linear), darkening the environment's light only.
+    pub occlusion: Option<TextureRef>,
+    /// Its `strength`: occlusion `1 + strength x (R - 1)`.
+    pub occlusion_strength: f32,
     /// glTF `doubleSided`: `false` draws and picks front faces only
     /// (counter-clockwise seen from the front, clockwise under a mirroring
     /// transform).
@@ -109,6 +113,8 @@ impl Default for Material {
             metallic_roughness: None,
             emissive: [0.0; 3],
             emissive_texture: None,
+            occlusion: None,
+            occlusion_strength: 1.0,
             double_sided: true,
         }
     }
@@ -122,9 +128,10 @@ impl Material {
         Material { double_sided: false, ..Material::default() }
     }
 
-    /// Every texture reference: base colour, metallic-roughness, emissive.
-    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 3] {
-        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture]
+    /// Every texture reference: base colour, metallic-roughness, emissive,
+    /// occlusion.
+    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 4] {
+        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture, &mut self.occlusion]
     }
 }
 

@@ -149,6 +149,11 @@ fn pbr_neutral(c: [f64; 3]) -> [f64; 3] {
 /// The sRGB colour the material mode should show at a surface point `p`
 /// (on the plane z = 0, normal +z) of material `m`.
 fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
+    expected_linear(m, p, l).map(to_srgb)
+}
+
+/// [`expected`] before the sRGB curve (tone-mapped, linear).
+fn expected_linear(m: &Mat, p: [f64; 3], l: &Lighting) -> [f64; 3] {
     let eye = camera().eye;
     let v = normalized([eye.x - p[0], eye.y - p[1], eye.z - p[2]]);
     let n = [0.0, 0.0, 1.0];
@@ -178,11 +183,10 @@ fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
         out[i] += m.emissive[i];
         out[i] *= f64::from(l.exposure_ev).exp2();
     }
-    let shown = match l.tone_mapping {
+    match l.tone_mapping {
         ToneMapping::PbrNeutral => pbr_neutral(out),
         ToneMapping::Linear => out,
-    };
-    shown.map(to_srgb)
+    }
 }
 
 /// The point of plane z = 0 that pixel (x, y)'s centre shows.
@@ -448,4 +452,44 @@ fn khr_texture_transform_moves_turns_and_scales_a_checker_and_picks_its_uv_set()
     }
     assert!(checked > 500, "{checked} pixels checked");
     assert!(bad.is_empty(), "{} of {checked} wrong:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
+}
+
+#[test]
+fn an_occlusion_map_of_strength_half_halves_the_environment_term_only() {
+    // Occlusion texture R = 0 everywhere, strength 0.5: occlusion
+    // 1 + 0.5 x (0 - 1) = 0.5 on the environment's diffuse and specular,
+    // the sun's term untouched. Expected: the sun term + half the
+    // environment term, each from the formulas above (`expected` with the
+    // environment at half radiance, then the sun term added once).
+    let m = Mat { base: [0.6, 0.3, 0.15], metallic: 0.0, roughness: 0.6, emissive: [0.0; 3] };
+    let mut material = m.json();
+    material["occlusionTexture"] = json!({"index": 0, "strength": 0.5});
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 1.0, Some(0))],
+        materials: vec![material],
+        textures: vec![json!({"source": 0})],
+        images: vec![Image { bytes: Some(png_rgba(2, 2, &[0, 255, 255, 255].repeat(4))), at: ImageAt::DataUri }],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "occlusion.gltf");
+    let l = lighting(ToneMapping::Linear, 0.0);
+    let shot = shoot(&path, DepthMode::Reversed, &l);
+    // Linear radiance: with the environment alone at half radiance, plus
+    // the sun alone (environment black).
+    let half_env = Lighting { sun: None, environment_color: l.environment_color.map(|c| c * 0.5), ..l };
+    let sun_only = Lighting { environment_color: [0.0; 3], ..l };
+    let occluded = Lighting { environment_color: [0.0; 3], sun: None, ..l };
+    let full = expected_linear;
+    for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]] {
+        let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+        let (x, y) = (x as u32, y as u32);
+        let q = surface_point(DepthMode::Reversed, x, y);
+        let (a, b, none) = (full(&m, q, &half_env), full(&m, q, &sun_only), full(&m, q, &occluded));
+        let want: [u8; 3] = std::array::from_fn(|k| to_srgb(a[k] + b[k] - none[k]));
+        let unoccluded = expected(&m, q, &l);
+        let got = shot.pixel(x, y);
+        assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "{got:?} vs {want:?}");
+        assert!(unoccluded[0] > want[0] + 10, "the occlusion shows: {unoccluded:?} vs {want:?}");
+    }
 }
