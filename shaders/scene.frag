@@ -17,6 +17,8 @@
 //   2^exposure, tone mapping (Khronos PBR Neutral or a clamp). The target
 //   is an sRGB format: the hardware applies the transfer function.
 // Unlit materials show the base colour as it is in both modes.
+// Single-sided materials discard back faces (in both modes, and in the
+// ids pass) before anything else.
 
 layout(constant_id = 0) const int ALPHA_MODE = 0; // 0 opaque, 1 mask, 2 blend
 
@@ -25,6 +27,7 @@ layout(location = 1) in vec3 v_view_position;
 layout(location = 2) in vec4 v_color;
 layout(location = 3) flat in uint v_id;
 layout(location = 4) in vec2 v_uv;
+layout(location = 5) flat in uint v_mirrored;
 
 layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 // Per frame, view space (`render/assets/environment.rs`, `LightingBlock`).
@@ -39,13 +42,15 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
 layout(set = 0, binding = 2) uniform sampler2D brdf_lut;
 layout(set = 0, binding = 3) uniform sampler2D metallic_roughness_texture; // linear, white if none
 layout(set = 0, binding = 4) uniform sampler2D emissive_texture;           // sRGB, white if none
+// R: occlusion with its strength applied (linear), white if none.
+layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
 
 layout(push_constant) uniform Push {
     mat4 projection;
     vec4 light_dir_view;
     vec4 base_color;
     vec4 params;   // x: alpha cutoff, y: unlit, z: metallic, w: roughness
-    vec4 emissive; // rgb: emissive factor x strength
+    vec4 emissive; // rgb: emissive factor x strength, w: 1 single-sided (doubleSided false)
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -97,7 +102,7 @@ vec3 env_specular(vec3 r, float roughness) {
     return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * shrink * dot(r, lighting.up.xyz));
 }
 
-vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) {
+vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, float occlusion) {
     vec3 c_diff = mix(base, vec3(0.0), metallic);
     vec3 f0 = mix(vec3(0.04), base, metallic);
     float alpha = roughness * roughness;
@@ -123,12 +128,19 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness) 
     }
     vec2 ab = texture(brdf_lut, vec2(nv, roughness)).rg;
     vec3 r = reflect(-v, n);
-    color += c_diff * env_diffuse(n);
-    color += env_specular(r, roughness) * (f0 * ab.x + ab.y);
+    // Occlusion darkens the environment's light only, not the sun's.
+    color += occlusion * c_diff * env_diffuse(n);
+    color += occlusion * env_specular(r, roughness) * (f0 * ab.x + ab.y);
     return color;
 }
 
 void main() {
+    // Single-sided materials: back faces are not drawn. The pipelines'
+    // front face is clockwise in framebuffer space, glTF's counter-clockwise
+    // seen from the front; a mirroring model-view swaps them.
+    if (pc.emissive.w > 0.5 && gl_FrontFacing != (v_mirrored != 0u)) {
+        discard;
+    }
     vec4 color = pc.base_color * texture(base_color_texture, v_uv) * v_color;
     if (ALPHA_MODE == 1 && color.a < pc.params.x) {
         discard;
@@ -153,7 +165,8 @@ void main() {
             vec2 mr = texture(metallic_roughness_texture, v_uv).bg;
             float metallic = clamp(pc.params.z * mr.x, 0.0, 1.0);
             float roughness = clamp(pc.params.w * mr.y, 0.0, 1.0);
-            vec3 radiance = shade_material(rgb, n, v, metallic, roughness);
+            float occlusion = texture(occlusion_texture, v_uv).r;
+            vec3 radiance = shade_material(rgb, n, v, metallic, roughness, occlusion);
             radiance += pc.emissive.rgb * texture(emissive_texture, v_uv).rgb;
             radiance *= lighting.params.x;
             rgb = lighting.params.y < 0.5 ? pbr_neutral(radiance) : radiance;

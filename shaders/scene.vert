@@ -31,6 +31,9 @@ layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
 layout(location = 4) out vec2 v_uv;
+// 1 where the model-view matrix mirrors (negative determinant): glTF's
+// front faces are then the clockwise ones.
+layout(location = 5) flat out uint v_mirrored;
 
 void main() {
     mat4 model_view = mat4(in_model_view_0, in_model_view_1, in_model_view_2, in_model_view_3);
@@ -39,6 +42,7 @@ void main() {
     v_normal = mat3(in_normal_0.xyz, in_normal_1.xyz, in_normal_2.xyz) * in_normal;
     v_color = in_color * in_vertex_color;
     v_uv = in_uv;
+    v_mirrored = determinant(mat3(model_view)) < 0.0 ? 1u : 0u;
     v_id = in_id;
     gl_Position = pc.projection * view_position;
 }

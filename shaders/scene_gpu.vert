@@ -44,6 +44,7 @@ layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
 layout(location = 4) out vec2 v_uv;
+layout(location = 5) flat out uint v_mirrored;
 
 void main() {
     uint i = visible[gl_InstanceIndex];
@@ -56,6 +57,7 @@ void main() {
     v_normal = transpose(inverse(lin)) * in_normal;
     v_color = vec4(o.c0.w, o.c1.w, o.c2.w, 1.0) * in_vertex_color;
     v_uv = in_uv;
+    v_mirrored = determinant(lin) < 0.0 ? 1u : 0u;
     v_id = i + 1u;
     gl_Position = pc.projection * vec4(view_position, 1.0);
 }

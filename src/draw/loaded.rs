@@ -45,6 +45,9 @@ pub struct LoadedMeshes {
     pub(super) slots: HashMap<MeshRef, usize>,
     /// Skin data by mesh and skin index, for the skinned objects.
     pub(super) skins: HashMap<SkinKey, Arc<SkinData>>,
+    /// The index in `materials` of [`Material::single_sided`], once a mesh
+    /// needs it.
+    single_sided: Option<usize>,
 }
 
 impl LoadedMeshes {
@@ -112,7 +115,11 @@ impl LoadedMeshes {
                                     }
                                 };
                                 for part in &mut surface.parts {
-                                    part.material = part.material.map(|m| first + m);
+                                    part.material = match part.material {
+                                        Some(m) => Some(first + m),
+                                        // glTF's default material is single-sided.
+                                        None => Some(loaded.single_sided_material()),
+                                    };
                                 }
                                 (!data.indices.is_empty()).then(|| loaded.push(data, surface))
                             }
@@ -137,9 +144,14 @@ impl LoadedMeshes {
                         slot
                     }
                 },
-                MeshRef::Primitive(_) => {
+                MeshRef::Primitive(p) => {
                     let data = load_mesh(&o.mesh)?;
-                    let surface = Surface::plain(data.positions.len(), data.indices.len());
+                    let mut surface = Surface::plain(data.positions.len(), data.indices.len());
+                    // Closed primitives are single-sided, `plane` is not.
+                    if !p.double_sided() {
+                        let m = loaded.single_sided_material();
+                        surface.parts.iter_mut().for_each(|part| part.material = Some(m));
+                    }
                     Some(loaded.push(data, surface))
                 }
                 MeshRef::Empty => None,
@@ -156,6 +168,15 @@ impl LoadedMeshes {
         // Every file read without error: now their spec breaches.
         files.values().for_each(GltfFile::warn_problems);
         Ok(loaded)
+    }
+
+    /// The index of [`Material::single_sided`] in `materials`, added on
+    /// first use.
+    fn single_sided_material(&mut self) -> usize {
+        *self.single_sided.get_or_insert_with(|| {
+            self.materials.push(Material::single_sided());
+            self.materials.len() - 1
+        })
     }
 
     fn push(&mut self, data: MeshData, surface: Surface) -> usize {

@@ -121,6 +121,22 @@ impl SceneMeshes {
                 e.insert(renderer.add_linear_texture(&loaded.images[t.image])?);
             }
         }
+        // Occlusion images: linear too, one texture per image and strength,
+        // the strength applied to R (1 + strength x (R - 1)).
+        let mut occlusion: HashMap<(usize, u32), crate::render::TextureId> = HashMap::new();
+        for m in &loaded.materials {
+            let Some(t) = m.occlusion else { continue };
+            let key = (t.image, m.occlusion_strength.to_bits());
+            if let std::collections::hash_map::Entry::Vacant(e) = occlusion.entry(key) {
+                let mut image = (*loaded.images[t.image]).clone();
+                let strength = m.occlusion_strength.clamp(0.0, 1.0);
+                for px in image.rgba.chunks_exact_mut(4) {
+                    let r = 1.0 + strength * (f32::from(px[0]) / 255.0 - 1.0);
+                    px[0] = (r * 255.0).round().clamp(0.0, 255.0) as u8;
+                }
+                e.insert(renderer.add_linear_texture(&image)?);
+            }
+        }
         let mut materials = Vec::with_capacity(loaded.materials.len());
         for m in &loaded.materials {
             let desc = MaterialDesc {
@@ -133,6 +149,10 @@ impl SceneMeshes {
                 metallic_roughness_texture: m.metallic_roughness.map(|t| (linear[&t.image], t.sampler)),
                 emissive: m.emissive,
                 emissive_texture: m.emissive_texture.map(|t| (textures[t.image], t.sampler)),
+                occlusion_texture: m
+                    .occlusion
+                    .map(|t| (occlusion[&(t.image, m.occlusion_strength.to_bits())], t.sampler)),
+                double_sided: m.double_sided,
             };
             materials.push(renderer.add_material(&desc)?);
         }

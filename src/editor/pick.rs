@@ -34,11 +34,18 @@ impl PickMesh {
     }
 
     /// The nearest hit in `[0, t_max]` of a ray in the mesh's space on its
-    /// solid surface (holes cut by `MASK` materials let the ray through).
+    /// solid surface (holes cut by `MASK` materials, and the back of
+    /// single-sided triangles, let the ray through).
     pub fn ray(&self, origin: &Point3<f64>, dir: &nalgebra::Vector3<f64>, t_max: f64) -> Option<f64> {
         match &self.cutout {
             None => self.bvh().ray(origin, dir, t_max),
-            Some(cut) => self.bvh().ray_where(origin, dir, t_max, |n, w| cut.keeps(&self.data.indices, n, w)),
+            Some(cut) => {
+                let (positions, indices) = (&self.data.positions, &self.data.indices);
+                let d = [dir.x, dir.y, dir.z];
+                self.bvh().ray_where(origin, dir, t_max, |n, w| {
+                    !cut.passes_behind(positions, indices, n, d) && cut.keeps(indices, n, w)
+                })
+            }
         }
     }
 
@@ -126,7 +133,11 @@ impl Editor {
         for (i, o) in self.scene.iter() {
             if let MeshRef::Primitive(p) = o.mesh {
                 if !self.pick.meshes.contains(&o.mesh) {
-                    self.pick.meshes.insert(&o.mesh, Arc::new(PickMesh::new(Arc::new(p.mesh()))));
+                    let data = Arc::new(p.mesh());
+                    // Closed primitives are picked from outside only, as drawn.
+                    let cutout = (!p.double_sided())
+                        .then(|| Arc::new(Cutout::single_sided(vec![(0, data.indices.len() as u32 / 3)])));
+                    self.pick.meshes.insert(&o.mesh, Arc::new(PickMesh { cutout, ..PickMesh::new(data) }));
                 }
             }
             self.pick.meshes.link(i, &o.mesh);

@@ -144,3 +144,79 @@ fn picks_on_derived_boxes_agree_with_brute_force_through_edits() {
     }
     assert!(compare(&e, &mut rng, "duplicated") > 100);
 }
+
+/// Closed primitives are single-sided: every triangle must wind
+/// counter-clockwise seen from outside (its corners' normals' side), or it
+/// would vanish from view and from picking.
+#[test]
+fn closed_primitives_wind_counter_clockwise_seen_from_outside() {
+    for p in Primitive::ALL {
+        let m = p.mesh();
+        for (n, t) in m.indices.chunks(3).enumerate() {
+            let v = |i: usize| Vector3::from(m.positions[t[i] as usize]).cast::<f64>();
+            let geometric = (v(1) - v(0)).cross(&(v(2) - v(0)));
+            let normals: Vector3<f64> = t.iter().map(|&i| Vector3::from(m.normals[i as usize]).cast::<f64>()).sum();
+            // Degenerate triangles (at a sphere's poles) have no side.
+            if geometric.norm() > 1e-9 {
+                assert!(geometric.dot(&normals) > 0.0, "{p:?} triangle {n} winds clockwise");
+            }
+        }
+    }
+}
+
+/// A ray meets a single-sided primitive from outside only (a cube's faces
+/// from within let it through), a `plane` from both sides.
+#[test]
+fn rays_pass_through_the_back_of_single_sided_primitives() {
+    let mut scene = Scene::default();
+    for (name, primitive, x) in [("cube", Primitive::Cube, 0.0), ("plane", Primitive::Plane, 5.0)] {
+        let object = Object {
+            name: name.into(),
+            mesh: MeshRef::Primitive(primitive),
+            transform: Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
+            color: [0.5; 3],
+            hidden: false,
+            skin: None,
+            extras: None,
+            origin: None,
+        };
+        scene.push(object, None).unwrap();
+    }
+    let e = Editor::new(scene, 800.0, 600.0);
+    let ray = |o: [f64; 3], d: [f64; 3]| Ray::new(Point3::from(o), Vector3::from(d)).unwrap();
+    // The cube (unit, centred at the origin) from outside: its front face at 0.5.
+    let (id, t) = e.ray_hit(&ray([0.0, 0.0, 3.0], [0.0, 0.0, -1.0]), |_| true).unwrap();
+    assert_eq!(id, 0);
+    assert!((t - 2.5).abs() < 1e-6, "{t}");
+    // From its centre outwards only back faces are met.
+    assert_eq!(e.ray_hit(&ray([0.0, 0.0, 0.0], [0.0, 0.0, 1.0]), |_| true), None);
+    assert_eq!(e.ray_hit(&ray([0.0, 0.2, 0.1], [0.3, -1.0, 0.2]), |_| true), None);
+    // The plane (y = 0) from above and from below.
+    for (y, d) in [(2.0, -1.0), (-2.0, 1.0)] {
+        let (id, t) = e.ray_hit(&ray([5.0, y, 0.0], [0.0, d, 0.0]), |_| true).unwrap();
+        assert_eq!(id, 1);
+        assert!((t - 2.0).abs() < 1e-6, "{t}");
+    }
+}
+
+/// A mirrored single-sided object keeps its outside: glTF turns the winding
+/// with the determinant, and the ray in the mesh's space turns with it.
+#[test]
+fn a_mirrored_cube_is_still_picked_from_outside_only() {
+    let mut scene = Scene::default();
+    let object = Object {
+        name: "mirrored".into(),
+        mesh: MeshRef::Primitive(Primitive::Cube),
+        transform: Transform { scale: Vector3::new(-1.0, 1.0, 1.0), ..Transform::default() },
+        color: [0.5; 3],
+        hidden: false,
+        skin: None,
+        extras: None,
+        origin: None,
+    };
+    scene.push(object, None).unwrap();
+    let e = Editor::new(scene, 800.0, 600.0);
+    let ray = |o: [f64; 3], d: [f64; 3]| Ray::new(Point3::from(o), Vector3::from(d)).unwrap();
+    assert!(e.ray_hit(&ray([3.0, 0.1, 0.0], [-1.0, 0.0, 0.0]), |_| true).is_some());
+    assert!(e.ray_hit(&ray([0.0, 0.1, 0.0], [-1.0, 0.0, 0.0]), |_| true).is_none());
+}

@@ -52,11 +52,19 @@ pub struct MaterialDesc {
     pub emissive: [f32; 3],
     /// An sRGB texture scaling `emissive`.
     pub emissive_texture: Option<(TextureId, SamplerDesc)>,
+    /// A texture of linear values whose R channel scales the environment's
+    /// light (diffuse and specular), the occlusion strength already
+    /// applied: `1 + strength x (R - 1)`.
+    pub occlusion_texture: Option<(TextureId, SamplerDesc)>,
+    /// `false`: back faces are not drawn (nor written to the ID target);
+    /// front faces are counter-clockwise on screen, clockwise where the
+    /// object's matrix mirrors.
+    pub double_sided: bool,
 }
 
 impl Default for MaterialDesc {
     /// White, opaque, lit, untextured, a rough dielectric (metallic 0,
-    /// roughness 0.5), not emissive.
+    /// roughness 0.5), not emissive, double-sided.
     fn default() -> MaterialDesc {
         MaterialDesc {
             base_color: [1.0; 4],
@@ -68,6 +76,8 @@ impl Default for MaterialDesc {
             metallic_roughness_texture: None,
             emissive: [0.0; 3],
             emissive_texture: None,
+            occlusion_texture: None,
+            double_sided: true,
         }
     }
 }

@@ -87,12 +87,21 @@ pub struct Material {
     pub emissive: [f32; 3],
     /// `emissiveTexture` (sRGB).
     pub emissive_texture: Option<TextureRef>,
+    /// `occlusionTexture` (R, linear), darkening the environment's light only.
+    pub occlusion: Option<TextureRef>,
+    /// Its `strength`: occlusion `1 + strength x (R - 1)`.
+    pub occlusion_strength: f32,
+    /// glTF `doubleSided`: `false` draws and picks front faces only
+    /// (counter-clockwise seen from the front, clockwise under a mirroring
+    /// transform).
+    pub double_sided: bool,
 }
 
 impl Default for Material {
     /// White, opaque, lit, untextured, a rough dielectric (metallic 0,
-    /// roughness 0.5): what primitives, scene-file objects and glTF
-    /// primitives without a material draw with.
+    /// roughness 0.5), double-sided: what the built-in `plane` draws with
+    /// ([`Material::single_sided`] for the other primitives and glTF
+    /// primitives without a material).
     fn default() -> Material {
         Material {
             base_color: [1.0; 4],
@@ -104,14 +113,25 @@ impl Default for Material {
             metallic_roughness: None,
             emissive: [0.0; 3],
             emissive_texture: None,
+            occlusion: None,
+            occlusion_strength: 1.0,
+            double_sided: true,
         }
     }
 }
 
 impl Material {
-    /// Every texture reference: base colour, metallic-roughness, emissive.
-    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 3] {
-        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture]
+    /// [`Material::default`], single-sided: the built-in primitives other
+    /// than `plane`, and glTF primitives without a material (glTF's default
+    /// material is single-sided).
+    pub fn single_sided() -> Material {
+        Material { double_sided: false, ..Material::default() }
+    }
+
+    /// Every texture reference: base colour, metallic-roughness, emissive,
+    /// occlusion.
+    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 4] {
+        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture, &mut self.occlusion]
     }
 }
 
@@ -196,15 +216,23 @@ pub struct Cutout {
     pub alphas: Vec<f32>,
     /// Sorted by `first`, not overlapping.
     pub parts: Vec<MaskPart>,
+    /// Triangle ranges `(first, count)` of single-sided materials, sorted,
+    /// not overlapping: rays reaching their back side pass through.
+    pub single_sided: Vec<(u32, u32)>,
 }
 
 impl Cutout {
     /// The cutout of a mesh whose `surface` parts index `materials`
-    /// (textures index `images`); `None` when no part is masked.
+    /// (textures index `images`); `None` when no part is masked or
+    /// single-sided.
     pub fn new(surface: &Surface, materials: &[Material], images: &[Arc<ImageData>]) -> Option<Cutout> {
         let mut parts = Vec::new();
+        let mut single_sided = Vec::new();
         for p in &surface.parts {
             let Some(m) = p.material.and_then(|m| materials.get(m)) else { continue };
+            if !m.double_sided && p.count >= 3 {
+                single_sided.push((p.first / 3, p.count / 3));
+            }
             let AlphaMode::Mask(cutoff) = m.alpha else { continue };
             let texture = m.texture.and_then(|t| Some((Arc::clone(images.get(t.image)?), t.sampler)));
             parts.push(MaskPart {
@@ -215,11 +243,41 @@ impl Cutout {
                 texture,
             });
         }
+        single_sided.sort_unstable();
         if parts.is_empty() {
-            return None;
+            return (!single_sided.is_empty()).then(|| Cutout::single_sided(single_sided));
         }
         parts.sort_by_key(|p| p.first);
-        Some(Cutout { uvs: surface.uvs.clone(), alphas: surface.colors.iter().map(|c| c[3]).collect(), parts })
+        Some(Cutout {
+            uvs: surface.uvs.clone(),
+            alphas: surface.colors.iter().map(|c| c[3]).collect(),
+            parts,
+            single_sided,
+        })
+    }
+
+    /// No holes, the triangle ranges `single_sided` (sorted `(first,
+    /// count)`) seen from the front only.
+    pub fn single_sided(single_sided: Vec<(u32, u32)>) -> Cutout {
+        Cutout { uvs: Vec::new(), alphas: Vec::new(), parts: Vec::new(), single_sided }
+    }
+
+    /// Whether a ray along `dir` (in the mesh's space) meets the back of
+    /// triangle `triangle` of a single-sided material: the side its
+    /// corners wind clockwise from. In the mesh's own space this does not
+    /// depend on whether the object's matrix mirrors (glTF turns the
+    /// winding with the determinant, and so does the ray).
+    pub fn passes_behind(&self, positions: &[[f32; 3]], indices: &[u32], triangle: u32, dir: [f64; 3]) -> bool {
+        let at = self.single_sided.partition_point(|&(first, count)| first + count <= triangle);
+        if self.single_sided.get(at).is_none_or(|&(first, _)| first > triangle) {
+            return false;
+        }
+        let Some(corners) = indices.get(3 * triangle as usize..3 * triangle as usize + 3) else { return false };
+        let p = |i: usize| positions.get(corners[i] as usize).map(|p| p.map(f64::from));
+        let (Some(a), Some(b), Some(c)) = (p(0), p(1), p(2)) else { return false };
+        let (u, v) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+        let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0
     }
 
     /// Whether the point of triangle `triangle` (of `indices`) with

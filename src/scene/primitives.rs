@@ -42,15 +42,41 @@ impl Primitive {
         }
     }
 
-    /// Generates the mesh.
+    /// Whether the primitive is drawn and picked from both sides: only the
+    /// open `plane`; the closed ones show and pick their outside alone.
+    pub fn double_sided(self) -> bool {
+        self == Primitive::Plane
+    }
+
+    /// Generates the mesh, every triangle wound counter-clockwise seen
+    /// from the side its vertex normals point to (the outside), as glTF's
+    /// front faces are: single-sided drawing and picking rely on it.
     pub fn mesh(self) -> MeshData {
-        match self {
+        let mut mesh = match self {
             Primitive::Cube => MeshData::cube(),
             Primitive::Sphere => MeshData::sphere(0.5, 24, 48),
             Primitive::Cylinder => MeshData::cylinder(0.5, 1.0, 48),
             Primitive::Cone => MeshData::cone(0.5, 1.0, 48),
             Primitive::Torus => MeshData::torus(0.5, 0.15, 48, 24),
             Primitive::Plane => MeshData::plane_xz(),
+        };
+        wind_outwards(&mut mesh);
+        mesh
+    }
+}
+
+/// Swaps two corners of every triangle that winds clockwise seen from the
+/// side its corners' normals point to.
+fn wind_outwards(mesh: &mut MeshData) {
+    let (positions, normals) = (&mesh.positions, &mesh.normals);
+    let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    for t in mesh.indices.chunks_exact_mut(3) {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| positions[i as usize]);
+        let (u, v) = (sub(b, a), sub(c, a));
+        let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let side: f32 = t.iter().map(|&i| normals[i as usize]).map(|m| m[0] * n[0] + m[1] * n[1] + m[2] * n[2]).sum();
+        if side < 0.0 {
+            t.swap(1, 2);
         }
     }
 }

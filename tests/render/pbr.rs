@@ -149,6 +149,11 @@ fn pbr_neutral(c: [f64; 3]) -> [f64; 3] {
 /// The sRGB colour the material mode should show at a surface point `p`
 /// (on the plane z = 0, normal +z) of material `m`.
 fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
+    expected_linear(m, p, l).map(to_srgb)
+}
+
+/// [`expected`] before the sRGB curve (tone-mapped, linear).
+fn expected_linear(m: &Mat, p: [f64; 3], l: &Lighting) -> [f64; 3] {
     let eye = camera().eye;
     let v = normalized([eye.x - p[0], eye.y - p[1], eye.z - p[2]]);
     let n = [0.0, 0.0, 1.0];
@@ -178,11 +183,10 @@ fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
         out[i] += m.emissive[i];
         out[i] *= f64::from(l.exposure_ev).exp2();
     }
-    let shown = match l.tone_mapping {
+    match l.tone_mapping {
         ToneMapping::PbrNeutral => pbr_neutral(out),
         ToneMapping::Linear => out,
-    };
-    shown.map(to_srgb)
+    }
 }
 
 /// The point of plane z = 0 that pixel (x, y)'s centre shows.
@@ -212,10 +216,15 @@ fn doc() -> Doc {
 
 /// One frame of `path` with `lighting`, no grid.
 fn shoot(path: &std::path::Path, depth: DepthMode, lighting: &Lighting) -> RgbaImage {
+    shoot_from(path, depth, lighting, camera())
+}
+
+/// [`shoot`] from `camera`.
+fn shoot_from(path: &std::path::Path, depth: DepthMode, lighting: &Lighting, camera: Camera) -> RgbaImage {
     let (editor, loaded) = open_editor_for(open_scene(Some(path)).unwrap(), (W, H), depth).unwrap();
     let mut r = renderer(W, H);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
-    let (mut frame, _) = meshes.frame(editor.scene(), camera(), depth, &[], (W, H));
+    let (mut frame, _) = meshes.frame(editor.scene(), camera, depth, &[], (W, H));
     frame.grid = false;
     frame.lighting = *lighting;
     r.draw(&frame).unwrap();
@@ -344,5 +353,143 @@ fn solid_mode_keeps_the_look_of_before() {
             let got = image.pixel(x, y);
             assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 1), "{got:?} vs {want:?}");
         }
+    }
+}
+
+#[test]
+fn single_sided_quads_show_their_front_only_in_both_modes_double_sided_ones_both_sides() {
+    // Quad 0 (left, x = -0.6) single-sided, quad 1 (right) double-sided,
+    // both facing +z (counter-clockwise seen from +z). From +z both show;
+    // from -z only quad 1, quad 0's pixels keep the background.
+    let mut single = MATS[0].json();
+    single["doubleSided"] = json!(false);
+    let mut double = MATS[1].json();
+    double["doubleSided"] = json!(true);
+    let doc = Doc {
+        quads: vec![Quad::new([-0.6, 0.0, 0.0], 0.45, Some(0)), Quad::new([0.6, 0.0, 0.0], 0.45, Some(1))],
+        materials: vec![single, double],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "sides.gltf");
+    let behind = Camera { eye: Point3::new(0.5, 0.8, -4.0), ..camera() };
+    for shading in [Shading::Material, Shading::Solid] {
+        let l = Lighting { shading, ..lighting(ToneMapping::Linear, 0.0) };
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            for (cam, front) in [(camera(), true), (behind, false)] {
+                let image = shoot_from(&path, depth, &l, cam);
+                let background = image.pixel(1, 1);
+                for (quad, x) in [(0, -0.6), (1, 0.6)] {
+                    let (px, py) = project(&cam, depth, W, H, Point3::new(x, 0.0, 0.0));
+                    let got = image.pixel(px as u32, py as u32);
+                    let drawn = got != background;
+                    let want = front || quad == 1;
+                    assert_eq!(
+                        drawn, want,
+                        "{shading:?} {depth:?} front {front}: quad {quad} at ({px}, {py}) is {got:?}, background {background:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn khr_texture_transform_moves_turns_and_scales_a_checker_and_picks_its_uv_set() {
+    // A 2 x 2 NEAREST checker (red where texel x + y is even, blue where
+    // odd) on an unlit quad (half size 1, UVs 0..1 across it, in
+    // TEXCOORD_1; TEXCOORD_0 is one constant texel). The texture info
+    // names set 0, the transform's texCoord set 1. Each pixel's expected
+    // colour: its surface point -> UV -> the transform -> the texel.
+    let (red, blue) = ([255u8, 0, 0, 255], [0u8, 0, 255, 255]);
+    let image = png_rgba(2, 2, &[red, blue, blue, red].concat());
+    let (offset, rotation, scale) = ([0.3, -0.2], 0.5f64, [1.5, 0.8]);
+    let material = json!({
+        "pbrMetallicRoughness": {
+            "baseColorTexture": {"index": 0, "texCoord": 0, "extensions": {"KHR_texture_transform": {
+                "offset": offset, "rotation": rotation, "scale": scale, "texCoord": 1}}},
+        },
+        "extensions": {"KHR_materials_unlit": {}},
+    });
+    let mut quad = Quad::new([0.0; 3], 1.0, Some(0));
+    quad.uv_set = 1;
+    let doc = Doc {
+        quads: vec![quad],
+        materials: vec![material],
+        textures: vec![json!({"source": 0, "sampler": 0})],
+        samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
+        images: vec![Image { bytes: Some(image), at: ImageAt::DataUri }],
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "transform.gltf");
+    let image = shoot(&path, DepthMode::Reversed, &lighting(ToneMapping::Linear, 0.0));
+    let (mut checked, mut bad) = (0, Vec::new());
+    for y in (0..H).step_by(2) {
+        for x in (0..W).step_by(2) {
+            let p = surface_point(DepthMode::Reversed, x, y);
+            if p[0].abs() > 0.95 || p[1].abs() > 0.95 {
+                continue;
+            }
+            // The quad's UVs: (0, 0) at (-1, 1), (1, 1) at (1, -1).
+            let (u, v) = ((p[0] + 1.0) / 2.0, (1.0 - p[1]) / 2.0);
+            let (s, c) = rotation.sin_cos();
+            let tu = c * scale[0] * u + s * scale[1] * v + offset[0];
+            let tv = -s * scale[0] * u + c * scale[1] * v + offset[1];
+            // Texel coordinates; skip pixels near a texel edge.
+            let (fx, fy) = (tu * 2.0, tv * 2.0);
+            let near = |f: f64| (f - f.round()).abs() < 0.06;
+            if near(fx) || near(fy) {
+                continue;
+            }
+            let odd = (fx.floor() as i64 + fy.floor() as i64).rem_euclid(2) == 1;
+            let want = if odd { blue } else { red };
+            let got = image.pixel(x, y);
+            checked += 1;
+            if (0..3).any(|k| got[k].abs_diff(want[k]) > 2) {
+                bad.push(format!("({x}, {y}) at {p:.3?} uv ({tu:.3}, {tv:.3}): got {got:?}, want {want:?}"));
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} pixels checked");
+    assert!(bad.is_empty(), "{} of {checked} wrong:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
+}
+
+#[test]
+fn an_occlusion_map_of_strength_half_halves_the_environment_term_only() {
+    // Occlusion texture R = 0 everywhere, strength 0.5: occlusion
+    // 1 + 0.5 x (0 - 1) = 0.5 on the environment's diffuse and specular,
+    // the sun's term untouched. Expected: the sun term + half the
+    // environment term, each from the formulas above (`expected` with the
+    // environment at half radiance, then the sun term added once).
+    let m = Mat { base: [0.6, 0.3, 0.15], metallic: 0.0, roughness: 0.6, emissive: [0.0; 3] };
+    let mut material = m.json();
+    material["occlusionTexture"] = json!({"index": 0, "strength": 0.5});
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 1.0, Some(0))],
+        materials: vec![material],
+        textures: vec![json!({"source": 0})],
+        images: vec![Image { bytes: Some(png_rgba(2, 2, &[0, 255, 255, 255].repeat(4))), at: ImageAt::DataUri }],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "occlusion.gltf");
+    let l = lighting(ToneMapping::Linear, 0.0);
+    let shot = shoot(&path, DepthMode::Reversed, &l);
+    // Linear radiance: with the environment alone at half radiance, plus
+    // the sun alone (environment black).
+    let half_env = Lighting { sun: None, environment_color: l.environment_color.map(|c| c * 0.5), ..l };
+    let sun_only = Lighting { environment_color: [0.0; 3], ..l };
+    let occluded = Lighting { environment_color: [0.0; 3], sun: None, ..l };
+    let full = expected_linear;
+    for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]] {
+        let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+        let (x, y) = (x as u32, y as u32);
+        let q = surface_point(DepthMode::Reversed, x, y);
+        let (a, b, none) = (full(&m, q, &half_env), full(&m, q, &sun_only), full(&m, q, &occluded));
+        let want: [u8; 3] = std::array::from_fn(|k| to_srgb(a[k] + b[k] - none[k]));
+        let unoccluded = expected(&m, q, &l);
+        let got = shot.pixel(x, y);
+        assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "{got:?} vs {want:?}");
+        assert!(unoccluded[0] > want[0] + 10, "the occlusion shows: {unoccluded:?} vs {want:?}");
     }
 }

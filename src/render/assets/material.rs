@@ -5,7 +5,9 @@
 //! 1 the frame's lighting block (a dynamic uniform buffer, one slot per
 //! frame in flight, the slot picked by the bind's dynamic offset), 2 the
 //! split-sum BRDF table, 3 its metallic-roughness texture (linear; white
-//! when it has none), 4 its emissive texture (sRGB; white when none).
+//! when it has none), 4 its emissive texture (sRGB; white when none), 5
+//! its occlusion texture (linear, R = `1 + strength (R - 1)`; white when
+//! none).
 //!
 //! No descriptor indexing (lavapipe has none): the scene pass binds one set
 //! per material batch, so a frame's CPU cost grows with the number of
@@ -44,7 +46,7 @@ pub(crate) struct MaterialPush {
     pub base_color: [f32; 4],
     /// x: alpha cutoff (MASK), y: 1 for unlit, z: metallic, w: roughness.
     pub params: [f32; 4],
-    /// rgb: the emissive factor (linear), w: unused.
+    /// rgb: the emissive factor (linear), w: 1 single-sided, 0 double-sided.
     pub emissive: [f32; 4],
 }
 
@@ -160,6 +162,7 @@ impl Materials {
             binding(2, image),
             binding(3, image),
             binding(4, image),
+            binding(5, image),
         ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -228,16 +231,17 @@ impl Materials {
         let base = known(desc.texture, WHITE)?;
         let metallic_roughness = known(desc.metallic_roughness_texture, self.white_linear)?;
         let emissive = known(desc.emissive_texture, WHITE)?;
-        self.add_with_textures(ctx, desc, [base, metallic_roughness, emissive])
+        let occlusion = known(desc.occlusion_texture, self.white_linear)?;
+        self.add_with_textures(ctx, desc, [base, metallic_roughness, emissive, occlusion])
     }
 
     /// Adds a material reading `textures` (base colour, metallic-roughness,
-    /// emissive), each with its sampler.
+    /// emissive, occlusion), each with its sampler.
     fn add_with_textures(
         &mut self,
         ctx: &Context,
         desc: &MaterialDesc,
-        textures: [(TextureId, SamplerDesc); 3],
+        textures: [(TextureId, SamplerDesc); 4],
     ) -> Result<MaterialId, RenderError> {
         let d = ctx.device();
         let set = self.allocate_set(d)?;
@@ -259,6 +263,7 @@ impl Materials {
             (2, image_info(self, (self.lut, table))?),
             (3, image_info(self, textures[1])?),
             (4, image_info(self, textures[2])?),
+            (5, image_info(self, textures[3])?),
         ];
         let lighting = self.lighting.as_ref().map_or(vk::Buffer::null(), |b| b.raw);
         let block = [vk::DescriptorBufferInfo::default()
@@ -294,7 +299,7 @@ impl Materials {
         let push = MaterialPush {
             base_color: desc.base_color,
             params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, desc.metallic, desc.roughness],
-            emissive: [e[0], e[1], e[2], 0.0],
+            emissive: [e[0], e[1], e[2], if desc.double_sided { 0.0 } else { 1.0 }],
         };
         self.list.push(GpuMaterial { set, push, pass });
         Ok(MaterialId(self.list.len() as u32 - 1))
@@ -316,7 +321,7 @@ impl Materials {
             let sizes = [
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                    descriptor_count: 4 * SETS_PER_POOL,
+                    descriptor_count: 5 * SETS_PER_POOL,
                 },
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,

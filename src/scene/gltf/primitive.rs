@@ -48,7 +48,12 @@ pub(super) fn append_primitive(
     };
     morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
     let material = primitive.material();
-    let uv_set = material.pbr_metallic_roughness().base_color_texture().map(|t| t.tex_coord());
+    let base_color = material.pbr_metallic_roughness().base_color_texture();
+    // KHR_texture_transform: its texCoord replaces the texture's; its
+    // offset, rotation and scale are applied to the UVs here, once.
+    let transform = base_color.as_ref().and_then(|t| t.texture_transform());
+    let uv_set = base_color.map(|t| transform.as_ref().and_then(|x| x.tex_coord()).unwrap_or(t.tex_coord()));
+    let uv_matrix = transform.map(|x| uv_transform(x.offset(), x.rotation(), x.scale()));
     // What only changes the look is never an error: a TEXCOORD or COLOR_0
     // that cannot be read is a warning, and the defaults are drawn.
     let attribute = |semantic: Semantic, what: &str, dimensions: &[Dimensions]| -> Option<Vec<[f32; 4]>> {
@@ -64,7 +69,10 @@ pub(super) fn append_primitive(
     let uvs = match uv_set
         .and_then(|set| attribute(Semantic::TexCoords(set), &format!("TEXCOORD_{set}"), &[Dimensions::Vec2]))
     {
-        Some(uvs) => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
+        Some(uvs) => match uv_matrix {
+            Some(m) => uvs.into_iter().map(|c| apply_uv_transform(&m, [c[0], c[1]])).collect(),
+            None => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
+        },
         None => vec![[0.0; 2]; positions.len()],
     };
     let colors = match attribute(Semantic::Colors(0), "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4]) {
@@ -254,4 +262,22 @@ pub(super) fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
         },
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
     }
+}
+
+/// `KHR_texture_transform`'s matrix, `translation x rotation x scale`, as
+/// two rows of `[a, b, c]` (`u' = a u + b v + c`); the rotation turns UVs
+/// counter-clockwise in UV space by `rotation` radians, as the extension
+/// writes it: `[[cos, sin], [-sin, cos]]`.
+fn uv_transform(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> [[f64; 3]; 2] {
+    let finite = |v: f32, default: f64| if v.is_finite() { f64::from(v) } else { default };
+    let (o, r) = ([finite(offset[0], 0.0), finite(offset[1], 0.0)], finite(rotation, 0.0));
+    let s = [finite(scale[0], 1.0), finite(scale[1], 1.0)];
+    let (sin, cos) = r.sin_cos();
+    [[cos * s[0], sin * s[1], o[0]], [-sin * s[0], cos * s[1], o[1]]]
+}
+
+/// `m` applied to `uv`.
+fn apply_uv_transform(m: &[[f64; 3]; 2], uv: [f32; 2]) -> [f32; 2] {
+    let (u, v) = (f64::from(uv[0]), f64::from(uv[1]));
+    [(m[0][0] * u + m[0][1] * v + m[0][2]) as f32, (m[1][0] * u + m[1][1] * v + m[1][2]) as f32]
 }
