@@ -116,8 +116,12 @@ fn a_reexport_of_the_opened_gltf_keeps_what_was_made_here_and_undoes_in_one_step
     std::fs::write(&staged, gltf(&after, &reordered)).unwrap();
     std::fs::rename(&staged, &path).unwrap();
     app.wait_for_output("the reload", "reloaded");
-    let shown = wait_for("the blue squares", || Some(counts(&x, dir.path())).filter(|c| c[2] > 500));
-    // The two red squares turned blue: what stays red is the gizmo's handle and the axis.
+    // The two red squares turned blue: what stays red is the gizmo's handle
+    // and the axis. Waited for as a whole: a frame drawn while the reload
+    // was being taken in may show the blue squares before the red ones left.
+    let shown = wait_for("the blue squares in place of the red ones", || {
+        Some(counts(&x, dir.path())).filter(|c| c[2] > 500 && c[0] + c[2] / 3 < red_before)
+    });
     let square = shown[2] / 3;
     assert!(shown[0] + square < red_before, "red before {red_before}, now {shown:?}");
 
