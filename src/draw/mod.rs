@@ -23,7 +23,7 @@ use crate::editor::{Editor, FrameProbe, IdSet, PickMesh};
 use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
-    DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
+    DrawObject, FrameDesc, FrameView, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::{MeshData, MeshRef, Object, Scene};
@@ -272,7 +272,10 @@ impl SceneMeshes {
     ) -> Result<FrameDesc, DrawError> {
         self.pose_skins(renderer, editor)?;
         match gpu {
-            Some(sync) if editor.posed_meshes().next().is_none() && renderer.supports_gpu_culling() => {
+            // The GPU-driven scene draws one view (`FrameDesc::gpu_scene`).
+            Some(sync)
+                if editor.posed_meshes().next().is_none() && renderer.supports_gpu_culling() && !editor.is_quad() =>
+            {
                 self.gpu_frame(editor, renderer, sync)
             }
             _ => Ok(self.editor_frame(editor).0),
@@ -287,30 +290,46 @@ impl SceneMeshes {
     pub fn editor_frame(&self, editor: &Editor) -> (FrameDesc, CullStats) {
         let (w, h) = editor.size();
         let scene = editor.scene();
-        let (mut frame, stats) = match View::new(editor.camera, w, h, editor.depth) {
-            Ok(view) => {
-                let frustum = view.frustum();
+        // The views' frustums: one, or the quad view's four (an object in
+        // any of them is drawn; each view's clipping does the rest).
+        let views = editor.views();
+        let frustums: Option<Vec<Frustum>> = (0..views.len()).map(|k| editor.view_of(k).map(|v| v.frustum())).collect();
+        let (mut frame, stats) = match frustums {
+            Some(frustums) if !frustums.is_empty() => {
                 let mut ids = Vec::new();
-                editor.visit_in_frustum(&frustum, |i| ids.push(i));
+                for f in &frustums {
+                    editor.visit_in_frustum(f, |i| ids.push(i));
+                }
                 // Scene order, as `frame` draws: of two coincident objects
                 // the last drawn keeps its id in the id buffer (the depth
                 // test passes on equal depth).
                 ids.sort_unstable();
+                if frustums.len() > 1 {
+                    ids.dedup();
+                }
                 let mut frame = FrameDesc::new(editor.camera, editor.depth);
                 // At most one draw an object in view: no doubling growth.
                 frame.objects.reserve_exact(ids.len());
                 let mut stats = CullStats::default();
                 let highlight = Highlighter::of_editor(editor);
+                let one = (frustums.len() == 1).then(|| &frustums[0]);
                 for i in ids {
                     let world = scene.world_matrix(i);
                     let posed = editor.posed_mesh(i);
-                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight, posed);
+                    self.push_object(&mut frame, &mut stats, scene, i, &world, one, &highlight, posed);
                 }
                 (frame, stats)
             }
             // No usable view: everything, as `frame` draws it.
-            Err(_) => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
+            _ => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
         };
+        if editor.is_quad() {
+            frame.views = views
+                .iter()
+                .enumerate()
+                .map(|(k, v)| FrameView { camera: v.camera, rect: v.rect, overlay: editor.overlay_of(k) })
+                .collect();
+        }
         frame.overlay = editor.overlay();
         light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();

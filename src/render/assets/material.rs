@@ -22,7 +22,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
-use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT};
+use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::Buffer;
@@ -183,7 +183,7 @@ impl Materials {
         self.lut = TextureId(self.textures.len() as u32 - 1);
         self.lighting = Some(Buffer::new(
             &ctx.gpu,
-            LIGHTING_STRIDE * FRAMES_IN_FLIGHT as u64,
+            LIGHTING_STRIDE * (FRAMES_IN_FLIGHT * MAX_VIEWS) as u64,
             vk::BufferUsageFlags::UNIFORM_BUFFER,
             MemoryLocation::CpuToGpu,
             "lighting",
@@ -214,8 +214,8 @@ impl Materials {
     ///
     /// # Safety
     /// The GPU no longer reads frame `fi`'s slot (its fence was waited for).
-    pub unsafe fn write_lighting(&mut self, fi: usize, block: &LightingBlock) -> Result<u32, RenderError> {
-        let offset = LIGHTING_STRIDE as usize * fi;
+    pub unsafe fn write_lighting(&mut self, slot: usize, block: &LightingBlock) -> Result<u32, RenderError> {
+        let offset = LIGHTING_STRIDE as usize * slot;
         let buffer = self.lighting.as_mut().ok_or(RenderError::NotHostVisible("lighting"))?;
         buffer.write(offset, bytemuck::bytes_of(block), "lighting")?;
         Ok(offset as u32)

@@ -74,16 +74,25 @@ pub(crate) fn compare_op(depth: DepthMode) -> vk::CompareOp {
 /// # Safety
 /// `cmd` is recording.
 pub(crate) unsafe fn set_full_viewport(device: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D) {
+    set_viewport(device, cmd, vk::Rect2D { offset: vk::Offset2D::default(), extent });
+}
+
+/// Sets the viewport (depth 0 to 1) and the scissor to `rect`: drawing
+/// into one view of several.
+///
+/// # Safety
+/// `cmd` is recording.
+pub(crate) unsafe fn set_viewport(device: &ash::Device, cmd: vk::CommandBuffer, rect: vk::Rect2D) {
     let viewport = vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: extent.width as f32,
-        height: extent.height as f32,
+        x: rect.offset.x as f32,
+        y: rect.offset.y as f32,
+        width: rect.extent.width as f32,
+        height: rect.extent.height as f32,
         min_depth: 0.0,
         max_depth: 1.0,
     };
     device.cmd_set_viewport(cmd, 0, &[viewport]);
-    device.cmd_set_scissor(cmd, 0, &[vk::Rect2D { offset: vk::Offset2D::default(), extent }]);
+    device.cmd_set_scissor(cmd, 0, &[rect]);
 }
 
 /// Pushes `value` to the vertex and fragment stages at offset 0.

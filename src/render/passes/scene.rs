@@ -214,10 +214,12 @@ pub(crate) struct SceneInputs<'a> {
     pub batches: &'a SceneBatches<'a>,
     pub meshes: &'a [GpuMesh],
     pub materials: &'a Materials,
-    /// Holds the batches' instances from offset 0.
+    /// Holds the batches' instances from instance `first_instance` on.
     pub instance_buffer: vk::Buffer,
-    /// The frame in flight (its slot of the lighting block).
-    pub frame: usize,
+    pub first_instance: u32,
+    /// The slot of the lighting block (the frame in flight's, per view:
+    /// [`lighting_slot`](crate::render::desc::lighting_slot)).
+    pub lighting_slot: usize,
 }
 
 /// The scene pipelines, one per [`Pass`] (the fragment shader specialised
@@ -250,8 +252,8 @@ pub(crate) struct Bound {
 impl Bound {
     /// Nothing bound yet, in frame `fi` (whose lighting slot the material
     /// sets are bound with).
-    pub(crate) fn for_frame(fi: usize) -> Bound {
-        Bound { lighting: (LIGHTING_STRIDE * fi as u64) as u32, ..Bound::default() }
+    pub(crate) fn for_slot(slot: usize) -> Bound {
+        Bound { lighting: (LIGHTING_STRIDE * slot as u64) as u32, ..Bound::default() }
     }
 
     /// Binds `pipelines[pass]` when the pass differs from the last one
@@ -432,7 +434,7 @@ impl ScenePass {
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut bound, mut mesh) = (Bound::for_frame(inputs.frame), None);
+        let (mut bound, mut mesh) = (Bound::for_slot(inputs.lighting_slot), None);
         let (mut calls, mut instances) = (0, 0);
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         for draw in &draws {
@@ -444,7 +446,8 @@ impl ScenePass {
                 }
                 mesh = Some(draw.mesh);
             }
-            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, draw.instances.0);
+            let first = inputs.first_instance + draw.instances.0;
+            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, first);
             calls += 1;
             instances += draw.instances.1;
         }

@@ -30,7 +30,7 @@ impl GpuScene {
         multisampled: bool,
     ) -> u32 {
         let Some(commands) = self.commands[fi].get() else { return 0 };
-        let (mut bound, mut mesh) = (Bound::for_frame(fi), None);
+        let (mut bound, mut mesh) = (Bound::for_slot(crate::render::desc::lighting_slot(fi, 0)), None);
         let mut calls = 0;
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         let set = [self.sets[fi]];
