@@ -272,10 +272,7 @@ impl SceneMeshes {
     ) -> Result<FrameDesc, DrawError> {
         self.pose_skins(renderer, editor)?;
         match gpu {
-            // The GPU-driven scene draws one view (`FrameDesc::gpu_scene`).
-            Some(sync)
-                if editor.posed_meshes().next().is_none() && renderer.supports_gpu_culling() && !editor.is_quad() =>
-            {
+            Some(sync) if editor.posed_meshes().next().is_none() && renderer.supports_gpu_culling() => {
                 self.gpu_frame(editor, renderer, sync)
             }
             _ => Ok(self.editor_frame(editor).0),
@@ -323,17 +320,24 @@ impl SceneMeshes {
             // No usable view: everything, as `frame` draws it.
             _ => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
         };
-        if editor.is_quad() {
-            frame.views = views
-                .iter()
-                .enumerate()
-                .map(|(k, v)| FrameView { camera: v.camera, rect: v.rect, overlay: editor.overlay_of(k) })
-                .collect();
-        }
+        set_views(editor, &mut frame);
         frame.overlay = editor.overlay();
         light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
+    }
+}
+
+/// The quad view's four views, each with its overlay (none in the single
+/// view: `frame.camera` and `frame.overlay` over the whole target).
+fn set_views(editor: &Editor, frame: &mut FrameDesc) {
+    if editor.is_quad() {
+        frame.views = editor
+            .views()
+            .iter()
+            .enumerate()
+            .map(|(k, v)| FrameView { camera: v.camera, rect: v.rect, overlay: editor.overlay_of(k) })
+            .collect();
     }
 }
 

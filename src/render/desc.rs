@@ -160,8 +160,8 @@ pub struct FrameDesc {
     pub selection_rect: Option<[f32; 4]>,
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
-    /// GPU culling (one view only: with several [`FrameDesc::views`] it is
-    /// ignored and `objects` alone are drawn): draw the renderer's persistent scene objects
+    /// GPU culling (in every view, each culled against its own camera):
+    /// draw the renderer's persistent scene objects
     /// ([`Renderer::set_scene_objects`](crate::render::Renderer::set_scene_objects)), culled by a compute pass, then
     /// `objects`. The compute pass skips meshes with blended parts
     /// ([`Renderer::mesh_is_blended`](crate::render::Renderer::mesh_is_blended)): their objects belong in `objects`,

@@ -10,7 +10,7 @@ use crate::support::gpu::*;
 use crate::support::textured::to_srgb;
 use nalgebra::Point2;
 use std::path::Path;
-use viewport::draw::SceneMeshes;
+use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::input::Event;
 use viewport::lighting::Shading;
 use viewport::math::{DepthMode, View};
@@ -150,4 +150,74 @@ fn four_views_draw_their_own_cameras_into_their_rectangles() {
 #[test]
 fn four_views_with_msaa() {
     quad_frame(4, DepthMode::Reversed, "quad-msaa");
+}
+
+/// The GPU-culling path culls each view against its own camera: the quad
+/// frame it draws has the same ids, pixel for pixel, as the CPU path's
+/// (a grid of objects so that each view culls a different part away),
+/// in both depth modes, with and without MSAA.
+#[test]
+fn gpu_culling_draws_the_same_four_views_as_the_cpu_path() {
+    // 7 x 7 x 3 cubes 3 m apart, the camera inside the grid.
+    let mut objects = Vec::new();
+    for x in -3..=3 {
+        for z in -3..=3 {
+            for y in 0..3 {
+                objects.push(format!(
+                    r#"{{ "name": "c{x}_{y}_{z}", "mesh": "cube", "position": [{}, {}, {}], "color": [0.5, 0.5, 0.5] }}"#,
+                    x * 3,
+                    y * 3,
+                    z * 3
+                ));
+            }
+        }
+    }
+    let json = format!(
+        r#"{{ "camera": {{ "eye": [1, 4, 2], "target": [6, 2, -5], "fov_y_deg": 60 }}, "objects": [{}] }}"#,
+        objects.join(",")
+    );
+    let scene = Scene::from_json(&json, Path::new(".")).unwrap();
+    for samples in [1, 4] {
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            let mut r = renderer_with_samples(W, H, samples);
+            let (mut editor, loaded) = open_editor(scene.clone(), (W, H), depth).unwrap();
+            let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+            assert!(editor.toggle_quad());
+            assert!(editor.select_object(24, false));
+            // Zoom the top view in, so that it shows part of the grid only.
+            let top = editor.views()[0].rect;
+            let centre = (f64::from(top[0] + top[2] / 2), f64::from(top[1] + top[3] / 2));
+            editor.handle(&Event::CursorMoved { x: centre.0, y: centre.1 });
+            editor.handle(&Event::Scroll { delta: 4.0 });
+            let (mut cpu_frame, _) = meshes.editor_frame(&editor);
+            cpu_frame.grid = false;
+            r.draw(&cpu_frame).unwrap();
+            let cpu_ids = r.read_ids().unwrap();
+            let mut sync = GpuSync::default();
+            let mut gpu_frame = meshes.gpu_frame(&editor, &mut r, &mut sync).unwrap();
+            gpu_frame.grid = false;
+            assert!(gpu_frame.gpu_scene.is_some() && gpu_frame.views.len() == 4);
+            r.draw(&gpu_frame).unwrap();
+            let gpu_ids = r.read_ids().unwrap();
+            let differ = cpu_ids.iter().zip(&gpu_ids).filter(|(a, b)| a != b).count();
+            assert_eq!(differ, 0, "{samples}x, {depth:?}: {differ} pixels differ");
+            let shown = |ids: &[u32], k: usize| {
+                let [x0, y0, w, h] = editor.views()[k].rect;
+                let mut s: Vec<u32> = (y0..y0 + h)
+                    .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+                    .map(|(x, y)| ids[(y * W + x) as usize])
+                    .collect();
+                s.sort_unstable();
+                s.dedup();
+                s.len()
+            };
+            // The views show different numbers of objects (each its own cull).
+            let counts: Vec<usize> = (0..4).map(|k| shown(&gpu_ids, k)).collect();
+            assert!(counts.iter().all(|&n| n > 5), "{counts:?}");
+            assert_no_validation_errors(&r);
+            if samples == 1 && depth == DepthMode::Reversed {
+                save(&r.read_color().unwrap(), "quad-gpu");
+            }
+        }
+    }
 }

@@ -275,8 +275,7 @@ impl Renderer {
         let instance_buffer = instance_buffer.raw;
         let highlights = if views.len() == 1 { views[0].batches.highlights.clone() } else { merged_highlights(&views) };
         let (outline, ids_view) = (&mut parts.outline, depths.ids.view);
-        // The GPU-driven scene draws in a single view only.
-        let gpu_frame = desc.gpu_scene.as_ref().filter(|_| !several);
+        let gpu_frame = desc.gpu_scene.as_ref();
         // SAFETY (each prepare): the frame's fence was waited for.
         let outline = match gpu_frame {
             // The selection's shared list alone: its table is kept per slot.
@@ -304,31 +303,30 @@ impl Renderer {
         unsafe {
             let cmd = frame.begin(d)?;
             let msaa = depths.msaa.as_ref();
-            let gpu_scene = match (gpu_scene, views.first()) {
-                (Some(g), Some(v)) => {
-                    let (w, h) = (f64::from(extent.width), f64::from(extent.height));
-                    let frustum = View::new(v.camera, w, h, desc.depth).ok().map(|v| v.frustum());
-                    let small = positions
-                        .as_ref()
-                        .and_then(|p| SmallCull::new(v.camera, desc.depth, (extent.width, extent.height), p));
-                    let inputs = CullInputs {
-                        view: v.view,
-                        eye: v.camera.eye,
-                        frustum,
-                        meshes: &parts.meshes,
-                        bounds: &parts.bounds,
-                        blended: &parts.blended,
-                        materials: &parts.materials,
-                        small: GpuSmallCull::new(
-                            &v.projection,
-                            (extent.width, extent.height),
-                            small.as_ref().and(positions.as_deref()),
-                        ),
-                    };
-                    stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
+            // GPU culling: every view culled (into its own slot and visible
+            // list) before the scene pass draws them.
+            let gpu_scene = match gpu_scene {
+                Some(g) => {
+                    for (k, v) in views.iter().enumerate() {
+                        let size = (v.rect.extent.width, v.rect.extent.height);
+                        let (w, h) = (f64::from(size.0), f64::from(size.1));
+                        let frustum = View::new(v.camera, w, h, desc.depth).ok().map(|v| v.frustum());
+                        let small = positions.as_ref().and_then(|p| SmallCull::new(v.camera, desc.depth, size, p));
+                        let inputs = CullInputs {
+                            view: v.view,
+                            eye: v.camera.eye,
+                            frustum,
+                            meshes: &parts.meshes,
+                            bounds: &parts.bounds,
+                            blended: &parts.blended,
+                            materials: &parts.materials,
+                            small: GpuSmallCull::new(&v.projection, size, small.as_ref().and(positions.as_deref())),
+                        };
+                        stats.uploaded_objects += g.cull(&ctx.gpu, cmd, lighting_slot(fi, k), &inputs)?;
+                    }
                     Some(&*g)
                 }
-                _ => None,
+                None => None,
             };
             let mut starts = vec![
                 (Transition::ColorToAttachment, color_image),
@@ -408,7 +406,8 @@ impl Renderer {
                             let push = ScenePush::new(&v.view, &v.projection);
                             let culled = match gpu_scene {
                                 Some(g) => {
-                                    g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false)
+                                    let slot = lighting_slot(fi, k);
+                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, false)
                                 }
                                 None => 0,
                             };
@@ -446,7 +445,8 @@ impl Renderer {
                             let push = ScenePush::new(&v.view, &v.projection);
                             let culled = match gpu_scene {
                                 Some(g) => {
-                                    g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true)
+                                    let slot = lighting_slot(fi, k);
+                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, true)
                                 }
                                 None => 0,
                             };
