@@ -68,6 +68,24 @@ fn frame(c: &mut Criterion) {
     group.bench_function("demo: CPU time to record a frame", |b| {
         b.iter_custom(|iters| record_time(&mut renderer, &desc, iters))
     });
+    {
+        // The demo in the quad view: four views, each with its camera,
+        // grid and gizmo (the first object selected).
+        let mut e = Editor::new(scene.clone(), 1280.0, 720.0);
+        e.set_selection(&[0]);
+        e.toggle_quad();
+        let (quad, _) = meshes.editor_frame(&e);
+        assert_eq!(quad.views.len(), 4);
+        group.bench_function("demo 1280x720 quad view: draw + wait + read back", |b| {
+            b.iter(|| {
+                renderer.draw(&quad).unwrap();
+                renderer.read_color().unwrap()
+            })
+        });
+        group.bench_function("demo quad view: CPU time to record a frame", |b| {
+            b.iter_custom(|iters| record_time(&mut renderer, &quad, iters))
+        });
+    }
     // The frame is drawn once; each iteration is one read-back of the last
     // frame (wait for its fence, copy the region, wait for the copy).
     renderer.draw(&desc).unwrap();
