@@ -114,9 +114,10 @@ impl SceneMeshes {
             return Ok(());
         }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
-        // Metallic-roughness images hold linear values: a texture of their own.
+        // Metallic-roughness and normal images hold linear values: a
+        // texture of their own.
         let mut linear: HashMap<usize, crate::render::TextureId> = HashMap::new();
-        for t in loaded.materials.iter().filter_map(|m| m.metallic_roughness) {
+        for t in loaded.materials.iter().flat_map(|m| [m.metallic_roughness, m.normal]).flatten() {
             if let std::collections::hash_map::Entry::Vacant(e) = linear.entry(t.image) {
                 e.insert(renderer.add_linear_texture(&loaded.images[t.image])?);
             }
@@ -152,6 +153,8 @@ impl SceneMeshes {
                 occlusion_texture: m
                     .occlusion
                     .map(|t| (occlusion[&(t.image, m.occlusion_strength.to_bits())], t.sampler)),
+                normal_texture: m.normal.map(|t| (linear[&t.image], t.sampler)),
+                normal_scale: m.normal_scale,
                 double_sided: m.double_sided,
             };
             materials.push(renderer.add_material(&desc)?);
@@ -173,7 +176,17 @@ impl SceneMeshes {
                             material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
                         })
                         .collect();
-                    let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    let id = if surface.tangents.is_empty() {
+                        renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?
+                    } else {
+                        renderer.add_mesh_with_tangents(
+                            data,
+                            &surface.uvs,
+                            &surface.colors,
+                            &surface.tangents,
+                            &parts,
+                        )?
+                    };
                     parts_by_slot.insert(slot, parts);
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }

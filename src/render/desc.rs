@@ -64,6 +64,13 @@ pub struct MaterialDesc {
     /// light (diffuse and specular), the occlusion strength already
     /// applied: `1 + strength x (R - 1)`.
     pub occlusion_texture: Option<(TextureId, SamplerDesc)>,
+    /// A texture of linear values holding tangent-space normals (RGB in
+    /// [0, 1] for [-1, 1]), read with the mesh's tangents
+    /// ([`Renderer::add_mesh_with_tangents`](crate::render::Renderer::add_mesh_with_tangents)):
+    /// the material mode lights the mapped normal.
+    pub normal_texture: Option<(TextureId, SamplerDesc)>,
+    /// Scales the mapped normal's x and y (glTF's `normalTexture.scale`).
+    pub normal_scale: f32,
     /// `false`: back faces are not drawn (nor written to the ID target);
     /// front faces are counter-clockwise on screen, clockwise where the
     /// object's matrix mirrors.
@@ -85,6 +92,8 @@ impl Default for MaterialDesc {
             emissive: [0.0; 3],
             emissive_texture: None,
             occlusion_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
             double_sided: true,
         }
     }

@@ -54,6 +54,8 @@ pub(crate) struct SurfaceVertex {
     pub uv: [f32; 2],
     /// Linear RGBA.
     pub color: [f32; 4],
+    /// The tangent (xyz) and the bitangent's sign (w); zero without one.
+    pub tangent: [f32; 4],
 }
 
 /// A column-major f32 copy of an f64 matrix, as GLSL `mat4` expects it.
@@ -316,8 +318,8 @@ pub(crate) fn mesh_vertex_input() -> (vk::VertexInputBindingDescription, [vk::Ve
 
 /// Vertex input of a mesh's surface stream, what the material shader
 /// reads: binding 2 per vertex ([`SurfaceVertex`]: texture coordinates at
-/// location 11, colour at 12).
-pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 2]) {
+/// location 11, colour at 12, tangent at 13).
+pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 3]) {
     let binding = vk::VertexInputBindingDescription {
         binding: 2,
         stride: std::mem::size_of::<SurfaceVertex>() as u32,
@@ -334,6 +336,7 @@ pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk:
         [
             attribute(11, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
             attribute(12, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
+            attribute(13, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, tangent)),
         ],
     )
 }

@@ -10,7 +10,7 @@
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
-use nalgebra::{Matrix3, Matrix4, Vector4};
+use nalgebra::{Matrix3, Matrix4};
 
 use crate::math::DepthMode;
 use crate::render::assets::material::{GpuMaterial, MaterialPush, Materials, Pass, LIGHTING_STRIDE};
@@ -37,18 +37,12 @@ pub(crate) struct SceneInstance {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct ScenePush {
     projection: [[f32; 4]; 4],
-    light_dir_view: [f32; 4],
 }
 
 impl ScenePush {
-    /// The projection and the light's direction in view space.
-    pub fn new(view: &Matrix4<f64>, projection: &Matrix4<f64>) -> ScenePush {
-        let light_world = Vector4::new(0.35, 0.8, 0.5, 0.0);
-        let light_view = (view * light_world).xyz().normalize();
-        ScenePush {
-            projection: to_f32_cols(projection),
-            light_dir_view: [light_view.x as f32, light_view.y as f32, light_view.z as f32, 0.0],
-        }
+    /// The projection (the solid mode's light is in the lighting block).
+    pub fn new(projection: &Matrix4<f64>) -> ScenePush {
+        ScenePush { projection: to_f32_cols(projection) }
     }
 }
 
@@ -208,7 +202,6 @@ pub(crate) fn plan<'a>(
 
 /// What the scene pass draws in one frame.
 pub(crate) struct SceneInputs<'a> {
-    pub view: Matrix4<f64>,
     pub projection: Matrix4<f64>,
     pub depth: DepthMode,
     pub batches: &'a SceneBatches<'a>,
@@ -430,7 +423,7 @@ impl ScenePass {
         if inputs.batches.is_empty() {
             return (0, 0);
         }
-        let push = ScenePush::new(&inputs.view, &inputs.projection);
+        let push = ScenePush::new(&inputs.projection);
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);

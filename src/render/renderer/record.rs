@@ -199,7 +199,6 @@ fn v_scene_inputs<'a>(
     lighting_slot: usize,
 ) -> SceneInputs<'a> {
     SceneInputs {
-        view: v.view,
         projection: v.projection,
         depth,
         batches: &v.batches,
@@ -403,7 +402,7 @@ impl Renderer {
                             // GPU culling: the culled objects, then the
                             // listed ones (the blended meshes' objects, back
                             // to front).
-                            let push = ScenePush::new(&v.view, &v.projection);
+                            let push = ScenePush::new(&v.projection);
                             let culled = match gpu_scene {
                                 Some(g) => {
                                     let slot = lighting_slot(fi, k);
@@ -442,7 +441,7 @@ impl Renderer {
                         (stats.draw_calls, stats.instances) = (0, 0);
                         for (k, v) in views.iter().enumerate() {
                             set_viewport(d, cmd, v.rect);
-                            let push = ScenePush::new(&v.view, &v.projection);
+                            let push = ScenePush::new(&v.projection);
                             let culled = match gpu_scene {
                                 Some(g) => {
                                     let slot = lighting_slot(fi, k);
