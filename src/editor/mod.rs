@@ -583,3 +583,5 @@ mod tests_hide;
 mod tests_look;
 #[cfg(test)]
 mod tests_pick;
+#[cfg(test)]
+mod tests_quad;

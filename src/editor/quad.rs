@@ -161,6 +161,15 @@ impl Editor {
         true
     }
 
+    /// Makes view `k` the one input acts on (the view-orientation widget
+    /// makes it the perspective view); nothing in the single view or for a
+    /// `k` out of range.
+    pub fn activate_view(&mut self, k: usize) {
+        if let Some(q) = self.quad.as_mut().filter(|_| k < QUAD_VIEWS) {
+            q.active = k;
+        }
+    }
+
     /// Makes the view under (`x`, `y`) the active one (no change over a
     /// separator or outside every view).
     pub(super) fn set_active_view_at(&mut self, x: f64, y: f64) {

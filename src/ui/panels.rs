@@ -795,7 +795,8 @@ fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
     let width = screen.width() as f64 * u;
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("view widget")));
     let pt = |p: Point2<f64>| Pos2::new((p.x / u) as f32, (p.y / u) as f32);
-    let c = pt(widget::centre(width, u));
+    let corner = widget::corner(editor, width);
+    let c = pt(widget::centre(corner, u));
     painter.circle_filled(c, widget::REACH as f32, Color32::from_rgba_unmultiplied(255, 255, 255, 10));
     let colour = |letter: char, positive: bool| {
         let (r, g, b) = match letter {
@@ -809,7 +810,7 @@ fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
             Color32::from_rgb(r / 2 + 30, g / 2 + 30, b / 2 + 30)
         }
     };
-    for ball in widget::balls(&editor.camera, width, u) {
+    for ball in widget::balls(&editor.camera, corner, u) {
         let p = pt(ball.centre);
         let col = colour(ball.letter, ball.positive);
         if ball.positive {
