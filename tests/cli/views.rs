@@ -254,3 +254,50 @@ fn an_unknown_views_value_is_refused() {
     assert!(lines[0].contains("views must be \"quad\" or \"single\", got \"triple\""), "{err}");
     assert!(!dir.path().join("trace.jsonl").exists());
 }
+
+/// A box dragged in the Top view selects what that view shows in it, read
+/// from the object-ID buffer of the frame (headless runs read the ids):
+/// the expected set is worked out here from the traced Top view, as the
+/// cubes whose projected corners reach into the box (none hides another
+/// from above).
+#[test]
+fn a_box_in_the_top_view_selects_what_that_view_shows_in_it() {
+    let first = run(&spread(), &quad_script(vec![json!({ "frame": 1 })]));
+    let top = traced_view(&first.trace[0], 0);
+    let r = rect_of(&first.trace[0], 0);
+    let at = |p: [f64; 3]| top.world_to_screen(&nalgebra::Point3::from(p)).unwrap();
+    // From beyond cube d to beyond cube a, both in the Top view.
+    let (pa, pd) = (at(SPREAD[0].1), at(SPREAD[3].1));
+    let (x0, x1) = (pa.x.min(pd.x) - 30.0, pa.x.max(pd.x) + 30.0);
+    let (y0, y1) = (pa.y.min(pd.y) - 30.0, pa.y.max(pd.y) + 30.0);
+    assert!(x0 > r[0] && y0 > r[1] && x1 < r[0] + r[2] && y1 < r[1] + r[3], "the box lies in the Top view");
+    let expected: Vec<&str> = SPREAD
+        .iter()
+        .filter(|(_, p)| {
+            (0..8).any(|c| {
+                let corner = [0, 1, 2].map(|k| p[k] + if c & (1 << k) == 0 { -0.5 } else { 0.5 });
+                let s = at(corner);
+                s.x > x0 && s.x < x1 && s.y > y0 && s.y < y1
+            })
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(!expected.is_empty() && expected.len() < 4, "the box takes some cubes, not all: {expected:?}");
+    let events = vec![
+        json!({ "mouse_move": [x0, y0] }),
+        json!({ "mouse_down": "left" }),
+        json!({ "mouse_move": [(x0 + x1) / 2.0, (y0 + y1) / 2.0] }),
+        json!({ "mouse_move": [x1, y1] }),
+        json!({ "frame": 1 }),
+        json!({ "mouse_up": "left" }),
+    ];
+    let out = run(&spread(), &quad_script(events));
+    let mut got: Vec<String> = out.trace.last().unwrap()["selection"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    got.sort();
+    assert_eq!(got, expected);
+}
