@@ -136,6 +136,17 @@ fn scale(c: &mut Criterion) {
         c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling"), |b| {
             b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
         });
+        // The quad view of the same (`docs/spec/views.md`): four views,
+        // each culled on the GPU against its own camera, recorded in one
+        // command buffer. The orthographic views show the whole grid. The
+        // views' rectangles are the renderer's (its target is small).
+        e.handle(&Event::Resize { width: 128.0, height: 72.0 });
+        e.toggle_quad();
+        c.bench_function(&format!("scale/{label}/frame_build_record_gpu_culling_quad_view"), |b| {
+            b.iter_custom(|it| gpu_frames(&e, &mut renderer, &meshes, &mut sync, it))
+        });
+        e.toggle_quad();
+        e.handle(&Event::Resize { width: 1280.0, height: 720.0 });
         // Every object selected, nothing moving: the outline's list and
         // table are kept (GPU path); the CPU path asks each object in view.
         let all: Vec<usize> = (0..n).collect();

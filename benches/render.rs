@@ -68,6 +68,32 @@ fn frame(c: &mut Criterion) {
     group.bench_function("demo: CPU time to record a frame", |b| {
         b.iter_custom(|iters| record_time(&mut renderer, &desc, iters))
     });
+    {
+        // The demo as the editor draws it (the first object selected: its
+        // outline and gizmo), in the single view and in the quad view (four
+        // views, each with its camera, grid and gizmo).
+        let mut e = Editor::new(scene.clone(), 1280.0, 720.0);
+        e.set_selection(&[0]);
+        let (single, _) = meshes.editor_frame(&e);
+        group.bench_function("demo 1280x720 single view, one object selected: draw + wait + read back", |b| {
+            b.iter(|| {
+                renderer.draw(&single).unwrap();
+                renderer.read_color().unwrap()
+            })
+        });
+        e.toggle_quad();
+        let (quad, _) = meshes.editor_frame(&e);
+        assert_eq!(quad.views.len(), 4);
+        group.bench_function("demo 1280x720 quad view, one object selected: draw + wait + read back", |b| {
+            b.iter(|| {
+                renderer.draw(&quad).unwrap();
+                renderer.read_color().unwrap()
+            })
+        });
+        group.bench_function("demo quad view: CPU time to record a frame", |b| {
+            b.iter_custom(|iters| record_time(&mut renderer, &quad, iters))
+        });
+    }
     // The frame is drawn once; each iteration is one read-back of the last
     // frame (wait for its fence, copy the region, wait for the copy).
     renderer.draw(&desc).unwrap();

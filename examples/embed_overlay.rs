@@ -420,6 +420,7 @@ pub fn run(png_path: &Path) -> Result<Outcome, Box<dyn Error>> {
             view,
             projection,
             depth: DEPTH_MODE,
+            offset: vk::Offset2D::default(),
             extent: vk::Extent2D { width: WIDTH, height: HEIGHT },
             frame_index: 0,
             scene_depth: None,

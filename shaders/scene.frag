@@ -28,6 +28,9 @@ layout(location = 2) in vec4 v_color;
 layout(location = 3) flat in uint v_id;
 layout(location = 4) in vec2 v_uv;
 layout(location = 5) flat in uint v_mirrored;
+// View-space tangent (xyz) and the bitangent's sign (w): TANGENT, or
+// MikkTSpace's; zero where the mesh has none.
+layout(location = 6) in vec4 v_tangent;
 
 layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 // Per frame, view space (`render/assets/environment.rs`, `LightingBlock`).
@@ -37,6 +40,7 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
     vec4 env;      // rgb: colour x intensity, w: 0 uniform, 1 studio
     vec4 up;       // xyz: world +y in view space
     vec4 params;   // x: 2^exposure_ev, y: 0 PBR Neutral / 1 linear, z: 0 material / 1 solid
+    vec4 solid_light; // xyz: towards the solid mode's light, view space
 } lighting;
 // x: n.v, y: roughness -> (A, B) of the split sum.
 layout(set = 0, binding = 2) uniform sampler2D brdf_lut;
@@ -44,13 +48,16 @@ layout(set = 0, binding = 3) uniform sampler2D metallic_roughness_texture; // li
 layout(set = 0, binding = 4) uniform sampler2D emissive_texture;           // sRGB, white if none
 // R: occlusion with its strength applied (linear), white if none.
 layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
+// Tangent-space normals (linear, RGB in [0, 1] for [-1, 1]); read only
+// where pc.normal.y says the material has one.
+layout(set = 0, binding = 6) uniform sampler2D normal_texture;
 
 layout(push_constant) uniform Push {
     mat4 projection;
-    vec4 light_dir_view;
     vec4 base_color;
     vec4 params;   // x: alpha cutoff, y: unlit, z: metallic, w: roughness
     vec4 emissive; // rgb: emissive factor x strength, w: 1 single-sided (doubleSided false)
+    vec4 normal;   // x: the normal texture's scale, y: 1 with a normal texture
 } pc;
 
 layout(location = 0) out vec4 out_color;
@@ -134,6 +141,26 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, 
     return color;
 }
 
+// The normal texture's normal (its x and y scaled by the material's
+// scale) in the frame of the tangent, the bitangent and `n`; `n` itself
+// where the mesh gives no tangent. The bitangent is sign x (n x t), the
+// sign turned where the model-view matrix mirrors.
+vec3 mapped_normal(vec3 n) {
+    vec3 t = v_tangent.xyz - n * dot(n, v_tangent.xyz);
+    if (dot(t, t) < 1e-12) {
+        return n;
+    }
+    t = normalize(t);
+    float sign = v_tangent.w < 0.0 ? -1.0 : 1.0;
+    if (v_mirrored != 0u) {
+        sign = -sign;
+    }
+    vec3 b = sign * cross(n, t);
+    vec3 m = texture(normal_texture, v_uv).rgb * 2.0 - 1.0;
+    m.xy *= pc.normal.x;
+    return normalize(t * m.x + b * m.y + n * m.z);
+}
+
 void main() {
     // Single-sided materials: back faces are not drawn. The pipelines'
     // front face is clockwise in framebuffer space, glTF's counter-clockwise
@@ -156,10 +183,16 @@ void main() {
             if (dot(n, -v_view_position) < 0.0) {
                 n = -n;
             }
-            float diffuse = max(dot(n, normalize(pc.light_dir_view.xyz)), 0.0);
+            float diffuse = max(dot(n, normalize(lighting.solid_light.xyz)), 0.0);
             rgb *= 0.3 + 0.7 * diffuse;
         } else {
-            if (dot(n, v) < 0.0) {
+            // A back face turns its whole tangent frame (as glTF viewers
+            // do): the mapped normal of the front, negated.
+            bool back = dot(n, v) < 0.0;
+            if (pc.normal.y > 0.5) {
+                n = mapped_normal(n);
+            }
+            if (back) {
                 n = -n;
             }
             vec2 mr = texture(metallic_roughness_texture, v_uv).bg;

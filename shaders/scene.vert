@@ -18,12 +18,10 @@ layout(location = 10) in uint in_id;   // object id for the ID target
 
 layout(location = 11) in vec2 in_uv;          // the base-colour texture's UV set
 layout(location = 12) in vec4 in_vertex_color; // COLOR_0 (linear), white if absent
+layout(location = 13) in vec4 in_tangent;       // xyz, w: bitangent sign; zero if none
 
 layout(push_constant) uniform Push {
     mat4 projection;
-    vec4 light_dir_view; // xyz: direction towards the light, in view space
-    vec4 base_color;     // the material's factor (linear RGBA)
-    vec4 params;         // x: alpha cutoff, y: unlit (1) or lit (0)
 } pc;
 
 layout(location = 0) out vec3 v_normal;
@@ -34,6 +32,7 @@ layout(location = 4) out vec2 v_uv;
 // 1 where the model-view matrix mirrors (negative determinant): glTF's
 // front faces are then the clockwise ones.
 layout(location = 5) flat out uint v_mirrored;
+layout(location = 6) out vec4 v_tangent;
 
 void main() {
     mat4 model_view = mat4(in_model_view_0, in_model_view_1, in_model_view_2, in_model_view_3);
@@ -42,6 +41,7 @@ void main() {
     v_normal = mat3(in_normal_0.xyz, in_normal_1.xyz, in_normal_2.xyz) * in_normal;
     v_color = in_color * in_vertex_color;
     v_uv = in_uv;
+    v_tangent = vec4(mat3(model_view) * in_tangent.xyz, in_tangent.w);
     v_mirrored = determinant(mat3(model_view)) < 0.0 ? 1u : 0u;
     v_id = in_id;
     gl_Position = pc.projection * view_position;

@@ -11,6 +11,7 @@ layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
 layout(location = 11) in vec2 in_uv;
 layout(location = 12) in vec4 in_vertex_color;
+layout(location = 13) in vec4 in_tangent; // xyz, w: bitangent sign; zero if none
 
 struct Object {
     vec3 t_hi;
@@ -34,9 +35,6 @@ layout(std430, set = 1, binding = 3) readonly buffer Visible { uint visible[]; }
 
 layout(push_constant) uniform Push {
     mat4 projection;
-    vec4 light_dir_view;
-    vec4 base_color;
-    vec4 params;
 } pc;
 
 layout(location = 0) out vec3 v_normal;
@@ -45,6 +43,7 @@ layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
 layout(location = 4) out vec2 v_uv;
 layout(location = 5) flat out uint v_mirrored;
+layout(location = 6) out vec4 v_tangent;
 
 void main() {
     uint i = visible[gl_InstanceIndex];
@@ -57,6 +56,7 @@ void main() {
     v_normal = transpose(inverse(lin)) * in_normal;
     v_color = vec4(o.c0.w, o.c1.w, o.c2.w, 1.0) * in_vertex_color;
     v_uv = in_uv;
+    v_tangent = vec4(lin * in_tangent.xyz, in_tangent.w);
     v_mirrored = determinant(lin) < 0.0 ? 1u : 0u;
     v_id = i + 1u;
     gl_Position = pc.projection * vec4(view_position, 1.0);

@@ -15,7 +15,6 @@ layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 
 layout(push_constant) uniform Push {
     mat4 projection;
-    vec4 light_dir_view;
     vec4 base_color;
     vec4 params;
     vec4 emissive; // w: 1 single-sided

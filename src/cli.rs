@@ -48,6 +48,7 @@ Window controls:
   F, NumpadDecimal      focus the selection
   Numpad1 / 3 / 7       front / right / top view (Ctrl: back / left / bottom), orthographic
   Numpad5               toggle perspective / orthographic
+  Ctrl+Alt+Q            quad view: Top, Front, Right and perspective; again: one view
   Middle drag           orbit about the point under the cursor
   Shift+middle drag     pan
   Wheel                 zoom towards the point under the cursor

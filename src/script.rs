@@ -43,6 +43,8 @@ struct ScriptFile {
     ui: Option<UiFile>,
     /// Shading mode and lights (`docs/spec/materials.md`), over the run's.
     lighting: Option<serde_json::Value>,
+    /// `"quad"` or `"single"` (`docs/spec/views.md`, "Quad view").
+    views: Option<String>,
     /// Decoded one by one, so that a message can name the event.
     events: Vec<serde_json::Value>,
 }
@@ -138,6 +140,8 @@ pub struct Script {
     pub panel: bool,
     /// The `lighting` object, applied over the run's lighting.
     pub lighting: Option<LightingFile>,
+    /// Whether the quad view is on before the events (`"views": "quad"`).
+    pub quad: bool,
     pub steps: Vec<Step>,
 }
 
@@ -320,7 +324,17 @@ impl Script {
             })
             .transpose()
             .map_err(ScriptError::Setting)?;
-        Ok(Script { size, depth, camera, select, gizmo, ui_scale, panel, lighting, steps })
+        let quad = file.views.as_deref().map_or(Ok(false), quad_of).map_err(ScriptError::Setting)?;
+        Ok(Script { size, depth, camera, select, gizmo, ui_scale, panel, lighting, quad, steps })
+    }
+}
+
+/// Whether a script's `views` value asks for the quad view.
+fn quad_of(views: &str) -> Result<bool, String> {
+    match views {
+        "quad" => Ok(true),
+        "single" => Ok(false),
+        other => Err(format!("views must be \"quad\" or \"single\", got \"{other}\"")),
     }
 }
 
@@ -381,6 +395,15 @@ pub struct TraceMeasure {
     pub length: f64,
 }
 
+/// One view of the trace's `views` (`docs/spec/views.md`, "Quad view"):
+/// its rectangle in window pixels and its camera, as in a scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceView {
+    pub rect: [u32; 4],
+    pub camera: CameraFile,
+}
+
 /// One line of a trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -408,6 +431,9 @@ pub struct TraceLine {
     pub measure: Option<TraceMeasure>,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
+    /// Every view: the single one, or Top, Front, Right and Perspective.
+    #[serde(default)]
+    pub views: Vec<TraceView>,
     /// What the UI laid out after the event (status text, controls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ui: Option<crate::ui::UiTrace>,
@@ -446,6 +472,14 @@ mod tests {
     }
 
     #[test]
+    fn views_picks_the_quad_or_the_single_view() {
+        let quad = |text: &str| Script::from_json(text, &scene()).unwrap().quad;
+        assert!(quad(r#"{"views":"quad","events":[]}"#));
+        assert!(!quad(r#"{"views":"single","events":[]}"#));
+        assert!(!quad(r#"{"events":[]}"#));
+    }
+
+    #[test]
     fn bad_scripts_name_the_problem() {
         let cases = [
             (r#"{"events":[{"mouse_move":[1,2]}],"extra":1}"#, "extra"),
@@ -475,6 +509,8 @@ mod tests {
             (r#"{"lighting":{"shading":"wire"},"events":[]}"#, "lighting.shading"),
             (r#"{"lighting":{"sunlight":1},"events":[]}"#, "lighting: unknown field `sunlight`"),
             (r#"{"lighting":{"environment":"a.hdr"},"events":[]}"#, "not supported yet"),
+            (r#"{"views":"triple","events":[]}"#, "views must be \"quad\" or \"single\", got \"triple\""),
+            (r#"{"views":4,"events":[]}"#, "invalid type"),
         ];
         for (text, needle) in cases {
             let e = Script::from_json(text, &scene()).unwrap_err().to_string();

@@ -45,6 +45,9 @@ mod overlay;
 /// The material shading mode against Appendix B, computed in the test.
 #[path = "render/pbr.rs"]
 mod pbr;
+/// The quad view: four views in one frame, ids per view, separators, gizmos.
+#[path = "render/quad.rs"]
+mod quad;
 /// Changed glTF files reloaded: edits kept, new nodes and meshes, undo.
 #[path = "render/reload.rs"]
 mod reload;

@@ -165,6 +165,7 @@ impl App {
         }
         self.editor.handle(&Event::Resize { width: size.width as f64, height: size.height as f64 });
         // The UI scale u is the window's scale factor; the panel starts shown.
+        self.editor.ui_scale = window.scale_factor();
         let mut ui = if self.show_ui {
             Ui::new(window.scale_factor(), size.width as f64, size.height as f64, true)
         } else {
@@ -465,6 +466,8 @@ impl ApplicationHandler for App {
                 return;
             }
             WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                // The quad view's separator is one UI unit wide.
+                self.editor.ui_scale = *scale_factor;
                 if let Some(ui) = self.ui.as_mut() {
                     ui.set_scale(*scale_factor, &mut self.editor);
                 }

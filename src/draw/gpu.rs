@@ -185,8 +185,11 @@ impl SceneMeshes {
         };
         frame.gpu_scene = Some(GpuSceneFrame { highlights });
         if !sync.blended.is_empty() {
+            // In one view: those in its frustum; in several: all of them
+            // (each view's clipping does the rest).
             let (w, h) = editor.size();
             let frustum = View::new(editor.camera, w, h, editor.depth).ok().map(|v| v.frustum());
+            let frustum = frustum.filter(|_| !editor.is_quad());
             let scene = editor.scene();
             let mut stats = CullStats::default();
             for &i in &sync.blended {
@@ -195,6 +198,7 @@ impl SceneMeshes {
             }
         }
         frame.overlay = editor.overlay();
+        super::set_views(editor, &mut frame);
         super::light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         Ok(frame)

@@ -23,7 +23,7 @@ use crate::editor::{Editor, FrameProbe, IdSet, PickMesh};
 use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
-    DrawObject, FrameDesc, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
+    DrawObject, FrameDesc, FrameView, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::{MeshData, MeshRef, Object, Scene};
@@ -114,9 +114,10 @@ impl SceneMeshes {
             return Ok(());
         }
         let textures = loaded.images.iter().map(|i| renderer.add_texture(i)).collect::<Result<Vec<_>, _>>()?;
-        // Metallic-roughness images hold linear values: a texture of their own.
+        // Metallic-roughness and normal images hold linear values: a
+        // texture of their own.
         let mut linear: HashMap<usize, crate::render::TextureId> = HashMap::new();
-        for t in loaded.materials.iter().filter_map(|m| m.metallic_roughness) {
+        for t in loaded.materials.iter().flat_map(|m| [m.metallic_roughness, m.normal]).flatten() {
             if let std::collections::hash_map::Entry::Vacant(e) = linear.entry(t.image) {
                 e.insert(renderer.add_linear_texture(&loaded.images[t.image])?);
             }
@@ -152,6 +153,8 @@ impl SceneMeshes {
                 occlusion_texture: m
                     .occlusion
                     .map(|t| (occlusion[&(t.image, m.occlusion_strength.to_bits())], t.sampler)),
+                normal_texture: m.normal.map(|t| (linear[&t.image], t.sampler)),
+                normal_scale: m.normal_scale,
                 double_sided: m.double_sided,
             };
             materials.push(renderer.add_material(&desc)?);
@@ -173,7 +176,17 @@ impl SceneMeshes {
                             material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
                         })
                         .collect();
-                    let id = renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?;
+                    let id = if surface.tangents.is_empty() {
+                        renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?
+                    } else {
+                        renderer.add_mesh_with_tangents(
+                            data,
+                            &surface.uvs,
+                            &surface.colors,
+                            &surface.tangents,
+                            &parts,
+                        )?
+                    };
                     parts_by_slot.insert(slot, parts);
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }
@@ -287,34 +300,57 @@ impl SceneMeshes {
     pub fn editor_frame(&self, editor: &Editor) -> (FrameDesc, CullStats) {
         let (w, h) = editor.size();
         let scene = editor.scene();
-        let (mut frame, stats) = match View::new(editor.camera, w, h, editor.depth) {
-            Ok(view) => {
-                let frustum = view.frustum();
+        // The views' frustums: one, or the quad view's four (an object in
+        // any of them is drawn; each view's clipping does the rest).
+        let views = editor.views();
+        let frustums: Option<Vec<Frustum>> = (0..views.len()).map(|k| editor.view_of(k).map(|v| v.frustum())).collect();
+        let (mut frame, stats) = match frustums {
+            Some(frustums) if !frustums.is_empty() => {
                 let mut ids = Vec::new();
-                editor.visit_in_frustum(&frustum, |i| ids.push(i));
+                for f in &frustums {
+                    editor.visit_in_frustum(f, |i| ids.push(i));
+                }
                 // Scene order, as `frame` draws: of two coincident objects
                 // the last drawn keeps its id in the id buffer (the depth
                 // test passes on equal depth).
                 ids.sort_unstable();
+                if frustums.len() > 1 {
+                    ids.dedup();
+                }
                 let mut frame = FrameDesc::new(editor.camera, editor.depth);
                 // At most one draw an object in view: no doubling growth.
                 frame.objects.reserve_exact(ids.len());
                 let mut stats = CullStats::default();
                 let highlight = Highlighter::of_editor(editor);
+                let one = (frustums.len() == 1).then(|| &frustums[0]);
                 for i in ids {
                     let world = scene.world_matrix(i);
                     let posed = editor.posed_mesh(i);
-                    self.push_object(&mut frame, &mut stats, scene, i, &world, Some(&frustum), &highlight, posed);
+                    self.push_object(&mut frame, &mut stats, scene, i, &world, one, &highlight, posed);
                 }
                 (frame, stats)
             }
             // No usable view: everything, as `frame` draws it.
-            Err(_) => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
+            _ => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
         };
+        set_views(editor, &mut frame);
         frame.overlay = editor.overlay();
         light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
+    }
+}
+
+/// The quad view's four views, each with its overlay (none in the single
+/// view: `frame.camera` and `frame.overlay` over the whole target).
+fn set_views(editor: &Editor, frame: &mut FrameDesc) {
+    if editor.is_quad() {
+        frame.views = editor
+            .views()
+            .iter()
+            .enumerate()
+            .map(|(k, v)| FrameView { camera: v.camera, rect: v.rect, overlay: editor.overlay_of(k) })
+            .collect();
     }
 }
 

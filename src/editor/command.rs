@@ -65,6 +65,8 @@ pub enum Command {
     AxisView(AxisView),
     /// Perspective <-> orthographic (Numpad5, the toolbar).
     ToggleProjection,
+    /// The single view <-> the quad view (Ctrl+Alt+Q).
+    ToggleQuadView,
     /// Reversed <-> standard depth (Shift+F2, the toolbar).
     ToggleDepth,
     /// Material <-> solid shading (Z, the toolbar).
@@ -225,6 +227,7 @@ impl Editor {
             Command::Focus => return self.focus(),
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
+            Command::ToggleQuadView => return self.toggle_quad(),
             Command::Save
             | Command::Screenshot
             | Command::Quit

@@ -34,8 +34,8 @@ impl Editor {
                     return false;
                 }
                 let changed = match self.pointer.surface {
-                    Some(p) => camera::zoom_about(&mut self.camera, p, *delta),
-                    None => camera::zoom(&mut self.camera, *delta),
+                    Some(p) => camera::zoom_about(self.active_camera_mut(), p, *delta),
+                    None => camera::zoom(self.active_camera_mut(), *delta),
                 };
                 self.rehover();
                 changed
@@ -112,20 +112,23 @@ impl Editor {
         }
         let (dx, dy) = (m.x - prev.x, m.y - prev.y);
         if self.navigation.fly.is_some() {
-            return camera::fly_turn(&mut self.camera, dx, dy);
+            return camera::fly_turn(self.active_camera_mut(), dx, dy);
         }
         match self.pointer.nav {
             Some(Nav::Orbit) => {
                 let turned = match self.pointer.orbit_pivot {
-                    Some(p) => camera::orbit_about(&mut self.camera, p, dx, dy),
-                    None => camera::orbit(&mut self.camera, dx, dy),
+                    Some(p) => camera::orbit_about(self.active_camera_mut(), p, dx, dy),
+                    None => camera::orbit(self.active_camera_mut(), dx, dy),
                 };
                 if turned {
                     self.leave_auto_ortho();
                 }
                 return turned;
             }
-            Some(Nav::Pan) => return camera::pan(&mut self.camera, dx, dy, self.size.1.max(1.0)),
+            Some(Nav::Pan) => {
+                let height = self.view().map_or(self.size.1, |v| v.height());
+                return camera::pan(self.active_camera_mut(), dx, dy, height.max(1.0));
+            }
             None => {}
         }
         if let Some(p) = self.pointer.press {
@@ -135,9 +138,12 @@ impl Editor {
                 return true;
             }
         }
+        // Input goes to the view under the cursor while no button is held.
+        let view_before = self.active_view();
+        self.set_active_view_at(m.x, m.y);
         let before = self.gizmo.hovered();
         self.rehover();
-        before != self.gizmo.hovered()
+        before != self.gizmo.hovered() || view_before != self.active_view()
     }
 
     fn mouse_down(&mut self, button: MouseButton) -> bool {

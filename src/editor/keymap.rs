@@ -77,7 +77,9 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (chord("F2", Held::No, Held::No, Held::No), Command::RenameActive),
     (plain("F12"), Command::Screenshot),
     (chord("S", Held::Yes, Held::No, Held::Any), Command::Save),
-    (ctrl("Q"), Command::Quit),
+    // Ctrl+Alt+Q splits the view; Ctrl+Q alone still quits.
+    (chord("Q", Held::Yes, Held::Any, Held::Yes), Command::ToggleQuadView),
+    (chord("Q", Held::Yes, Held::Any, Held::No), Command::Quit),
     (ctrl("E"), Command::ExportDialog),
     (chord("R", Held::Yes, Held::Yes, Held::Any), Command::Recover),
     (chord("S", Held::Yes, Held::Yes, Held::Any), Command::SaveAsDialog),
@@ -207,6 +209,11 @@ mod tests {
         assert_eq!(lookup("H", m(false, false, true)), Some(Command::UnhideAll));
         assert_eq!(lookup("H", m(false, true, true)), Some(Command::UnhideAll));
         assert_eq!(lookup("H", m(true, false, false)), None);
+        assert_eq!(lookup("Q", m(true, false, false)), Some(Command::Quit));
+        assert_eq!(lookup("Q", m(true, true, false)), Some(Command::Quit));
+        assert_eq!(lookup("Q", m(true, false, true)), Some(Command::ToggleQuadView));
+        assert_eq!(lookup("Q", m(false, false, true)), None);
+        assert_eq!(lookup("Q", none), None);
     }
 
     #[test]

@@ -53,10 +53,11 @@ impl Editor {
     /// Ctrl+digit: stores the camera as bookmark `n` (1 to 9); not an undo
     /// step, but the scene counts as changed (it is saved with it).
     pub fn store_bookmark(&mut self, n: u8) -> bool {
+        let camera = self.active_camera();
         let Some(slot) = (n as usize).checked_sub(1).and_then(|k| self.scene.bookmarks.get_mut(k)) else {
             return false;
         };
-        *slot = Some(self.camera);
+        *slot = Some(camera);
         self.log.other += 1;
         self.message = Some(format!("Bookmark {n} stored"));
         true
@@ -68,7 +69,7 @@ impl Editor {
         let stored = (n as usize).checked_sub(1).and_then(|k| self.scene.bookmarks.get(k)).copied().flatten();
         match stored {
             Some(camera) if camera.validate().is_ok() => {
-                self.camera = camera;
+                *self.active_camera_mut() = camera;
                 // The bookmark's projection is its own, not an axis view's.
                 self.navigation.auto_ortho = None;
                 self.rehover();

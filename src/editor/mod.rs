@@ -35,6 +35,7 @@ mod navigate;
 pub mod organise;
 mod parts;
 mod pick;
+pub mod quad;
 mod ruler;
 mod select;
 mod skin;
@@ -147,6 +148,10 @@ pub struct Editor {
     local_camera: Option<Camera>,
     /// The ruler (M) and its measurement.
     ruler: ruler::Ruler,
+    /// The quad view's cameras and active view, while it is on.
+    quad: Option<quad::Quad>,
+    /// Physical pixels per UI unit (the quad view's separator is one unit).
+    pub ui_scale: f64,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -191,6 +196,8 @@ impl Editor {
             message: None,
             local_camera: None,
             ruler: ruler::Ruler::default(),
+            quad: None,
+            ui_scale: 1.0,
         };
         editor.add_primitive_meshes();
         editor
@@ -369,9 +376,11 @@ impl Editor {
         }
     }
 
-    /// This frame's view, or `None` while the viewport has no area.
+    /// The view input acts on (the single view, or in the quad view the
+    /// one under the cursor), placed in the window; `None` while it has no
+    /// area.
     pub fn view(&self) -> Option<View> {
-        View::new(self.camera, self.size.0, self.size.1, self.depth).ok()
+        self.view_of(self.active_view())
     }
 
     /// World matrices by id ([`Scene::world_matrices`]: zero for a dead slot).
@@ -416,8 +425,13 @@ impl Editor {
     /// selected empty (`docs/spec/assets.md`: empties have no geometry to show).
     pub fn overlay(&self) -> Vec<OverlayInstance> {
         let Some(v) = self.view() else { return Vec::new() };
+        self.overlay_in(&v)
+    }
+
+    /// [`Editor::overlay`] for view `v` (one view of the quad view).
+    fn overlay_in(&self, v: &View) -> Vec<OverlayInstance> {
         let look = self.selection_look();
-        let mut out = self.gizmo.instances_at(&v, look.placement.as_ref());
+        let mut out = self.gizmo.instances_at(v, look.placement.as_ref());
         for &i in &look.empties {
             let world = self.scene.world_matrix(i);
             let origin = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
@@ -557,7 +571,7 @@ impl Editor {
             return false;
         }
         let center = nalgebra::center(&lo, &hi);
-        camera::focus(&mut self.camera, center, 0.5 * (hi - lo).norm())
+        camera::focus(self.active_camera_mut(), center, 0.5 * (hi - lo).norm())
     }
 }
 
@@ -569,3 +583,5 @@ mod tests_hide;
 mod tests_look;
 #[cfg(test)]
 mod tests_pick;
+#[cfg(test)]
+mod tests_quad;

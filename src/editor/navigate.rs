@@ -21,7 +21,7 @@ impl Editor {
             return false;
         }
         let speed = self.navigation.fly_speed * if self.pointer.mods.shift { camera::FLY_FAST } else { 1.0 };
-        let moved = camera::fly_move(&mut self.camera, dir * (speed * dt));
+        let moved = camera::fly_move(self.active_camera_mut(), dir * (speed * dt));
         self.rehover();
         moved
     }
@@ -38,6 +38,9 @@ impl Editor {
 
     /// Leaves an orthographic view that an axis view entered.
     pub(super) fn leave_auto_ortho(&mut self) {
+        if self.in_ortho_quad_view() {
+            return;
+        }
         if let Some(fov) = self.navigation.auto_ortho.take() {
             camera::to_perspective(&mut self.camera, fov);
         }
@@ -48,6 +51,12 @@ impl Editor {
     pub fn set_axis_view(&mut self, view: camera::AxisView) -> bool {
         if self.gizmo.is_dragging() {
             return false;
+        }
+        if self.in_ortho_quad_view() {
+            // The quad view's orthographic views turn and stay orthographic.
+            let changed = camera::axis_view(self.active_camera_mut(), view);
+            self.rehover();
+            return changed;
         }
         let changed = camera::axis_view(&mut self.camera, view);
         if let Some(fov) = camera::to_orthographic(&mut self.camera) {
@@ -62,6 +71,10 @@ impl Editor {
     /// the target.
     pub fn toggle_projection(&mut self) -> bool {
         if self.gizmo.is_dragging() {
+            return false;
+        }
+        if self.in_ortho_quad_view() {
+            self.message = Some("The quad view's Top, Front and Right views stay orthographic".into());
             return false;
         }
         let changed = match self.camera.projection {

@@ -206,7 +206,12 @@ impl Editor {
         if !self.pointer.boxing {
             return None;
         }
-        let c = self.pointer.cursor;
+        let mut c = self.pointer.cursor;
+        // In the quad view the box stays inside the view it began in.
+        if let (true, Some(v)) = (self.is_quad(), self.view()) {
+            let o = v.origin();
+            c = Point2::new(c.x.clamp(o.x, o.x + v.width()), c.y.clamp(o.y, o.y + v.height()));
+        }
         Some([p.x.min(c.x) as f32, p.y.min(c.y) as f32, p.x.max(c.x) as f32, p.y.max(c.y) as f32])
     }
 

@@ -21,7 +21,7 @@ use crate::scene::{camera_to_file, Scene};
 use crate::session::{Outcome, SaveStep};
 use crate::setup::{import_into, open_for, read_import, Options, ReadImport};
 use crate::ui::Ui;
-pub use script::{Script, Step, TraceLine, TraceObject};
+pub use script::{Script, Step, TraceLine, TraceObject, TraceView};
 
 /// What a headless run writes, besides the options it opens with.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -276,6 +276,11 @@ pub fn prepare(editor: &mut Editor, script: &Script) {
         editor.set_selection(sel);
     }
     editor.gizmo.config = script.gizmo;
+    // The quad view's separator is one UI unit wide.
+    editor.ui_scale = script.ui_scale;
+    if script.quad && !editor.is_quad() {
+        editor.toggle_quad();
+    }
     if let Some(l) = &script.lighting {
         // Checked when the script was read.
         if let Ok(l) = l.over(&editor.lighting) {
@@ -322,6 +327,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
             length: (b - a).norm(),
         }),
         camera: camera_to_file(&editor.camera),
+        views: editor.views().iter().map(|v| TraceView { rect: v.rect, camera: camera_to_file(&v.camera) }).collect(),
         ui: None,
     }
 }

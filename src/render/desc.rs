@@ -14,6 +14,14 @@ use crate::scene::material::{AlphaMode, SamplerDesc};
 /// Number of frames the CPU may record ahead of the GPU.
 pub const FRAMES_IN_FLIGHT: usize = 2;
 
+/// The most views one frame draws ([`FrameDesc::views`]): the quad view's four.
+pub const MAX_VIEWS: usize = 4;
+
+/// The lighting block's slot of view `k` in frame in flight `fi`.
+pub(crate) fn lighting_slot(fi: usize, k: usize) -> usize {
+    fi * MAX_VIEWS + k.min(MAX_VIEWS - 1)
+}
+
 /// Handle of a mesh uploaded with [`Renderer::add_mesh`](crate::render::Renderer::add_mesh).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MeshId(pub u32);
@@ -56,6 +64,13 @@ pub struct MaterialDesc {
     /// light (diffuse and specular), the occlusion strength already
     /// applied: `1 + strength x (R - 1)`.
     pub occlusion_texture: Option<(TextureId, SamplerDesc)>,
+    /// A texture of linear values holding tangent-space normals (RGB in
+    /// [0, 1] for [-1, 1]), read with the mesh's tangents
+    /// ([`Renderer::add_mesh_with_tangents`](crate::render::Renderer::add_mesh_with_tangents)):
+    /// the material mode lights the mapped normal.
+    pub normal_texture: Option<(TextureId, SamplerDesc)>,
+    /// Scales the mapped normal's x and y (glTF's `normalTexture.scale`).
+    pub normal_scale: f32,
     /// `false`: back faces are not drawn (nor written to the ID target);
     /// front faces are counter-clockwise on screen, clockwise where the
     /// object's matrix mirrors.
@@ -77,6 +92,8 @@ impl Default for MaterialDesc {
             emissive: [0.0; 3],
             emissive_texture: None,
             occlusion_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
             double_sided: true,
         }
     }
@@ -141,17 +158,34 @@ pub struct FrameDesc {
     pub lighting: Lighting,
     /// Gizmo geometry, drawn in the overlay pass after the scene.
     pub overlay: Vec<OverlayInstance>,
+    /// Several views in one frame (the quad view): each draws the scene,
+    /// the grid and its own overlay from its own camera into its own
+    /// rectangle; the pixels no view covers show [`FrameDesc::SEPARATOR`].
+    /// Empty: one view, `camera` and `overlay` over the whole target. At
+    /// most [`MAX_VIEWS`] are drawn.
+    pub views: Vec<FrameView>,
     /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
     /// corner order), drawn on top of everything.
     pub selection_rect: Option<[f32; 4]>,
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
-    /// GPU culling: draw the renderer's persistent scene objects
+    /// GPU culling (in every view, each culled against its own camera):
+    /// draw the renderer's persistent scene objects
     /// ([`Renderer::set_scene_objects`](crate::render::Renderer::set_scene_objects)), culled by a compute pass, then
     /// `objects`. The compute pass skips meshes with blended parts
     /// ([`Renderer::mesh_is_blended`](crate::render::Renderer::mesh_is_blended)): their objects belong in `objects`,
     /// which are sorted back to front as on the CPU path.
     pub gpu_scene: Option<GpuSceneFrame>,
+}
+
+/// One view of a frame with several ([`FrameDesc::views`]).
+#[derive(Clone, Debug)]
+pub struct FrameView {
+    pub camera: Camera,
+    /// x, y, width, height in target pixels (clipped to the target).
+    pub rect: [u32; 4],
+    /// Gizmo geometry sized for this view.
+    pub overlay: Vec<OverlayInstance>,
 }
 
 /// What a GPU-culled frame adds ([`FrameDesc::gpu_scene`]).
@@ -164,6 +198,8 @@ pub struct GpuSceneFrame {
 
 impl FrameDesc {
     pub const BACKGROUND: [f32; 3] = [0.035, 0.04, 0.05];
+    /// Linear RGB of the lines between views.
+    pub const SEPARATOR: [f32; 3] = [0.006, 0.007, 0.008];
 
     pub fn new(camera: Camera, depth: DepthMode) -> FrameDesc {
         FrameDesc {
@@ -174,6 +210,7 @@ impl FrameDesc {
             background: Self::BACKGROUND,
             lighting: Lighting::default(),
             overlay: Vec::new(),
+            views: Vec::new(),
             selection_rect: None,
             ui: None,
             gpu_scene: None,

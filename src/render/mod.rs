@@ -119,3 +119,4 @@ pub use desc::{
     DrawObject, FrameDesc, FrameStats, GpuSceneFrame, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, Region,
     RgbaImage, TextureId, UiDraw, FRAMES_IN_FLIGHT,
 };
+pub use desc::{FrameView, MAX_VIEWS};

@@ -87,6 +87,9 @@ pub struct Material {
     pub emissive: [f32; 3],
     /// `emissiveTexture` (sRGB).
     pub emissive_texture: Option<TextureRef>,
+    /// `normalTexture` (tangent-space normals, linear) and its `scale`.
+    pub normal: Option<TextureRef>,
+    pub normal_scale: f32,
     /// `occlusionTexture` (R, linear), darkening the environment's light only.
     pub occlusion: Option<TextureRef>,
     /// Its `strength`: occlusion `1 + strength x (R - 1)`.
@@ -115,6 +118,8 @@ impl Default for Material {
             emissive_texture: None,
             occlusion: None,
             occlusion_strength: 1.0,
+            normal: None,
+            normal_scale: 1.0,
             double_sided: true,
         }
     }
@@ -129,9 +134,15 @@ impl Material {
     }
 
     /// Every texture reference: base colour, metallic-roughness, emissive,
-    /// occlusion.
-    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 4] {
-        [&mut self.texture, &mut self.metallic_roughness, &mut self.emissive_texture, &mut self.occlusion]
+    /// occlusion, normal.
+    pub fn textures_mut(&mut self) -> [&mut Option<TextureRef>; 5] {
+        [
+            &mut self.texture,
+            &mut self.metallic_roughness,
+            &mut self.emissive_texture,
+            &mut self.occlusion,
+            &mut self.normal,
+        ]
     }
 }
 
@@ -163,16 +174,28 @@ pub struct Surface {
     pub uvs: Vec<[f32; 2]>,
     /// Linear RGBA (`COLOR_0`, white where absent).
     pub colors: Vec<[f32; 4]>,
+    /// Per vertex the tangent (xyz) and the bitangent's sign (w) for
+    /// normal textures; empty while no primitive of the mesh has a normal
+    /// texture, else one per vertex (zero where a primitive has none).
+    pub tangents: Vec<[f32; 4]>,
     pub parts: Vec<Part>,
 }
 
 impl Surface {
+    /// Sets the tangents of vertices `first..first + tangents.len()`,
+    /// giving the earlier vertices none (zero) if these are the first.
+    pub fn push_tangents(&mut self, first: usize, tangents: &[[f32; 4]]) {
+        self.tangents.resize(first, [0.0; 4]);
+        self.tangents.extend_from_slice(tangents);
+    }
+
     /// The surface of a mesh with `vertices` vertices and `indices` indices
     /// and no material data: UV 0, white, one part with the default material.
     pub fn plain(vertices: usize, indices: usize) -> Surface {
         Surface {
             uvs: vec![[0.0; 2]; vertices],
             colors: vec![[1.0; 4]; vertices],
+            tangents: Vec::new(),
             parts: vec![Part { first: 0, count: indices as u32, material: None }],
         }
     }
@@ -372,6 +395,7 @@ mod tests {
         let surface = Surface {
             uvs: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
             colors: vec![[1.0; 4]; 6],
+            tangents: Vec::new(),
             parts: vec![Part { first: 0, count: 3, material: None }, Part { first: 3, count: 3, material: Some(0) }],
         };
         let indices = [0, 1, 2, 3, 4, 5];

@@ -30,6 +30,7 @@ use egui::{Pos2, Rect, Vec2};
 use nalgebra::Point2;
 use serde::{Deserialize, Serialize};
 
+use crate::editor::quad::PERSPECTIVE;
 use crate::editor::{Command, Editor, FrameProbe};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::Transform;
@@ -357,9 +358,14 @@ impl Ui {
                     Some(Owner::Ui) => {}
                     Some(Owner::Editor) => to_editor = true,
                     None => {
-                        if self.over_ui(p) || widget::contains(self.size.0, u, p) {
+                        let on_widget = widget::contains(widget::corner(editor, self.size.0), u, p);
+                        if self.over_ui(p) || on_widget {
                             // The UI shows what the pointer is over; the gizmo lets go of its hover.
                             editor.unhover();
+                            if on_widget {
+                                // Keys over the widget act on the view it shows.
+                                editor.activate_view(PERSPECTIVE);
+                            }
                         } else {
                             to_editor = true;
                         }
@@ -369,7 +375,10 @@ impl Ui {
             Event::MouseDown { button } => {
                 let p = self.cursor.unwrap_or_else(|| editor.cursor());
                 if self.owner.is_none() {
-                    self.owner = Some(if *button == MouseButton::Left && widget::contains(self.size.0, u, p) {
+                    let corner = widget::corner(editor, self.size.0);
+                    self.owner = Some(if *button == MouseButton::Left && widget::contains(corner, u, p) {
+                        // The widget shows, and turns, the perspective camera.
+                        editor.activate_view(PERSPECTIVE);
                         Owner::Widget { start: p, dragged: false }
                     } else if self.over_ui(p) {
                         Owner::Ui
@@ -384,7 +393,8 @@ impl Ui {
                 match self.owner {
                     Some(Owner::Widget { dragged: false, .. }) if *button == MouseButton::Left => {
                         let p = self.cursor.unwrap_or_else(|| editor.cursor());
-                        if let Some(ball) = widget::ball_at(&editor.camera, self.size.0, u, p) {
+                        let corner = widget::corner(editor, self.size.0);
+                        if let Some(ball) = widget::ball_at(&editor.camera, corner, u, p) {
                             editor.execute(&Command::AxisView(widget::view_for_click(&editor.camera, &ball)));
                         }
                     }

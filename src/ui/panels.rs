@@ -251,6 +251,7 @@ pub(super) fn build(
     if let Some(io) = panel {
         side_panel(ui, editor, io, u, screen, actions, trace);
     }
+    view_labels(ui.ctx(), editor, u);
     ring_sweep(ui.ctx(), editor, u, screen, trace);
     ruler(ui.ctx(), editor, u, trace);
     if let Some(t) = editor.typed_value() {
@@ -767,27 +768,55 @@ fn ring_sweep(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect, trace:
     trace.rects.insert("sweep".into(), px_rect(back, u));
 }
 
-/// The ruler's measurement: a line between its points and the distance in
-/// metres (three decimals) at its middle (traced as `measure`).
-fn ruler(ctx: &egui::Context, editor: &Editor, u: f64, trace: &mut UiTrace) {
-    let (Some((a, b)), Some(view)) = (editor.measurement(), editor.view()) else { return };
-    let to_screen =
-        |p: nalgebra::Point3<f64>| view.world_to_screen(&p).map(|q| Pos2::new((q.x / u) as f32, (q.y / u) as f32));
-    let (Some(pa), Some(pb)) = (to_screen(a), to_screen(b)) else { return };
-    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ruler")));
-    let yellow = Color32::from_rgb(255, 220, 60);
-    painter.line_segment([pa, pb], egui::Stroke::new(3.0, Color32::from_black_alpha(160)));
-    painter.line_segment([pa, pb], egui::Stroke::new(1.5, yellow));
-    for p in [pa, pb] {
-        painter.circle_filled(p, 3.5, yellow);
+/// The quad view: each view's name in its top-left corner (below the
+/// toolbar for the top row), as Blender labels its views.
+fn view_labels(ctx: &egui::Context, editor: &Editor, u: f64) {
+    if !editor.is_quad() {
+        return;
     }
-    let galley =
-        painter.layout_no_wrap(format!("{:.3} m", (b - a).norm()), egui::FontId::proportional(14.0), Color32::BLACK);
-    let size = galley.size() + Vec2::new(10.0, 6.0);
-    let back = Rect::from_center_size(pa + (pb - pa) * 0.5, size);
-    painter.rect_filled(back, 3.0, yellow);
-    painter.galley(back.min + Vec2::new(5.0, 3.0), galley, Color32::BLACK);
-    trace.rects.insert("measure".into(), px_rect(back, u));
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("view labels")));
+    let names = ["Top", "Front", "Right", "Perspective"];
+    for (v, name) in editor.views().iter().zip(names) {
+        let [x, y, _, _] = v.rect.map(|c| c as f32 / u as f32);
+        let at = Pos2::new(x + 8.0, y.max(TOOLBAR_HEIGHT) + 6.0);
+        painter.text(at, egui::Align2::LEFT_TOP, name, egui::FontId::proportional(13.0), Color32::from_gray(200));
+    }
+}
+
+/// The ruler's measurement: a line between its points and the distance in
+/// metres (three decimals) at its middle (traced as `measure`: the label
+/// in the view input acts on), drawn in every view, clipped to it.
+fn ruler(ctx: &egui::Context, editor: &Editor, u: f64, trace: &mut UiTrace) {
+    let Some((a, b)) = editor.measurement() else { return };
+    let active = editor.active_view();
+    for k in 0..editor.views().len() {
+        let Some(view) = editor.view_of(k) else { continue };
+        let to_screen =
+            |p: nalgebra::Point3<f64>| view.world_to_screen(&p).map(|q| Pos2::new((q.x / u) as f32, (q.y / u) as f32));
+        let (Some(pa), Some(pb)) = (to_screen(a), to_screen(b)) else { continue };
+        let o = view.origin();
+        let clip = Rect::from_min_size(
+            Pos2::new((o.x / u) as f32, (o.y / u) as f32),
+            Vec2::new((view.width() / u) as f32, (view.height() / u) as f32),
+        );
+        let painter =
+            ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("ruler"))).with_clip_rect(clip);
+        let yellow = Color32::from_rgb(255, 220, 60);
+        painter.line_segment([pa, pb], egui::Stroke::new(3.0, Color32::from_black_alpha(160)));
+        painter.line_segment([pa, pb], egui::Stroke::new(1.5, yellow));
+        for p in [pa, pb] {
+            painter.circle_filled(p, 3.5, yellow);
+        }
+        let text = format!("{:.3} m", (b - a).norm());
+        let galley = painter.layout_no_wrap(text, egui::FontId::proportional(14.0), Color32::BLACK);
+        let size = galley.size() + Vec2::new(10.0, 6.0);
+        let back = Rect::from_center_size(pa + (pb - pa) * 0.5, size);
+        painter.rect_filled(back, 3.0, yellow);
+        painter.galley(back.min + Vec2::new(5.0, 3.0), galley, Color32::BLACK);
+        if k == active {
+            trace.rects.insert("measure".into(), px_rect(back, u));
+        }
+    }
 }
 
 /// Paints the view-orientation widget (its input is handled in [`Ui::handle`]).
@@ -795,7 +824,8 @@ fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
     let width = screen.width() as f64 * u;
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("view widget")));
     let pt = |p: Point2<f64>| Pos2::new((p.x / u) as f32, (p.y / u) as f32);
-    let c = pt(widget::centre(width, u));
+    let corner = widget::corner(editor, width);
+    let c = pt(widget::centre(corner, u));
     painter.circle_filled(c, widget::REACH as f32, Color32::from_rgba_unmultiplied(255, 255, 255, 10));
     let colour = |letter: char, positive: bool| {
         let (r, g, b) = match letter {
@@ -809,7 +839,7 @@ fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: Rect) {
             Color32::from_rgb(r / 2 + 30, g / 2 + 30, b / 2 + 30)
         }
     };
-    for ball in widget::balls(&editor.camera, width, u) {
+    for ball in widget::balls(&editor.camera, corner, u) {
         let p = pt(ball.centre);
         let col = colour(ball.letter, ball.positive);
         if ball.positive {

@@ -341,3 +341,29 @@ fn in_short_windows_the_panel_sections_stay_apart_and_off_the_status_line() {
     let rects = &ui.trace().unwrap().rects;
     assert!(rects.contains_key("outliner") && rects.contains_key("transform"));
 }
+
+/// In the quad view the widget sits at the perspective view's top-right
+/// corner and a click on a ball turns the perspective camera, even when
+/// the cursor came from an orthographic view.
+#[test]
+fn in_the_quad_view_the_widget_turns_the_perspective_camera() {
+    let (mut editor, mut ui) = setup(false);
+    editor.toggle_quad();
+    let front = editor.views()[1].camera;
+    // 800 x 500 split by a 1 px line: the bottom-right view spans
+    // x 400..800, y 250..500; the widget's centre is 80 px left of its
+    // right edge and 120 px below its top.
+    let centre = (800.0 - 80.0, 250.0 + 120.0);
+    let cam = editor.camera;
+    let back = (cam.eye - cam.target).normalize();
+    let right = cam.up.cross(&back).normalize();
+    let up = back.cross(&right);
+    let y = nalgebra::Vector3::y();
+    let ball = (centre.0 + 56.0 * y.dot(&right), centre.1 - 56.0 * y.dot(&up));
+    ui.handle(&mut editor, &Event::CursorMoved { x: 600.0, y: 100.0 }, Modifiers::NONE, &mut NoFrame);
+    assert_eq!(editor.active_view(), 1, "the cursor is over the Front view");
+    click(&mut ui, &mut editor, ball, Modifiers::NONE);
+    let look = (editor.camera.target - editor.camera.eye).normalize();
+    assert!((look + y).norm() < 1e-9, "the perspective camera looks down: {look:?}");
+    assert_eq!(editor.views()[1].camera, front, "the Front view is left alone");
+}

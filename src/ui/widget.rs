@@ -1,11 +1,13 @@
 //! The view-orientation widget's geometry (`docs/spec/editing.md`, "View-orientation
 //! widget"): where its six balls are, which one a point hits, and the view
-//! a click on it shows. Pure functions of the camera, the viewport width and
-//! the UI scale `u`, in physical pixels, so tests and the drawing agree.
+//! a click on it shows. Pure functions of the camera, the top-right corner
+//! of the view it sits in and the UI scale `u`, in physical pixels, so tests
+//! and the drawing agree.
 
 use nalgebra::{Point2, Vector3};
 
-use crate::editor::AxisView;
+use crate::editor::quad::PERSPECTIVE;
+use crate::editor::{AxisView, Editor};
 use crate::math::Camera;
 
 /// Distance of the widget's centre from the right edge, in units of `u` px.
@@ -36,14 +38,25 @@ pub struct Ball {
     pub view: AxisView,
 }
 
-/// The widget's centre for a viewport `width` px wide at scale `u`.
-pub fn centre(width: f64, u: f64) -> Point2<f64> {
-    Point2::new(width - CENTRE_FROM_RIGHT * u, CENTRE_Y * u)
+/// The top-right corner of the view the widget sits in, for a window
+/// `width` px wide: the window's in the single view, the perspective view's
+/// in the quad view (`docs/spec/views.md`, "Quad view").
+pub fn corner(editor: &Editor, width: f64) -> Point2<f64> {
+    match editor.is_quad().then(|| editor.views().get(PERSPECTIVE).map(|v| v.rect)).flatten() {
+        Some([x, y, w, _]) => Point2::new(f64::from(x) + f64::from(w), f64::from(y)),
+        None => Point2::new(width, 0.0),
+    }
+}
+
+/// The widget's centre for a view whose top-right corner is `corner`, at
+/// scale `u`.
+pub fn centre(corner: Point2<f64>, u: f64) -> Point2<f64> {
+    Point2::new(corner.x - CENTRE_FROM_RIGHT * u, corner.y + CENTRE_Y * u)
 }
 
 /// Whether `p` is inside the widget's circle (where it has priority).
-pub fn contains(width: f64, u: f64, p: Point2<f64>) -> bool {
-    (p - centre(width, u)).norm() <= REACH * u
+pub fn contains(corner: Point2<f64>, u: f64, p: Point2<f64>) -> bool {
+    (p - centre(corner, u)).norm() <= REACH * u
 }
 
 /// The camera's unit screen axes (right, up) and the unit direction from
@@ -56,9 +69,9 @@ fn screen_axes(cam: &Camera) -> Option<(Vector3<f64>, Vector3<f64>, Vector3<f64>
 }
 
 /// The six balls, farthest from the viewer first (the drawing order).
-pub fn balls(cam: &Camera, width: f64, u: f64) -> Vec<Ball> {
+pub fn balls(cam: &Camera, corner: Point2<f64>, u: f64) -> Vec<Ball> {
     let Some((right, up, back)) = screen_axes(cam) else { return Vec::new() };
-    let c = centre(width, u);
+    let c = centre(corner, u);
     let table = [
         (Vector3::x(), true, 'X', AxisView::Right),
         (-Vector3::x(), false, 'X', AxisView::Left),
@@ -83,8 +96,8 @@ pub fn balls(cam: &Camera, width: f64, u: f64) -> Vec<Ball> {
 }
 
 /// The ball under `p` (the nearest to the viewer where balls overlap).
-pub fn ball_at(cam: &Camera, width: f64, u: f64, p: Point2<f64>) -> Option<Ball> {
-    balls(cam, width, u).into_iter().rev().find(|b| (p - b.centre).norm() <= BALL_RADIUS * u)
+pub fn ball_at(cam: &Camera, corner: Point2<f64>, u: f64, p: Point2<f64>) -> Option<Ball> {
+    balls(cam, corner, u).into_iter().rev().find(|b| (p - b.centre).norm() <= BALL_RADIUS * u)
 }
 
 /// The view a click on `ball` shows: its side, or the opposite side when
@@ -105,16 +118,34 @@ mod tests {
     #[test]
     fn a_front_view_puts_x_right_y_up_and_z_at_the_centre() {
         let cam = Camera { eye: Point3::new(0.0, 0.0, 5.0), ..Camera::default() };
-        let bs = balls(&cam, 800.0, 1.0);
+        let top_right = Point2::new(800.0, 0.0);
+        let bs = balls(&cam, top_right, 1.0);
         let find = |v: AxisView| bs.iter().find(|b| b.view == v).copied().unwrap();
         assert!((find(AxisView::Right).centre - Point2::new(720.0 + 56.0, 120.0)).norm() < 1e-9);
         assert!((find(AxisView::Top).centre - Point2::new(720.0, 64.0)).norm() < 1e-9);
         assert!((find(AxisView::Front).centre - Point2::new(720.0, 120.0)).norm() < 1e-9);
         // +Z and -Z overlap at the centre: +Z faces the viewer and wins.
-        assert_eq!(ball_at(&cam, 800.0, 1.0, Point2::new(720.0, 120.0)).unwrap().view, AxisView::Front);
+        assert_eq!(ball_at(&cam, top_right, 1.0, Point2::new(720.0, 120.0)).unwrap().view, AxisView::Front);
         // Doubling u doubles the distances.
-        let b2 = balls(&cam, 800.0, 2.0);
+        let b2 = balls(&cam, top_right, 2.0);
         let r2 = b2.iter().find(|b| b.view == AxisView::Right).unwrap();
         assert!((r2.centre - Point2::new(800.0 - 160.0 + 112.0, 240.0)).norm() < 1e-9);
+        // Another corner moves every ball by the corner's offset.
+        let moved = balls(&cam, Point2::new(500.0, 300.0), 1.0);
+        for (a, b) in bs.iter().zip(&moved) {
+            assert!((b.centre - a.centre - nalgebra::Vector2::new(-300.0, 300.0)).norm() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn in_the_quad_view_the_widget_sits_at_the_perspective_views_corner() {
+        let mut editor = Editor::new(crate::scene::Scene::demo(), 801.0, 601.0);
+        assert_eq!(corner(&editor, 801.0), Point2::new(801.0, 0.0));
+        editor.toggle_quad();
+        // The bottom-right view begins past the middle and the 1 px line.
+        let (left, top) = ((801 - 1) / 2, (601 - 1) / 2);
+        assert_eq!(corner(&editor, 801.0), Point2::new(801.0, f64::from(top + 1)));
+        let c = centre(corner(&editor, 801.0), 1.0);
+        assert!(c.x > f64::from(left + 1) && c.y > f64::from(top + 1));
     }
 }

@@ -154,9 +154,13 @@ fn expected(m: &Mat, p: [f64; 3], l: &Lighting) -> [u8; 3] {
 
 /// [`expected`] before the sRGB curve (tone-mapped, linear).
 fn expected_linear(m: &Mat, p: [f64; 3], l: &Lighting) -> [f64; 3] {
+    expected_with_normal(m, p, l, [0.0, 0.0, 1.0])
+}
+
+/// [`expected_linear`] with shading normal `n` (unit) at `p`.
+fn expected_with_normal(m: &Mat, p: [f64; 3], l: &Lighting, n: [f64; 3]) -> [f64; 3] {
     let eye = camera().eye;
     let v = normalized([eye.x - p[0], eye.y - p[1], eye.z - p[2]]);
-    let n = [0.0, 0.0, 1.0];
     let nv = dot(n, v);
     let c_diff = m.base.map(|c| c * (1.0 - m.metallic));
     let f0: [f64; 3] = std::array::from_fn(|i| 0.04 * (1.0 - m.metallic) + m.base[i] * m.metallic);
@@ -491,5 +495,67 @@ fn an_occlusion_map_of_strength_half_halves_the_environment_term_only() {
         let got = shot.pixel(x, y);
         assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "{got:?} vs {want:?}");
         assert!(unoccluded[0] > want[0] + 10, "the occlusion shows: {unoccluded:?} vs {want:?}");
+    }
+}
+
+/// A normal texture holding one tangent-space normal everywhere turns
+/// the lit normal as the tangent frame says: with MikkTSpace tangents the
+/// tangent runs along increasing u (+x on the quad) and the bitangent
+/// along increasing v (-y: UV (0, 0) is the top-left corner); with the
+/// file's TANGENT (0, 1, 0, w 1) the tangent is +y and the bitangent
+/// normal x tangent = -x. The texture's x and y are scaled by `scale`.
+/// Expected colours: the formulas above with the normal the test works
+/// out from the texel bytes.
+#[test]
+fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
+    // The texel: a normal leaning +x and +y in tangent space.
+    let texel = [(0.6f64, 0.45f64, 0.66f64)].map(|(x, y, z)| {
+        let n = normalized([x, y, z]);
+        n.map(|c| ((c + 1.0) * 0.5 * 255.0).round() as u8)
+    })[0];
+    let decoded = texel.map(|b| f64::from(b) / 255.0 * 2.0 - 1.0);
+    let m = Mat { base: [0.6, 0.5, 0.4], metallic: 0.0, roughness: 0.5, emissive: [0.0; 3] };
+    // A strong sun: the turned normal shows clearly.
+    let base = lighting(ToneMapping::Linear, 0.0);
+    let l = Lighting { sun: base.sun.map(|s| Sun { illuminance: 3.0, ..s }), ..base };
+    // (file's tangent, normal texture scale, tangent frame T and B)
+    let cases = [
+        (None, 1.0, [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
+        (None, 0.5, [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
+        (Some([0.0, 1.0, 0.0, 1.0]), 1.0, [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]),
+    ];
+    for (tangent, scale, t, b) in cases {
+        let mut material = m.json();
+        material["normalTexture"] = json!({"index": 0, "scale": scale});
+        let doc = Doc {
+            quads: vec![Quad { tangent, ..Quad::new([0.0; 3], 1.0, Some(0)) }],
+            materials: vec![material],
+            textures: vec![json!({"source": 0})],
+            images: vec![Image {
+                bytes: Some(png_rgba(2, 2, &[texel[0], texel[1], texel[2], 255].repeat(4))),
+                at: ImageAt::DataUri,
+            }],
+            ..Doc::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = doc.write(dir.path(), "normal.gltf");
+        let shot = shoot(&path, DepthMode::Reversed, &l);
+        let (x, y, z) = (decoded[0] * scale, decoded[1] * scale, decoded[2]);
+        let n = normalized(std::array::from_fn(|k| t[k] * x + b[k] * y + z * [0.0, 0.0, 1.0][k]));
+        let mut shown = 0;
+        for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]] {
+            let (px, py) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+            let (px, py) = (px as u32, py as u32);
+            let q = surface_point(DepthMode::Reversed, px, py);
+            let want = expected_with_normal(&m, q, &l, n).map(to_srgb);
+            let flat = expected(&m, q, &l);
+            let got = shot.pixel(px, py);
+            let close = |a: [u8; 3]| (0..3).all(|k| (i32::from(got[k]) - i32::from(a[k])).abs() <= 3);
+            assert!(close(want), "{tangent:?} x{scale}: pixel {got:?}, want {want:?} (flat {flat:?})");
+            let apart = (0..3).any(|k| want[k].abs_diff(flat[k]) > 8);
+            assert!(!apart || !close(flat), "{tangent:?} x{scale}: the normal texture shows: {got:?} vs flat {flat:?}");
+            shown += usize::from(apart);
+        }
+        assert!(shown >= 2, "{tangent:?} x{scale}: the normal texture barely changes the picture here");
     }
 }

@@ -38,11 +38,13 @@ pub struct Quad {
     pub uv_set: u32,
     /// The UVs run from 0 to this across the quad (1: the image once).
     pub uv_scale: f32,
+    /// `TANGENT`, the same at every vertex (VEC4 float).
+    pub tangent: Option<[f32; 4]>,
 }
 
 impl Quad {
     pub fn new(translation: [f32; 3], half: f32, material: Option<usize>) -> Quad {
-        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0 }
+        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0, tangent: None }
     }
 }
 
@@ -91,6 +93,11 @@ impl Doc {
                 let v = view(&mut bin, &floats(&[c, c, c, c].concat()));
                 accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC4"}));
                 attributes["COLOR_0"] = json!(accessors.len() - 1);
+            }
+            if let Some(t) = q.tangent {
+                let v = view(&mut bin, &floats(&[t, t, t, t].concat()));
+                accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC4"}));
+                attributes["TANGENT"] = json!(accessors.len() - 1);
             }
             let indices: [u16; 6] = [0, 3, 2, 0, 2, 1];
             let v = view(&mut bin, &indices.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());

@@ -93,7 +93,7 @@ pub(crate) fn brdf_lut() -> &'static [u8] {
     })
 }
 
-/// The scene shader's lighting block (std140, 80 bytes), in view space.
+/// The scene shader's lighting block (std140, 96 bytes), in view space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct LightingBlock {
@@ -107,6 +107,9 @@ pub(crate) struct LightingBlock {
     pub up: [f32; 4],
     /// x: 2^exposure, y: 0 PBR Neutral / 1 linear, z: 0 material / 1 solid.
     pub params: [f32; 4],
+    /// xyz: towards the solid mode's light (up and to the side of the
+    /// world), in view space.
+    pub solid_light: [f32; 4],
 }
 
 impl LightingBlock {
@@ -126,6 +129,7 @@ impl LightingBlock {
         };
         let c = l.environment_color.map(|c| c * l.environment_intensity);
         let up = to_view([0.0, 1.0, 0.0]);
+        let solid = to_view([0.35, 0.8, 0.5]);
         LightingBlock {
             sun_dir,
             sun_e,
@@ -137,6 +141,7 @@ impl LightingBlock {
                 if l.shading == Shading::Solid { 1.0 } else { 0.0 },
                 0.0,
             ],
+            solid_light: [solid[0], solid[1], solid[2], 0.0],
         }
     }
 }

@@ -22,7 +22,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
-use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT};
+use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::Buffer;
@@ -48,6 +48,8 @@ pub(crate) struct MaterialPush {
     pub params: [f32; 4],
     /// rgb: the emissive factor (linear), w: 1 single-sided, 0 double-sided.
     pub emissive: [f32; 4],
+    /// x: the normal texture's scale, y: 1 with a normal texture.
+    pub normal: [f32; 4],
 }
 
 /// Bytes between the frames' slots of the lighting buffer (the largest
@@ -163,6 +165,7 @@ impl Materials {
             binding(3, image),
             binding(4, image),
             binding(5, image),
+            binding(6, image),
         ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -183,7 +186,7 @@ impl Materials {
         self.lut = TextureId(self.textures.len() as u32 - 1);
         self.lighting = Some(Buffer::new(
             &ctx.gpu,
-            LIGHTING_STRIDE * FRAMES_IN_FLIGHT as u64,
+            LIGHTING_STRIDE * (FRAMES_IN_FLIGHT * MAX_VIEWS) as u64,
             vk::BufferUsageFlags::UNIFORM_BUFFER,
             MemoryLocation::CpuToGpu,
             "lighting",
@@ -214,8 +217,8 @@ impl Materials {
     ///
     /// # Safety
     /// The GPU no longer reads frame `fi`'s slot (its fence was waited for).
-    pub unsafe fn write_lighting(&mut self, fi: usize, block: &LightingBlock) -> Result<u32, RenderError> {
-        let offset = LIGHTING_STRIDE as usize * fi;
+    pub unsafe fn write_lighting(&mut self, slot: usize, block: &LightingBlock) -> Result<u32, RenderError> {
+        let offset = LIGHTING_STRIDE as usize * slot;
         let buffer = self.lighting.as_mut().ok_or(RenderError::NotHostVisible("lighting"))?;
         buffer.write(offset, bytemuck::bytes_of(block), "lighting")?;
         Ok(offset as u32)
@@ -232,16 +235,17 @@ impl Materials {
         let metallic_roughness = known(desc.metallic_roughness_texture, self.white_linear)?;
         let emissive = known(desc.emissive_texture, WHITE)?;
         let occlusion = known(desc.occlusion_texture, self.white_linear)?;
-        self.add_with_textures(ctx, desc, [base, metallic_roughness, emissive, occlusion])
+        let normal = known(desc.normal_texture, self.white_linear)?;
+        self.add_with_textures(ctx, desc, [base, metallic_roughness, emissive, occlusion, normal])
     }
 
     /// Adds a material reading `textures` (base colour, metallic-roughness,
-    /// emissive, occlusion), each with its sampler.
+    /// emissive, occlusion, normal), each with its sampler.
     fn add_with_textures(
         &mut self,
         ctx: &Context,
         desc: &MaterialDesc,
-        textures: [(TextureId, SamplerDesc); 4],
+        textures: [(TextureId, SamplerDesc); 5],
     ) -> Result<MaterialId, RenderError> {
         let d = ctx.device();
         let set = self.allocate_set(d)?;
@@ -264,6 +268,7 @@ impl Materials {
             (3, image_info(self, textures[1])?),
             (4, image_info(self, textures[2])?),
             (5, image_info(self, textures[3])?),
+            (6, image_info(self, textures[4])?),
         ];
         let lighting = self.lighting.as_ref().map_or(vk::Buffer::null(), |b| b.raw);
         let block = [vk::DescriptorBufferInfo::default()
@@ -300,6 +305,7 @@ impl Materials {
             base_color: desc.base_color,
             params: [cutoff, if desc.unlit { 1.0 } else { 0.0 }, desc.metallic, desc.roughness],
             emissive: [e[0], e[1], e[2], if desc.double_sided { 0.0 } else { 1.0 }],
+            normal: [desc.normal_scale, if desc.normal_texture.is_some() { 1.0 } else { 0.0 }, 0.0, 0.0],
         };
         self.list.push(GpuMaterial { set, push, pass });
         Ok(MaterialId(self.list.len() as u32 - 1))
@@ -321,7 +327,7 @@ impl Materials {
             let sizes = [
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                    descriptor_count: 5 * SETS_PER_POOL,
+                    descriptor_count: 6 * SETS_PER_POOL,
                 },
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,

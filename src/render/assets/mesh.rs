@@ -30,6 +30,8 @@ pub(crate) struct GpuMesh {
 pub(crate) struct SurfaceData<'a> {
     pub uvs: &'a [[f32; 2]],
     pub colors: &'a [[f32; 4]],
+    /// Tangents (xyz) with the bitangent's sign (w), or none (zero).
+    pub tangents: Option<&'a [[f32; 4]]>,
     pub parts: &'a [MeshPart],
 }
 
@@ -65,16 +67,19 @@ impl GpuMesh {
         let n = mesh.positions.len();
         let whole = [MeshPart { first: 0, count: mesh.indices.len() as u32, material: MaterialId::DEFAULT }];
         let (surface_vertices, parts) = match surface {
-            None => (vec![SurfaceVertex { uv: [0.0; 2], color: [1.0; 4] }; n], &whole[..]),
+            None => (vec![SurfaceVertex { uv: [0.0; 2], color: [1.0; 4], tangent: [0.0; 4] }; n], &whole[..]),
             Some(s) => {
-                if s.uvs.len() != n || s.colors.len() != n {
+                let tangents = s.tangents.map_or(n, <[_]>::len);
+                if s.uvs.len() != n || s.colors.len() != n || tangents != n {
                     return Err(RenderError::BadMesh(format!(
-                        "{} UVs and {} colours for {n} vertices",
+                        "{} UVs, {} colours and {tangents} tangents for {n} vertices",
                         s.uvs.len(),
                         s.colors.len()
                     )));
                 }
-                let sv = s.uvs.iter().zip(s.colors).map(|(&uv, &color)| SurfaceVertex { uv, color }).collect();
+                let tangent = |k: usize| s.tangents.map_or([0.0; 4], |t| t[k]);
+                let sv =
+                    (0..n).map(|k| SurfaceVertex { uv: s.uvs[k], color: s.colors[k], tangent: tangent(k) }).collect();
                 (sv, s.parts)
             }
         };

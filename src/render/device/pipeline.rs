@@ -54,6 +54,8 @@ pub(crate) struct SurfaceVertex {
     pub uv: [f32; 2],
     /// Linear RGBA.
     pub color: [f32; 4],
+    /// The tangent (xyz) and the bitangent's sign (w); zero without one.
+    pub tangent: [f32; 4],
 }
 
 /// A column-major f32 copy of an f64 matrix, as GLSL `mat4` expects it.
@@ -74,16 +76,25 @@ pub(crate) fn compare_op(depth: DepthMode) -> vk::CompareOp {
 /// # Safety
 /// `cmd` is recording.
 pub(crate) unsafe fn set_full_viewport(device: &ash::Device, cmd: vk::CommandBuffer, extent: vk::Extent2D) {
+    set_viewport(device, cmd, vk::Rect2D { offset: vk::Offset2D::default(), extent });
+}
+
+/// Sets the viewport (depth 0 to 1) and the scissor to `rect`: drawing
+/// into one view of several.
+///
+/// # Safety
+/// `cmd` is recording.
+pub(crate) unsafe fn set_viewport(device: &ash::Device, cmd: vk::CommandBuffer, rect: vk::Rect2D) {
     let viewport = vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: extent.width as f32,
-        height: extent.height as f32,
+        x: rect.offset.x as f32,
+        y: rect.offset.y as f32,
+        width: rect.extent.width as f32,
+        height: rect.extent.height as f32,
         min_depth: 0.0,
         max_depth: 1.0,
     };
     device.cmd_set_viewport(cmd, 0, &[viewport]);
-    device.cmd_set_scissor(cmd, 0, &[vk::Rect2D { offset: vk::Offset2D::default(), extent }]);
+    device.cmd_set_scissor(cmd, 0, &[rect]);
 }
 
 /// Pushes `value` to the vertex and fragment stages at offset 0.
@@ -307,8 +318,8 @@ pub(crate) fn mesh_vertex_input() -> (vk::VertexInputBindingDescription, [vk::Ve
 
 /// Vertex input of a mesh's surface stream, what the material shader
 /// reads: binding 2 per vertex ([`SurfaceVertex`]: texture coordinates at
-/// location 11, colour at 12).
-pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 2]) {
+/// location 11, colour at 12, tangent at 13).
+pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 3]) {
     let binding = vk::VertexInputBindingDescription {
         binding: 2,
         stride: std::mem::size_of::<SurfaceVertex>() as u32,
@@ -325,6 +336,7 @@ pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk:
         [
             attribute(11, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
             attribute(12, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
+            attribute(13, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, tangent)),
         ],
     )
 }

@@ -70,7 +70,10 @@ pub struct OverlayFrame<'a> {
     /// View -> clip projection, Vulkan clip space, matching `depth`.
     pub projection: Matrix4<f64>,
     pub depth: DepthMode,
-    /// The rendering area, from (0, 0).
+    /// The viewport's top-left corner in the rendering area: (0, 0), or
+    /// the corner of one view of several (the view's [`View::at`]).
+    pub offset: vk::Offset2D,
+    /// The viewport's size.
     pub extent: vk::Extent2D,
     /// Which frame in flight this recording belongs to.
     pub frame_index: usize,
@@ -88,6 +91,7 @@ impl<'a> OverlayFrame<'a> {
             view: *view.view_matrix(),
             projection: *view.proj_matrix(),
             depth: view.depth_mode(),
+            offset: vk::Offset2D { x: view.origin().x.round() as i32, y: view.origin().y.round() as i32 },
             extent: vk::Extent2D { width: view.width().round() as u32, height: view.height().round() as u32 },
             frame_index,
             scene_depth: None,
@@ -339,36 +343,65 @@ impl OverlayRenderer {
     /// `frame.frame_index`; `frame.scene_depth`, if any, is a live view that
     /// stays alive until the GPU finished `cmd`.
     pub unsafe fn record(&mut self, cmd: vk::CommandBuffer, frame: &OverlayFrame) -> Result<OverlayStats, RenderError> {
-        let frames = self.frames_in_flight();
-        if frame.frame_index >= frames {
-            return Err(RenderError::FrameIndex { index: frame.frame_index, frames });
+        self.record_views(cmd, std::slice::from_ref(frame))
+    }
+
+    /// Records the overlay of several views of one frame (the quad view),
+    /// each into its own viewport, in one rendering scope: their instances
+    /// share one upload. Every frame must name the same `frame_index`,
+    /// `depth` and `scene_depth`; the first one's are used.
+    ///
+    /// # Safety
+    /// As [`OverlayRenderer::record`].
+    pub unsafe fn record_views(
+        &mut self,
+        cmd: vk::CommandBuffer,
+        frames: &[OverlayFrame],
+    ) -> Result<OverlayStats, RenderError> {
+        let Some(first) = frames.first() else { return Ok(OverlayStats::default()) };
+        let fi = first.frame_index;
+        let count = self.frames_in_flight();
+        if fi >= count {
+            return Err(RenderError::FrameIndex { index: fi, frames: count });
         }
-        if frame.instances.is_empty() {
+        let frames: Vec<&OverlayFrame> = frames.iter().filter(|f| !f.instances.is_empty()).collect();
+        if frames.is_empty() {
             return Ok(OverlayStats::default());
         }
-        if frame.extent.width == 0 || frame.extent.height == 0 {
-            let (width, height) = (frame.extent.width, frame.extent.height);
+        if let Some(f) = frames.iter().find(|f| f.extent.width == 0 || f.extent.height == 0) {
+            let (width, height) = (f.extent.width, f.extent.height);
             return Err(RenderError::ZeroSize { what: "overlay viewport", width, height });
         }
-        // Instances grouped by kind, in drawing order (a stable sort keeps
-        // the caller's order within a kind).
-        let mut order: Vec<&OverlayInstance> = frame.instances.iter().collect();
-        order.sort_by_key(|o| o.mesh.index());
-        let gpu_instances: Vec<OverlayGpuInstance> = order
+        // Per view, instances grouped by kind in drawing order (a stable
+        // sort keeps the caller's order within a kind); the views one
+        // after the other in one buffer.
+        let orders: Vec<Vec<&OverlayInstance>> = frames
             .iter()
-            .map(|o| OverlayGpuInstance { model_view: to_f32_cols(&(frame.view * o.model)), color: o.color })
+            .map(|f| {
+                let mut order: Vec<&OverlayInstance> = f.instances.iter().collect();
+                order.sort_by_key(|o| o.mesh.index());
+                order
+            })
+            .collect();
+        let gpu_instances: Vec<OverlayGpuInstance> = frames
+            .iter()
+            .zip(&orders)
+            .flat_map(|(f, order)| {
+                order
+                    .iter()
+                    .map(|o| OverlayGpuInstance { model_view: to_f32_cols(&(f.view * o.model)), color: o.color })
+            })
             .collect();
         let bytes: &[u8] = bytemuck::cast_slice(&gpu_instances);
         let parts = &mut self.parts;
-        let buffer = parts.instances[frame.frame_index].reserve(&self.gpu, bytes.len() as u64)?;
+        let buffer = parts.instances[fi].reserve(&self.gpu, bytes.len() as u64)?;
         buffer.write(0, bytes, "overlay instances")?;
         let instance_buffer = buffer.raw;
 
         let d = &self.gpu.device;
-        pipeline::set_full_viewport(d, cmd, frame.extent);
-        let pipeline = match frame.scene_depth {
+        let pipeline = match first.scene_depth {
             Some(view) => {
-                let set = parts.descriptors.sets[frame.frame_index];
+                let set = parts.descriptors.sets[fi];
                 let image = [vk::DescriptorImageInfo {
                     sampler: parts.descriptors.sampler,
                     image_view: view,
@@ -389,23 +422,29 @@ impl OverlayRenderer {
                 &parts.plain
             }
         };
-        d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(frame.depth));
-        let reversed = if frame.depth == DepthMode::Reversed { 1.0 } else { 0.0 };
-        let push =
-            OverlayPush { projection: to_f32_cols(&frame.projection), params: [reversed, HIDDEN_ALPHA, 0.0, 0.0] };
-        pipeline::push(d, cmd, pipeline.layout, &push);
+        d.cmd_set_depth_compare_op(cmd, pipeline::compare_op(first.depth));
+        let reversed = if first.depth == DepthMode::Reversed { 1.0 } else { 0.0 };
 
         let mut stats = OverlayStats::default();
         let mut start = 0usize;
-        for (k, kind) in MeshKind::ALL.iter().enumerate() {
-            let count = order[start..].iter().take_while(|o| o.mesh == *kind).count();
-            if count == 0 {
-                continue;
+        for (f, order) in frames.iter().zip(&orders) {
+            pipeline::set_viewport(d, cmd, vk::Rect2D { offset: f.offset, extent: f.extent });
+            let push =
+                OverlayPush { projection: to_f32_cols(&f.projection), params: [reversed, HIDDEN_ALPHA, 0.0, 0.0] };
+            pipeline::push(d, cmd, pipeline.layout, &push);
+            let mut k_start = 0usize;
+            for (k, kind) in MeshKind::ALL.iter().enumerate() {
+                let count = order[k_start..].iter().take_while(|o| o.mesh == *kind).count();
+                if count == 0 {
+                    continue;
+                }
+                let first_instance = (start + k_start) as u32;
+                parts.meshes[k].draw_instanced(d, cmd, instance_buffer, 0, first_instance, count as u32);
+                stats.draw_calls += 1;
+                stats.instances += count as u32;
+                k_start += count;
             }
-            parts.meshes[k].draw_instanced(d, cmd, instance_buffer, 0, start as u32, count as u32);
-            stats.draw_calls += 1;
-            stats.instances += count as u32;
-            start += count;
+            start += order.len();
         }
         Ok(stats)
     }

@@ -10,7 +10,7 @@
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
-use nalgebra::{Matrix3, Matrix4, Vector4};
+use nalgebra::{Matrix3, Matrix4};
 
 use crate::math::DepthMode;
 use crate::render::assets::material::{GpuMaterial, MaterialPush, Materials, Pass, LIGHTING_STRIDE};
@@ -37,18 +37,12 @@ pub(crate) struct SceneInstance {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct ScenePush {
     projection: [[f32; 4]; 4],
-    light_dir_view: [f32; 4],
 }
 
 impl ScenePush {
-    /// The projection and the light's direction in view space.
-    pub fn new(view: &Matrix4<f64>, projection: &Matrix4<f64>) -> ScenePush {
-        let light_world = Vector4::new(0.35, 0.8, 0.5, 0.0);
-        let light_view = (view * light_world).xyz().normalize();
-        ScenePush {
-            projection: to_f32_cols(projection),
-            light_dir_view: [light_view.x as f32, light_view.y as f32, light_view.z as f32, 0.0],
-        }
+    /// The projection (the solid mode's light is in the lighting block).
+    pub fn new(projection: &Matrix4<f64>) -> ScenePush {
+        ScenePush { projection: to_f32_cols(projection) }
     }
 }
 
@@ -208,16 +202,17 @@ pub(crate) fn plan<'a>(
 
 /// What the scene pass draws in one frame.
 pub(crate) struct SceneInputs<'a> {
-    pub view: Matrix4<f64>,
     pub projection: Matrix4<f64>,
     pub depth: DepthMode,
     pub batches: &'a SceneBatches<'a>,
     pub meshes: &'a [GpuMesh],
     pub materials: &'a Materials,
-    /// Holds the batches' instances from offset 0.
+    /// Holds the batches' instances from instance `first_instance` on.
     pub instance_buffer: vk::Buffer,
-    /// The frame in flight (its slot of the lighting block).
-    pub frame: usize,
+    pub first_instance: u32,
+    /// The slot of the lighting block (the frame in flight's, per view:
+    /// [`lighting_slot`](crate::render::desc::lighting_slot)).
+    pub lighting_slot: usize,
 }
 
 /// The scene pipelines, one per [`Pass`] (the fragment shader specialised
@@ -250,8 +245,8 @@ pub(crate) struct Bound {
 impl Bound {
     /// Nothing bound yet, in frame `fi` (whose lighting slot the material
     /// sets are bound with).
-    pub(crate) fn for_frame(fi: usize) -> Bound {
-        Bound { lighting: (LIGHTING_STRIDE * fi as u64) as u32, ..Bound::default() }
+    pub(crate) fn for_slot(slot: usize) -> Bound {
+        Bound { lighting: (LIGHTING_STRIDE * slot as u64) as u32, ..Bound::default() }
     }
 
     /// Binds `pipelines[pass]` when the pass differs from the last one
@@ -428,11 +423,11 @@ impl ScenePass {
         if inputs.batches.is_empty() {
             return (0, 0);
         }
-        let push = ScenePush::new(&inputs.view, &inputs.projection);
+        let push = ScenePush::new(&inputs.projection);
         let materials = inputs.materials;
         let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
         let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut bound, mut mesh) = (Bound::for_frame(inputs.frame), None);
+        let (mut bound, mut mesh) = (Bound::for_slot(inputs.lighting_slot), None);
         let (mut calls, mut instances) = (0, 0);
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         for draw in &draws {
@@ -444,7 +439,8 @@ impl ScenePass {
                 }
                 mesh = Some(draw.mesh);
             }
-            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, draw.instances.0);
+            let first = inputs.first_instance + draw.instances.0;
+            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, first);
             calls += 1;
             instances += draw.instances.1;
         }

@@ -236,7 +236,21 @@ impl Renderer {
         colors: &[[f32; 4]],
         parts: &[MeshPart],
     ) -> Result<MeshId, RenderError> {
-        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, parts }))
+        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, tangents: None, parts }))
+    }
+
+    /// [`Renderer::add_mesh_with`] with a tangent per vertex (xyz, and in
+    /// w the sign of the bitangent, `w x (normal x tangent)`), for normal
+    /// textures ([`MaterialDesc::normal_texture`]).
+    pub fn add_mesh_with_tangents(
+        &mut self,
+        mesh: &MeshData,
+        uvs: &[[f32; 2]],
+        colors: &[[f32; 4]],
+        tangents: &[[f32; 4]],
+        parts: &[MeshPart],
+    ) -> Result<MeshId, RenderError> {
+        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, tangents: Some(tangents), parts }))
     }
 
     fn push_mesh(&mut self, mesh: &MeshData, surface: Option<SurfaceData<'_>>) -> Result<MeshId, RenderError> {

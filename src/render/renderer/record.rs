@@ -5,14 +5,19 @@ use ash::vk;
 
 use super::plan::{Barrier, Color, FramePlan, Pass, PlanInputs};
 use super::{Renderer, Target};
-use crate::math::View;
+use nalgebra::Matrix4;
+
+use crate::gizmo::OverlayInstance;
+use crate::math::{Camera, DepthMode, View};
 use crate::render::assets::environment::LightingBlock;
+use crate::render::assets::material::Materials;
+use crate::render::assets::mesh::GpuMesh;
 use crate::render::cull::compute::CullInputs;
 use crate::render::cull::small::{GpuSmallCull, SmallCull};
-use crate::render::desc::{DrawObject, FrameDesc, FrameStats};
+use crate::render::desc::{lighting_slot, DrawObject, FrameDesc, FrameStats, MAX_VIEWS};
 use crate::render::device::barrier::{self, Transition};
 use crate::render::device::error::{RenderError, VkContext};
-use crate::render::device::pipeline::set_full_viewport;
+use crate::render::device::pipeline::{set_full_viewport, set_viewport};
 use crate::render::passes::grid::GridInputs;
 use crate::render::passes::outline::highlight_table;
 use crate::render::passes::overlay::OverlayFrame;
@@ -110,10 +115,106 @@ fn depth_clear(value: f32) -> Option<vk::ClearValue> {
     Some(vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: value, stencil: 0 } })
 }
 
+/// One view of the frame being recorded: its camera's matrices, its
+/// rectangle, its batches (their instances at `first_instance` of the
+/// frame's instance buffer) and its overlay.
+struct ViewRecord<'a> {
+    camera: Camera,
+    rect: vk::Rect2D,
+    view: Matrix4<f64>,
+    projection: Matrix4<f64>,
+    batches: SceneBatches<'a>,
+    first_instance: u32,
+    overlay: &'a [OverlayInstance],
+}
+
+impl ViewRecord<'_> {
+    fn aspect(&self) -> f64 {
+        f64::from(self.rect.extent.width) / f64::from(self.rect.extent.height.max(1))
+    }
+}
+
+/// The views of `desc` in `extent`: its [`FrameDesc::views`] clipped to
+/// the target (empty ones dropped, at most [`MAX_VIEWS`]), or the one view
+/// of `camera` over the whole target.
+fn frame_views(desc: &FrameDesc, extent: vk::Extent2D) -> Vec<(Camera, vk::Rect2D, &[OverlayInstance])> {
+    let whole = vk::Rect2D { offset: vk::Offset2D::default(), extent };
+    if desc.views.is_empty() {
+        return vec![(desc.camera, whole, &desc.overlay[..])];
+    }
+    desc.views
+        .iter()
+        .filter_map(|v| {
+            let [x, y, w, h] = v.rect;
+            let (x, y) = (x.min(extent.width), y.min(extent.height));
+            let (w, h) = (w.min(extent.width - x), h.min(extent.height - y));
+            let rect = vk::Rect2D {
+                offset: vk::Offset2D { x: x as i32, y: y as i32 },
+                extent: vk::Extent2D { width: w, height: h },
+            };
+            (w > 0 && h > 0).then_some((v.camera, rect, &v.overlay[..]))
+        })
+        .take(MAX_VIEWS)
+        .collect()
+}
+
+/// Several views: clears the colour attachment 0 of the current scope
+/// to `background` inside each view's rectangle (the scope cleared it
+/// all to the separator colour).
+///
+/// # Safety
+/// `cmd` is recording inside a rendering scope whose colour attachment 0
+/// is an image.
+unsafe fn clear_views(d: &ash::Device, cmd: vk::CommandBuffer, views: &[ViewRecord], background: vk::ClearValue) {
+    let rects: Vec<vk::ClearRect> =
+        views.iter().map(|v| vk::ClearRect { rect: v.rect, base_array_layer: 0, layer_count: 1 }).collect();
+    let clear =
+        vk::ClearAttachment { aspect_mask: vk::ImageAspectFlags::COLOR, color_attachment: 0, clear_value: background };
+    d.cmd_clear_attachments(cmd, &[clear], &rects);
+}
+
+/// The highlight tables of several views' batches in one (an object is
+/// outlined wherever any view draws it).
+fn merged_highlights(views: &[ViewRecord]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for v in views {
+        let h = &v.batches.highlights;
+        if out.len() < h.len() {
+            out.resize(h.len(), 0);
+        }
+        for (o, &c) in out.iter_mut().zip(h) {
+            *o = (*o).max(c);
+        }
+    }
+    out
+}
+
+/// What the scene pass needs to draw view `v`.
+fn v_scene_inputs<'a>(
+    v: &'a ViewRecord<'a>,
+    meshes: &'a [GpuMesh],
+    materials: &'a Materials,
+    depth: DepthMode,
+    instance_buffer: vk::Buffer,
+    lighting_slot: usize,
+) -> SceneInputs<'a> {
+    SceneInputs {
+        projection: v.projection,
+        depth,
+        batches: &v.batches,
+        meshes,
+        materials,
+        instance_buffer,
+        first_instance: v.first_instance,
+        lighting_slot,
+    }
+}
+
 impl Renderer {
-    /// Records frame `fi`: scene and grid into the target's colour, ids and
-    /// scene depth, the selection outline, the overlay against its own
-    /// depth, the selection rectangle, then the hand-over.
+    /// Records frame `fi`: per view, scene and grid into the target's
+    /// colour, ids and scene depth; the selection outline; the overlay of
+    /// every view against its own depth; the selection rectangle; then the
+    /// hand-over.
     pub(super) fn record(
         &mut self,
         fi: usize,
@@ -129,42 +230,69 @@ impl Renderer {
             }
         };
         let depths: &Depths = depths.expect("a target with a size has depth images");
-        let aspect = extent.width as f64 / extent.height.max(1) as f64;
-        let view = desc.camera.view_matrix();
-        let projection = desc.camera.projection_matrix(aspect, desc.depth);
+        let several = !desc.views.is_empty();
 
-        // Exact small-object culling (`render/cull/small.rs`), both paths.
-        let size = (extent.width, extent.height);
-        let small = positions.as_ref().and_then(|p| SmallCull::new(desc.camera, desc.depth, size, p));
+        // Per view: its matrices and batches, exact small-object culling
+        // (`render/cull/small.rs`) against its own viewport.
         let bounds = &parts.bounds;
-        let keep = |o: &DrawObject| {
-            let b = bounds.get(o.mesh.0 as usize);
-            small.as_ref().zip(b).is_none_or(|(s, &b)| s.keeps(&o.world, b))
-        };
-        let batches = SceneBatches::new(&view, &desc.objects, &parts.blended, keep);
-        let bytes = batches.len() * std::mem::size_of::<SceneInstance>();
+        let mut views: Vec<ViewRecord> = Vec::new();
+        let mut first_instance = 0u32;
+        for (camera, rect, overlay_instances) in frame_views(desc, extent) {
+            let size = (rect.extent.width, rect.extent.height);
+            let aspect = f64::from(size.0) / f64::from(size.1.max(1));
+            let view = camera.view_matrix();
+            let projection = camera.projection_matrix(aspect, desc.depth);
+            let small = positions.as_ref().and_then(|p| SmallCull::new(camera, desc.depth, size, p));
+            let keep = |o: &DrawObject| {
+                let b = bounds.get(o.mesh.0 as usize);
+                small.as_ref().zip(b).is_none_or(|(s, &b)| s.keeps(&o.world, b))
+            };
+            let batches = SceneBatches::new(&view, &desc.objects, &parts.blended, keep);
+            let n = batches.len() as u32;
+            views.push(ViewRecord {
+                camera,
+                rect,
+                view,
+                projection,
+                batches,
+                first_instance,
+                overlay: overlay_instances,
+            });
+            first_instance += n;
+        }
+        let instance_size = std::mem::size_of::<SceneInstance>();
+        let bytes = first_instance as usize * instance_size;
         let frame = &mut parts.frames[fi];
         // SAFETY: the frame's fence was waited for, so the GPU no longer
         // reads its instance buffer.
         let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes as u64)? };
         let mapped = instance_buffer.mapped().ok_or(RenderError::NotHostVisible("scene instances"))?;
-        batches.write_instances(&mut mapped[..bytes]);
+        for v in &views {
+            let at = v.first_instance as usize * instance_size;
+            v.batches.write_instances(&mut mapped[at..at + v.batches.len() * instance_size]);
+        }
         let instance_buffer = instance_buffer.raw;
+        let highlights = if views.len() == 1 { views[0].batches.highlights.clone() } else { merged_highlights(&views) };
         let (outline, ids_view) = (&mut parts.outline, depths.ids.view);
+        let gpu_frame = desc.gpu_scene.as_ref();
         // SAFETY (each prepare): the frame's fence was waited for.
-        let outline = match &desc.gpu_scene {
+        let outline = match gpu_frame {
             // The selection's shared list alone: its table is kept per slot.
-            Some(g) if batches.highlights.is_empty() => unsafe {
+            Some(g) if highlights.is_empty() => unsafe {
                 outline.prepare_shared(&ctx.gpu, fi, ids_view, &g.highlights)?
             },
             Some(g) => unsafe {
-                outline.prepare(&ctx.gpu, fi, ids_view, &highlight_table(&batches.highlights, &g.highlights))?
+                outline.prepare(&ctx.gpu, fi, ids_view, &highlight_table(&highlights, &g.highlights))?
             },
-            None => unsafe { outline.prepare(&ctx.gpu, fi, ids_view, &batches.highlights)? },
+            None => unsafe { outline.prepare(&ctx.gpu, fi, ids_view, &highlights)? },
         };
-        // SAFETY: the frame's fence was waited for.
-        unsafe { parts.materials.write_lighting(fi, &LightingBlock::new(&desc.lighting, &view))? };
-        let gpu_scene = parts.gpu_scene.as_mut().filter(|_| desc.gpu_scene.is_some());
+        for (k, v) in views.iter().enumerate() {
+            // SAFETY: the frame's fence was waited for.
+            unsafe {
+                parts.materials.write_lighting(lighting_slot(fi, k), &LightingBlock::new(&desc.lighting, &v.view))?
+            };
+        }
+        let gpu_scene = parts.gpu_scene.as_mut().filter(|_| gpu_frame.is_some());
         let frame = &parts.frames[fi];
 
         let d = ctx.device();
@@ -174,27 +302,31 @@ impl Renderer {
         unsafe {
             let cmd = frame.begin(d)?;
             let msaa = depths.msaa.as_ref();
+            // GPU culling: every view culled (into its own slot and visible
+            // list) before the scene pass draws them.
             let gpu_scene = match gpu_scene {
                 Some(g) => {
-                    let frustum = View::new(desc.camera, extent.width as f64, extent.height as f64, desc.depth)
-                        .ok()
-                        .map(|v| v.frustum());
-                    let inputs = CullInputs {
-                        view,
-                        eye: desc.camera.eye,
-                        frustum,
-                        meshes: &parts.meshes,
-                        bounds: &parts.bounds,
-                        blended: &parts.blended,
-                        materials: &parts.materials,
-                        small: GpuSmallCull::new(&projection, size, small.as_ref().and(positions.as_deref())),
-                    };
-                    stats.uploaded_objects = g.cull(&ctx.gpu, cmd, fi, &inputs)?;
+                    for (k, v) in views.iter().enumerate() {
+                        let size = (v.rect.extent.width, v.rect.extent.height);
+                        let (w, h) = (f64::from(size.0), f64::from(size.1));
+                        let frustum = View::new(v.camera, w, h, desc.depth).ok().map(|v| v.frustum());
+                        let small = positions.as_ref().and_then(|p| SmallCull::new(v.camera, desc.depth, size, p));
+                        let inputs = CullInputs {
+                            view: v.view,
+                            eye: v.camera.eye,
+                            frustum,
+                            meshes: &parts.meshes,
+                            bounds: &parts.bounds,
+                            blended: &parts.blended,
+                            materials: &parts.materials,
+                            small: GpuSmallCull::new(&v.projection, size, small.as_ref().and(positions.as_deref())),
+                        };
+                        stats.uploaded_objects += g.cull(&ctx.gpu, cmd, lighting_slot(fi, k), &inputs)?;
+                    }
                     Some(&*g)
                 }
                 None => None,
             };
-            let push = ScenePush::new(&view, &projection);
             let mut starts = vec![
                 (Transition::ColorToAttachment, color_image),
                 (Transition::SceneDepthToAttachment, depths.scene.raw),
@@ -208,29 +340,32 @@ impl Renderer {
             barrier::record(d, cmd, &starts, &[]);
 
             let ui_draw = desc.ui.as_ref().filter(|u| !u.primitives.is_empty());
+            let overlay_drawn = views.iter().any(|v| !v.overlay.is_empty());
             let plan = FramePlan::new(PlanInputs {
                 msaa: msaa.is_some(),
                 outline,
-                overlay: !desc.overlay.is_empty(),
+                overlay: overlay_drawn,
                 rect: desc.selection_rect.is_some(),
                 ui: ui_draw.is_some(),
             });
-            let bg = desc.background;
-            let clear_color = vk::ClearValue { color: vk::ClearColorValue { float32: [bg[0], bg[1], bg[2], 1.0] } };
+            let rgba = |c: [f32; 3]| vk::ClearValue { color: vk::ClearColorValue { float32: [c[0], c[1], c[2], 1.0] } };
+            let background = rgba(desc.background);
+            // With several views the scope clears to the separator colour
+            // and then each view's rectangle to the background.
+            let clear_color = if several { rgba(FrameDesc::SEPARATOR) } else { background };
             let clear_ids = vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } };
             let store = vk::AttachmentStoreOp::STORE;
-            let scene = SceneInputs {
-                view,
-                projection,
+            let (meshes, materials) = (&parts.meshes, &parts.materials);
+            let scene_inputs =
+                |v, k| v_scene_inputs(v, meshes, materials, desc.depth, instance_buffer, lighting_slot(fi, k));
+            let grid_inputs = |v: &ViewRecord| GridInputs {
+                view: v.view,
+                projection: v.projection,
+                camera: v.camera,
+                aspect: v.aspect(),
+                height_px: f64::from(v.rect.extent.height.max(1)),
                 depth: desc.depth,
-                batches: &batches,
-                meshes: &parts.meshes,
-                materials: &parts.materials,
-                instance_buffer,
-                frame: fi,
             };
-            let height_px = f64::from(extent.height.max(1));
-            let grid = GridInputs { view, projection, camera: desc.camera, aspect, height_px, depth: desc.depth };
             for scope in &plan.scopes {
                 record_barrier(d, cmd, scope.before, depths);
                 // The scope's colour attachment; a resolving scope leaves
@@ -249,9 +384,9 @@ impl Renderer {
                 };
                 match scope.pass {
                     Pass::Scene => {
-                        // Scene objects (colour and ids), then the grid
-                        // blended over them (colour only). With MSAA this
-                        // writes only the ids and the scene depth.
+                        // Per view: scene objects (colour and ids), then the
+                        // grid blended over them (colour only). With MSAA
+                        // this writes only the ids and the scene depth.
                         begin_rendering(
                             d,
                             cmd,
@@ -259,17 +394,28 @@ impl Renderer {
                             &[color(Some(clear_color)), Attachment::new(depths.ids.view, Some(clear_ids), store)],
                             Some(Attachment::new(depths.scene.view, depth_clear(desc.depth.clear_depth()), store)),
                         );
-                        set_full_viewport(d, cmd, extent);
-                        // GPU culling: the culled objects, then the listed
-                        // ones (the blended meshes' objects, back to front).
-                        let culled = match gpu_scene {
-                            Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, false),
-                            None => 0,
-                        };
-                        (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, false);
-                        stats.draw_calls += culled;
-                        if desc.grid && msaa.is_none() {
-                            stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                        if several && msaa.is_none() {
+                            clear_views(d, cmd, &views, background);
+                        }
+                        for (k, v) in views.iter().enumerate() {
+                            set_viewport(d, cmd, v.rect);
+                            // GPU culling: the culled objects, then the
+                            // listed ones (the blended meshes' objects, back
+                            // to front).
+                            let push = ScenePush::new(&v.projection);
+                            let culled = match gpu_scene {
+                                Some(g) => {
+                                    let slot = lighting_slot(fi, k);
+                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, false)
+                                }
+                                None => 0,
+                            };
+                            let (calls, instances) = parts.scene.record(d, cmd, &scene_inputs(v, k), false);
+                            stats.draw_calls += calls + culled;
+                            stats.instances += instances;
+                            if desc.grid && msaa.is_none() {
+                                stats.draw_calls += parts.grid.record(d, cmd, &grid_inputs(v));
+                            }
                         }
                     }
                     Pass::SceneColor => {
@@ -287,15 +433,28 @@ impl Renderer {
                                 vk::AttachmentStoreOp::DONT_CARE,
                             )),
                         );
-                        set_full_viewport(d, cmd, extent);
-                        let culled = match gpu_scene {
-                            Some(g) => g.record(d, cmd, fi, &push, desc.depth, &parts.meshes, &parts.materials, true),
-                            None => 0,
-                        };
-                        (stats.draw_calls, stats.instances) = parts.scene.record(d, cmd, &scene, true);
-                        stats.draw_calls += culled;
-                        if desc.grid {
-                            stats.draw_calls += parts.grid.record(d, cmd, &grid);
+                        if several {
+                            clear_views(d, cmd, &views, background);
+                        }
+                        // The single-sample scope's counts are replaced by
+                        // this one's (they repeat the same scene draws).
+                        (stats.draw_calls, stats.instances) = (0, 0);
+                        for (k, v) in views.iter().enumerate() {
+                            set_viewport(d, cmd, v.rect);
+                            let push = ScenePush::new(&v.projection);
+                            let culled = match gpu_scene {
+                                Some(g) => {
+                                    let slot = lighting_slot(fi, k);
+                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, true)
+                                }
+                                None => 0,
+                            };
+                            let (calls, instances) = parts.scene.record(d, cmd, &scene_inputs(v, k), true);
+                            stats.draw_calls += calls + culled;
+                            stats.instances += instances;
+                            if desc.grid {
+                                stats.draw_calls += parts.grid.record(d, cmd, &grid_inputs(v));
+                            }
                         }
                     }
                     Pass::Outline => {
@@ -315,16 +474,20 @@ impl Renderer {
                                 vk::AttachmentStoreOp::DONT_CARE,
                             )),
                         );
-                        let frame = OverlayFrame {
-                            instances: &desc.overlay,
-                            view,
-                            projection,
-                            depth: desc.depth,
-                            extent,
-                            frame_index: fi,
-                            scene_depth: Some(depths.scene.view),
-                        };
-                        let drawn = overlay.record(cmd, &frame)?;
+                        let frames: Vec<OverlayFrame> = views
+                            .iter()
+                            .map(|v| OverlayFrame {
+                                instances: v.overlay,
+                                view: v.view,
+                                projection: v.projection,
+                                depth: desc.depth,
+                                offset: v.rect.offset,
+                                extent: v.rect.extent,
+                                frame_index: fi,
+                                scene_depth: Some(depths.scene.view),
+                            })
+                            .collect();
+                        let drawn = overlay.record_views(cmd, &frames)?;
                         stats.overlay_draw_calls = drawn.draw_calls;
                         stats.overlay_instances = drawn.instances;
                     }

@@ -35,7 +35,8 @@ impl Renderer {
                 DEPTH_FORMAT,
                 self.ctx.samples(),
                 parts.materials.layout,
-                FRAMES_IN_FLIGHT,
+                // A slot per view of each frame in flight.
+                FRAMES_IN_FLIGHT * crate::render::desc::MAX_VIEWS,
             )?),
         };
         // SAFETY: the device is idle.

@@ -19,7 +19,7 @@ pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, f
     let materials: Vec<Material> = document.materials().map(|m| material(&m)).collect();
     let mut used = vec![false; document.images().len()];
     for m in &materials {
-        for t in [m.texture, m.metallic_roughness, m.emissive_texture, m.occlusion].into_iter().flatten() {
+        for t in [m.texture, m.metallic_roughness, m.emissive_texture, m.occlusion, m.normal].into_iter().flatten() {
             used[t.image] = true;
         }
     }
@@ -76,6 +76,10 @@ fn material(m: &gltf::Material<'_>) -> Material {
     let occlusion = occlusion_info.as_ref().and_then(|info| reference(info.texture()));
     let occlusion_strength = occlusion_info.map_or(1.0, |info| info.strength());
     let occlusion_strength = if occlusion_strength.is_finite() { occlusion_strength.clamp(0.0, 1.0) } else { 1.0 };
+    let normal_info = m.normal_texture();
+    let normal = normal_info.as_ref().and_then(|info| reference(info.texture()));
+    let normal_scale = normal_info.map_or(1.0, |info| info.scale());
+    let normal_scale = if normal_scale.is_finite() { normal_scale } else { 1.0 };
     let unit = |v: f32| if v.is_finite() { v.clamp(0.0, 1.0) } else { 1.0 };
     let strength = m.emissive_strength().filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(1.0);
     let emissive = m.emissive_factor().map(|c| unit(c) * strength);
@@ -97,6 +101,8 @@ fn material(m: &gltf::Material<'_>) -> Material {
         emissive_texture,
         occlusion,
         occlusion_strength,
+        normal,
+        normal_scale,
         double_sided: m.double_sided(),
     }
 }

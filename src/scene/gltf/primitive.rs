@@ -49,10 +49,13 @@ pub(super) fn append_primitive(
     morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
     let material = primitive.material();
     let base_color = material.pbr_metallic_roughness().base_color_texture();
+    let normal_texture = material.normal_texture();
     // KHR_texture_transform: its texCoord replaces the texture's; its
     // offset, rotation and scale are applied to the UVs here, once.
     let transform = base_color.as_ref().and_then(|t| t.texture_transform());
     let uv_set = base_color.map(|t| transform.as_ref().and_then(|x| x.tex_coord()).unwrap_or(t.tex_coord()));
+    // Without a base colour texture the normal texture's set is read.
+    let uv_set = uv_set.or(normal_texture.as_ref().map(|t| t.tex_coord()));
     let uv_matrix = transform.map(|x| uv_transform(x.offset(), x.rotation(), x.scale()));
     // What only changes the look is never an error: a TEXCOORD or COLOR_0
     // that cannot be read is a warning, and the defaults are drawn.
@@ -100,6 +103,12 @@ pub(super) fn append_primitive(
         }
     };
     let mut triangles = assemble(primitive.mode(), &vertex_indices);
+    // Tangents per triangle corner, for a normal texture only.
+    let mut corner_tangents =
+        normal_texture.map(|_| match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
+            Some(t) => triangles.iter().flatten().map(|&i| t[i as usize]).collect(),
+            None => mikktspace_tangents(&positions, normals.as_deref(), &uvs, &triangles),
+        });
 
     let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
     let translation: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
@@ -108,7 +117,22 @@ pub(super) fn append_primitive(
         for t in &mut triangles {
             t.swap(1, 2);
         }
+        for c in corner_tangents.iter_mut().flat_map(|c| c.chunks_exact_mut(3)) {
+            c.swap(1, 2);
+        }
     }
+    // Tangents turn with the node's matrix; a mirror flips the bitangent.
+    let corner_tangents: Option<Vec<[f32; 4]>> = corner_tangents.map(|c| {
+        c.iter()
+            .map(|t| {
+                let d = linear * Vector3::new(f64::from(t[0]), f64::from(t[1]), f64::from(t[2]));
+                let d = d.try_normalize(1e-12).unwrap_or_else(Vector3::zeros);
+                let w = if (t[3] < 0.0) != mirrored { -1.0 } else { 1.0 };
+                [d.x as f32, d.y as f32, d.z as f32, w]
+            })
+            .collect()
+    });
+    let vertices_before = surface.uvs.len();
     let world_positions: Vec<Vector3<f64>> =
         positions.iter().map(|p| linear * Vector3::from(p.map(f64::from)) + translation).collect();
     if world_positions.iter().any(|p| !p.iter().all(|x| x.is_finite() && x.abs() <= f64::from(f32::MAX))) {
@@ -136,6 +160,14 @@ pub(super) fn append_primitive(
             }));
             surface.uvs.extend_from_slice(&uvs);
             surface.colors.extend_from_slice(&colors);
+            if let Some(corners) = &corner_tangents {
+                // One tangent per vertex: the last corner's that uses it.
+                let mut per_vertex = vec![[0.0f32; 4]; positions.len()];
+                for (&i, t) in triangles.iter().flatten().zip(corners) {
+                    per_vertex[i as usize] = *t;
+                }
+                surface.push_tangents(vertices_before, &per_vertex);
+            }
             sources.extend(0..positions.len() as u32);
             // `base + i` fits in u32: `reserve` capped the vertex total.
             out.indices.extend(triangles.iter().flatten().map(|&i| (base + i as usize) as u32));
@@ -155,10 +187,17 @@ pub(super) fn append_primitive(
                     surface.colors.push(colors[i as usize]);
                     sources.push(i);
                 }
+                if let Some(corners) = &corner_tangents {
+                    surface.push_tangents(surface.uvs.len() - 3, &corners[3 * k..3 * k + 3]);
+                }
                 let first = (base + 3 * k) as u32;
                 out.indices.extend([first, first + 1, first + 2]);
             }
         }
+    }
+    if !surface.tangents.is_empty() {
+        // Vertices of primitives without a normal texture: no tangent.
+        surface.tangents.resize(surface.uvs.len(), [0.0; 4]);
     }
     surface.push_part(Part {
         first: first_index as u32,
@@ -280,4 +319,63 @@ fn uv_transform(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> [[f64; 3]; 
 fn apply_uv_transform(m: &[[f64; 3]; 2], uv: [f32; 2]) -> [f32; 2] {
     let (u, v) = (f64::from(uv[0]), f64::from(uv[1]));
     [(m[0][0] * u + m[0][1] * v + m[0][2]) as f32, (m[1][0] * u + m[1][1] * v + m[1][2]) as f32]
+}
+
+/// MikkTSpace tangents (tangent xyz, bitangent sign w) per triangle corner
+/// of `triangles`, from the positions, the normals (each triangle's own
+/// where the primitive has none) and the UVs the normal texture reads.
+/// Corners where MikkTSpace finds no tangent (degenerate UVs) get zero,
+/// which the shader reads as "no tangent".
+fn mikktspace_tangents(
+    positions: &[[f32; 3]],
+    normals: Option<&[[f32; 3]]>,
+    uvs: &[[f32; 2]],
+    triangles: &[[u32; 3]],
+) -> Vec<[f32; 4]> {
+    struct Corners<'a> {
+        positions: &'a [[f32; 3]],
+        normals: Option<&'a [[f32; 3]]>,
+        uvs: &'a [[f32; 2]],
+        triangles: &'a [[u32; 3]],
+        out: Vec<[f32; 4]>,
+    }
+    impl Corners<'_> {
+        fn vertex(&self, face: usize, vert: usize) -> usize {
+            self.triangles[face][vert] as usize
+        }
+    }
+    impl mikktspace::Geometry for Corners<'_> {
+        fn num_faces(&self) -> usize {
+            self.triangles.len()
+        }
+        fn num_vertices_of_face(&self, _face: usize) -> usize {
+            3
+        }
+        fn position(&self, face: usize, vert: usize) -> [f32; 3] {
+            self.positions[self.vertex(face, vert)]
+        }
+        fn normal(&self, face: usize, vert: usize) -> [f32; 3] {
+            match self.normals {
+                Some(n) => n[self.vertex(face, vert)],
+                None => {
+                    let [a, b, c] = self.triangles[face].map(|i| Vector3::from(self.positions[i as usize]));
+                    let n = (b - a).cross(&(c - a)).try_normalize(1e-20).unwrap_or_else(Vector3::y);
+                    [n.x, n.y, n.z]
+                }
+            }
+        }
+        fn tex_coord(&self, face: usize, vert: usize) -> [f32; 2] {
+            self.uvs[self.vertex(face, vert)]
+        }
+        fn set_tangent_encoded(&mut self, tangent: [f32; 4], face: usize, vert: usize) {
+            if tangent.iter().all(|v| v.is_finite()) {
+                self.out[3 * face + vert] = tangent;
+            }
+        }
+    }
+    let mut corners = Corners { positions, normals, uvs, triangles, out: vec![[0.0; 4]; 3 * triangles.len()] };
+    if !mikktspace::generate_tangents(&mut corners) {
+        log::warn!("MikkTSpace found no tangents; the normal texture is not drawn");
+    }
+    corners.out
 }

@@ -156,6 +156,9 @@ pub struct Projected {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
     camera: Camera,
+    /// The viewport's top-left corner in screen pixels (0, 0 unless
+    /// [`View::at`] placed it).
+    origin: (f64, f64),
     width: f64,
     height: f64,
     depth_mode: DepthMode,
@@ -258,7 +261,44 @@ impl View {
             return Err(ViewError::Singular);
         }
         let d = derive(&view, &proj, &inv_view, &inv_proj, depth_mode)?;
-        Ok(View { camera, width, height, depth_mode, view, proj, view_proj, inv_view, inv_proj, inv_view_proj, d })
+        let origin = (0.0, 0.0);
+        Ok(View {
+            camera,
+            origin,
+            width,
+            height,
+            depth_mode,
+            view,
+            proj,
+            view_proj,
+            inv_view,
+            inv_proj,
+            inv_view_proj,
+            d,
+        })
+    }
+
+    /// The same view with its viewport's top-left corner at screen pixel
+    /// (`x`, `y`): a view that covers part of a window (one view of a
+    /// quad view) whose screen coordinates stay the window's. Every
+    /// screen position this view gives or takes is then in window pixels;
+    /// the projection (aspect, NDC) still spans exactly the viewport.
+    /// A non-finite corner is taken as (0, 0).
+    pub fn at(mut self, x: f64, y: f64) -> View {
+        self.origin = if x.is_finite() && y.is_finite() { (x, y) } else { (0.0, 0.0) };
+        self
+    }
+
+    /// The viewport's top-left corner in screen pixels ([`View::at`]).
+    pub fn origin(&self) -> Point2<f64> {
+        Point2::new(self.origin.0, self.origin.1)
+    }
+
+    /// Whether screen point `s` lies inside the viewport (left and top
+    /// edges included).
+    pub fn contains_screen(&self, s: &Point2<f64>) -> bool {
+        let (x, y) = (s.x - self.origin.0, s.y - self.origin.1);
+        x >= 0.0 && y >= 0.0 && x < self.width && y < self.height
     }
 
     /// The camera: the one given to [`View::new`], or for
@@ -357,12 +397,12 @@ impl View {
 
     /// NDC x, y -> screen pixels.
     pub fn ndc_to_screen(&self, x: f64, y: f64) -> Point2<f64> {
-        Point2::new((x + 1.0) * 0.5 * self.width, (y + 1.0) * 0.5 * self.height)
+        Point2::new(self.origin.0 + (x + 1.0) * 0.5 * self.width, self.origin.1 + (y + 1.0) * 0.5 * self.height)
     }
 
     /// Screen pixels -> NDC x, y.
     pub fn screen_to_ndc(&self, s: &Point2<f64>) -> (f64, f64) {
-        (2.0 * s.x / self.width - 1.0, 2.0 * s.y / self.height - 1.0)
+        (2.0 * (s.x - self.origin.0) / self.width - 1.0, 2.0 * (s.y - self.origin.1) / self.height - 1.0)
     }
 
     /// Homogeneous screen coordinates `(X, Y, W)` of a clip-space vector:
@@ -371,7 +411,8 @@ impl View {
     /// clip-space directions (`view_proj * (d, 0)`) and sums of them, which is
     /// what the exact screen images of lines and circles are built from.
     pub fn clip_to_hscreen(&self, c: &Vector4<f64>) -> Vector3<f64> {
-        Vector3::new(0.5 * self.width * (c.x + c.w), 0.5 * self.height * (c.y + c.w), c.w)
+        let (ox, oy) = self.origin;
+        Vector3::new(0.5 * self.width * (c.x + c.w) + ox * c.w, 0.5 * self.height * (c.y + c.w) + oy * c.w, c.w)
     }
 
     /// [`View::clip_to_hscreen`] of a world point.

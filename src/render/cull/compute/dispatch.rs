@@ -22,7 +22,9 @@ impl GpuScene {
         inputs: &CullInputs,
     ) -> Result<u32, RenderError> {
         let d = &gpu.device;
-        let buffers = (&self.objects, &self.member_slots, &self.masks, &self.groups, &self.visible);
+        // Slot `fi` is view `fi % MAX_VIEWS` of a frame in flight.
+        let visible = self.visible.get(fi % MAX_VIEWS);
+        let buffers = (&self.objects, &self.member_slots, &self.masks, &self.groups, visible);
         let (Some(objects), Some(members), Some(masks), Some(groups), Some(visible)) = buffers else {
             self.draws[fi].clear();
             return Ok(0);

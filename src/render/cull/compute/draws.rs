@@ -11,8 +11,9 @@ use crate::render::device::pipeline::Pipeline;
 use crate::render::passes::scene::{Bound, ScenePush};
 
 impl GpuScene {
-    /// Records frame `fi`'s indirect draws (after [`GpuScene::cull`]);
-    /// returns the draw calls.
+    /// Records slot `fi`'s indirect draws (after [`GpuScene::cull`] of
+    /// that slot: a frame in flight's view, numbered as the lighting
+    /// block's slots); returns the draw calls.
     ///
     /// # Safety
     /// `cmd` is recording inside the scene pass's rendering scope, viewport
@@ -30,7 +31,7 @@ impl GpuScene {
         multisampled: bool,
     ) -> u32 {
         let Some(commands) = self.commands[fi].get() else { return 0 };
-        let (mut bound, mut mesh) = (Bound::for_frame(fi), None);
+        let (mut bound, mut mesh) = (Bound::for_slot(fi), None);
         let mut calls = 0;
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
         let set = [self.sets[fi]];

@@ -24,12 +24,14 @@
 //! in [`crate::render::desc::FrameDesc::objects`], drawn after these by the CPU
 //! scene pass, sorted back to front.
 //!
-//! Synchronisation, per frame: the header, mesh table and commands (the
-//! indirect dispatch first, x 0) are per-frame host-visible buffers written
-//! after the frame's fence (instance counts 0). The object buffer, the
-//! chunk boxes, the member list, the keep masks, the workgroup counts,
-//! offsets and list, and the visible list are shared by the frames in
-//! flight, so the recorded order is
+//! Synchronisation, per slot (one view of a frame in flight; a frame of
+//! several views culls each into its own slot before the scene pass): the
+//! header, mesh table and commands (the indirect dispatch first, x 0) are
+//! per-slot host-visible buffers written after the frame's fence (instance
+//! counts 0). The object buffer, the chunk boxes, the member list, the keep
+//! masks, the workgroup counts, offsets and list are shared by the frames
+//! in flight and their views, and each view's visible list by the frames
+//! in flight, so the recorded order, per view, is
 //! 1. (only with changes) previous compute and vertex reads -> copy writes,
 //!    then the copies of the changed records and chunk boxes;
 //! 2. copies and previous vertex reads -> compute reads and writes;
@@ -61,6 +63,7 @@ use crate::render::assets::material::{Materials, Pass};
 use crate::render::assets::mesh::GpuMesh;
 use crate::render::cull::small::GpuSmallCull;
 use crate::render::desc::MaterialId;
+use crate::render::desc::MAX_VIEWS;
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::pipeline::{self, shader_module, spirv, Pipeline};
@@ -119,7 +122,9 @@ pub(crate) struct GpuScene {
     member_slots: Option<Buffer>,
     masks: Option<Buffer>,
     groups: Option<Buffer>,
-    visible: Option<Buffer>,
+    /// One visible list per view of a frame ([`MAX_VIEWS`]): every view is
+    /// culled before the scene pass draws them all.
+    visible: Vec<Buffer>,
     staging: Vec<GrowBuffer>,
     frame_data: Vec<GrowBuffer>,
     commands: Vec<GrowBuffer>,
@@ -193,7 +198,7 @@ impl GpuScene {
                 member_slots: None,
                 masks: None,
                 groups: None,
-                visible: None,
+                visible: Vec::new(),
                 staging: (0..frames).map(|_| host(vk::BufferUsageFlags::TRANSFER_SRC, "object staging")).collect(),
                 frame_data: (0..frames)
                     .map(|_| host(vk::BufferUsageFlags::STORAGE_BUFFER, "cull frame data"))
@@ -427,8 +432,11 @@ impl GpuScene {
         self.groups.destroy(gpu);
         self.groups = Some(scratch(12 * slots / u64::from(GROUP), usage, "cull workgroup counts")?);
         self.visible.destroy(gpu);
+        self.visible.clear();
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
-        self.visible = Some(scratch(4 * slots, usage, "visible")?);
+        for _ in 0..MAX_VIEWS {
+            self.visible.push(scratch(4 * slots, usage, "visible")?);
+        }
         self.members = members;
         self.last_frame = None;
         Ok(())

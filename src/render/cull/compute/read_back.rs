@@ -36,7 +36,8 @@ impl GpuScene {
     /// back from its commands and visible list (waits for the device; for
     /// tests). Empty before the first culled frame.
     pub fn read_drawn(&self, ctx: &Context) -> Result<Vec<u32>, RenderError> {
-        let (Some(fi), Some(visible)) = (self.last_frame, &self.visible) else { return Ok(Vec::new()) };
+        let Some(fi) = self.last_frame else { return Ok(Vec::new()) };
+        let Some(visible) = self.visible.get(fi % crate::render::desc::MAX_VIEWS) else { return Ok(Vec::new()) };
         let Some(commands) = self.commands[fi].get() else { return Ok(Vec::new()) };
         let bytes = download(ctx, &[(commands.raw, 0, commands.size), (visible.raw, 0, visible.size)])?;
         let commands: Vec<IndexedCommand> =

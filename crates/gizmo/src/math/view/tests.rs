@@ -1,6 +1,7 @@
 //! Unit tests of `view.rs`, kept in their own file so the module stays short.
 
 use super::*;
+use nalgebra::Vector2;
 
 fn persp(depth: DepthMode) -> View {
     let cam = Camera {
@@ -164,4 +165,32 @@ fn degenerate_views_are_rejected() {
     assert!(View::new(cam, 100.0, 100.0, DepthMode::Reversed).is_err());
     assert!(View::new(Camera::default(), 0.0, 100.0, DepthMode::Reversed).is_err());
     assert!(View::new(Camera::default(), f64::NAN, 100.0, DepthMode::Reversed).is_err());
+}
+
+#[test]
+fn a_view_placed_in_a_window_shifts_every_screen_position_by_its_corner() {
+    // A 200 x 100 viewport at window pixel (300, 40): screen positions are
+    // the unplaced view's plus the corner; rays through corresponding
+    // pixels are the same rays.
+    for base in [persp(DepthMode::Reversed), persp(DepthMode::Standard), ortho(DepthMode::Reversed)] {
+        let placed = base.clone().at(300.0, 40.0);
+        let shift = Vector2::new(300.0, 40.0);
+        for p in [Point3::new(3.0, -2.0, -40.0), Point3::new(-1.0, 1.5, 2.0)] {
+            let (a, b) = (base.world_to_screen(&p).unwrap(), placed.world_to_screen(&p).unwrap());
+            assert!(near2(a + shift, b), "{a} {b}");
+            let h = placed.world_to_hscreen(&p);
+            assert!(near2(Point2::new(h.x / h.z, h.y / h.z), b));
+            let (r0, r1) = (base.cursor_ray(&a).unwrap(), placed.cursor_ray(&b).unwrap());
+            assert!(
+                (r0.origin - r1.origin).norm() < 1e-9 && (r0.dir.into_inner() - r1.dir.into_inner()).norm() < 1e-12
+            );
+        }
+        assert_eq!(placed.screen_to_ndc(&Point2::new(300.0, 40.0)), (-1.0, -1.0));
+        assert_eq!(placed.screen_to_ndc(&Point2::new(500.0, 140.0)), (1.0, 1.0));
+        assert!(placed.contains_screen(&Point2::new(300.0, 40.0)));
+        assert!(
+            !placed.contains_screen(&Point2::new(299.9, 50.0)) && !placed.contains_screen(&Point2::new(500.0, 50.0))
+        );
+        assert_eq!(placed.origin(), Point2::new(300.0, 40.0));
+    }
 }
