@@ -76,21 +76,25 @@ fn half(x: f32) -> u16 {
 /// The BRDF table as RG16F texels, rows by roughness, computed once.
 pub(crate) fn brdf_lut() -> &'static [u8] {
     static LUT: OnceLock<Vec<u8>> = OnceLock::new();
-    LUT.get_or_init(|| {
-        let n = LUT_SIZE as usize;
-        let mut out = vec![0u8; n * n * 4];
-        for j in 0..n {
-            let roughness = (j as f64 + 0.5) / n as f64;
-            for i in 0..n {
-                let nv = (i as f64 + 0.5) / n as f64;
-                let (a, b) = split_sum(nv, roughness, LUT_SAMPLES);
-                let k = (j * n + i) * 4;
-                out[k..k + 2].copy_from_slice(&half(a as f32).to_le_bytes());
-                out[k + 2..k + 4].copy_from_slice(&half(b as f32).to_le_bytes());
-            }
+    LUT.get_or_init(compute_brdf_lut)
+}
+
+/// The BRDF table computed afresh (what the first renderer of a process
+/// pays once).
+pub(crate) fn compute_brdf_lut() -> Vec<u8> {
+    let n = LUT_SIZE as usize;
+    let mut out = vec![0u8; n * n * 4];
+    for j in 0..n {
+        let roughness = (j as f64 + 0.5) / n as f64;
+        for i in 0..n {
+            let nv = (i as f64 + 0.5) / n as f64;
+            let (a, b) = split_sum(nv, roughness, LUT_SAMPLES);
+            let k = (j * n + i) * 4;
+            out[k..k + 2].copy_from_slice(&half(a as f32).to_le_bytes());
+            out[k + 2..k + 4].copy_from_slice(&half(b as f32).to_le_bytes());
         }
-        out
-    })
+    }
+    out
 }
 
 /// The scene shader's lighting block (std140, 96 bytes), in view space.
