@@ -139,6 +139,44 @@ fn every_real_model_opens_with_validation_saves_and_renders() {
         if share < 0.02 {
             problems.push(format!("{rel}: the model covers only {:.1} % of the screenshot", share * 100.0));
         }
+        // The first shot is in the material mode (the default) with
+        // reversed depth; the solid mode with standard depth must draw
+        // without a validation error too, and show the model.
+        let solid = out_dir.join(format!("{rel}.solid.png"));
+        let lighting = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lighting-solid.json");
+        let args = [
+            f,
+            "--headless",
+            "--no-ui",
+            "--validation",
+            "--depth",
+            "standard",
+            "--lighting",
+            lighting.to_str().unwrap(),
+            "--size",
+            "480x360",
+            "--screenshot",
+            solid.to_str().unwrap(),
+        ];
+        match run(&out_dir, &args) {
+            Some(o) if o.status.success() => {
+                let img = read_png(&solid);
+                let background = img.pixel(0, 0);
+                let drawn = (0..img.height)
+                    .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+                    .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
+                    .count();
+                if (drawn as f64) < 0.02 * f64::from(img.width * img.height) {
+                    problems.push(format!("{rel}: the solid-mode shot shows almost nothing"));
+                }
+            }
+            Some(o) => problems.push(format!(
+                "{rel}: solid mode, standard depth: exit {:?}: {:?}",
+                o.status.code(),
+                message_lines(&o)
+            )),
+            None => problems.push(format!("{rel}: solid mode, standard depth: hangs")),
+        }
         // The saved scene opens again, with the same objects.
         let scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
         let objects = scene["objects"].as_array().map_or(0, Vec::len);
