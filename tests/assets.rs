@@ -98,6 +98,18 @@ fn in_parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Vec<String> + Sync) -
     problems
 }
 
+/// The share of a screenshot's pixels that differ clearly from its corner
+/// pixel (the background): how much of the picture the model covers.
+fn drawn_share(shot: &Path) -> f64 {
+    let img = read_png(shot);
+    let background = img.pixel(0, 0);
+    let drawn = (0..img.height)
+        .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
+        .count();
+    drawn as f64 / f64::from(img.width * img.height)
+}
+
 #[test]
 fn every_real_model_opens_with_validation_saves_and_renders() {
     let root = shared("real-assets");
@@ -129,13 +141,7 @@ fn every_real_model_opens_with_validation_saves_and_renders() {
         }
         let mut problems = Vec::new();
         // Framed and drawn: a good share of the picture is not background.
-        let img = read_png(&shot);
-        let background = img.pixel(0, 0);
-        let drawn = (0..img.height)
-            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
-            .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
-            .count();
-        let share = drawn as f64 / f64::from(img.width * img.height);
+        let share = drawn_share(&shot);
         if share < 0.02 {
             problems.push(format!("{rel}: the model covers only {:.1} % of the screenshot", share * 100.0));
         }
@@ -160,13 +166,7 @@ fn every_real_model_opens_with_validation_saves_and_renders() {
         ];
         match run(&out_dir, &args) {
             Some(o) if o.status.success() => {
-                let img = read_png(&solid);
-                let background = img.pixel(0, 0);
-                let drawn = (0..img.height)
-                    .flat_map(|y| (0..img.width).map(move |x| (x, y)))
-                    .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
-                    .count();
-                if (drawn as f64) < 0.02 * f64::from(img.width * img.height) {
+                if drawn_share(&solid) < 0.02 {
                     problems.push(format!("{rel}: the solid-mode shot shows almost nothing"));
                 }
             }
