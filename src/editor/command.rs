@@ -71,6 +71,8 @@ pub enum Command {
     ToggleDepth,
     /// Material <-> solid shading (Z, the toolbar).
     ToggleShading,
+    /// The scene's glTF lights on / off in place of the sun (the toolbar).
+    ToggleSceneLights,
     /// Writes the scene to its file (Ctrl+S): the program's business.
     Save,
     /// Writes a screenshot (F12): the program's business.
@@ -145,6 +147,7 @@ impl Command {
                 | Command::Redo
                 | Command::ToggleDepth
                 | Command::ToggleShading
+                | Command::ToggleSceneLights
                 | Command::Save
                 | Command::Screenshot
                 | Command::Quit
@@ -187,6 +190,10 @@ impl Editor {
             }
             Command::ToggleShading => {
                 self.lighting.shading = self.lighting.shading.toggled();
+                return true;
+            }
+            Command::ToggleSceneLights => {
+                self.lighting.scene_lights = !self.lighting.scene_lights;
                 return true;
             }
             Command::Cancel if self.pointer.boxing => return self.cancel_box(),

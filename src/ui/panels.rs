@@ -237,6 +237,14 @@ pub(super) fn build(
                     actions.push(Command::ToggleShading);
                 }
                 note(trace, "shading", &r, u);
+                let on = editor.lighting.scene_lights;
+                let r = ui
+                    .selectable_label(on, "Scene lights")
+                    .on_hover_text("Light the material mode with the files' glTF lights in place of the sun");
+                if r.clicked() {
+                    actions.push(Command::ToggleSceneLights);
+                }
+                note(trace, "scene_lights", &r, u);
             })
         });
     });
