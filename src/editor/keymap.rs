@@ -145,6 +145,8 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("Digit9"), Command::StoreBookmark(9)),
     (chord("Digit9", Held::No, Held::No, Held::No), Command::RecallBookmark(9)),
     (plain("Slash"), Command::LocalView),
+    // Animation.
+    (plain("Space"), Command::TogglePlay),
 ];
 
 /// The command `key` runs with `mods` held, if any.
@@ -207,6 +209,8 @@ mod tests {
         assert_eq!(lookup("H", m(false, false, true)), Some(Command::UnhideAll));
         assert_eq!(lookup("H", m(false, true, true)), Some(Command::UnhideAll));
         assert_eq!(lookup("H", m(true, false, false)), None);
+        assert_eq!(lookup("Space", none), Some(Command::TogglePlay));
+        assert_eq!(lookup("Space", m(true, false, false)), None);
     }
 
     #[test]
