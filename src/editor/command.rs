@@ -114,6 +114,13 @@ pub enum Command {
     SaveAsDialog,
     /// Starts an empty scene (Ctrl+N): the program's business.
     NewDialog,
+    /// Plays or pauses the animation shown, or plays the first clip (Space).
+    TogglePlay,
+    /// Shows a clip (an index in [`super::Editor::clips`]) at a time in
+    /// seconds, playing or paused (the side panel's Animation section).
+    ShowAnimation { clip: usize, time: f64, playing: bool },
+    /// Returns to the rest pose (the side panel).
+    StopAnimation,
 }
 
 impl Command {
@@ -134,6 +141,30 @@ impl Command {
                 | Command::RenameActive
                 | Command::Copy
                 | Command::Paste
+        )
+    }
+
+    /// Whether it changes the scene (an undo step): an animation pose
+    /// shown returns to the rest pose first ([`super::Editor::leave_pose`]).
+    pub fn edits_scene(&self) -> bool {
+        matches!(
+            self,
+            Command::Undo
+                | Command::Redo
+                | Command::Duplicate
+                | Command::Delete
+                | Command::Hide
+                | Command::HideUnselected
+                | Command::UnhideAll
+                | Command::ToggleHidden { .. }
+                | Command::SetTransform { .. }
+                | Command::ParentToActive
+                | Command::ClearParent
+                | Command::Group
+                | Command::ReparentSelection { .. }
+                | Command::DropToFloor
+                | Command::Paste
+                | Command::Recover
         )
     }
 
@@ -173,6 +204,9 @@ impl Editor {
     pub fn execute(&mut self, command: &Command) -> bool {
         if self.gizmo.is_dragging() && !command.runs_during_drag() {
             return false;
+        }
+        if command.edits_scene() {
+            self.leave_pose();
         }
         let config = &mut self.gizmo.config;
         match *command {
@@ -235,6 +269,9 @@ impl Editor {
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
             Command::ToggleQuadView => return self.toggle_quad(),
+            Command::TogglePlay => return self.toggle_playing(),
+            Command::ShowAnimation { clip, time, playing } => return self.show_animation(clip, time, playing),
+            Command::StopAnimation => return self.leave_pose(),
             Command::Save
             | Command::Screenshot
             | Command::Quit

@@ -555,6 +555,7 @@ fn mesh_instances(document: &Document) -> Result<Vec<MeshInstance<'_>>, String> 
 }
 
 mod accessor;
+mod animation;
 mod check;
 pub mod export;
 mod lenient;
