@@ -708,7 +708,7 @@ impl Ui {
             if let Command::SetTransform { object, .. } = c {
                 let edit = self.field_edit.get_or_insert_with(FieldEdit::default);
                 if !edit.before.iter().any(|&(o, _)| o == object) {
-                    edit.before.push((object, editor.scene().objects()[object].transform));
+                    edit.before.push((object, editor.rest_transform(object).unwrap_or_default()));
                 }
             }
             editor.execute(&c);
