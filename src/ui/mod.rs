@@ -390,9 +390,14 @@ impl Ui {
                 self.pointer_button(*button, true);
                 if to_editor && self.ctx.egui_wants_keyboard_input() {
                     // A press in the 3D view while a field is being typed
-                    // into: the field takes its text first (it loses focus
-                    // in this pass), before the press can start a drag
-                    // that would refuse the value.
+                    // into: the field takes its text first, before the
+                    // press can start a drag that would refuse the value
+                    // (egui lets go of a field only when a click ends
+                    // elsewhere: focus is taken from it here, and it
+                    // applies its text in the next pass).
+                    if let Some(id) = self.ctx.memory(|m| m.focused()) {
+                        self.ctx.memory_mut(|m| m.surrender_focus(id));
+                    }
                     self.run(editor, false);
                     if let Some(message) = editor.take_message() {
                         self.notice = Some(message);
