@@ -1,6 +1,7 @@
 //! Skinning benchmark: the CPU cost of posing a skinned model when one of
 //! its joints moves (`Fox.glb` of `../shared/real-assets`; nothing is
-//! measured when that folder is missing). Run with `cargo bench --bench skin`.
+//! measured when that folder is missing), and one step of its Walk clip
+//! playing. Run with `cargo bench --bench skin`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -26,6 +27,16 @@ fn skin(c: &mut Criterion) {
         b.iter(|| {
             flip = !flip;
             e.set_transform(joint, if flip { bent } else { rest });
+            black_box(e.posed_mesh(fox).is_some())
+        })
+    });
+    // One step of the fox's Walk clip playing (1/60 s): every animated
+    // joint sampled and written, the fox skinned again on the CPU.
+    let walk = e.clip_named("Walk").expect("the fox's Walk clip");
+    assert!(e.show_animation(walk, 0.0, true));
+    c.bench_function("skin/fox_walk_animation_step", |b| {
+        b.iter(|| {
+            e.advance(1.0 / 60.0);
             black_box(e.posed_mesh(fox).is_some())
         })
     });
