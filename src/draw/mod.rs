@@ -6,6 +6,7 @@
 //! Loading ([`LoadedMeshes`]) needs no GPU, so callers read every mesh file,
 //! and fail on a bad one, before they create a renderer.
 
+pub mod light_icon;
 mod skin;
 
 use std::collections::HashMap;
@@ -364,6 +365,20 @@ impl SceneMeshes {
     /// when the lighting turns them on), the grid, the background.
     fn light_frame(&self, editor: &Editor, frame: &mut FrameDesc) {
         let scene = editor.scene();
+        // Selected light objects show their icon, in every view.
+        for (i, def) in self.lights.iter().filter(|(i, _)| editor.is_selected(*i)) {
+            let world = scene.world_matrix(*i);
+            if frame.views.is_empty() {
+                if let Some(v) = editor.view_of(0) {
+                    frame.overlay.extend(light_icon::light_icon(&def.kind, &world, &v));
+                }
+            }
+            for (k, view) in frame.views.iter_mut().enumerate() {
+                if let Some(v) = editor.view_of(k) {
+                    view.overlay.extend(light_icon::light_icon(&def.kind, &world, &v));
+                }
+            }
+        }
         if editor.lighting.scene_lights {
             frame.lights = self
                 .lights

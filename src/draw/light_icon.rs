@@ -1,0 +1,97 @@
+//! The icon of a selected glTF light (`docs/spec/materials.md`,
+//! `KHR_lights_punctual`): a ring facing the view at the light's place,
+//! with, for directional and spot lights, an arrow along the way the light
+//! travels; sized in pixels of the view it is drawn in, drawn by the
+//! overlay pass as the gizmo is.
+
+use nalgebra::{Matrix4, Point3, Vector3, Vector4};
+
+use crate::gizmo::{HandleState, MeshKind, OverlayInstance};
+use crate::lighting::LightKind;
+use crate::math::View;
+
+/// The ring's radius and the arrow's length, in pixels.
+pub const ICON_RING_PX: f64 = 9.0;
+pub const ICON_ARROW_PX: f64 = 34.0;
+
+const ICON_COLOR: [f32; 4] = [1.0, 0.82, 0.25, 1.0];
+
+/// A matrix whose columns are `x`, `y`, `z` and the point `at`.
+fn columns(x: Vector3<f64>, y: Vector3<f64>, z: Vector3<f64>, at: Point3<f64>) -> Matrix4<f64> {
+    Matrix4::from_columns(&[x.push(0.0), y.push(0.0), z.push(0.0), Vector4::new(at.x, at.y, at.z, 1.0)])
+}
+
+fn piece(mesh: MeshKind, model: Matrix4<f64>) -> OverlayInstance {
+    OverlayInstance { mesh, model, color: ICON_COLOR, state: HandleState::Normal, handle: None }
+}
+
+/// The icon of a light of `kind` whose node has world matrix `world` (it
+/// shines along the node's -Z), as `view` shows it. Empty where the place
+/// is behind a perspective eye.
+pub fn light_icon(kind: &LightKind, world: &Matrix4<f64>, view: &View) -> Vec<OverlayInstance> {
+    let at = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
+    let Some(wpp) = view.world_per_pixel(&at) else { return Vec::new() };
+    let (right, up, forward) = (view.right().into_inner(), view.up().into_inner(), view.forward().into_inner());
+    let r = ICON_RING_PX * wpp;
+    // The ring (around its +Z) faces the eye.
+    let mut out = vec![piece(MeshKind::Ring, columns(right * r, up * r, forward * r, at))];
+    let travel = -world.fixed_view::<3, 1>(0, 2).into_owned();
+    let Some(d) = travel.try_normalize(1e-12).filter(|_| !matches!(kind, LightKind::Point)) else {
+        // A point light: a dot in the ring.
+        let s = 2.5 * wpp;
+        out.push(piece(MeshKind::Disc, columns(right * s, up * s, forward * s, at)));
+        return out;
+    };
+    // An arrow from the ring along the light's way: shaft, then cone.
+    let side = if d.cross(&up).norm() > 1e-6 { d.cross(&up).normalize() } else { d.cross(&right).normalize() };
+    let other = side.cross(&d);
+    let len = ICON_ARROW_PX * wpp;
+    let shaft_r = 1.0 * wpp;
+    out.push(piece(MeshKind::Shaft, columns(side * shaft_r, d * (len - 8.0 * wpp), other * shaft_r, at)));
+    let tip = at + d * (len - 8.0 * wpp);
+    out.push(piece(MeshKind::Cone, columns(side * (4.0 * wpp), d * (8.0 * wpp), other * (4.0 * wpp), tip)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Camera, DepthMode, Projection};
+
+    fn view() -> View {
+        let cam = Camera {
+            eye: Point3::new(0.0, 1.0, 8.0),
+            target: Point3::origin(),
+            up: Vector3::y(),
+            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.1, far: 100.0 },
+        };
+        View::new(cam, 800.0, 600.0, DepthMode::Reversed).unwrap()
+    }
+
+    /// The screen point of a canonical-mesh point under an instance's model.
+    fn screen(v: &View, i: &OverlayInstance, p: [f64; 3]) -> nalgebra::Point2<f64> {
+        v.world_to_screen(&i.model.transform_point(&Point3::from(p))).unwrap()
+    }
+
+    #[test]
+    fn the_ring_is_its_size_in_pixels_and_the_arrow_follows_the_nodes_minus_z() {
+        let v = view();
+        // A spot at (1, 2, 0) turned 90 degrees about +X: its -Z is world -Y.
+        let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+        let world = Matrix4::new_translation(&Vector3::new(1.0, 2.0, 0.0)) * turn.to_homogeneous();
+        let icon = light_icon(&LightKind::Spot { inner: 0.1, outer: 0.4 }, &world, &v);
+        assert_eq!(icon.iter().map(|i| i.mesh).collect::<Vec<_>>(), [MeshKind::Ring, MeshKind::Shaft, MeshKind::Cone]);
+        let centre = v.world_to_screen(&Point3::new(1.0, 2.0, 0.0)).unwrap();
+        // The ring's edge (canonical radius 1 along its x) is 9 px out.
+        let edge = screen(&v, &icon[0], [1.0, 0.0, 0.0]);
+        assert!(((edge - centre).norm() - ICON_RING_PX).abs() < 0.05, "{}", (edge - centre).norm());
+        // The cone's apex lies straight below the centre on screen (world
+        // -Y projects downwards), 34 px away.
+        let apex = screen(&v, &icon[2], [0.0, 1.0, 0.0]);
+        assert!((apex.x - centre.x).abs() < 0.5 && apex.y > centre.y, "{apex} {centre}");
+        assert!(((apex - centre).norm() - ICON_ARROW_PX).abs() < 1.5, "{}", (apex - centre).norm());
+        // A point light: the ring and a dot, no arrow.
+        let point = light_icon(&LightKind::Point, &world, &v);
+        assert_eq!(point.iter().map(|i| i.mesh).collect::<Vec<_>>(), [MeshKind::Ring, MeshKind::Disc]);
+    }
+}
