@@ -104,13 +104,11 @@ pub(super) fn append_primitive(
     };
     let mut triangles = assemble(primitive.mode(), &vertex_indices);
     // Tangents per triangle corner, for a normal texture only.
-    let mut corner_tangents = match normal_texture {
-        Some(_) => Some(match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
+    let mut corner_tangents =
+        normal_texture.map(|_| match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
             Some(t) => triangles.iter().flatten().map(|&i| t[i as usize]).collect(),
             None => mikktspace_tangents(&positions, normals.as_deref(), &uvs, &triangles),
-        }),
-        None => None,
-    };
+        });
 
     let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
     let translation: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
