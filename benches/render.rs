@@ -23,6 +23,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
+use viewport::lighting::Shading;
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, FrameDesc, Renderer};
 use viewport::scene::Scene;
@@ -67,6 +68,21 @@ fn frame(c: &mut Criterion) {
     }
     group.bench_function("demo: CPU time to record a frame", |b| {
         b.iter_custom(|iters| record_time(&mut renderer, &desc, iters))
+    });
+    {
+        // The same frame in the solid shading mode (the one above is in
+        // the material mode, the default).
+        let mut solid = desc.clone();
+        solid.lighting.shading = Shading::Solid;
+        group.bench_function("demo 1280x720 solid mode: draw + wait + read back", |b| {
+            b.iter(|| {
+                renderer.draw(&solid).unwrap();
+                renderer.read_color().unwrap()
+            })
+        });
+    }
+    group.bench_function("environment precomputation (the split-sum BRDF table, CPU)", |b| {
+        b.iter(viewport::render::compute_brdf_table)
     });
     {
         // The demo as the editor draws it (the first object selected: its
@@ -168,6 +184,24 @@ fn materials(c: &mut Criterion) {
                 open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap()
             })
         });
+        {
+            // The helmet's frame, material against solid mode.
+            let opened = open_scene(Some(&helmet)).unwrap();
+            let (editor, loaded) = open_editor_for(opened, (1280, 720), DepthMode::Reversed).unwrap();
+            let mut r = Renderer::headless(&ContextDesc { validation: false, samples: 1 }, 1280, 720).unwrap();
+            let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+            let (material, _) = meshes.editor_frame(&editor);
+            let mut solid = material.clone();
+            solid.lighting.shading = Shading::Solid;
+            for (mode, desc) in [("material", &material), ("solid", &solid)] {
+                group.bench_function(format!("FlightHelmet.gltf 1280x720 {mode} mode: draw + wait + read back"), |b| {
+                    b.iter(|| {
+                        r.draw(desc).unwrap();
+                        r.read_color().unwrap()
+                    })
+                });
+            }
+        }
         group.bench_function("FlightHelmet.gltf: open to first headless frame (renderer included)", |b| {
             b.iter(|| {
                 let opened = open_scene(Some(&helmet)).unwrap();

@@ -21,6 +21,7 @@
 // ids pass) before anything else.
 
 layout(constant_id = 0) const int ALPHA_MODE = 0; // 0 opaque, 1 mask, 2 blend
+const int MAX_LIGHTS = 8; // render/assets/environment.rs MAX_LIGHTS
 
 layout(location = 0) in vec3 v_normal;
 layout(location = 1) in vec3 v_view_position;
@@ -41,6 +42,12 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
     vec4 up;       // xyz: world +y in view space
     vec4 params;   // x: 2^exposure_ev, y: 0 PBR Neutral / 1 linear, z: 0 material / 1 solid
     vec4 solid_light; // xyz: towards the solid mode's light, view space
+    // The scene's KHR_lights_punctual lights (params.w of them), view
+    // space, four vec4s each: position (xyz) and kind (w: 0 directional,
+    // 1 point, 2 spot); direction of travel (xyz) and range (w, 0:
+    // infinite); colour x intensity (rgb); the spot's cone scale and
+    // offset (x, y: attenuation clamp(cos x scale + offset, 0, 1)^2).
+    vec4 lights[4 * MAX_LIGHTS];
 } lighting;
 // x: n.v, y: roughness -> (A, B) of the split sum.
 layout(set = 0, binding = 2) uniform sampler2D brdf_lut;
@@ -109,6 +116,26 @@ vec3 env_specular(vec3 r, float roughness) {
     return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * shrink * dot(r, lighting.up.xyz));
 }
 
+// The BRDF x irradiance `e` x n.l of light arriving from direction `l`
+// (towards the light).
+vec3 direct(vec3 l, vec3 e, vec3 n, vec3 v, vec3 c_diff, vec3 f0, float a2, float nv) {
+    float nl = dot(n, l);
+    if (nl <= 0.0) {
+        return vec3(0.0);
+    }
+    vec3 h = normalize(l + v);
+    float nh = clamp(dot(n, h), 0.0, 1.0);
+    float vh = clamp(dot(v, h), 0.0, 1.0);
+    vec3 F = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
+    float dd = nh * nh * (a2 - 1.0) + 1.0;
+    float D = a2 / (PI * dd * dd);
+    float ggx_v = nl * sqrt(nv * nv * (1.0 - a2) + a2);
+    float ggx_l = nv * sqrt(nl * nl * (1.0 - a2) + a2);
+    float V = ggx_v + ggx_l > 0.0 ? 0.5 / (ggx_v + ggx_l) : 0.0;
+    vec3 f = (1.0 - F) * c_diff / PI + F * D * V;
+    return f * e * nl;
+}
+
 vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, float occlusion) {
     vec3 c_diff = mix(base, vec3(0.0), metallic);
     vec3 f0 = mix(vec3(0.04), base, metallic);
@@ -117,21 +144,32 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, 
     float nv = clamp(dot(n, v), 0.0, 1.0);
     vec3 color = vec3(0.0);
     if (lighting.sun_dir.w > 0.5) {
-        vec3 l = normalize(lighting.sun_dir.xyz);
-        float nl = dot(n, l);
-        if (nl > 0.0) {
-            vec3 h = normalize(l + v);
-            float nh = clamp(dot(n, h), 0.0, 1.0);
-            float vh = clamp(dot(v, h), 0.0, 1.0);
-            vec3 F = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);
-            float dd = nh * nh * (a2 - 1.0) + 1.0;
-            float D = a2 / (PI * dd * dd);
-            float ggx_v = nl * sqrt(nv * nv * (1.0 - a2) + a2);
-            float ggx_l = nv * sqrt(nl * nl * (1.0 - a2) + a2);
-            float V = ggx_v + ggx_l > 0.0 ? 0.5 / (ggx_v + ggx_l) : 0.0;
-            vec3 f = (1.0 - F) * c_diff / PI + F * D * V;
-            color += f * lighting.sun_e.rgb * nl;
+        color += direct(normalize(lighting.sun_dir.xyz), lighting.sun_e.rgb, n, v, c_diff, f0, a2, nv);
+    }
+    int count = min(int(lighting.params.w + 0.5), MAX_LIGHTS);
+    for (int i = 0; i < count; i++) {
+        vec4 at = lighting.lights[4 * i];
+        vec4 dir = lighting.lights[4 * i + 1];
+        vec3 e = lighting.lights[4 * i + 2].rgb;
+        vec2 cone = lighting.lights[4 * i + 3].xy;
+        vec3 l = -dir.xyz;
+        if (at.w > 0.5) {
+            // Point and spot: candela over the squared distance, with the
+            // extension's smooth window to zero at the range.
+            vec3 to_light = at.xyz - v_view_position;
+            float d2 = max(dot(to_light, to_light), 1e-8);
+            l = to_light * inversesqrt(d2);
+            e /= d2;
+            if (dir.w > 0.0) {
+                float q = d2 / (dir.w * dir.w);
+                e *= clamp(1.0 - q * q, 0.0, 1.0);
+            }
+            if (at.w > 1.5) {
+                float k = clamp(dot(dir.xyz, -l) * cone.x + cone.y, 0.0, 1.0);
+                e *= k * k;
+            }
         }
+        color += direct(normalize(l), e, n, v, c_diff, f0, a2, nv);
     }
     vec2 ab = texture(brdf_lut, vec2(nv, roughness)).rg;
     vec3 r = reflect(-v, n);

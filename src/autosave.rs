@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::draw::LoadedMeshes;
-use crate::editor::{ChangeMark, Editor, SceneChanges};
+use crate::editor::{ChangeMark, EditMark, Editor, SceneChanges};
 use crate::error::Error;
 use crate::scene::{Scene, SceneCopy};
 
@@ -56,7 +56,7 @@ fn modified(p: &Path) -> Option<std::time::SystemTime> {
 pub struct Recovery {
     path: PathBuf,
     /// The editor's change mark when offered; an edit dismisses the offer.
-    mark: ChangeMark,
+    mark: EditMark,
 }
 
 impl Recovery {
@@ -64,7 +64,7 @@ impl Recovery {
     /// `autosave`), if that autosave exists and is newer than the file.
     pub fn offer(autosave: &Path, opened: &Path, editor: &Editor) -> Option<Recovery> {
         let (saved, scene) = (modified(autosave)?, modified(opened)?);
-        (saved > scene).then(|| Recovery { path: autosave.to_path_buf(), mark: editor.change_mark() })
+        (saved > scene).then(|| Recovery { path: autosave.to_path_buf(), mark: editor.edit_mark() })
     }
 
     /// The line for the status bar and stderr.
@@ -74,7 +74,7 @@ impl Recovery {
 
     /// Whether the offer still stands (no edit since it was made).
     pub fn stands(&self, editor: &Editor) -> bool {
-        editor.change_mark() == self.mark
+        editor.edit_mark() == self.mark
     }
 
     /// Replaces the editor's scene with the autosave, one undo step;
@@ -98,8 +98,8 @@ pub struct Autosaver {
     path: PathBuf,
     every: Duration,
     next: Instant,
-    /// The change mark of the last autosave written (`None`: none yet).
-    written: Option<ChangeMark>,
+    /// The edit mark of the last autosave written (`None`: none yet).
+    written: Option<EditMark>,
     /// The thread writing the last one.
     worker: Option<JoinHandle<()>>,
     /// A snapshot being copied, step by step, and the mark it started at.
@@ -162,7 +162,17 @@ impl Autosaver {
             match finished {
                 Some(copied) => {
                     let path = self.path.clone();
-                    self.worker = Some(std::thread::spawn(move || write(&copied.into_scene(), &path)));
+                    // An animation pose is not saved: the posed objects' own transforms are.
+                    let rest = editor.rest_transforms();
+                    self.worker = Some(std::thread::spawn(move || {
+                        let mut scene = copied.into_scene();
+                        for (i, t) in rest {
+                            if let Some(o) = scene.object_mut(i) {
+                                *o.transform = t;
+                            }
+                        }
+                        write(&scene, &path)
+                    }));
                 }
                 // Objects came or went meanwhile: copy again from the start.
                 None => self.copying = Some((scene.start_copy(), editor.change_mark())),
@@ -174,10 +184,11 @@ impl Autosaver {
         }
         self.next = now + self.every;
         let mark = editor.change_mark();
-        if !modified || self.written == Some(mark) || self.worker.as_ref().is_some_and(|w| !w.is_finished()) {
+        let edits = editor.edit_mark();
+        if !modified || self.written == Some(edits) || self.worker.as_ref().is_some_and(|w| !w.is_finished()) {
             return;
         }
-        self.written = Some(mark);
+        self.written = Some(edits);
         self.copying = Some((editor.scene().start_copy(), mark));
         // The first step now.
         self.tick(editor, modified, now);

@@ -56,6 +56,7 @@ Window controls:
   F2                    rename the active object in its outliner row (a taken name gets .NNN)
   Shift+F2              toggle reversed / standard depth
   Z                     toggle material / solid shading
+  Space                 play / pause the glTF animation shown (the first clip when none is)
   F12                   screenshot (viewport-screenshot-N.png)
   Ctrl+S                save the scene to its file
   Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
@@ -67,7 +68,8 @@ Window controls:
   N                     show / hide the side panel (outliner, transform fields)
   Toolbar               gizmo mode, space, pivot, snapping, depth, projection, shading (tooltips name the keys)
   Side panel            outliner (drag rows onto a row to reparent, double click to rename,
-                        arrows fold) and the active object's name and transform fields
+                        arrows fold), the active object's name and transform fields, and
+                        the Animation section (clip, play / pause, time) when there are clips
   View widget           click a ball for that side's view; drag on it to orbit
   Ctrl+Q, close         quit (with unsaved changes: the first press warns, the second quits)";
 

@@ -29,6 +29,8 @@ pub enum Error {
     Write(#[from] WriteError),
     #[error(transparent)]
     Export(#[from] ExportError),
+    #[error(transparent)]
+    Replay(#[from] crate::headless::ReplayError),
     #[error("cannot connect to the display: {0}")]
     Display(#[from] winit::error::EventLoopError),
     #[error("cannot open a window: {0}")]

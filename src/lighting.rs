@@ -104,6 +104,65 @@ pub struct Lighting {
     /// own background.
     pub background: Option<[f32; 3]>,
     pub grid: bool,
+    /// The scene's `KHR_lights_punctual` lights light it, in place of the sun.
+    pub scene_lights: bool,
+}
+
+/// What a `KHR_lights_punctual` light is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LightKind {
+    Directional,
+    Point,
+    /// Cone half-angles in radians.
+    Spot {
+        inner: f32,
+        outer: f32,
+    },
+}
+
+/// A light as a glTF file defines it (`KHR_lights_punctual`), before it is
+/// placed by its node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LightDef {
+    pub kind: LightKind,
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// Lux (directional) or candela (point, spot): radiance units as the
+    /// sun's illuminance.
+    pub intensity: f32,
+    /// Where point and spot lights end (`None`: nowhere).
+    pub range: Option<f32>,
+}
+
+/// A scene light placed in the world: its node's position and -Z axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PunctualLight {
+    pub kind: LightKind,
+    pub position: [f64; 3],
+    /// The way the light travels (unit).
+    pub direction: [f64; 3],
+    pub color: [f32; 3],
+    pub intensity: f32,
+    pub range: Option<f32>,
+}
+
+impl PunctualLight {
+    /// `def` placed by the world matrix `world` of its node (a light
+    /// shines along its node's -Z); `None` where the matrix leaves no
+    /// direction.
+    pub fn placed(def: &LightDef, world: &nalgebra::Matrix4<f64>) -> Option<PunctualLight> {
+        let d = -world.fixed_view::<3, 1>(0, 2).into_owned();
+        let d = d.try_normalize(1e-12)?;
+        let p = world.fixed_view::<3, 1>(0, 3);
+        Some(PunctualLight {
+            kind: def.kind,
+            position: [p[0], p[1], p[2]],
+            direction: [d.x, d.y, d.z],
+            color: def.color,
+            intensity: def.intensity,
+            range: def.range,
+        })
+    }
 }
 
 impl Default for Lighting {
@@ -118,6 +177,7 @@ impl Default for Lighting {
             tone_mapping: ToneMapping::PbrNeutral,
             background: None,
             grid: true,
+            scene_lights: false,
         }
     }
 }
@@ -238,8 +298,8 @@ impl LightingFile {
         if let Some(g) = self.grid {
             l.grid = g;
         }
-        if self.scene_lights == Some(true) {
-            return Err("lighting.scene_lights: scene lights are not supported yet".into());
+        if let Some(s) = self.scene_lights {
+            l.scene_lights = s;
         }
         Ok(l)
     }
@@ -312,7 +372,6 @@ mod tests {
             (r#"{"exposure":1}"#, "unknown field `exposure`"),
             (r#"{"background":[2,0,0]}"#, "background"),
             (r#"{"grid":1}"#, "invalid type"),
-            (r#"{"scene_lights":true}"#, "scene_lights"),
         ] {
             let e = Lighting::from_json(text).unwrap_err();
             assert!(e.contains(needle), "{text}: {e}");

@@ -103,7 +103,53 @@ struct EventFile {
     rename: Option<[String; 2]>,
     /// The outliner's filter text (empty: every row).
     filter: Option<String>,
+    /// A clip's pose at a time (`null`: the rest pose), `docs/spec/materials.md`.
+    #[serde(default, deserialize_with = "present")]
+    animation: Option<Option<AnimationFile>>,
     mods: Option<Vec<String>>,
+}
+
+/// `Some` for a field that is there, `null` included (serde's plain
+/// `Option` reads `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// An `animation` event's object.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnimationFile {
+    clip: ClipName,
+    #[serde(default)]
+    time: f64,
+    #[serde(default)]
+    play: bool,
+}
+
+/// A clip by name or by its index among the scene's clips.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum ClipName {
+    Index(usize),
+    Name(String),
+}
+
+impl std::fmt::Display for ClipName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClipName::Index(i) => write!(f, "{i}"),
+            ClipName::Name(n) => write!(f, "\"{}\"", n.escape_debug()),
+        }
+    }
+}
+
+/// A script's `animation` event: show `clip` at `time` seconds, playing
+/// from there when `play`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimationStep {
+    pub clip: ClipName,
+    pub time: f64,
+    pub play: bool,
 }
 
 /// What one script step does.
@@ -123,6 +169,8 @@ pub enum Step {
     Rename(String, String),
     /// Set the outliner's filter.
     Filter(String),
+    /// Show a clip's pose (`None`: return to the rest pose).
+    Animation(Option<AnimationStep>),
 }
 
 /// A validated replay script.
@@ -254,10 +302,21 @@ impl EventFile {
             }
             steps.push(Step::Frame(n));
         }
+        if let Some(a) = &self.animation {
+            if self.mods.is_some() {
+                return Err("animation takes no mods".into());
+            }
+            let step = match a {
+                None => None,
+                Some(a) if !a.time.is_finite() => return Err("animation.time must be a finite number".into()),
+                Some(a) => Some(AnimationStep { clip: a.clip.clone(), time: a.time, play: a.play }),
+            };
+            steps.push(Step::Animation(step));
+        }
         match steps.len() {
             1 => Ok(steps.pop().expect("one step")),
             0 => Err(
-                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add, rename, filter"
+                "needs one of mouse_move, mouse_down, mouse_up, key_down, key_up, scroll, text, frame, import, export, reload, add, rename, filter, animation"
                     .into(),
             ),
             _ => Err("has more than one action; give one per event".into()),
@@ -437,6 +496,18 @@ pub struct TraceLine {
     /// What the UI laid out after the event (status text, controls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ui: Option<crate::ui::UiTrace>,
+    /// The animation pose shown after the event (`null`: the rest pose).
+    #[serde(default)]
+    pub animation: Option<TraceAnimation>,
+}
+
+/// The animation pose a trace line reports: the clip's name and the time
+/// into it in seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceAnimation {
+    pub clip: String,
+    pub time: f64,
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! camera or the gizmo; this layer hands the program-level ones (saving,
 //! screenshots, quitting) and dropped files back to the window or replay.
 
-use crate::editor::{keymap, ChangeMark, Command, Editor, FrameProbe};
+use crate::editor::{keymap, Command, EditMark, Editor, FrameProbe};
 use std::path::{Path, PathBuf};
 
 use crate::input::{Event, Modifiers};
@@ -147,18 +147,19 @@ impl SaveTarget {
 /// them: while there are some, the first quit request (Ctrl+Q, the window's
 /// close button) only warns and the next one quits, as an editor asks
 /// before it drops work. Any change to the scene counts (an undo back to
-/// the saved state too, as in Blender); the camera and the selection do not.
+/// the saved state too, as in Blender); the camera, the selection and an
+/// animation pose do not.
 #[derive(Clone, Copy, Debug)]
 pub struct Unsaved {
     /// `None`: the scene as opened is not what its file holds (a recovered autosave).
-    saved: Option<ChangeMark>,
+    saved: Option<EditMark>,
     warned: bool,
 }
 
 impl Unsaved {
     /// The editor's scene as it is now counts as saved.
     pub fn new(editor: &Editor) -> Unsaved {
-        Unsaved { saved: Some(editor.change_mark()), warned: false }
+        Unsaved { saved: Some(editor.edit_mark()), warned: false }
     }
 
     /// The editor's scene differs from its file already (`--recover`).
@@ -173,7 +174,7 @@ impl Unsaved {
 
     /// Whether the scene changed since it was opened or last saved.
     pub fn is_modified(&self, editor: &Editor) -> bool {
-        Some(editor.change_mark()) != self.saved
+        Some(editor.edit_mark()) != self.saved
     }
 
     /// A quit request: true to quit now, false when it only warns (the

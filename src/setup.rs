@@ -223,9 +223,12 @@ pub fn open_editor_for(
     size: (u32, u32),
     depth: DepthMode,
 ) -> Result<(Editor, LoadedMeshes), DrawError> {
+    // An opened glTF file's animations (its nodes are the objects' origins).
+    let clips = file_clips(&opened.files);
     let loaded = LoadedMeshes::load_with(&opened.scene, opened.files)?;
     let camera = opened.frame_camera.then(|| framing_camera(&opened.scene, &loaded));
     let mut editor = Editor::new(opened.scene, size.0 as f64, size.1 as f64);
+    editor.add_clips(clips);
     if let Some(c) = camera {
         editor.camera = c;
     }
@@ -240,6 +243,16 @@ pub fn open_editor_for(
 pub struct ReadImport {
     pub fragment: Scene,
     pub loaded: LoadedMeshes,
+    /// The file's animations.
+    pub clips: Vec<crate::scene::animation::Clip>,
+}
+
+/// The animations of the parsed glTF files `files` (keyed by the path
+/// objects read from them name in their origin), in path order.
+fn file_clips(files: &HashMap<PathBuf, crate::scene::gltf::GltfFile>) -> Vec<crate::scene::animation::Clip> {
+    let mut paths: Vec<&PathBuf> = files.keys().collect();
+    paths.sort();
+    paths.into_iter().flat_map(|p| files[p].clips(&std::sync::Arc::from(p.as_path()))).collect()
 }
 
 /// Reads a glTF file to import (`docs/spec/assets.md`, "Importing into an open
@@ -251,8 +264,10 @@ pub fn read_import(path: &Path) -> Result<ReadImport, Error> {
     }
     let (fragment, file) = scene_from_gltf(path, &bytes)?;
     let key = path.parent().unwrap_or(Path::new("")).join(path.file_name().unwrap_or_default());
-    let loaded = LoadedMeshes::load_with(&fragment, HashMap::from([(key, file)]))?;
-    Ok(ReadImport { fragment, loaded })
+    let files = HashMap::from([(key, file)]);
+    let clips = file_clips(&files);
+    let loaded = LoadedMeshes::load_with(&fragment, files)?;
+    Ok(ReadImport { fragment, loaded, clips })
 }
 
 /// Adds a read file's nodes to the editor's scene: the roots at the
@@ -260,6 +275,7 @@ pub fn read_import(path: &Path) -> Result<ReadImport, Error> {
 /// one undo step ([`Editor::import`]). The caller uploads `read.loaded`.
 pub fn import_into(editor: &mut Editor, read: &ReadImport) {
     read.loaded.hand_new_to(editor);
+    editor.add_clips(read.clips.clone());
     let at = editor.surface_at(editor.cursor(), |_| true).map_or(editor.camera.target, |(_, p)| p);
     editor.import(&read.fragment, at);
 }

@@ -98,6 +98,18 @@ fn in_parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Vec<String> + Sync) -
     problems
 }
 
+/// The share of a screenshot's pixels that differ clearly from its corner
+/// pixel (the background): how much of the picture the model covers.
+fn drawn_share(shot: &Path) -> f64 {
+    let img = read_png(shot);
+    let background = img.pixel(0, 0);
+    let drawn = (0..img.height)
+        .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
+        .count();
+    drawn as f64 / f64::from(img.width * img.height)
+}
+
 #[test]
 fn every_real_model_opens_with_validation_saves_and_renders() {
     let root = shared("real-assets");
@@ -129,15 +141,41 @@ fn every_real_model_opens_with_validation_saves_and_renders() {
         }
         let mut problems = Vec::new();
         // Framed and drawn: a good share of the picture is not background.
-        let img = read_png(&shot);
-        let background = img.pixel(0, 0);
-        let drawn = (0..img.height)
-            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
-            .filter(|&(x, y)| img.pixel(x, y).iter().zip(background).any(|(a, b)| a.abs_diff(b) > 24))
-            .count();
-        let share = drawn as f64 / f64::from(img.width * img.height);
+        let share = drawn_share(&shot);
         if share < 0.02 {
             problems.push(format!("{rel}: the model covers only {:.1} % of the screenshot", share * 100.0));
+        }
+        // The first shot is in the material mode (the default) with
+        // reversed depth; the solid mode with standard depth must draw
+        // without a validation error too, and show the model.
+        let solid = out_dir.join(format!("{rel}.solid.png"));
+        let lighting = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lighting-solid.json");
+        let args = [
+            f,
+            "--headless",
+            "--no-ui",
+            "--validation",
+            "--depth",
+            "standard",
+            "--lighting",
+            lighting.to_str().unwrap(),
+            "--size",
+            "480x360",
+            "--screenshot",
+            solid.to_str().unwrap(),
+        ];
+        match run(&out_dir, &args) {
+            Some(o) if o.status.success() => {
+                if drawn_share(&solid) < 0.02 {
+                    problems.push(format!("{rel}: the solid-mode shot shows almost nothing"));
+                }
+            }
+            Some(o) => problems.push(format!(
+                "{rel}: solid mode, standard depth: exit {:?}: {:?}",
+                o.status.code(),
+                message_lines(&o)
+            )),
+            None => problems.push(format!("{rel}: solid mode, standard depth: hangs")),
         }
         // The saved scene opens again, with the same objects.
         let scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
@@ -328,4 +366,157 @@ fn the_fox_with_a_joint_deleted_saves_a_scene_that_reopens() {
         run(dir.path(), &["fox.json", "--headless", "--validation", "--size", "64x64", "--save-scene", "again.json"])
             .expect("no hang");
     assert!(again.status.success(), "the saved fox does not reopen: {:?}", message_lines(&again));
+}
+
+/// The keyframes of SimpleSkin's one animation, read from the file itself:
+/// its times and its rotations (x, y, z, w) of node 2, decoded from the
+/// data URI of the buffer its sampler's accessors use.
+fn simple_skin_keys(file: &Path) -> (Vec<f64>, Vec<[f64; 4]>) {
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let sampler = &doc["animations"][0]["samplers"][0];
+    assert_eq!(doc["animations"][0]["channels"][0]["target"], serde_json::json!({"node": 2, "path": "rotation"}));
+    assert_eq!(sampler["interpolation"], "LINEAR");
+    let floats = |accessor: u64| -> Vec<f64> {
+        let a = &doc["accessors"][accessor as usize];
+        let view = &doc["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+        let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"].as_str().unwrap();
+        let bytes = base64::decode(uri.split_once(',').unwrap().1).unwrap();
+        let start = (view["byteOffset"].as_u64().unwrap_or(0) + a["byteOffset"].as_u64().unwrap_or(0)) as usize;
+        let width = if a["type"] == "VEC4" { 4 } else { 1 };
+        let n = a["count"].as_u64().unwrap() as usize * width;
+        (0..n)
+            .map(|k| f64::from(f32::from_le_bytes(bytes[start + 4 * k..start + 4 * k + 4].try_into().unwrap())))
+            .collect()
+    };
+    let times = floats(sampler["input"].as_u64().unwrap());
+    let values = floats(sampler["output"].as_u64().unwrap()).chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+    (times, values)
+}
+
+/// The angle about +Z of a rotation about +Z given as a quaternion (any length).
+fn angle_about_z(q: [f64; 4]) -> f64 {
+    assert!(q[0].abs() < 1e-9 && q[1].abs() < 1e-9, "SimpleSkin's keys turn about Z: {q:?}");
+    2.0 * q[2].atan2(q[3])
+}
+
+/// The rotation angle of SimpleSkin's animated joint at time `t` (wrapped
+/// into the clip), by interpolating the keys' angles: for rotations about
+/// one axis, less than half a turn apart, that is what slerp gives.
+fn simple_skin_angle(times: &[f64], values: &[[f64; 4]], t: f64) -> f64 {
+    let t = t.rem_euclid(*times.last().unwrap());
+    let k = times.iter().rposition(|&x| x <= t).unwrap().min(times.len() - 2);
+    let u = (t - times[k]) / (times[k + 1] - times[k]);
+    let (a, b) = (angle_about_z(values[k]), angle_about_z(values[k + 1]));
+    a + (b - a) * u
+}
+
+/// Runs SimpleSkin with a script of `events`, its animated joint (node 2,
+/// the object `node.002`) selected; returns the output, the trace and
+/// the saved scene.
+fn simple_skin_run(events: serde_json::Value) -> (Output, Vec<serde_json::Value>, Option<serde_json::Value>) {
+    let file = shared("real-assets").join("SimpleSkin.gltf");
+    let dir = tempfile::tempdir().unwrap();
+    let script = serde_json::json!({"select": ["node.002"], "events": events});
+    std::fs::write(dir.path().join("s.json"), script.to_string()).unwrap();
+    let args = [
+        file.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "64x64",
+        "--replay",
+        "s.json",
+        "--trace",
+        "t.jsonl",
+        "--save-scene",
+        "saved.json",
+    ];
+    let out = run(dir.path(), &args).expect("no hang");
+    let trace = std::fs::read_to_string(dir.path().join("t.jsonl"))
+        .map(|t| t.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+        .unwrap_or_default();
+    let saved = std::fs::read_to_string(dir.path().join("saved.json")).ok().map(|s| serde_json::from_str(&s).unwrap());
+    (out, trace, saved)
+}
+
+/// The z angle of the selected joint in a trace line.
+fn traced_angle(line: &serde_json::Value) -> f64 {
+    let r: Vec<f64> =
+        line["objects"]["node.002"]["rotation"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    angle_about_z([r[0], r[1], r[2], r[3]])
+}
+
+#[test]
+fn simple_skin_animation_poses_plays_loops_and_saves_the_rest_pose() {
+    let (times, values) = simple_skin_keys(&shared("real-assets").join("SimpleSkin.gltf"));
+    let (out, trace, saved) = simple_skin_run(serde_json::json!([
+        {"animation": {"clip": 0, "time": 0.25}},
+        {"frame": 10},
+        {"animation": {"clip": 0, "time": 0.25, "play": true}},
+        {"frame": 30},
+        {"animation": {"clip": 0, "time": 5.25, "play": true}},
+        {"frame": 30},
+        {"animation": null},
+        {"animation": {"clip": 0, "time": 1.2}},
+    ]));
+    assert!(out.status.success(), "{:?}", message_lines(&out));
+    assert_eq!(trace.len(), 8);
+    let expect = |line: &serde_json::Value, t: f64| {
+        let a = &line["animation"];
+        assert_eq!(a["clip"], "Animation 0", "{a}");
+        let traced = a["time"].as_f64().unwrap();
+        assert!((traced - t).abs() < 1e-9, "time {traced}, expected {t}");
+        let (got, want) = (traced_angle(line), simple_skin_angle(&times, &values, t));
+        assert!((got - want).abs() < 1e-5, "at {t} s: angle {got}, expected {want}");
+    };
+    // Shown paused: frames do not move it.
+    expect(&trace[0], 0.25);
+    expect(&trace[1], 0.25);
+    // Playing: 30 frames are half a second.
+    expect(&trace[2], 0.25);
+    expect(&trace[3], 0.75);
+    // Past the clip's end it loops (5.75 s in a 5.5 s clip).
+    expect(&trace[5], 5.75 - times.last().unwrap());
+    // Back to the rest pose: no animation, the file's rotation.
+    assert!(trace[6]["animation"].is_null());
+    assert_eq!(trace[6]["objects"]["node.002"]["rotation"], serde_json::json!([0.0, 0.0, 0.0, 1.0]));
+    expect(&trace[7], 1.2);
+    // A pose is shown at the end, but the saved scene holds the rest pose.
+    let saved = saved.expect("saved");
+    let joint = saved["objects"].as_array().unwrap().iter().find(|o| o["name"] == "node.002").unwrap();
+    assert_eq!(joint["rotation"], serde_json::json!([0.0, 0.0, 0.0, 1.0]));
+}
+
+#[test]
+fn a_clip_that_does_not_exist_is_one_line_and_exit_2() {
+    for clip in [serde_json::json!("Walk"), serde_json::json!(1)] {
+        let (out, trace, saved) = simple_skin_run(serde_json::json!([{"animation": {"clip": clip, "time": 0}}]));
+        assert_eq!(out.status.code(), Some(2));
+        let lines = message_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains(&clip.to_string()), "{lines:?}");
+        assert!(trace.is_empty() && saved.is_none(), "nothing is written");
+    }
+}
+
+#[test]
+fn the_fox_walks_by_name() {
+    let fox = shared("real-assets").join("Fox.glb");
+    let dir = tempfile::tempdir().unwrap();
+    let script = serde_json::json!({"events": [
+        {"animation": {"clip": "Walk", "time": 0.1, "play": true}},
+        {"frame": 6},
+        {"animation": {"clip": "Survey", "time": 0}},
+    ]});
+    std::fs::write(dir.path().join("s.json"), script.to_string()).unwrap();
+    let args = [fox.to_str().unwrap(), "--headless", "--size", "64x64", "--replay", "s.json", "--trace", "t.jsonl"];
+    let out = run(dir.path(), &args).expect("no hang");
+    assert!(out.status.success(), "{:?}", message_lines(&out));
+    let trace: Vec<serde_json::Value> = std::fs::read_to_string(dir.path().join("t.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(trace[1]["animation"]["clip"], "Walk");
+    assert!((trace[1]["animation"]["time"].as_f64().unwrap() - 0.2).abs() < 1e-9);
+    assert_eq!(trace[2]["animation"], serde_json::json!({"clip": "Survey", "time": 0.0}));
 }

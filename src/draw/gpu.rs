@@ -199,7 +199,7 @@ impl SceneMeshes {
         }
         frame.overlay = editor.overlay();
         super::set_views(editor, &mut frame);
-        super::light_frame(editor, &mut frame);
+        self.light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         Ok(frame)
     }

@@ -48,6 +48,9 @@ pub struct LoadedMeshes {
     /// The index in `materials` of [`Material::single_sided`], once a mesh
     /// needs it.
     single_sided: Option<usize>,
+    /// The objects read from `KHR_lights_punctual` light nodes of the files
+    /// read, with their lights.
+    pub(super) lights: Vec<(usize, crate::lighting::LightDef)>,
 }
 
 impl LoadedMeshes {
@@ -164,6 +167,14 @@ impl LoadedMeshes {
             |o: &&crate::scene::Object| o.mesh.gltf_mesh().is_some_and(|(p, _)| placeholder_files.contains(p));
         for o in scene.objects().iter().filter(|o| o.skin.is_some() && !placeheld(o)) {
             loaded.load_skin(o, &mut files)?;
+        }
+        // Objects read from light nodes of the files read.
+        let objects = scene.objects();
+        for i in scene.ids() {
+            let Some(origin) = objects[i].origin.as_deref() else { continue };
+            if let Some(light) = files.get(&*origin.file).and_then(|f| f.light_of_node(origin.node)) {
+                loaded.lights.push((i, light));
+            }
         }
         // Every file read without error: now their spec breaches.
         files.values().for_each(GltfFile::warn_problems);

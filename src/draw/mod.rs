@@ -20,6 +20,7 @@ pub use gpu::GpuSync;
 pub use loaded::LoadedMeshes;
 
 use crate::editor::{Editor, FrameProbe, IdSet, PickMesh};
+use crate::lighting::PunctualLight;
 use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
@@ -81,6 +82,9 @@ pub struct SceneMeshes {
     spare: HashMap<MeshRef, Vec<MeshId>>,
     /// The material parts of each uploaded mesh (for posed copies).
     parts_of: HashMap<MeshRef, Vec<MeshPart>>,
+    /// The objects that carry glTF lights (`KHR_lights_punctual`) when the
+    /// scene was uploaded, with their lights.
+    lights: Vec<(usize, crate::lighting::LightDef)>,
 }
 
 /// How many objects a frame kept and culled.
@@ -99,7 +103,7 @@ impl SceneMeshes {
     /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once, with
     /// their images (as textures) and materials.
     pub fn upload_loaded(renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<SceneMeshes, DrawError> {
-        let mut meshes = SceneMeshes::default();
+        let mut meshes = SceneMeshes { lights: loaded.lights.clone(), ..SceneMeshes::default() };
         meshes.add_loaded(renderer, loaded)?;
         Ok(meshes)
     }
@@ -335,7 +339,7 @@ impl SceneMeshes {
         };
         set_views(editor, &mut frame);
         frame.overlay = editor.overlay();
-        light_frame(editor, &mut frame);
+        self.light_frame(editor, &mut frame);
         frame.selection_rect = editor.selection_rect();
         (frame, stats)
     }
@@ -354,9 +358,27 @@ fn set_views(editor: &Editor, frame: &mut FrameDesc) {
     }
 }
 
+impl SceneMeshes {
+    /// Sets what `frame` shows of the editor's lighting: the shading mode
+    /// and lights, the scene's lights placed by their objects (shown ones,
+    /// when the lighting turns them on), the grid, the background.
+    fn light_frame(&self, editor: &Editor, frame: &mut FrameDesc) {
+        let scene = editor.scene();
+        if editor.lighting.scene_lights {
+            frame.lights = self
+                .lights
+                .iter()
+                .filter(|(i, _)| scene.contains(*i) && !scene.is_hidden(*i))
+                .filter_map(|(i, def)| PunctualLight::placed(def, &scene.world_matrix(*i)))
+                .collect();
+        }
+        set_lighting(editor, frame);
+    }
+}
+
 /// Sets what `frame` shows of the editor's lighting: the shading mode and
-/// lights, the grid, the background.
-fn light_frame(editor: &Editor, frame: &mut FrameDesc) {
+/// sun, the grid, the background.
+fn set_lighting(editor: &Editor, frame: &mut FrameDesc) {
     frame.lighting = editor.lighting;
     frame.grid = editor.lighting.grid;
     frame.background = editor.lighting.clear_color(FrameDesc::BACKGROUND);

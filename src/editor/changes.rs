@@ -18,6 +18,15 @@ pub struct ChangeMark {
     other: u64,
 }
 
+/// A point in the scene's edits ([`Editor::edit_mark`]): like a
+/// [`ChangeMark`] but blind to animation poses, which are not saved, so
+/// that showing or playing a clip leaves the scene unmodified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EditMark {
+    edits: u64,
+    other: u64,
+}
+
 /// What changed since a [`ChangeMark`] ([`Editor::changes_since`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SceneChanges<'a> {
@@ -40,6 +49,11 @@ pub(super) struct ChangeLog {
     /// Counts changes that touch no object (bookmarks): they make the
     /// scene unsaved without asking renderers to look at any object.
     pub(super) other: u64,
+    /// Counts the logged changes that are edits (not an animation pose).
+    edits: u64,
+    /// Set while an animation pose is written: its changes are logged for
+    /// renderers but are not edits.
+    pub(super) posing: bool,
 }
 
 impl ChangeLog {
@@ -47,6 +61,9 @@ impl ChangeLog {
     /// drag nobody read) starts over, asking readers to take everything.
     pub(super) fn changed(&mut self, objects: &[usize], id_bound: usize) {
         self.changed.extend_from_slice(objects);
+        if !self.posing && !objects.is_empty() {
+            self.edits += 1;
+        }
         if self.changed.len() > 2 * id_bound.max(4096) {
             self.epoch += 1;
             self.changed.clear();
@@ -60,6 +77,11 @@ impl Editor {
         ChangeMark { epoch: self.log.epoch, changed: self.log.changed.len(), other: self.log.other }
     }
 
+    /// The current point of the scene's edits (poses left out).
+    pub fn edit_mark(&self) -> EditMark {
+        EditMark { edits: self.log.edits, other: self.log.other }
+    }
+
     /// What changed in the scene since `mark` (`None`: everything). Reading
     /// costs what changed, not the scene.
     pub fn changes_since(&self, mark: Option<ChangeMark>) -> SceneChanges<'_> {
@@ -71,8 +93,10 @@ impl Editor {
         }
     }
 
-    /// Re-applies (`forward`) or reverts an edit.
+    /// Re-applies (`forward`) or reverts an edit (first returning to the
+    /// rest pose, [`Editor::before_edit`]).
     pub(super) fn apply(&mut self, e: &Edit, forward: bool) {
+        self.before_edit();
         match e {
             Edit::Group(edits) => {
                 if forward {
@@ -311,6 +335,8 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
+        // The objects' fields are kept for undo: their own transforms, not a pose's.
+        self.leave_pose();
         let gone = self.scene.with_descendants(removed);
         let selection_before = self.selection.to_vec();
         let selection_after: Vec<usize> =
@@ -364,6 +390,7 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
+        self.leave_pose();
         let ids: Vec<usize> = self.scene.ids().collect();
         let gone = Detached {
             objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),

@@ -71,6 +71,8 @@ pub enum Command {
     ToggleDepth,
     /// Material <-> solid shading (Z, the toolbar).
     ToggleShading,
+    /// The scene's glTF lights on / off in place of the sun (the toolbar).
+    ToggleSceneLights,
     /// Writes the scene to its file (Ctrl+S): the program's business.
     Save,
     /// Writes a screenshot (F12): the program's business.
@@ -112,6 +114,13 @@ pub enum Command {
     SaveAsDialog,
     /// Starts an empty scene (Ctrl+N): the program's business.
     NewDialog,
+    /// Plays or pauses the animation shown, or plays the first clip (Space).
+    TogglePlay,
+    /// Shows a clip (an index in [`super::Editor::clips`]) at a time in
+    /// seconds, playing or paused (the side panel's Animation section).
+    ShowAnimation { clip: usize, time: f64, playing: bool },
+    /// Returns to the rest pose (the side panel).
+    StopAnimation,
 }
 
 impl Command {
@@ -135,6 +144,30 @@ impl Command {
         )
     }
 
+    /// Whether it changes the scene (an undo step): an animation pose
+    /// shown returns to the rest pose first ([`super::Editor::leave_pose`]).
+    pub fn edits_scene(&self) -> bool {
+        matches!(
+            self,
+            Command::Undo
+                | Command::Redo
+                | Command::Duplicate
+                | Command::Delete
+                | Command::Hide
+                | Command::HideUnselected
+                | Command::UnhideAll
+                | Command::ToggleHidden { .. }
+                | Command::SetTransform { .. }
+                | Command::ParentToActive
+                | Command::ClearParent
+                | Command::Group
+                | Command::ReparentSelection { .. }
+                | Command::DropToFloor
+                | Command::Paste
+                | Command::Recover
+        )
+    }
+
     /// Whether it may run while a gizmo drag is under way; every other
     /// command waits until the drag ends.
     pub fn runs_during_drag(&self) -> bool {
@@ -145,6 +178,7 @@ impl Command {
                 | Command::Redo
                 | Command::ToggleDepth
                 | Command::ToggleShading
+                | Command::ToggleSceneLights
                 | Command::Save
                 | Command::Screenshot
                 | Command::Quit
@@ -171,6 +205,9 @@ impl Editor {
         if self.gizmo.is_dragging() && !command.runs_during_drag() {
             return false;
         }
+        if command.edits_scene() {
+            self.leave_pose();
+        }
         let config = &mut self.gizmo.config;
         match *command {
             Command::SetMode(mode) => config.mode = mode,
@@ -187,6 +224,10 @@ impl Editor {
             }
             Command::ToggleShading => {
                 self.lighting.shading = self.lighting.shading.toggled();
+                return true;
+            }
+            Command::ToggleSceneLights => {
+                self.lighting.scene_lights = !self.lighting.scene_lights;
                 return true;
             }
             Command::Cancel if self.pointer.boxing => return self.cancel_box(),
@@ -228,6 +269,9 @@ impl Editor {
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
             Command::ToggleQuadView => return self.toggle_quad(),
+            Command::TogglePlay => return self.toggle_playing(),
+            Command::ShowAnimation { clip, time, playing } => return self.show_animation(clip, time, playing),
+            Command::StopAnimation => return self.leave_pose(),
             Command::Save
             | Command::Screenshot
             | Command::Quit

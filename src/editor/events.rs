@@ -156,6 +156,10 @@ impl Editor {
                     return self.ruler_press();
                 }
                 if let Some(v) = self.view() {
+                    if self.gizmo.hovered().is_some() {
+                        // A drag starts from the rest pose, not an animation's.
+                        self.leave_pose();
+                    }
                     let targets = self.targets();
                     if self.gizmo.begin(&v, &targets, self.pointer.cursor) {
                         self.pointer.drag_objects = self.roots_of_selection();

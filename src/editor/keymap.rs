@@ -147,6 +147,8 @@ pub const BINDINGS: &[(Chord, Command)] = &[
     (ctrl("Digit9"), Command::StoreBookmark(9)),
     (chord("Digit9", Held::No, Held::No, Held::No), Command::RecallBookmark(9)),
     (plain("Slash"), Command::LocalView),
+    // Animation.
+    (plain("Space"), Command::TogglePlay),
 ];
 
 /// The command `key` runs with `mods` held, if any.
@@ -214,6 +216,8 @@ mod tests {
         assert_eq!(lookup("Q", m(true, false, true)), Some(Command::ToggleQuadView));
         assert_eq!(lookup("Q", m(false, false, true)), None);
         assert_eq!(lookup("Q", none), None);
+        assert_eq!(lookup("Space", none), Some(Command::TogglePlay));
+        assert_eq!(lookup("Space", m(true, false, false)), None);
     }
 
     #[test]

@@ -21,6 +21,7 @@
 //! (views, fly), `pick` (triangles under the cursor, vertex snapping),
 //! `select` (clicks, box selection, [`FrameProbe`]).
 
+mod animate;
 mod bounds;
 pub mod camera;
 mod changes;
@@ -40,6 +41,7 @@ mod ruler;
 mod select;
 mod skin;
 
+pub use animate::AnimationState;
 pub use command::Command;
 pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
@@ -60,7 +62,7 @@ use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
 pub use camera::AxisView;
 
 use changes::ChangeLog;
-pub use changes::{ChangeMark, SceneChanges};
+pub use changes::{ChangeMark, EditMark, SceneChanges};
 pub use history::{Edit, History};
 
 /// Vertex snapping reaches vertices this close to the cursor (pixels).
@@ -152,6 +154,8 @@ pub struct Editor {
     quad: Option<quad::Quad>,
     /// Physical pixels per UI unit (the quad view's separator is one unit).
     pub ui_scale: f64,
+    /// The glTF files' clips and the animation pose shown.
+    animations: animate::Animations,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -198,6 +202,7 @@ impl Editor {
             ruler: ruler::Ruler::default(),
             quad: None,
             ui_scale: 1.0,
+            animations: animate::Animations::default(),
         };
         editor.add_primitive_meshes();
         editor
@@ -213,9 +218,10 @@ impl Editor {
     }
 
     /// The scene as it should be saved: objects as edited, camera as viewed.
-    /// Local view is not saved: the camera from before it is.
+    /// Local view is not saved: the camera from before it is; nor is an
+    /// animation pose: the objects' own transforms are.
     pub fn scene_to_save(&self) -> Scene {
-        let mut scene = self.scene.clone();
+        let mut scene = self.scene_at_rest().into_owned();
         scene.set_local_view(None);
         scene.camera = Some(self.camera_to_save());
         scene
@@ -480,7 +486,9 @@ impl Editor {
     }
 
     /// Writes transforms and refreshes the pick index for them and their descendants.
+    /// An edit's write first returns to the rest pose ([`Editor::before_edit`]).
     fn write_transforms(&mut self, objects: &[usize], transforms: &[Transform]) {
+        self.before_edit();
         for (&i, t) in objects.iter().zip(transforms) {
             if let Some(o) = self.scene.object_mut(i) {
                 // A scale drag can shrink a component past what a scene file

@@ -8,27 +8,28 @@ use crate::math::Projection;
 
 impl Editor {
     /// Advances time by `dt` seconds (a frame): moves the fly camera by the
-    /// held keys. Returns whether the camera moved.
+    /// held keys and a playing animation on. Returns whether the view changed.
     pub fn advance(&mut self, dt: f64) -> bool {
-        let Some(fly) = self.navigation.fly else { return false };
+        let played = self.advance_animation(dt);
+        let Some(fly) = self.navigation.fly else { return played };
         if !(dt.is_finite() && dt > 0.0) {
-            return false;
+            return played;
         }
         let axis = |plus: usize, minus: usize| (fly.held[plus] as i32 - fly.held[minus] as i32) as f64;
         // x right (D - A), y up (E - Q), z forward (W - S).
         let dir = Vector3::new(axis(3, 1), axis(5, 4), axis(0, 2));
         if dir == Vector3::zeros() {
-            return false;
+            return played;
         }
         let speed = self.navigation.fly_speed * if self.pointer.mods.shift { camera::FLY_FAST } else { 1.0 };
         let moved = camera::fly_move(self.active_camera_mut(), dir * (speed * dt));
         self.rehover();
-        moved
+        moved || played
     }
 
     /// Whether time passing changes the view (the window keeps drawing).
     pub fn is_animating(&self) -> bool {
-        self.navigation.fly.is_some_and(|f| f.held.iter().any(|&h| h))
+        self.navigation.fly.is_some_and(|f| f.held.iter().any(|&h| h)) || self.animation_playing()
     }
 
     /// Whether the fly camera is on (right button held).

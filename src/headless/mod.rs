@@ -18,6 +18,7 @@ use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
+use crate::script::ClipName;
 use crate::session::{Outcome, SaveStep};
 use crate::setup::{import_into, open_for, read_import, Options, ReadImport};
 use crate::ui::Ui;
@@ -145,7 +146,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
 /// thing not yet written as the spec asks.
 pub fn export_editor(editor: &Editor, selection: bool, path: &Path) -> Result<(), export::ExportError> {
     let only = selection.then(|| editor.selection().to_vec());
-    for w in export::export_scene(editor.scene(), only.as_deref(), path)? {
+    for w in export::export_scene(&editor.scene_at_rest(), only.as_deref(), path)? {
         eprintln!("viewport: warning: {w}");
     }
     Ok(())
@@ -329,7 +330,15 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         camera: camera_to_file(&editor.camera),
         views: editor.views().iter().map(|v| TraceView { rect: v.rect, camera: camera_to_file(&v.camera) }).collect(),
         ui: None,
+        animation: editor.animation().map(|a| crate::script::TraceAnimation { clip: a.name, time: a.time }),
     }
+}
+
+/// A script step that cannot be carried out on the scene as it is when it comes.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("event {event}: no animation clip {clip} (the scene's clips: {known})")]
+    NoClip { event: usize, clip: String, known: String },
 }
 
 /// How much time one `{"frame": 1}` of a script lets pass.
@@ -391,7 +400,7 @@ pub fn replay<T: ReplayTarget>(
     target: &mut T,
 ) -> Result<Vec<TraceLine>, T::Error>
 where
-    T::Error: From<export::ExportError>,
+    T::Error: From<export::ExportError> + From<ReplayError>,
 {
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
@@ -443,6 +452,25 @@ where
                 }
                 None => ui.notice = Some(format!("No object named \"{old}\" to rename")),
             },
+            Step::Animation(None) => {
+                editor.leave_pose();
+            }
+            Step::Animation(Some(a)) => {
+                let clip = match &a.clip {
+                    ClipName::Index(k) => Some(*k).filter(|&k| k < editor.clips().len()),
+                    ClipName::Name(n) => editor.clip_named(n),
+                };
+                let Some(clip) = clip else {
+                    let known: Vec<String> = editor.clips().iter().map(|c| format!("\"{}\"", c.name)).collect();
+                    return Err(ReplayError::NoClip {
+                        event: i,
+                        clip: a.clip.to_string(),
+                        known: if known.is_empty() { "none".into() } else { known.join(", ") },
+                    }
+                    .into());
+                };
+                editor.show_animation(clip, a.time, a.play);
+            }
             Step::Frame(n) => {
                 for k in 1..=*n {
                     // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").

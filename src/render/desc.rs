@@ -7,7 +7,7 @@ use std::time::Duration;
 use nalgebra::Matrix4;
 
 use crate::gizmo::OverlayInstance;
-use crate::lighting::Lighting;
+use crate::lighting::{Lighting, PunctualLight};
 use crate::math::{Camera, DepthMode};
 use crate::scene::material::{AlphaMode, SamplerDesc};
 
@@ -156,6 +156,9 @@ pub struct FrameDesc {
     /// The shading mode and what lights the scene (its `grid` and
     /// `background` are the callers' business: see the fields above).
     pub lighting: Lighting,
+    /// The scene's lights in world space, lighting the `material` mode in
+    /// place of the sun while `lighting.scene_lights` is on (the first 8).
+    pub lights: Vec<PunctualLight>,
     /// Gizmo geometry, drawn in the overlay pass after the scene.
     pub overlay: Vec<OverlayInstance>,
     /// Several views in one frame (the quad view): each draws the scene,
@@ -209,6 +212,7 @@ impl FrameDesc {
             grid: true,
             background: Self::BACKGROUND,
             lighting: Lighting::default(),
+            lights: Vec::new(),
             overlay: Vec::new(),
             views: Vec::new(),
             selection_rect: None,

@@ -112,6 +112,13 @@ pub use passes::outline::{ACTIVE_OUTLINE, SELECTED_OUTLINE};
 pub use passes::overlay::{OverlayDesc, OverlayFrame, OverlayRenderer, OverlayStats};
 pub use passes::rect::{RECT_BORDER, RECT_FILL};
 pub use renderer::Renderer;
+/// The environment's precomputation, the split-sum BRDF table (RG16F
+/// texels), computed afresh: for benchmarks. Renderers compute it once per
+/// process and share it.
+pub fn compute_brdf_table() -> Vec<u8> {
+    assets::environment::compute_brdf_lut()
+}
+
 /// The ash and gpu-allocator versions the embedding API speaks.
 pub use {ash, gpu_allocator};
 

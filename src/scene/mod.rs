@@ -6,6 +6,7 @@
 //! as one [`SceneError`] naming the file; saving writes a temporary file and
 //! renames it over the target, so a failed save never leaves half a file.
 
+pub mod animation;
 pub mod changes;
 pub mod file;
 pub mod gltf;

@@ -388,6 +388,21 @@ impl Ui {
                 }
                 to_editor = self.owner == Some(Owner::Editor);
                 self.pointer_button(*button, true);
+                if to_editor && self.ctx.egui_wants_keyboard_input() {
+                    // A press in the 3D view while a field is being typed
+                    // into: the field takes its text first, before the
+                    // press can start a drag that would refuse the value
+                    // (egui lets go of a field only when a click ends
+                    // elsewhere: focus is taken from it here, and it
+                    // applies its text in the next pass).
+                    if let Some(id) = self.ctx.memory(|m| m.focused()) {
+                        self.ctx.memory_mut(|m| m.surrender_focus(id));
+                    }
+                    self.run(editor, false);
+                    if let Some(message) = editor.take_message() {
+                        self.notice = Some(message);
+                    }
+                }
             }
             Event::MouseUp { button } => {
                 match self.owner {
@@ -698,7 +713,7 @@ impl Ui {
             if let Command::SetTransform { object, .. } = c {
                 let edit = self.field_edit.get_or_insert_with(FieldEdit::default);
                 if !edit.before.iter().any(|&(o, _)| o == object) {
-                    edit.before.push((object, editor.scene().objects()[object].transform));
+                    edit.before.push((object, editor.rest_transform(object).unwrap_or_default()));
                 }
             }
             editor.execute(&c);

@@ -237,6 +237,14 @@ pub(super) fn build(
                     actions.push(Command::ToggleShading);
                 }
                 note(trace, "shading", &r, u);
+                let on = editor.lighting.scene_lights;
+                let r = ui
+                    .selectable_label(on, "Scene lights")
+                    .on_hover_text("Light the material mode with the files' glTF lights in place of the sun");
+                if r.clicked() {
+                    actions.push(Command::ToggleSceneLights);
+                }
+                note(trace, "scene_lights", &r, u);
             })
         });
     });
@@ -326,9 +334,13 @@ fn side_panel(
             r.in_panel = true;
             r.start = true;
         }
+        // The Animation section, when the scene's files have clips.
+        let animation = (!editor.clips().is_empty())
+            .then(|| ui.scope(|ui| animation_section(ui, editor, u, actions, trace)).response.rect.height());
         let tail = ui.scope(|ui| transform_section(ui, editor, io, u, actions, trace));
-        // The section and the gap above it.
-        let tail_now = tail.response.rect.height() + ui.spacing().item_spacing.y;
+        // The sections and the gaps above them.
+        let gap = ui.spacing().item_spacing.y;
+        let tail_now = tail.response.rect.height() + gap + animation.map_or(0.0, |h| h + gap);
         note_visible(trace, "transform", tail.response.rect, ui.clip_rect(), u);
         if (tail_now - tail_then).abs() > 0.5 {
             ui.data_mut(|d| d.insert_temp(memory, tail_now));
@@ -604,6 +616,55 @@ fn outliner_row(ui: &mut egui::Ui, text: egui::RichText, look: RowLook, height: 
     r
 }
 
+/// The Animation section (`docs/spec/materials.md`, "Animation"): the
+/// clip list, play / pause, a time slider and the time in seconds. The
+/// clip shown, else the first, is the one the controls act on.
+fn animation_section(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+    let clips = editor.clips();
+    let shown = editor.animation();
+    let current = shown.as_ref().map_or(0, |a| a.clip).min(clips.len().saturating_sub(1));
+    let Some(clip) = clips.get(current) else { return };
+    let playing = shown.as_ref().is_some_and(|a| a.playing);
+    let mut time = shown.as_ref().map_or(0.0, |a| a.time);
+    let visible = ui.clip_rect();
+    ui.separator();
+    ui.strong("Animation");
+    let mut chosen = current;
+    let combo = egui::ComboBox::from_id_salt("animation clip").selected_text(clip.name.as_str()).width(180.0).show_ui(
+        ui,
+        |ui| {
+            for (k, c) in clips.iter().enumerate() {
+                ui.selectable_value(&mut chosen, k, c.name.as_str());
+            }
+        },
+    );
+    note_visible(trace, "animation.clip", combo.response.rect, visible, u);
+    if chosen != current {
+        actions.push(Command::ShowAnimation { clip: chosen, time: 0.0, playing });
+    }
+    ui.horizontal(|ui| {
+        let r = ui.button(if playing { "Pause" } else { "Play" }).on_hover_text("Play / pause (Space)");
+        note_visible(trace, "animation.play", r.rect, visible, u);
+        if r.clicked() {
+            actions.push(Command::ShowAnimation { clip: current, time, playing: !playing });
+        }
+        let r = ui.button("Rest").on_hover_text("Back to the scene's own pose");
+        note_visible(trace, "animation.rest", r.rect, visible, u);
+        if r.clicked() {
+            actions.push(Command::StopAnimation);
+        }
+    });
+    ui.horizontal(|ui| {
+        let duration = clip.duration.max(1e-3);
+        let r = ui.add(egui::Slider::new(&mut time, 0.0..=duration).show_value(false));
+        note_visible(trace, "animation.time", r.rect, visible, u);
+        if r.changed() {
+            actions.push(Command::ShowAnimation { clip: current, time, playing: false });
+        }
+        ui.label(format!("{time:.2} s"));
+    });
+}
+
 /// The selected objects' transforms (position, rotation as XYZ Euler
 /// degrees, scale) as number fields below the active object's name, after
 /// a separator; or a line saying there is no active object. With several
@@ -630,7 +691,9 @@ fn transform_section(
         ui.strong("Transform");
     }
     name_field(ui, i, scene.objects()[i].name.as_str(), io, u, trace);
-    let transforms: Vec<_> = selected.iter().map(|&o| scene.objects()[o].transform).collect();
+    // The objects' own transforms, also while an animation pose moves them.
+    let transforms: Vec<_> =
+        selected.iter().map(|&o| editor.rest_transform(o).unwrap_or(scene.objects()[o].transform)).collect();
     let components = |t: &crate::math::Transform, row: usize| -> [f64; 3] {
         match row {
             0 => t.position.into(),

@@ -229,6 +229,7 @@ fn a_gltf_file_exports_its_meshes_materials_and_images_as_they_are() {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
         images: vec![Image { bytes: Some(png.clone()), at: ImageAt::File("tex.png".into()) }],
+        lights: vec![],
     };
     let source = doc.write(dir.path(), "quads.gltf");
     let src = source.to_str().unwrap();
@@ -750,6 +751,7 @@ fn a_whole_file_mesh_exports_as_the_files_meshes_on_child_nodes() {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
         images: vec![Image { bytes: Some(png.clone()), at: ImageAt::File("tex.png".into()) }],
+        lights: vec![],
     };
     doc.write(dir.path(), "quads.gltf");
     let camera = json!({ "eye": [0, 0, 6], "target": [0, 0, 0], "up": [0, 1, 0], "fov_y_deg": 60 });

@@ -114,6 +114,7 @@ fn textured_doc(material: serde_json::Value, at: ImageAt) -> Doc {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![nearest()],
         images: vec![Image { bytes: Some(quadrants(4, TEXELS)), at }],
+        lights: vec![],
     }
 }
 
@@ -164,6 +165,7 @@ fn factor_vertex_colour_and_texture_multiply_in_a_glb() {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![nearest()],
         images: vec![Image { bytes: Some(quadrants(4, TEXELS)), at: ImageAt::BufferView }],
+        lights: vec![],
     };
     let shot = shoot(&doc.write(dir.path(), "factors.glb"));
     let want: [u8; 3] = std::array::from_fn(|i| to_srgb(f64::from(factor[i]) * f64::from(vertex[i])));
@@ -195,6 +197,7 @@ fn mask_cuts_texels_below_the_cutoff_out_of_colour_ids_depth_and_picking() {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![nearest()],
         images: vec![Image { bytes: Some(quadrants(4, texels)), at: ImageAt::File("mask.png".into()) }],
+        lights: vec![],
     };
     let path = doc.write(dir.path(), "mask.gltf");
     let background = FrameDesc::BACKGROUND.map(|c| to_srgb(f64::from(c)));
@@ -267,6 +270,7 @@ fn wrap_modes_repeat_mirror_and_clamp_as_the_sampler_says() {
         textures: (0..3).map(|i| json!({"source": 0, "sampler": i})).collect(),
         samplers: vec![sampler(10497), sampler(33648), sampler(33071)],
         images: vec![Image { bytes: Some(quadrants(4, TEXELS)), at: ImageAt::File("q.png".into()) }],
+        lights: vec![],
     };
     let shot = shoot(&doc.write(dir.path(), "wrap.gltf"));
     // A point of the quad at x0 with UV (u, v): u = (x - x0 + 0.6) / 0.6,
@@ -310,6 +314,7 @@ fn minified_textures_read_the_mip_levels_made_on_upload() {
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![json!({"magFilter": 9729, "minFilter": 9987})],
         images: vec![Image { bytes: Some(crate::support::textured::png_rgba(256, 256, &rgba)), at: ImageAt::DataUri }],
+        lights: vec![],
     };
     let shot = shoot(&doc.write(dir.path(), "mips.gltf"));
     let grey = to_srgb(0.5);

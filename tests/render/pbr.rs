@@ -81,6 +81,7 @@ fn lighting(tone: ToneMapping, exposure_ev: f32) -> Lighting {
         tone_mapping: tone,
         background: None,
         grid: false,
+        scene_lights: false,
     }
 }
 
@@ -423,6 +424,7 @@ fn khr_texture_transform_moves_turns_and_scales_a_checker_and_picks_its_uv_set()
         textures: vec![json!({"source": 0, "sampler": 0})],
         samplers: vec![json!({"magFilter": 9728, "minFilter": 9728})],
         images: vec![Image { bytes: Some(image), at: ImageAt::DataUri }],
+        lights: vec![],
     };
     let dir = tempfile::tempdir().unwrap();
     let path = doc.write(dir.path(), "transform.gltf");
@@ -558,4 +560,130 @@ fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
         }
         assert!(shown >= 2, "{tangent:?} x{scale}: the normal texture barely changes the picture here");
     }
+}
+
+/// A frame of `path` as the editor draws it (its lights placed by their
+/// objects), with `lighting`.
+fn shoot_editor(path: &std::path::Path, lighting: &Lighting) -> RgbaImage {
+    let (mut editor, loaded) = open_editor_for(open_scene(Some(path)).unwrap(), (W, H), DepthMode::Reversed).unwrap();
+    editor.camera = camera();
+    editor.lighting = *lighting;
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let (mut frame, _) = meshes.editor_frame(&editor);
+    frame.overlay.clear();
+    r.draw(&frame).unwrap();
+    let image = r.read_color().unwrap();
+    assert_no_validation_errors(&r);
+    image
+}
+
+/// `"scene_lights": true` lights the material mode with the file's
+/// `KHR_lights_punctual` lights in place of the sun, as the extension
+/// defines them: a point light's candela over the squared distance (with
+/// the range's window `clamp(1 - (d / range)^4, 0, 1)`), a spot's cone
+/// attenuation `clamp(cos x scale + offset, 0, 1)^2` from its inner and
+/// outer angles, a directional light's lux along its node's -Z. Expected
+/// colours: the formulas above with, per pixel, a sun standing in for the
+/// light (direction and illuminance the test works out). Off, the sun
+/// lights the scene and the lights do nothing.
+#[test]
+fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
+    let m = Mat { base: [0.7, 0.6, 0.5], metallic: 0.0, roughness: 0.6, emissive: [0.0; 3] };
+    let dark = Lighting { environment_color: [0.0; 3], scene_lights: true, ..lighting(ToneMapping::Linear, 0.0) };
+    // (light JSON, node translation, node rotation)
+    let tilt = (0.35f32 / 2.0).sin_cos(); // 0.35 rad about +x
+    let cases = [
+        (
+            json!({"type": "point", "intensity": 6.0, "color": [1.0, 0.9, 0.8]}),
+            [0.3f32, -0.2, 1.6],
+            [0.0f32, 0.0, 0.0, 1.0],
+        ),
+        (json!({"type": "point", "intensity": 9.0, "range": 2.2}), [-0.2, 0.1, 1.5], [0.0, 0.0, 0.0, 1.0]),
+        (
+            json!({"type": "spot", "intensity": 12.0, "spot": {"innerConeAngle": 0.15, "outerConeAngle": 0.45}}),
+            [0.0, 0.0, 2.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ),
+        (json!({"type": "directional", "intensity": 2.5}), [0.0, 0.0, 5.0], [tilt.0, 0.0, 0.0, tilt.1]),
+    ];
+    for (light, t, q) in cases {
+        let doc = Doc {
+            quads: vec![Quad::new([0.0; 3], 1.0, Some(0))],
+            materials: vec![m.json()],
+            lights: vec![(light.clone(), t, q)],
+            ..Doc::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = doc.write(dir.path(), "lights.gltf");
+        let shot = shoot_editor(&path, &dark);
+        let kind = light["type"].as_str().unwrap();
+        let intensity = light["intensity"].as_f64().unwrap();
+        let colour: [f64; 3] = match light.get("color") {
+            Some(c) => [0, 1, 2].map(|k| c[k].as_f64().unwrap()),
+            None => [1.0; 3],
+        };
+        // The node's -Z turned by its rotation (about +x by the test's angle).
+        let (s, c) = (2.0 * f64::from(tilt.0) * f64::from(tilt.1), 1.0 - 2.0 * f64::from(tilt.0).powi(2));
+        let travel = if kind == "directional" { [0.0, s, -c] } else { [0.0, 0.0, -1.0] };
+        let mut lit = 0;
+        for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5], [0.8, 0.7], [-0.75, -0.7]] {
+            let (px, py) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+            let (px, py) = (px as u32, py as u32);
+            let at = surface_point(DepthMode::Reversed, px, py);
+            let pos = t.map(f64::from);
+            let to = [pos[0] - at[0], pos[1] - at[1], pos[2] - at[2]];
+            let d2 = dot(to, to);
+            let (towards, e) = match kind {
+                "directional" => (travel.map(|v| -v), intensity),
+                _ => {
+                    let l = normalized(to);
+                    let mut e = intensity / d2;
+                    if let Some(r) = light.get("range").and_then(|r| r.as_f64()) {
+                        e *= (1.0 - (d2 / (r * r)).powi(2)).clamp(0.0, 1.0);
+                    }
+                    if kind == "spot" {
+                        let (inner, outer): (f64, f64) = (0.15, 0.45);
+                        let scale = 1.0 / (inner.cos() - outer.cos()).max(0.001);
+                        let cd = dot(travel, l.map(|v| -v));
+                        let a = (cd * scale - outer.cos() * scale).clamp(0.0, 1.0);
+                        e *= a * a;
+                    }
+                    (l, e)
+                }
+            };
+            let stand_in = Lighting {
+                sun: Some(Sun {
+                    direction: towards.map(|v| -v),
+                    color: colour.map(|c| c as f32),
+                    illuminance: e as f32,
+                }),
+                scene_lights: false,
+                ..dark
+            };
+            let want = expected_with_normal(&m, at, &stand_in, [0.0, 0.0, 1.0]).map(to_srgb);
+            let got = shot.pixel(px, py);
+            assert!(
+                (0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3),
+                "{kind}: pixel ({px}, {py}) {got:?}, want {want:?}"
+            );
+            lit += usize::from(want.iter().any(|&v| v > 20));
+        }
+        assert!(lit >= 2, "{kind}: the light reaches the samples");
+    }
+    // Off: the file's lights do nothing; the sun lights as before.
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 1.0, Some(0))],
+        materials: vec![m.json()],
+        lights: vec![(json!({"type": "point", "intensity": 50.0}), [0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0])],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "lights.gltf");
+    let sun = Lighting { scene_lights: false, ..dark };
+    let shot = shoot_editor(&path, &sun);
+    let (px, py) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(0.0, 0.0, 0.0));
+    let want = expected(&m, surface_point(DepthMode::Reversed, px as u32, py as u32), &sun);
+    let got = shot.pixel(px as u32, py as u32);
+    assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "off: {got:?} vs {want:?}");
 }

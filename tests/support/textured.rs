@@ -57,6 +57,9 @@ pub struct Doc {
     pub textures: Vec<Value>,
     pub samplers: Vec<Value>,
     pub images: Vec<Image>,
+    /// `KHR_lights_punctual` lights, each on a node of its own with this
+    /// translation and rotation (quaternion x, y, z, w).
+    pub lights: Vec<(Value, [f32; 3], [f32; 4])>,
 }
 
 impl Doc {
@@ -109,6 +112,10 @@ impl Doc {
             meshes.push(json!({"primitives": [primitive]}));
             nodes.push(json!({"name": format!("quad{i}"), "mesh": i, "translation": q.translation}));
         }
+        for (k, (_, t, r)) in self.lights.iter().enumerate() {
+            nodes.push(json!({"name": format!("light{k}"), "translation": t, "rotation": r,
+                              "extensions": {"KHR_lights_punctual": {"light": k}}}));
+        }
         let mut images = vec![];
         for image in &self.images {
             images.push(match (&image.at, &image.bytes) {
@@ -150,6 +157,11 @@ impl Doc {
         }
         if !images.is_empty() {
             doc["images"] = json!(images);
+        }
+        if !self.lights.is_empty() {
+            doc["extensionsUsed"] = json!(["KHR_materials_unlit", "KHR_lights_punctual"]);
+            let lights: Vec<&Value> = self.lights.iter().map(|(l, _, _)| l).collect();
+            doc["extensions"] = json!({"KHR_lights_punctual": {"lights": lights}});
         }
         let path = dir.join(name);
         if glb {

@@ -14,6 +14,7 @@ fn square(color: [f32; 4]) -> Doc {
         textures: vec![],
         samplers: vec![],
         images: vec![],
+        lights: vec![],
     }
 }
 

@@ -15,7 +15,10 @@ use std::sync::OnceLock;
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Vector4};
 
-use crate::lighting::{Environment, Lighting, Shading, ToneMapping};
+use crate::lighting::{Environment, LightKind, Lighting, PunctualLight, Shading, ToneMapping};
+
+/// The most scene lights a frame lights with (the scene shader's array).
+pub(crate) const MAX_LIGHTS: usize = 8;
 
 /// Texels per side of the BRDF table.
 pub(crate) const LUT_SIZE: u32 = 64;
@@ -76,24 +79,51 @@ fn half(x: f32) -> u16 {
 /// The BRDF table as RG16F texels, rows by roughness, computed once.
 pub(crate) fn brdf_lut() -> &'static [u8] {
     static LUT: OnceLock<Vec<u8>> = OnceLock::new();
-    LUT.get_or_init(|| {
-        let n = LUT_SIZE as usize;
-        let mut out = vec![0u8; n * n * 4];
-        for j in 0..n {
-            let roughness = (j as f64 + 0.5) / n as f64;
-            for i in 0..n {
-                let nv = (i as f64 + 0.5) / n as f64;
-                let (a, b) = split_sum(nv, roughness, LUT_SAMPLES);
-                let k = (j * n + i) * 4;
-                out[k..k + 2].copy_from_slice(&half(a as f32).to_le_bytes());
-                out[k + 2..k + 4].copy_from_slice(&half(b as f32).to_le_bytes());
-            }
-        }
-        out
-    })
+    LUT.get_or_init(compute_brdf_lut)
 }
 
-/// The scene shader's lighting block (std140, 96 bytes), in view space.
+/// The BRDF table computed afresh (what the first renderer of a process
+/// pays once).
+pub(crate) fn compute_brdf_lut() -> Vec<u8> {
+    let n = LUT_SIZE as usize;
+    let mut out = vec![0u8; n * n * 4];
+    for j in 0..n {
+        let roughness = (j as f64 + 0.5) / n as f64;
+        for i in 0..n {
+            let nv = (i as f64 + 0.5) / n as f64;
+            let (a, b) = split_sum(nv, roughness, LUT_SAMPLES);
+            let k = (j * n + i) * 4;
+            out[k..k + 2].copy_from_slice(&half(a as f32).to_le_bytes());
+            out[k + 2..k + 4].copy_from_slice(&half(b as f32).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// A scene light's four rows of the lighting block, in view space.
+fn light_rows(light: &PunctualLight, view: &Matrix4<f64>) -> [[f32; 4]; 4] {
+    let p = view * Vector4::new(light.position[0], light.position[1], light.position[2], 1.0);
+    let d = (view * Vector4::new(light.direction[0], light.direction[1], light.direction[2], 0.0)).xyz();
+    let d = d.try_normalize(1e-12).unwrap_or(d);
+    let (kind, cone) = match light.kind {
+        LightKind::Directional => (0.0, [0.0, 0.0]),
+        LightKind::Point => (1.0, [0.0, 0.0]),
+        LightKind::Spot { inner, outer } => {
+            // KHR_lights_punctual's angular attenuation, as scale and offset.
+            let scale = 1.0 / f64::max(0.001, f64::from(inner).cos() - f64::from(outer).cos());
+            (2.0, [scale as f32, (-f64::from(outer).cos() * scale) as f32])
+        }
+    };
+    let e = light.color.map(|c| c * light.intensity);
+    [
+        [p.x as f32, p.y as f32, p.z as f32, kind],
+        [d.x as f32, d.y as f32, d.z as f32, light.range.unwrap_or(0.0)],
+        [e[0], e[1], e[2], 0.0],
+        [cone[0], cone[1], 0.0, 0.0],
+    ]
+}
+
+/// The scene shader's lighting block (std140, 608 bytes), in view space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct LightingBlock {
@@ -110,22 +140,41 @@ pub(crate) struct LightingBlock {
     /// xyz: towards the solid mode's light (up and to the side of the
     /// world), in view space.
     pub solid_light: [f32; 4],
+    /// Per scene light four vec4s (`scene.frag`): position and kind,
+    /// direction of travel and range, colour x intensity, spot cone scale
+    /// and offset.
+    pub lights: [[f32; 4]; 4 * MAX_LIGHTS],
 }
 
 impl LightingBlock {
-    pub fn new(l: &Lighting, view: &Matrix4<f64>) -> LightingBlock {
+    /// The block of lighting `l` seen through `view`, with the scene's
+    /// `lights` (world space; the first [`MAX_LIGHTS`] used) in place of the
+    /// sun when `l.scene_lights` is on.
+    pub fn new(l: &Lighting, view: &Matrix4<f64>, lights: &[PunctualLight]) -> LightingBlock {
+        let mut block = LightingBlock::without_lights(l, view);
+        if l.scene_lights {
+            let used = lights.len().min(MAX_LIGHTS);
+            for (k, light) in lights.iter().take(used).enumerate() {
+                block.lights[4 * k..4 * k + 4].copy_from_slice(&light_rows(light, view));
+            }
+            block.params[3] = used as f32;
+        }
+        block
+    }
+
+    fn without_lights(l: &Lighting, view: &Matrix4<f64>) -> LightingBlock {
         let to_view = |v: [f64; 3]| {
             let w = (view * Vector4::new(v[0], v[1], v[2], 0.0)).xyz();
             let w = w.try_normalize(1e-12).unwrap_or(w);
             [w.x as f32, w.y as f32, w.z as f32]
         };
         let (sun_dir, sun_e) = match &l.sun {
-            Some(s) => {
+            Some(s) if !l.scene_lights => {
                 let d = to_view(s.direction.map(|c| -c));
                 let e = s.color.map(|c| c * s.illuminance);
                 ([d[0], d[1], d[2], 1.0], [e[0], e[1], e[2], 0.0])
             }
-            None => ([0.0, 0.0, 1.0, 0.0], [0.0; 4]),
+            _ => ([0.0, 0.0, 1.0, 0.0], [0.0; 4]),
         };
         let c = l.environment_color.map(|c| c * l.environment_intensity);
         let up = to_view([0.0, 1.0, 0.0]);
@@ -142,6 +191,7 @@ impl LightingBlock {
                 0.0,
             ],
             solid_light: [solid[0], solid[1], solid[2], 0.0],
+            lights: [[0.0; 4]; 4 * MAX_LIGHTS],
         }
     }
 }

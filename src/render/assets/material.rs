@@ -52,9 +52,10 @@ pub(crate) struct MaterialPush {
     pub normal: [f32; 4],
 }
 
-/// Bytes between the frames' slots of the lighting buffer (the largest
-/// `minUniformBufferOffsetAlignment` Vulkan allows).
-pub(crate) const LIGHTING_STRIDE: u64 = 256;
+/// Bytes between the slots of the lighting buffer: a multiple of the
+/// largest `minUniformBufferOffsetAlignment` Vulkan allows (256) that
+/// holds the block with its scene lights.
+pub(crate) const LIGHTING_STRIDE: u64 = 1024;
 
 /// A material as the scene pass uses it.
 #[derive(Clone, Copy, Debug)]

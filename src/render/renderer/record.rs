@@ -289,7 +289,9 @@ impl Renderer {
         for (k, v) in views.iter().enumerate() {
             // SAFETY: the frame's fence was waited for.
             unsafe {
-                parts.materials.write_lighting(lighting_slot(fi, k), &LightingBlock::new(&desc.lighting, &v.view))?
+                parts
+                    .materials
+                    .write_lighting(lighting_slot(fi, k), &LightingBlock::new(&desc.lighting, &v.view, &desc.lights))?
             };
         }
         let gpu_scene = parts.gpu_scene.as_mut().filter(|_| gpu_frame.is_some());

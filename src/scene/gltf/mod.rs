@@ -104,6 +104,29 @@ pub struct GltfNode {
 }
 
 impl GltfFile {
+    /// The `KHR_lights_punctual` light node `node` carries, if any.
+    pub fn light_of_node(&self, node: usize) -> Option<crate::lighting::LightDef> {
+        use crate::lighting::{LightDef, LightKind};
+        use gltf::khr_lights_punctual::Kind;
+        let light = self.document.nodes().nth(node)?.light()?;
+        let kind = match light.kind() {
+            Kind::Directional => LightKind::Directional,
+            Kind::Point => LightKind::Point,
+            Kind::Spot { inner_cone_angle, outer_cone_angle } => {
+                LightKind::Spot { inner: inner_cone_angle, outer: outer_cone_angle }
+            }
+        };
+        let finite = |v: f32, or: f32| if v.is_finite() && v >= 0.0 { v } else { or };
+        Some(LightDef {
+            kind,
+            color: light.color().map(|c| finite(c, 1.0)),
+            intensity: finite(light.intensity(), 1.0),
+            range: light.range().filter(|r| r.is_finite() && *r > 0.0),
+        })
+    }
+}
+
+impl GltfFile {
     /// Reads and validates the file and its buffers.
     pub fn read(path: &Path) -> Result<GltfFile, GltfError> {
         GltfFile::from_bytes(path, &GltfFile::read_bytes(path)?)
@@ -575,6 +598,7 @@ fn mesh_instances(document: &Document) -> Result<Vec<MeshInstance<'_>>, String> 
 }
 
 mod accessor;
+mod animation;
 mod check;
 pub mod export;
 mod lenient;
