@@ -23,8 +23,9 @@ use gltf::json::validation::{Error, Validate};
 use serde_json::Value;
 
 /// Required extensions the `gltf` crate has no feature for but this loader
-/// reads: quantized positions and normals (`read_vec3`).
-const READ_HERE: [&str; 1] = ["KHR_mesh_quantization"];
+/// reads: quantized attributes (`accessor.rs`) and compressed buffer views
+/// (`meshopt.rs`).
+const READ_HERE: [&str; 2] = ["KHR_mesh_quantization", "EXT_meshopt_compression"];
 
 /// The validation problems of `root` that stop the file, as `path: problem`.
 ///

@@ -1,7 +1,9 @@
-//! Reading a glTF file's materials, samplers and base-colour images into
-//! the plain [`Looks`] of `scene::material`. Base-colour images are decoded
-//! (PNG and JPEG, in parallel threads); other images are not opened. An image
-//! that is missing, unreadable or of another format is a warning naming it.
+//! Reading a glTF file's materials, samplers and images into the plain
+//! [`Looks`] of `scene::material`. The images the materials' textures use
+//! are decoded (PNG, JPEG and WebP, in parallel threads); others are not
+//! opened. A texture with `EXT_texture_webp` reads the WebP image it names
+//! rather than its fallback `source`. An image that is missing, unreadable
+//! or of another format (KTX2) is a warning naming it.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,12 +13,36 @@ use crate::scene::material::{
     AlphaMode, Filter, ImageData, Looks, Material, SamplerDesc, TextureRef, Wrap, MAX_IMAGE_SIDE,
 };
 
-/// Reads the materials of `document` and decodes the images their base
-/// colour textures use (in parallel). `buffers` are the file's buffers,
-/// `base` the folder side files are read from; `file` names the glTF in
-/// warnings.
-pub fn read_looks(document: &gltf::Document, buffers: &[Vec<u8>], base: &Path, file: &Path) -> Looks {
-    let materials: Vec<Material> = document.materials().map(|m| material(&m)).collect();
+/// Per texture of `document` (whose JSON is `json`), the image it reads:
+/// the WebP image its `EXT_texture_webp` extension names, else its `source`
+/// (`None` without either, e.g. a `KHR_texture_basisu` texture without a
+/// fallback). An index out of range is passed over (the checks warn).
+pub(super) fn texture_images(json: &serde_json::Value, document: &gltf::Document) -> Vec<Option<usize>> {
+    let images = document.images().len();
+    document
+        .textures()
+        .map(|t| {
+            let webp = json.pointer(&format!("/textures/{}/extensions/EXT_texture_webp/source", t.index()));
+            webp.and_then(serde_json::Value::as_u64)
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|&i| i < images)
+                .or_else(|| t.source().map(|s| s.index()))
+        })
+        .collect()
+}
+
+/// Reads the materials of `document` and decodes the images their textures
+/// use (in parallel). `texture_images` are [`texture_images`]'s, `buffers`
+/// the file's buffers, `base` the folder side files are read from; `file`
+/// names the glTF in warnings.
+pub fn read_looks(
+    document: &gltf::Document,
+    texture_images: &[Option<usize>],
+    buffers: &[Vec<u8>],
+    base: &Path,
+    file: &Path,
+) -> Looks {
+    let materials: Vec<Material> = document.materials().map(|m| material(&m, texture_images)).collect();
     let mut used = vec![false; document.images().len()];
     for m in &materials {
         for t in [m.texture, m.metallic_roughness, m.emissive_texture, m.occlusion, m.normal].into_iter().flatten() {
@@ -63,12 +89,13 @@ fn image_name(image: &gltf::Image<'_>) -> String {
     s
 }
 
-fn material(m: &gltf::Material<'_>) -> Material {
+fn material(m: &gltf::Material<'_>, texture_images: &[Option<usize>]) -> Material {
     let pbr = m.pbr_metallic_roughness();
-    // A texture without a source (allowed where an extension supplies the
-    // image, e.g. KHR_texture_basisu) draws the factor alone.
-    let reference =
-        |t: gltf::Texture<'_>| Some(TextureRef { image: t.source()?.index(), sampler: sampler(&t.sampler()) });
+    // A texture without an image read here (allowed where an extension
+    // supplies one, e.g. KHR_texture_basisu) draws the factor alone.
+    let reference = |t: gltf::Texture<'_>| {
+        Some(TextureRef { image: (*texture_images.get(t.index())?)?, sampler: sampler(&t.sampler()) })
+    };
     let texture = pbr.base_color_texture().and_then(|info| reference(info.texture()));
     let metallic_roughness = pbr.metallic_roughness_texture().and_then(|info| reference(info.texture()));
     let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture()));
@@ -193,18 +220,18 @@ pub(super) fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &P
     }
 }
 
-/// Decodes PNG or JPEG bytes (told by their first bytes) into RGBA8.
+/// Decodes PNG, JPEG or WebP bytes (told by their first bytes) into RGBA8.
 pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
     let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         image::ImageFormat::Png
     } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
         image::ImageFormat::Jpeg
-    } else if bytes.starts_with(b"\xabKTX 20\xbb") {
-        return Err("KTX2 images are not supported (PNG and JPEG are)".into());
     } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        return Err("WebP images are not supported (PNG and JPEG are)".into());
+        image::ImageFormat::WebP
+    } else if bytes.starts_with(b"\xabKTX 20\xbb") {
+        return Err("KTX2 images are not supported (PNG, JPEG and WebP are)".into());
     } else {
-        return Err("not a PNG or JPEG image".into());
+        return Err("not a PNG, JPEG or WebP image".into());
     };
     let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
     let mut limits = image::Limits::default();
@@ -226,8 +253,8 @@ mod tests {
     #[test]
     fn unknown_formats_are_named() {
         assert!(decode(b"\xabKTX 20\xbb\r\n\x1a\n rest").unwrap_err().contains("KTX2"));
-        assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("WebP"));
-        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG or JPEG"));
+        assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("cannot decode"));
+        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG, JPEG or WebP"));
         assert!(decode(b"\x89PNG\r\n\x1a\n truncated").unwrap_err().contains("cannot decode"));
     }
 

@@ -66,6 +66,9 @@ pub struct GltfFile {
     path: PathBuf,
     document: Document,
     buffers: Vec<Vec<u8>>,
+    /// Per texture, the image it reads (`EXT_texture_webp`'s before the
+    /// plain `source`; see `materials::texture_images`).
+    texture_images: Vec<Option<usize>>,
     /// The file's breaches of the specification (`check/`), logged
     /// by [`GltfFile::warn_problems`] once the file has been read without
     /// error (so a file refused later prints its one error line alone).
@@ -152,8 +155,17 @@ impl GltfFile {
         if lines > 0 {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
-        let problems = check::file_problems(bytes, base, &document, &buffers);
-        Ok(GltfFile { path: path.to_path_buf(), document, buffers, problems, warned: AtomicBool::new(false) })
+        let json = raw_json(bytes);
+        let problems = check::file_problems(&json, bytes, base, &document, &buffers);
+        let texture_images = materials::texture_images(&json, &document);
+        Ok(GltfFile {
+            path: path.to_path_buf(),
+            document,
+            buffers,
+            texture_images,
+            problems,
+            warned: AtomicBool::new(false),
+        })
     }
 
     /// Logs one warning per breach of the specification the file has, the
@@ -210,7 +222,8 @@ impl GltfFile {
     /// The file's materials and decoded base-colour images, with a warning
     /// per image that could not be read.
     pub fn looks(&self) -> Looks {
-        read_looks(&self.document, &self.buffers, self.path.parent().unwrap_or(Path::new("")), &self.path)
+        let base = self.path.parent().unwrap_or(Path::new(""));
+        read_looks(&self.document, &self.texture_images, &self.buffers, base, &self.path)
     }
 
     /// Each mesh's `name`, in file order.
@@ -318,8 +331,28 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
     if !version.starts_with("2.") {
         return Err(format!("unsupported glTF version \"{version}\" (only 2.x is supported)"));
     }
-    let buffers = load_buffers(&document, blob.as_deref(), base)?;
+    // Compressed buffer views are decoded into the buffers they point
+    // into; the extension's fallback buffers are not read.
+    let meshopt = document.extensions_used().any(|e| e == meshopt::NAME);
+    let json = if meshopt { raw_json(bytes) } else { serde_json::Value::Null };
+    let fallback = meshopt::fallback_buffers(&json);
+    let mut buffers = load_buffers(&document, blob.as_deref(), base, &fallback)?;
+    if meshopt {
+        let lengths: Vec<usize> = document.buffers().map(|b| b.length()).collect();
+        meshopt::decode_views(&json, &mut buffers, &lengths)?;
+    }
     Ok((document, buffers))
+}
+
+/// The JSON of glTF `bytes` (a GLB's JSON chunk) as a tree; `Null` where
+/// it does not parse (the `gltf` crate's parse reports that).
+fn raw_json(bytes: &[u8]) -> serde_json::Value {
+    let text = if bytes.starts_with(b"glTF") {
+        gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
+    } else {
+        bytes.to_vec()
+    };
+    serde_json::from_slice(&text).unwrap_or_default()
 }
 
 /// Parses glTF bytes into the merged mesh of the default scene.
@@ -438,11 +471,21 @@ fn one_line(message: &str) -> String {
 /// once (`docs/spec/assets.md`). A buffer with nothing to read (a GLB placeholder
 /// without a URI beyond the first, a `.gltf` buffer without a URI, or a
 /// remote URL) is left empty: legal when nothing uses it, and any view that
-/// does use it fails when read, naming the buffer.
-fn load_buffers(document: &Document, blob: Option<&[u8]>, base: &Path) -> Result<Vec<Vec<u8>>, String> {
+/// does use it fails when read, naming the buffer. So is a buffer marked in
+/// `fallback` (`EXT_meshopt_compression`'s fallback, filled by decoding).
+fn load_buffers(
+    document: &Document,
+    blob: Option<&[u8]>,
+    base: &Path,
+    fallback: &[bool],
+) -> Result<Vec<Vec<u8>>, String> {
     let mut out = Vec::new();
     for buffer in document.buffers() {
         let i = buffer.index();
+        if fallback.get(i) == Some(&true) {
+            out.push(Vec::new());
+            continue;
+        }
         let data = match buffer.source() {
             // Only the first buffer may be the GLB binary chunk.
             gltf::buffer::Source::Bin => match blob {
@@ -560,6 +603,7 @@ mod check;
 pub mod export;
 mod lenient;
 mod materials;
+mod meshopt;
 mod primitive;
 mod skin;
 

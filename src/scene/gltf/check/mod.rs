@@ -85,18 +85,20 @@ fn owner_kind(path: &[String], object: &Map<String, Value>) -> &'static str {
 
 /// The breaches of the glTF specification in an opened file (see
 /// `check/`): those of its JSON, then those of its accessor data.
-pub(super) fn file_problems(bytes: &[u8], base: &Path, document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
-    let text = if bytes.starts_with(b"glTF") {
-        gltf::binary::Glb::from_slice(bytes).map(|glb| glb.json.into_owned()).unwrap_or_default()
-    } else {
-        bytes.to_vec()
-    };
-    let json: serde_json::Value = serde_json::from_slice(&text).unwrap_or_default();
-    let mut out = check_json(&json);
+/// `json` is the file's JSON as a tree (the GLB's JSON chunk), `bytes` the
+/// file.
+pub(super) fn file_problems(
+    json: &Value,
+    bytes: &[u8],
+    base: &Path,
+    document: &Document,
+    buffers: &[Vec<u8>],
+) -> Vec<String> {
+    let mut out = check_json(json);
     if bytes.starts_with(b"glTF") {
-        mesh::check_glb(bytes, &json, &mut out);
+        mesh::check_glb(bytes, json, &mut out);
     }
-    out.extend(image::check_images(&json, base, buffers));
+    out.extend(image::check_images(json, base, buffers));
     out.extend(data::check_data(document, buffers));
     out
 }

@@ -2,7 +2,7 @@
 //! that breaks it warns at the JSON pointer of the breach, and the same file
 //! with the breach mended does not.
 
-use super::super::parse_with_buffers;
+use super::super::{parse_with_buffers, raw_json};
 use super::*;
 use serde_json::{json, Value};
 
@@ -40,7 +40,7 @@ fn good() -> Value {
 fn warnings(v: &Value) -> Vec<String> {
     let bytes = serde_json::to_vec(v).unwrap();
     let (document, buffers) = parse_with_buffers(&bytes, Path::new("."), false).expect("the test file must parse");
-    file_problems(&bytes, Path::new("."), &document, &buffers)
+    file_problems(&raw_json(&bytes), &bytes, Path::new("."), &document, &buffers)
 }
 
 /// `v` changed by `edit` warns exactly once per pointer in `at`, each

@@ -350,4 +350,5 @@ fn morph_targets_apply_at_the_meshs_default_weights() {
     assert!(load_doc(&doc, ONE_MESH, &bad).unwrap_err().contains("morph target 0 has 2 values for 3 vertices"));
 }
 
+mod compressed;
 mod errors;
