@@ -1,7 +1,7 @@
 //! The icon of a selected glTF light (`docs/spec/materials.md`,
-//! `KHR_lights_punctual`): a ring facing the view at the light's place,
-//! with, for directional and spot lights, an arrow along the way the light
-//! travels; sized in pixels of the view it is drawn in, drawn by the
+//! `KHR_lights_punctual`): a small sun facing the view at the light's
+//! place (a dot and eight rays), with, for directional and spot lights, an
+//! arrow along the way the light travels; sized in pixels of the view it is drawn in, drawn by the
 //! overlay pass as the gizmo is.
 
 use nalgebra::{Matrix4, Point3, Vector3, Vector4};
@@ -10,8 +10,10 @@ use crate::gizmo::{HandleState, MeshKind, OverlayInstance};
 use crate::lighting::LightKind;
 use crate::math::View;
 
-/// The ring's radius and the arrow's length, in pixels.
-pub const ICON_RING_PX: f64 = 9.0;
+/// The dot's radius, the rays' outer radius and the arrow's length, in
+/// pixels.
+pub const ICON_DOT_PX: f64 = 4.5;
+pub const ICON_RING_PX: f64 = 10.0;
 pub const ICON_ARROW_PX: f64 = 34.0;
 
 const ICON_COLOR: [f32; 4] = [1.0, 0.82, 0.25, 1.0];
@@ -32,17 +34,21 @@ pub fn light_icon(kind: &LightKind, world: &Matrix4<f64>, view: &View) -> Vec<Ov
     let at = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
     let Some(wpp) = view.world_per_pixel(&at) else { return Vec::new() };
     let (right, up, forward) = (view.right().into_inner(), view.up().into_inner(), view.forward().into_inner());
-    let r = ICON_RING_PX * wpp;
-    // The ring (around its +Z) faces the eye.
-    let mut out = vec![piece(MeshKind::Ring, columns(right * r, up * r, forward * r, at))];
+    // A dot facing the eye, and eight short rays around it in the view's
+    // plane (a sun), each a thin shaft.
+    let dot = ICON_DOT_PX * wpp;
+    let mut out = vec![piece(MeshKind::Disc, columns(right * dot, up * dot, forward * dot, at))];
+    let ray_r = 0.8 * wpp;
+    for k in 0..8 {
+        let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
+        let d = right * a.cos() + up * a.sin();
+        let side = forward.cross(&d);
+        let start = at + d * (ICON_RING_PX - 3.0) * wpp;
+        out.push(piece(MeshKind::Shaft, columns(side * ray_r, d * (3.0 * wpp), forward * ray_r, start)));
+    }
     let travel = -world.fixed_view::<3, 1>(0, 2).into_owned();
-    let Some(d) = travel.try_normalize(1e-12).filter(|_| !matches!(kind, LightKind::Point)) else {
-        // A point light: a dot in the ring.
-        let s = 2.5 * wpp;
-        out.push(piece(MeshKind::Disc, columns(right * s, up * s, forward * s, at)));
-        return out;
-    };
-    // An arrow from the ring along the light's way: shaft, then cone.
+    let Some(d) = travel.try_normalize(1e-12).filter(|_| !matches!(kind, LightKind::Point)) else { return out };
+    // An arrow from the dot along the light's way: shaft, then cone.
     let side = if d.cross(&up).norm() > 1e-6 { d.cross(&up).normalize() } else { d.cross(&right).normalize() };
     let other = side.cross(&d);
     let len = ICON_ARROW_PX * wpp;
@@ -74,24 +80,35 @@ mod tests {
     }
 
     #[test]
-    fn the_ring_is_its_size_in_pixels_and_the_arrow_follows_the_nodes_minus_z() {
+    fn the_sun_is_its_size_in_pixels_and_the_arrow_follows_the_nodes_minus_z() {
         let v = view();
-        // A spot at (1, 2, 0) turned 90 degrees about +X: its -Z is world -Y.
-        let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+        // A spot at (1, 2, 0) turned -90 degrees about +X: its +Z becomes
+        // world +Y, so it shines along -Y.
+        let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2);
         let world = Matrix4::new_translation(&Vector3::new(1.0, 2.0, 0.0)) * turn.to_homogeneous();
         let icon = light_icon(&LightKind::Spot { inner: 0.1, outer: 0.4 }, &world, &v);
-        assert_eq!(icon.iter().map(|i| i.mesh).collect::<Vec<_>>(), [MeshKind::Ring, MeshKind::Shaft, MeshKind::Cone]);
+        let kinds: Vec<MeshKind> = icon.iter().map(|i| i.mesh).collect();
+        assert_eq!(kinds[0], MeshKind::Disc);
+        assert_eq!(&kinds[9..], [MeshKind::Shaft, MeshKind::Cone]);
         let centre = v.world_to_screen(&Point3::new(1.0, 2.0, 0.0)).unwrap();
-        // The ring's edge (canonical radius 1 along its x) is 9 px out.
+        // The dot's edge (canonical radius 1 along its x) is 4.5 px out,
+        // each ray's outer end 10 px.
         let edge = screen(&v, &icon[0], [1.0, 0.0, 0.0]);
-        assert!(((edge - centre).norm() - ICON_RING_PX).abs() < 0.05, "{}", (edge - centre).norm());
-        // The cone's apex lies straight below the centre on screen (world
-        // -Y projects downwards), 34 px away.
+        assert!(((edge - centre).norm() - ICON_DOT_PX).abs() < 0.05, "{}", (edge - centre).norm());
+        for ray in &icon[1..9] {
+            let end = screen(&v, ray, [0.0, 1.0, 0.0]);
+            assert!(((end - centre).norm() - ICON_RING_PX).abs() < 0.1, "{}", (end - centre).norm());
+        }
+        let icon = &icon[8..];
+        // The cone's apex lies below the centre on screen (world -Y
+        // projects downwards; within a pixel sideways, the camera looking
+        // slightly down), 34 px away.
         let apex = screen(&v, &icon[2], [0.0, 1.0, 0.0]);
-        assert!((apex.x - centre.x).abs() < 0.5 && apex.y > centre.y, "{apex} {centre}");
+        assert!((apex.x - centre.x).abs() < 1.0 && apex.y > centre.y, "{apex} {centre}");
         assert!(((apex - centre).norm() - ICON_ARROW_PX).abs() < 1.5, "{}", (apex - centre).norm());
-        // A point light: the ring and a dot, no arrow.
+        // A point light: the sun alone, no arrow.
         let point = light_icon(&LightKind::Point, &world, &v);
-        assert_eq!(point.iter().map(|i| i.mesh).collect::<Vec<_>>(), [MeshKind::Ring, MeshKind::Disc]);
+        assert_eq!(point.len(), 9);
+        assert!(point[1..].iter().all(|p| p.mesh == MeshKind::Shaft));
     }
 }
