@@ -368,6 +368,30 @@ impl Renderer {
                 height_px: f64::from(v.rect.extent.height.max(1)),
                 depth: desc.depth,
             };
+            // Each view's scene objects and grid into its rectangle, in the
+            // scope open: GPU culling's culled objects, then the listed
+            // ones (the blended meshes' objects, back to front), then the
+            // grid when asked. `multisampled`: the MSAA colour scope's
+            // pipelines.
+            let draw_views = |multisampled: bool, grid: bool, stats: &mut FrameStats| {
+                for (k, v) in views.iter().enumerate() {
+                    set_viewport(d, cmd, v.rect);
+                    let push = ScenePush::new(&v.projection);
+                    let (meshes, materials) = (&parts.meshes, &parts.materials);
+                    let culled = match gpu_scene {
+                        Some(g) => {
+                            g.record(d, cmd, lighting_slot(fi, k), &push, desc.depth, meshes, materials, multisampled)
+                        }
+                        None => 0,
+                    };
+                    let (calls, instances) = parts.scene.record(d, cmd, &scene_inputs(v, k), multisampled);
+                    stats.draw_calls += calls + culled;
+                    stats.instances += instances;
+                    if grid {
+                        stats.draw_calls += parts.grid.record(d, cmd, &grid_inputs(v));
+                    }
+                }
+            };
             for scope in &plan.scopes {
                 record_barrier(d, cmd, scope.before, depths);
                 // The scope's colour attachment; a resolving scope leaves
@@ -399,26 +423,7 @@ impl Renderer {
                         if several && msaa.is_none() {
                             clear_views(d, cmd, &views, background);
                         }
-                        for (k, v) in views.iter().enumerate() {
-                            set_viewport(d, cmd, v.rect);
-                            // GPU culling: the culled objects, then the
-                            // listed ones (the blended meshes' objects, back
-                            // to front).
-                            let push = ScenePush::new(&v.projection);
-                            let culled = match gpu_scene {
-                                Some(g) => {
-                                    let slot = lighting_slot(fi, k);
-                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, false)
-                                }
-                                None => 0,
-                            };
-                            let (calls, instances) = parts.scene.record(d, cmd, &scene_inputs(v, k), false);
-                            stats.draw_calls += calls + culled;
-                            stats.instances += instances;
-                            if desc.grid && msaa.is_none() {
-                                stats.draw_calls += parts.grid.record(d, cmd, &grid_inputs(v));
-                            }
-                        }
+                        draw_views(false, desc.grid && msaa.is_none(), &mut stats);
                     }
                     Pass::SceneColor => {
                         // MSAA: scene objects (colour alone) and the grid
@@ -441,23 +446,7 @@ impl Renderer {
                         // The single-sample scope's counts are replaced by
                         // this one's (they repeat the same scene draws).
                         (stats.draw_calls, stats.instances) = (0, 0);
-                        for (k, v) in views.iter().enumerate() {
-                            set_viewport(d, cmd, v.rect);
-                            let push = ScenePush::new(&v.projection);
-                            let culled = match gpu_scene {
-                                Some(g) => {
-                                    let slot = lighting_slot(fi, k);
-                                    g.record(d, cmd, slot, &push, desc.depth, &parts.meshes, &parts.materials, true)
-                                }
-                                None => 0,
-                            };
-                            let (calls, instances) = parts.scene.record(d, cmd, &scene_inputs(v, k), true);
-                            stats.draw_calls += calls + culled;
-                            stats.instances += instances;
-                            if desc.grid {
-                                stats.draw_calls += parts.grid.record(d, cmd, &grid_inputs(v));
-                            }
-                        }
+                        draw_views(true, desc.grid, &mut stats);
                     }
                     Pass::Outline => {
                         begin_screen_pass(d, cmd, extent, color(None));
