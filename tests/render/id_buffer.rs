@@ -109,17 +109,6 @@ impl Lcg {
     }
 }
 
-/// Whether the 3x3 neighbourhood of (x, y) in `ids` holds more than one id.
-fn on_silhouette(ids: &[u32], x: u32, y: u32) -> bool {
-    let own = ids[(y * W + x) as usize];
-    (-1i32..=1).any(|dy| {
-        (-1i32..=1).any(|dx| {
-            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-            qx >= 0 && qy >= 0 && qx < W as i32 && qy < H as i32 && ids[(qy as u32 * W + qx as u32) as usize] != own
-        })
-    })
-}
-
 /// The channels of an sRGB pixel that are lit (well above the dark ones).
 fn lit_channels(p: [u8; 4]) -> [bool; 3] {
     [p[0] > 60, p[1] > 60, p[2] > 60]
@@ -163,7 +152,7 @@ fn off_silhouette_samples(
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let (x, y) = (rng.next(W), rng.next(H));
-        if on_silhouette(ids, x, y) {
+        if on_silhouette(ids, (W, H), x, y) {
             continue;
         }
         let gpu = ids[(y * W + x) as usize];

@@ -48,17 +48,6 @@ fn save(img: &RgbaImage, name: &str) {
     viewport::files::save_png(&dir.join(format!("{name}.png")), img.width, img.height, &img.data).unwrap();
 }
 
-/// Whether (x, y)'s 3x3 neighbourhood holds more than one id.
-fn on_silhouette(ids: &[u32], x: u32, y: u32) -> bool {
-    let own = ids[(y * W + x) as usize];
-    (-1i32..=1).any(|dy| {
-        (-1i32..=1).any(|dx| {
-            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-            qx >= 0 && qy >= 0 && qx < W as i32 && qy < H as i32 && ids[(qy as u32 * W + qx as u32) as usize] != own
-        })
-    })
-}
-
 fn quad_frame(samples: u32, depth: DepthMode, tag: &str) {
     let mut r = renderer_with_samples(W, H, samples);
     let (mut editor, loaded) = open_editor(scene(), (W, H), depth).unwrap();
@@ -115,7 +104,7 @@ fn quad_frame(samples: u32, depth: DepthMode, tag: &str) {
         let mut checked = 0;
         for y in (y0 + 2..y0 + h - 2).step_by(7) {
             for x in (x0 + 2..x0 + w - 2).step_by(7) {
-                if on_silhouette(&ids, x, y) {
+                if on_silhouette(&ids, (W, H), x, y) {
                     continue;
                 }
                 let cursor = Point2::new(f64::from(x) + 0.5, f64::from(y) + 0.5);

@@ -42,3 +42,15 @@ pub fn project(camera: &Camera, depth: DepthMode, w: u32, h: u32, p: Point3<f64>
     let (x, y) = (c.x / c.w, c.y / c.w);
     ((x + 1.0) * 0.5 * w as f64, (y + 1.0) * 0.5 * h as f64)
 }
+
+/// Whether the 3x3 neighbourhood of pixel (x, y) of a `w` x `h` id image
+/// holds more than one id (a silhouette pixel).
+pub fn on_silhouette(ids: &[u32], (w, h): (u32, u32), x: u32, y: u32) -> bool {
+    let own = ids[(y * w + x) as usize];
+    (-1i32..=1).any(|dy| {
+        (-1i32..=1).any(|dx| {
+            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+            qx >= 0 && qy >= 0 && qx < w as i32 && qy < h as i32 && ids[(qy as u32 * w + qx as u32) as usize] != own
+        })
+    })
+}
