@@ -66,7 +66,7 @@ Window controls:
   Ctrl+Shift+R          recover the autosave offered on opening (one undo step)
   Drop a .gltf/.glb     import it under the cursor (one undo step)
   N                     show / hide the side panel (outliner, transform fields)
-  Toolbar               gizmo mode, space, pivot, snapping, depth, projection, shading (tooltips name the keys)
+  Toolbar               gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights (tooltips name the keys)
   Side panel            outliner (drag rows onto a row to reparent, double click to rename,
                         arrows fold), the active object's name and transform fields, and
                         the Animation section (clip, play / pause, time) when there are clips
