@@ -239,8 +239,8 @@ pub(super) fn build(
                 note(trace, "shading", &r, u);
                 let on = editor.lighting.scene_lights;
                 let r = ui
-                    .selectable_label(on, "Scene lights")
-                    .on_hover_text("Light the material mode with the files' glTF lights in place of the sun");
+                    .selectable_label(on, "Lights")
+                    .on_hover_text("Scene lights: the material mode lit by the glTF files' lights in place of the sun");
                 if r.clicked() {
                     actions.push(Command::ToggleSceneLights);
                 }
