@@ -373,9 +373,44 @@ fn mikktspace_tangents(
             }
         }
     }
-    let mut corners = Corners { positions, normals, uvs, triangles, out: vec![[0.0; 4]; 3 * triangles.len()] };
+    let none = vec![[0.0; 4]; 3 * triangles.len()];
+    // The crate's vertex welding indexes past its tables when every
+    // position is the same (a grid of zero extent) or not finite: such
+    // primitives (a validator suite file has one) get no tangents.
+    let used = || triangles.iter().flatten().map(|&i| i as usize);
+    let finite = used()
+        .all(|i| positions[i].iter().chain(&uvs[i]).chain(normals.map_or(&[0.0; 3], |n| &n[i])).all(|v| v.is_finite()));
+    let extent = (0..3).map(|k| {
+        let (lo, hi) =
+            used().fold((f32::MAX, f32::MIN), |(lo, hi), i| (lo.min(positions[i][k]), hi.max(positions[i][k])));
+        hi - lo
+    });
+    if triangles.is_empty() || !finite || !extent.fold(0.0f32, f32::max).is_normal() {
+        return none;
+    }
+    let mut corners = Corners { positions, normals, uvs, triangles, out: none };
     if !mikktspace::generate_tangents(&mut corners) {
         log::warn!("MikkTSpace found no tangents; the normal texture is not drawn");
     }
     corners.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mikktspace_tangents;
+
+    #[test]
+    fn a_triangle_of_one_point_or_of_nan_gets_no_tangents_and_no_panic() {
+        // All three corners at one place (a validator suite file's
+        // primitive without data), then a NaN corner.
+        let tri = [[0u32, 1, 2]];
+        let uvs = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+        assert_eq!(mikktspace_tangents(&[[0.0; 3]; 3], None, &uvs, &tri), vec![[0.0; 4]; 3]);
+        let nan = [[0.0, 0.0, 0.0], [f32::NAN, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        assert_eq!(mikktspace_tangents(&nan, None, &uvs, &tri), vec![[0.0; 4]; 3]);
+        // A proper triangle gets the tangent along increasing u (+x here).
+        let ok = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        let t = mikktspace_tangents(&ok, None, &uvs, &tri);
+        assert!(t.iter().all(|t| (t[0] - 1.0).abs() < 1e-5 && t[1].abs() < 1e-5 && t[2].abs() < 1e-5), "{t:?}");
+    }
 }
