@@ -5,6 +5,9 @@
 
 mod support;
 
+/// glTF animation on a file the test writes.
+#[path = "cli/animation.rs"]
+mod animation;
 /// Headless outputs and bad command-line input.
 #[path = "cli/args.rs"]
 mod args;
