@@ -506,9 +506,11 @@ impl Editor {
         // The written objects and their subtrees, each once (a written object
         // may sit below another): what this costs depends on what moved, not
         // on the size of the scene.
+        let mut written: Vec<usize> = objects.to_vec();
+        written.sort_unstable();
         let mut moved: Vec<usize> = Vec::new();
         for &i in objects.iter().filter(|&&i| self.scene.contains(i)) {
-            if !self.scene.hierarchy().ancestors(i).any(|p| objects.contains(&p)) {
+            if !self.scene.hierarchy().ancestors(i).any(|p| written.binary_search(&p).is_ok()) {
                 moved.push(i);
                 moved.extend(self.scene.hierarchy().descendants(i));
             }
