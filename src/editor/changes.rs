@@ -72,6 +72,14 @@ impl ChangeLog {
         self.start_over_if_long(id_bound);
     }
 
+    /// Counts an edit that renderers need not look at (objects reparented
+    /// with their world matrices kept): the scene is unsaved all the same.
+    pub(super) fn edited(&mut self) {
+        if !self.posing {
+            self.edits += 1;
+        }
+    }
+
     /// Logs objects that were hidden or shown (nothing else of them
     /// changed): an edit.
     pub(super) fn visibility_changed(&mut self, objects: &[usize], id_bound: usize) {
@@ -163,12 +171,14 @@ impl Editor {
                 // hierarchy it met going forward.
                 let order: Vec<usize> =
                     if forward { (0..objects.len()).collect() } else { (0..objects.len()).rev().collect() };
+                // Kept by the new parents: what renderers hold stays valid.
+                let worlds: Vec<nalgebra::Matrix4<f64>> = objects.iter().map(|&i| self.scene.world_matrix(i)).collect();
                 for k in order {
                     let parent = to[k].0;
                     self.scene.set_parent(objects[k], parent).expect("history entries fit the scene they were made on");
                 }
                 let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
-                self.write_transforms(objects, &transforms);
+                self.write_transforms_from(objects, &transforms, Some(&worlds));
                 self.relink_skins();
             }
             Edit::Transform { objects, before, after } => {

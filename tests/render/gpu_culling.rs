@@ -785,7 +785,7 @@ fn hiding_and_showing_write_mesh_words_and_draw_what_the_cpu_path_draws() {
     // Object 207 under 206, keeping its place: hiding 206 hides both.
     e.reparent(&[207], Some(206)).unwrap();
     let mut sync = GpuSync::default();
-    let mut frame = |e: &Editor, r: &mut Renderer, sync: &mut GpuSync| {
+    let frame = |e: &Editor, r: &mut Renderer, sync: &mut GpuSync| {
         let f = meshes.gpu_frame(e, r, sync).unwrap();
         let uploaded = r.draw(&f).unwrap().uploaded_objects;
         (uploaded, r.read_ids().unwrap())
