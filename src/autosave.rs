@@ -156,7 +156,11 @@ impl Autosaver {
                 return;
             }
             let finished = match editor.changes_since(Some(mark)) {
-                SceneChanges::Changed(ids) => scene.finish_copy(copy, ids, Some(editor.camera_to_save())),
+                SceneChanges::Changed(ids) => {
+                    // Objects hidden or shown meanwhile are taken again too.
+                    let ids = [ids, editor.visibility_since(Some(mark))].concat();
+                    scene.finish_copy(copy, &ids, Some(editor.camera_to_save()))
+                }
                 SceneChanges::All => None,
             };
             match finished {

@@ -108,7 +108,12 @@ impl SceneMeshes {
             renderer.set_scene_objects(bound, self.scene_objects(scene))?;
             sync.records = bound;
             sync.blended = self.blended_objects(scene, renderer);
-        } else if let SceneChanges::Changed(changed @ [_, ..]) = changes {
+        } else if let SceneChanges::Changed(changed) = changes {
+            let shown_or_hidden = editor.visibility_since(sync.mark);
+            if changed.is_empty() && shown_or_hidden.is_empty() {
+                sync.mark = Some(editor.change_mark());
+                return Ok(());
+            }
             if bound > sync.records {
                 renderer.grow_scene_objects(bound + bound / 2)?;
                 sync.records = bound + bound / 2;
@@ -119,18 +124,86 @@ impl SceneMeshes {
             let mut ids: Vec<usize> = changed.iter().copied().filter(|&i| i < sync.records).collect();
             ids.sort_unstable();
             ids.dedup();
-            for &i in &ids {
-                let blended = scene.get(i).is_some_and(|o| self.is_blended(scene, i, o, renderer));
-                match (sync.blended.binary_search(&i), blended) {
-                    (Err(at), true) => sync.blended.insert(at, i),
-                    (Ok(at), false) => {
-                        sync.blended.remove(at);
+            let any_blended = !sync.blended.is_empty() || self.entries.values().any(|e| renderer.mesh_is_blended(e.id));
+            // Objects hidden or shown, nothing else of them changed: a mesh
+            // word each (the whole record where the renderer cannot take a
+            // word, and always when blended meshes are about, whose objects
+            // are listed apart).
+            let mut vis: Vec<usize> = shown_or_hidden
+                .iter()
+                .copied()
+                .filter(|&i| i < sync.records && ids.binary_search(&i).is_err())
+                .collect();
+            vis.sort_unstable();
+            vis.dedup();
+            if any_blended {
+                ids.extend_from_slice(&vis);
+            } else if !vis.is_empty() {
+                let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
+                let mut words: Vec<(u32, Option<MeshId>)> = Vec::with_capacity(vis.len());
+                for &i in &vis {
+                    match scene.get(i) {
+                        Some(o) if !scene.is_hidden(i) => {
+                            let m = match last {
+                                Some((r, m)) if *r == o.mesh => m,
+                                _ => {
+                                    let m = self.get(&o.mesh);
+                                    last = Some((&o.mesh, m));
+                                    m
+                                }
+                            };
+                            match m {
+                                Some(m) => words.push((i as u32, Some(m))),
+                                None => ids.push(i),
+                            }
+                        }
+                        Some(_) => words.push((i as u32, None)),
+                        None => ids.push(i),
                     }
-                    _ => {}
+                }
+                let whole = renderer.set_scene_object_meshes(&words)?;
+                ids.extend(whole.into_iter().map(|i| i as usize));
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            if any_blended {
+                for &i in &ids {
+                    let blended = scene.get(i).is_some_and(|o| self.is_blended(scene, i, o, renderer));
+                    match (sync.blended.binary_search(&i), blended) {
+                        (Err(at), true) => sync.blended.insert(at, i),
+                        (Ok(at), false) => {
+                            sync.blended.remove(at);
+                        }
+                        _ => {}
+                    }
                 }
             }
-            let changed: Vec<(u32, SceneObject)> =
-                ids.into_iter().map(|i| (i as u32, self.scene_object(scene, i))).collect();
+            // Runs of objects with the same mesh look it up once.
+            let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
+            let changed: Vec<(u32, SceneObject)> = ids
+                .into_iter()
+                .map(|i| {
+                    let record = match scene.get(i) {
+                        Some(o) => {
+                            let lookup = |mesh: &'_ MeshRef| match last {
+                                Some((r, m)) if *r == *mesh => m,
+                                _ => {
+                                    let m = self.get(mesh);
+                                    last = Some((&o.mesh, m));
+                                    m
+                                }
+                            };
+                            let world = scene.world_matrix(i);
+                            match appearance(scene, i, o, lookup) {
+                                Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
+                                None => SceneObject { mesh: None, world, color: o.color },
+                            }
+                        }
+                        None => SceneObject::NONE,
+                    };
+                    (i as u32, record)
+                })
+                .collect();
             renderer.update_scene_objects(&changed)?;
         }
         sync.mark = Some(editor.change_mark());

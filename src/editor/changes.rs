@@ -14,6 +14,8 @@ use crate::scene::{Detached, Scene};
 pub struct ChangeMark {
     epoch: u64,
     changed: usize,
+    /// Where the log of visibility changes stood.
+    visibility: usize,
     /// Changes to the scene that move no object (a camera bookmark stored).
     other: u64,
 }
@@ -46,6 +48,9 @@ pub(super) struct ChangeLog {
     /// Bumped when the log starts over.
     epoch: u64,
     changed: Vec<usize>,
+    /// Objects whose visibility (alone) may have changed, in order: their
+    /// records need a new mesh word, not a new matrix.
+    visibility: Vec<usize>,
     /// Counts changes that touch no object (bookmarks): they make the
     /// scene unsaved without asking renderers to look at any object.
     pub(super) other: u64,
@@ -64,9 +69,32 @@ impl ChangeLog {
         if !self.posing && !objects.is_empty() {
             self.edits += 1;
         }
-        if self.changed.len() > 2 * id_bound.max(4096) {
+        self.start_over_if_long(id_bound);
+    }
+
+    /// Counts an edit that renderers need not look at (objects reparented
+    /// with their world matrices kept): the scene is unsaved all the same.
+    pub(super) fn edited(&mut self) {
+        if !self.posing {
+            self.edits += 1;
+        }
+    }
+
+    /// Logs objects that were hidden or shown (nothing else of them
+    /// changed): an edit.
+    pub(super) fn visibility_changed(&mut self, objects: &[usize], id_bound: usize) {
+        self.visibility.extend_from_slice(objects);
+        if !objects.is_empty() {
+            self.edits += 1;
+        }
+        self.start_over_if_long(id_bound);
+    }
+
+    fn start_over_if_long(&mut self, id_bound: usize) {
+        if self.changed.len() + self.visibility.len() > 2 * id_bound.max(4096) {
             self.epoch += 1;
             self.changed.clear();
+            self.visibility.clear();
         }
     }
 }
@@ -74,7 +102,12 @@ impl ChangeLog {
 impl Editor {
     /// The current point of the change log.
     pub fn change_mark(&self) -> ChangeMark {
-        ChangeMark { epoch: self.log.epoch, changed: self.log.changed.len(), other: self.log.other }
+        ChangeMark {
+            epoch: self.log.epoch,
+            changed: self.log.changed.len(),
+            visibility: self.log.visibility.len(),
+            other: self.log.other,
+        }
     }
 
     /// The current point of the scene's edits (poses left out).
@@ -90,6 +123,19 @@ impl Editor {
                 SceneChanges::Changed(&self.log.changed[m.changed..])
             }
             _ => SceneChanges::All,
+        }
+    }
+
+    /// The objects hidden or shown since `mark` (possibly repeated; their
+    /// other state as it was, unless [`Editor::changes_since`] lists them
+    /// too). Empty when the mark is from before the log's start, where
+    /// [`Editor::changes_since`] says [`SceneChanges::All`].
+    pub fn visibility_since(&self, mark: Option<ChangeMark>) -> &[usize] {
+        match mark {
+            Some(m) if m.epoch == self.log.epoch && m.visibility <= self.log.visibility.len() => {
+                &self.log.visibility[m.visibility..]
+            }
+            _ => &[],
         }
     }
 
@@ -125,12 +171,14 @@ impl Editor {
                 // hierarchy it met going forward.
                 let order: Vec<usize> =
                     if forward { (0..objects.len()).collect() } else { (0..objects.len()).rev().collect() };
+                // Kept by the new parents: what renderers hold stays valid.
+                let worlds: Vec<nalgebra::Matrix4<f64>> = objects.iter().map(|&i| self.scene.world_matrix(i)).collect();
                 for k in order {
                     let parent = to[k].0;
                     self.scene.set_parent(objects[k], parent).expect("history entries fit the scene they were made on");
                 }
                 let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
-                self.write_transforms(objects, &transforms);
+                self.write_transforms_from(objects, &transforms, Some(&worlds));
                 self.relink_skins();
             }
             Edit::Transform { objects, before, after } => {

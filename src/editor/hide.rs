@@ -117,9 +117,17 @@ impl Editor {
             self.scene.set_hidden(i, h);
         }
         let touched = self.scene.with_descendants(ids);
-        self.log.changed(&touched, self.scene.id_bound());
-        let (gone, shown): (Vec<usize>, Vec<usize>) = touched.iter().partition(|&&i| self.scene.is_hidden(i));
-        self.pick.remove_many(&gone, &self.scene);
-        self.pick.set_many(&shown, &self.scene);
+        self.refresh_visibility(&touched);
+    }
+
+    /// Brings the pick tree and the change log up to date for objects
+    /// whose visibility may have changed (their subtrees included): the
+    /// hidden ones' leaves are parked, the shown ones' taken back, a flag
+    /// each (no tree surgery unless a box changed meanwhile).
+    pub(super) fn refresh_visibility(&mut self, ids: &[usize]) {
+        let (gone, shown): (Vec<usize>, Vec<usize>) = ids.iter().partition(|&&i| self.scene.is_hidden(i));
+        self.log.visibility_changed(ids, self.scene.id_bound());
+        self.pick.park_many(&gone);
+        self.pick.unpark_many(&shown, &self.scene);
     }
 }

@@ -81,15 +81,6 @@ impl Editor {
             }
         }
     }
-
-    /// Brings the pick tree and the change log up to date for objects
-    /// whose visibility may have changed (their subtrees included).
-    fn refresh_visibility(&mut self, ids: &[usize]) {
-        let (gone, shown): (Vec<usize>, Vec<usize>) = ids.iter().partition(|&&i| self.scene.is_hidden(i));
-        self.log.changed(ids, self.scene.id_bound());
-        self.pick.remove_many(&gone, &self.scene);
-        self.pick.set_many(&shown, &self.scene);
-    }
 }
 
 #[cfg(test)]

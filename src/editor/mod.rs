@@ -93,6 +93,20 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     (Point3::from(lo), Point3::from(hi))
 }
 
+/// Whether two world matrices are drawn alike: each column of the linear
+/// part within 1e-9 of its length (f32, which renderers draw with, resolves
+/// 6e-8), the translation within 1e-12 of its size (plus 1e-12 m). A
+/// reparent that keeps an object's world matrix gives one that differs from
+/// the old in the last bits of f64.
+fn drawn_alike(a: &Matrix4<f64>, b: &Matrix4<f64>) -> bool {
+    let linear = (0..3).all(|c| {
+        let (x, y) = (a.fixed_view::<3, 1>(0, c), b.fixed_view::<3, 1>(0, c));
+        (x - y).amax() <= 1e-9 * x.amax()
+    });
+    let (t, u) = (a.fixed_view::<3, 1>(0, 3), b.fixed_view::<3, 1>(0, 3));
+    linear && (t - u).amax() <= 1e-12 * (1.0 + t.amax())
+}
+
 /// The pick tree of `scene`'s objects with local bounds `bounds`.
 fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
     BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
@@ -488,6 +502,16 @@ impl Editor {
     /// Writes transforms and refreshes the pick index for them and their descendants.
     /// An edit's write first returns to the rest pose ([`Editor::before_edit`]).
     fn write_transforms(&mut self, objects: &[usize], transforms: &[Transform]) {
+        self.write_transforms_from(objects, transforms, None);
+    }
+
+    /// [`Editor::write_transforms`] where the objects' world matrices
+    /// before the write are known (`worlds`, one per object; a reparent,
+    /// which keeps them): an object whose world matrix draws the same
+    /// afterwards ([`drawn_alike`]), so its whole subtree, is neither
+    /// logged nor looked at again, so reparenting many objects costs
+    /// renderers and the pick tree nothing.
+    fn write_transforms_from(&mut self, objects: &[usize], transforms: &[Transform], worlds: Option<&[Matrix4<f64>]>) {
         self.before_edit();
         for (&i, t) in objects.iter().zip(transforms) {
             if let Some(o) = self.scene.object_mut(i) {
@@ -506,9 +530,15 @@ impl Editor {
         // The written objects and their subtrees, each once (a written object
         // may sit below another): what this costs depends on what moved, not
         // on the size of the scene.
+        let mut written: Vec<usize> = objects.to_vec();
+        written.sort_unstable();
         let mut moved: Vec<usize> = Vec::new();
-        for &i in objects.iter().filter(|&&i| self.scene.contains(i)) {
-            if !self.scene.hierarchy().ancestors(i).any(|p| objects.contains(&p)) {
+        for (k, &i) in objects.iter().enumerate().filter(|&(_, &i)| self.scene.contains(i)) {
+            if worlds.and_then(|w| w.get(k)).is_some_and(|w| drawn_alike(w, &self.scene.world_matrix(i))) {
+                self.log.edited();
+                continue;
+            }
+            if !self.scene.hierarchy().ancestors(i).any(|p| written.binary_search(&p).is_ok()) {
                 moved.push(i);
                 moved.extend(self.scene.hierarchy().descendants(i));
             }

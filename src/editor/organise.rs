@@ -390,6 +390,7 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::editor::SceneChanges;
     use crate::scene::Primitive;
     use nalgebra::UnitQuaternion;
 
@@ -455,6 +456,31 @@ mod tests {
         for (n, w) in ["parent", "child", "other"].iter().zip(&before) {
             assert!((world(&e, n) - w).amax() < 1e-12, "{n}");
         }
+    }
+
+    /// A reparent that keeps the world matrices (as drawn) asks renderers
+    /// for nothing, yet is an unsaved edit; one whose shear was dropped
+    /// lists the moved object and its subtree.
+    #[test]
+    fn a_kept_world_is_not_logged_for_renderers_but_is_an_edit() {
+        let mut e = editor();
+        let (mark, edits) = (e.change_mark(), e.edit_mark());
+        assert_eq!(e.reparent(&[1], Some(2)), Ok(None));
+        assert_eq!(e.changes_since(Some(mark)), SceneChanges::Changed(&[]), "nothing to redraw");
+        assert_ne!(e.edit_mark(), edits, "the scene is unsaved");
+        let (mark, edits) = (e.change_mark(), e.edit_mark());
+        assert!(e.undo());
+        assert_eq!(e.changes_since(Some(mark)), SceneChanges::Changed(&[]));
+        assert_ne!(e.edit_mark(), edits);
+        // Under a stretched parent the turned child loses its shear: moved.
+        let stretched = e.scene.push(object("stretched", [0.0; 3], UnitQuaternion::identity(), [3.0, 1.0, 1.0]), None);
+        let stretched = stretched.unwrap();
+        let mark = e.change_mark();
+        assert!(e.reparent(&[0], Some(stretched)).unwrap().is_some());
+        let SceneChanges::Changed(ids) = e.changes_since(Some(mark)) else { panic!("a log") };
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        assert_eq!(ids, [0, 1], "the object and its child");
     }
 
     #[test]

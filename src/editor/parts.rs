@@ -125,6 +125,16 @@ impl PickIndex {
         self.index.set_many(ids, &SceneBoxes { scene, bounds: &self.bounds });
     }
 
+    /// Objects were hidden: their leaves stay, parked ([`BoxTree::park`]).
+    pub fn park_many(&mut self, ids: &[usize]) {
+        ids.iter().for_each(|&i| self.index.park(i));
+    }
+
+    /// Objects were shown: parked leaves taken back, the others set.
+    pub fn unpark_many(&mut self, ids: &[usize], scene: &Scene) {
+        self.index.unpark_many(ids, &SceneBoxes { scene, bounds: &self.bounds });
+    }
+
     /// Objects were removed.
     pub fn remove_many(&mut self, ids: &[usize], scene: &Scene) {
         self.index.remove_many(ids, &SceneBoxes { scene, bounds: &self.bounds });

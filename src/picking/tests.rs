@@ -249,3 +249,119 @@ fn the_frustum_walk_keeps_what_brute_force_keeps() {
     }
     assert!(in_view > 500 && out_of_view > 500, "{in_view} kept, {out_of_view} culled");
 }
+
+/// Boxes with a hidden flag each, as the editor's scene gives them: a
+/// hidden id has no box.
+struct Hideable {
+    obbs: Vec<Option<Obb>>,
+    hidden: Vec<bool>,
+}
+
+impl Boxes for Hideable {
+    fn obb(&self, id: usize) -> Option<Obb> {
+        if self.hidden[id] {
+            return None;
+        }
+        self.obbs[id]
+    }
+}
+
+/// Parked leaves (hidden objects) are passed by rays and frustum walks;
+/// taken back they hit again; a box changed while parked (told with
+/// `set`) lands where it moved to. Every answer is checked against brute
+/// force over the visible boxes.
+#[test]
+fn parked_leaves_are_skipped_and_come_back_where_their_boxes_are() {
+    use crate::math::{Camera, DepthMode, Projection, View};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let (lo, hi) = cube();
+    let n = 400;
+    let mut boxes = Hideable {
+        obbs: (0..n)
+            .map(|_| {
+                let m = at(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+                placed_obb(&lo, &hi, &m)
+            })
+            .collect(),
+        hidden: vec![false; n],
+    };
+    let mut tree = BoxTree::build(n, &boxes);
+    let camera = Camera {
+        eye: Point3::new(0.0, 10.0, 60.0),
+        target: Point3::origin(),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 0.5, near: 0.5, far: 500.0 },
+    };
+    let frustum = View::new(camera, 800.0, 600.0, DepthMode::Reversed).unwrap().frustum();
+    let check = |tree: &BoxTree, boxes: &Hideable, seed: u64| {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut hits = 0;
+        for _ in 0..1500 {
+            let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+            let t = Point3::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0));
+            let ray = Ray::new(o, t - o).unwrap();
+            let got = tree.pick_with(boxes, &ray, |_, t, _| Some(t));
+            assert_eq!(got.map(|h| (h.id, h.t)), tree.pick_brute_force(boxes, &ray).map(|h| (h.id, h.t)));
+            if let Some(h) = got {
+                assert!(!boxes.hidden[h.id], "a hidden object was hit");
+                hits += 1;
+            }
+        }
+        let mut walked = Vec::new();
+        tree.visit_in_frustum(&frustum, |id| walked.push(id));
+        assert!(walked.iter().all(|&id| !boxes.hidden[id]), "the frustum walk gave a hidden object");
+        let mut kept: Vec<usize> = walked
+            .into_iter()
+            .filter(|&id| {
+                let (lo, hi) = boxes.obb(id).unwrap().aabb();
+                frustum.intersects_aabb(&lo, &hi)
+            })
+            .collect();
+        kept.sort_unstable();
+        let brute: Vec<usize> = (0..n)
+            .filter(|&id| {
+                boxes.obb(id).is_some_and(|b| {
+                    let (lo, hi) = b.aabb();
+                    frustum.intersects_aabb(&lo, &hi)
+                })
+            })
+            .collect();
+        assert_eq!(kept, brute);
+        hits
+    };
+    assert!(check(&tree, &boxes, 1) > 100);
+    // Hide a third.
+    let hidden: Vec<usize> = (0..n).filter(|i| i % 3 == 1).collect();
+    for &i in &hidden {
+        boxes.hidden[i] = true;
+        tree.park(i);
+    }
+    assert!(check(&tree, &boxes, 2) > 50);
+    // Some hidden ones move while hidden (the owner tells the tree).
+    for &i in hidden.iter().take(20) {
+        boxes.obbs[i] = placed_obb(&lo, &hi, &at(rng.gen_range(-20.0..20.0), 0.0, rng.gen_range(-20.0..20.0)));
+        tree.set(i, &boxes);
+    }
+    assert!(check(&tree, &boxes, 3) > 50);
+    // Show them all again: the same answers as a tree built afresh.
+    boxes.hidden.iter_mut().for_each(|h| *h = false);
+    tree.unpark_many(&hidden, &boxes);
+    assert!(check(&tree, &boxes, 4) > 100);
+    let fresh = BoxTree::build(n, &boxes);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for _ in 0..500 {
+        let o = Point3::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0), 60.0);
+        let ray = Ray::new(o, Point3::origin() - o).unwrap();
+        let a = tree.pick_with(&boxes, &ray, |_, t, _| Some(t)).map(|h| h.id);
+        assert_eq!(a, fresh.pick_with(&boxes, &ray, |_, t, _| Some(t)).map(|h| h.id));
+    }
+    // Parked, then removed (deleted while hidden): a rebuild-free unpark
+    // does not bring a removed leaf back.
+    boxes.hidden[0] = true;
+    tree.park(0);
+    tree.remove(0);
+    boxes.obbs[0] = None;
+    boxes.hidden[0] = false;
+    tree.unpark(0, &boxes);
+    assert!(check(&tree, &boxes, 5) > 100);
+}

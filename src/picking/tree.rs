@@ -7,7 +7,13 @@
 //!
 //! Invariant: an id has a leaf exactly when its source gave a box the last
 //! time the tree was told about it ([`BoxTree::set`], a rebuild), so every
-//! leaf is hittable and the frustum walk needs no box.
+//! leaf is hittable and the frustum walk needs no box. The one exception is
+//! a *parked* leaf ([`BoxTree::park`]: a hidden object): it stays in the
+//! tree with the box it had, and walks and rays pass it by, so hiding and
+//! showing many objects costs a flag each instead of a detach and a greedy
+//! re-insert. Telling the tree about a parked id ([`BoxTree::set`]) unparks
+//! it first; its box is then `None` while it is hidden, which removes the
+//! leaf as for any unhittable object.
 
 use glam::Vec3A;
 use nalgebra::Point3;
@@ -84,6 +90,9 @@ fn leaf_aabb((lo, hi): (Point3<f64>, Point3<f64>)) -> Aabb {
 pub struct BoxTree {
     bvh: Bvh2,
     len: usize,
+    /// Ids whose leaves are parked (indexed by id; shorter than `len` when
+    /// the last ones are not parked): in the tree, skipped by every query.
+    parked: Vec<bool>,
 }
 
 impl std::fmt::Debug for BoxTree {
@@ -95,7 +104,7 @@ impl std::fmt::Debug for BoxTree {
 impl BoxTree {
     /// The tree over ids `0..len`, a leaf for each id `boxes` gives a box.
     pub fn build(len: usize, boxes: &impl Boxes) -> BoxTree {
-        let mut tree = BoxTree { bvh: Bvh2::default(), len };
+        let mut tree = BoxTree { bvh: Bvh2::default(), len, parked: Vec::new() };
         tree.rebuild(boxes);
         tree
     }
@@ -107,6 +116,8 @@ impl BoxTree {
     /// our own (32 MB less at the peak of a 1M-object build).
     pub fn rebuild(&mut self, boxes: &impl Boxes) {
         self.bvh = Bvh2::default();
+        // Parked ids give no box (hidden): they get no leaf.
+        self.parked.clear();
         let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::fast_build() };
         // Sized for every id (the usual case: all hittable); each box is
         // derived once, its leaf written in the builder's list.
@@ -170,9 +181,61 @@ impl BoxTree {
         self.len == 0
     }
 
-    /// Whether `id` has a leaf in the tree.
+    /// Whether `id` has a leaf in the tree (parked or not).
     fn in_tree(&self, id: usize) -> bool {
         self.bvh.primitives_to_nodes.get(id).is_some_and(|&n| n != u32::MAX)
+    }
+
+    /// Whether `id`'s leaf is parked.
+    fn is_parked(&self, id: usize) -> bool {
+        self.parked.get(id).copied().unwrap_or(false)
+    }
+
+    fn set_parked(&mut self, id: usize, parked: bool) {
+        if id >= self.parked.len() {
+            if !parked {
+                return;
+            }
+            self.parked.resize(id + 1, false);
+        }
+        self.parked[id] = parked;
+    }
+
+    /// Object `id` became unhittable for a while (hidden) without its box
+    /// changing: its leaf stays where it is, skipped by rays and frustum
+    /// walks, `O(1)`. An id without a leaf is left as it is.
+    pub fn park(&mut self, id: usize) {
+        if id < self.len && self.in_tree(id) {
+            self.set_parked(id, true);
+        }
+    }
+
+    /// Object `id` is hittable again (shown): a parked leaf is taken back as
+    /// it is, `O(1)` (any change of its box since it was parked went
+    /// through [`BoxTree::set`], which removed the leaf); an id without a
+    /// leaf is set as usual.
+    pub fn unpark(&mut self, id: usize, boxes: &impl Boxes) {
+        if self.is_parked(id) {
+            self.set_parked(id, false);
+        } else {
+            self.set(id, boxes);
+        }
+    }
+
+    /// [`BoxTree::unpark`] for many ids: each parked leaf taken back, the
+    /// others set together ([`BoxTree::set_many`]).
+    pub fn unpark_many(&mut self, ids: &[usize], boxes: &impl Boxes) {
+        let mut rest = Vec::new();
+        for &id in ids {
+            if self.is_parked(id) {
+                self.set_parked(id, false);
+            } else {
+                rest.push(id);
+            }
+        }
+        if !rest.is_empty() {
+            self.set_many(&rest, boxes);
+        }
     }
 
     /// Object `id`'s box changed (added, moved, made unhittable): its leaf
@@ -181,6 +244,7 @@ impl BoxTree {
     /// gives them boxes.
     pub fn set(&mut self, id: usize, boxes: &impl Boxes) {
         let Ok(id32) = u32::try_from(id) else { return };
+        self.set_parked(id, false);
         if id >= self.len {
             let first_new = self.len;
             self.len = id + 1;
@@ -197,7 +261,13 @@ impl BoxTree {
         }
         match (boxes.aabb(id), self.in_tree(id)) {
             (Some(b), true) => {
-                self.bvh.move_primitive(leaf_aabb(b), id32);
+                // A box that did not change (an object reparented with its
+                // world transform kept) leaves the leaf where it is.
+                let aabb = leaf_aabb(b);
+                let node = self.bvh.primitives_to_nodes[id] as usize;
+                if self.bvh.nodes.get(node).is_none_or(|n| *n.aabb() != aabb) {
+                    self.bvh.move_primitive(aabb, id32);
+                }
             }
             (Some(b), false) if !self.bvh.nodes.is_empty() => {
                 self.bvh.insert_primitive(leaf_aabb(b), id32);
@@ -226,6 +296,7 @@ impl BoxTree {
     /// `len` stays), `O(log n)`; [`BoxTree::set`] puts one back. `boxes`
     /// must give no box for `id` from now on.
     pub fn remove(&mut self, id: usize) {
+        self.set_parked(id, false);
         if id < self.len && self.in_tree(id) {
             // `id` < len, and ids in the tree fit u32.
             self.bvh.remove_primitive(id as u32);
@@ -264,6 +335,7 @@ impl BoxTree {
             }
         }
         self.bvh.primitives_to_nodes.truncate(len);
+        self.parked.truncate(len);
         self.len = len;
     }
 
@@ -296,12 +368,16 @@ impl BoxTree {
         let mut best: Option<SceneHit> = None;
         let mut hit = RayHit::none();
         let prim_indices = &self.bvh.primitive_indices;
+        let parked = &self.parked;
         let mut visit = |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
             for p in node.first_index..node.first_index + node.prim_count {
                 let Some(&id) = prim_indices.get(p as usize) else {
                     continue;
                 };
                 let id = id as usize;
+                if parked.get(id).copied().unwrap_or(false) {
+                    continue;
+                }
                 let Some(obb) = boxes.obb(id) else {
                     continue;
                 };
@@ -351,7 +427,7 @@ impl BoxTree {
             if node.is_leaf() {
                 for p in node.first_index..node.first_index + node.prim_count {
                     let Some(&id) = self.bvh.primitive_indices.get(p as usize) else { continue };
-                    if (id as usize) < self.len {
+                    if (id as usize) < self.len && !self.is_parked(id as usize) {
                         f(id as usize);
                     }
                 }

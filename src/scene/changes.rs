@@ -79,7 +79,11 @@ impl Scene {
         let parents = self.hierarchy.detach(&gone);
         let objects: Vec<Object> = gone.iter().filter_map(|&i| self.objects[i].take()).collect();
         self.live -= gone.len();
-        self.hidden -= objects.iter().filter(|o| o.hidden).count();
+        if !self.hidden.is_empty() {
+            for i in &gone {
+                self.hidden.remove(i);
+            }
+        }
         self.structure = super::unique_version();
         Detached { indices: gone, objects, parents }
     }
@@ -122,7 +126,7 @@ impl Scene {
             self.names.insert(i, &o.name);
         }
         self.live += items.len();
-        self.hidden += items.objects.iter().filter(|o| o.hidden).count();
+        self.hidden.extend(items.indices.iter().zip(&items.objects).filter(|(_, o)| o.hidden).map(|(&i, _)| i));
         self.structure = super::unique_version();
         Ok(())
     }

@@ -19,7 +19,7 @@ pub mod primitives;
 mod save;
 pub mod skin;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix4, Point3, Vector3};
@@ -289,12 +289,13 @@ impl CopiedScene {
     /// The copy as a scene (names indexed here).
     pub fn into_scene(self) -> Scene {
         let names = names::NameIndex::build(&self.objects);
+        let hidden = if self.hidden > 0 { hidden_set(&self.objects) } else { BTreeSet::new() };
         Scene {
             camera: self.camera,
             bookmarks: self.bookmarks,
             objects: self.objects,
             live: self.live,
-            hidden: self.hidden,
+            hidden,
             hierarchy: self.hierarchy,
             names,
             structure: unique_version(),
@@ -323,9 +324,10 @@ pub struct Scene {
     objects: Vec<Option<Object>>,
     /// Live objects.
     live: usize,
-    /// Live objects whose own `hidden` flag is set: with none (the usual
-    /// case) visibility costs nothing to ask.
-    hidden: usize,
+    /// The live objects whose own `hidden` flag is set, by id: with none
+    /// (the usual case) visibility costs nothing to ask, and showing them
+    /// all (Alt+H) finds them without a pass over the scene.
+    hidden: BTreeSet<usize>,
     hierarchy: Hierarchy,
     names: names::NameIndex,
     /// Which objects exist and how they are linked, as a number unique in
@@ -463,9 +465,9 @@ impl Scene {
         names: Option<names::NameIndex>,
     ) -> Scene {
         let live = objects.len();
-        let hidden = objects.iter().filter(|o| o.hidden).count();
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
+        let hidden = hidden_set(&objects);
         let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
         Scene {
             camera,
@@ -513,7 +515,7 @@ impl Scene {
             bookmarks: self.bookmarks,
             objects: copy.objects,
             live: self.live,
-            hidden: self.hidden,
+            hidden: self.hidden.len(),
             hierarchy: self.hierarchy.clone(),
         })
     }
@@ -532,7 +534,9 @@ impl Scene {
     pub fn push(&mut self, object: Object, parent: Option<usize>) -> Result<usize, HierarchyError> {
         let i = self.hierarchy.push(parent)?;
         self.names.insert(i, &object.name);
-        self.hidden += usize::from(object.hidden);
+        if object.hidden {
+            self.hidden.insert(i);
+        }
         self.objects.push(Some(object));
         self.live += 1;
         self.structure = unique_version();
@@ -605,7 +609,7 @@ impl Scene {
                 return self.contains(i);
             }
         }
-        if self.hidden == 0 {
+        if self.hidden.is_empty() {
             return false;
         }
         self.get(i).is_some_and(|o| o.hidden || self.hierarchy.ancestors(i).any(|p| self.obj(p).hidden))
@@ -625,14 +629,13 @@ impl Scene {
 
     /// How many live objects have their own `hidden` flag set.
     pub fn hidden_count(&self) -> usize {
-        self.hidden
+        self.hidden.len()
     }
 
     /// The live objects with their own `hidden` flag set, in id (file)
     /// order; nothing is read while none is hidden.
     pub fn hidden_ids(&self) -> impl Iterator<Item = usize> + '_ {
-        let slots = if self.hidden > 0 { &self.objects[..] } else { &[] };
-        slots.iter().enumerate().filter(|(_, o)| o.as_ref().is_some_and(|o| o.hidden)).map(|(i, _)| i)
+        self.hidden.iter().copied()
     }
 
     /// Sets object `i`'s own `hidden` flag; returns whether it changed.
@@ -643,9 +646,9 @@ impl Scene {
         }
         o.hidden = hidden;
         if hidden {
-            self.hidden += 1;
+            self.hidden.insert(i);
         } else {
-            self.hidden -= 1;
+            self.hidden.remove(&i);
         }
         true
     }
@@ -850,3 +853,8 @@ pub const DEMO_SCENE_JSON: &str = include_str!("../../assets/demo.json");
 
 #[cfg(test)]
 mod tests;
+
+/// The ids of the live objects of `objects` whose own `hidden` flag is set.
+fn hidden_set(objects: &[Option<Object>]) -> BTreeSet<usize> {
+    objects.iter().enumerate().filter(|(_, o)| o.as_ref().is_some_and(|o| o.hidden)).map(|(i, _)| i).collect()
+}

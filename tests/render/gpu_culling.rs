@@ -764,3 +764,90 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
     assert_no_validation_errors(&r);
     assert_no_validation_errors(&fresh);
 }
+
+/// Hiding and showing objects writes only their records' mesh words (no
+/// whole record is uploaded), and the GPU path then draws the ids the CPU
+/// path draws from the scene: a hidden parent takes its child along,
+/// showing gives back every record exactly as it was, an object moved in
+/// the same frame as another is hidden gets its whole record, and an
+/// object that was hidden from the start (never listed under its mesh)
+/// comes back through a whole record.
+#[test]
+fn hiding_and_showing_write_mesh_words_and_draw_what_the_cpu_path_draws() {
+    let mut r = renderer(W, H);
+    let mut scene = Scene::cube_grid(400);
+    // Object 210 (in the middle of the view) hidden in the file.
+    scene.set_hidden(210, true);
+    let c = scene.world_matrix(210).column(3).xyz();
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    e.camera = looking_at(c, Vector3::new(4.0, 8.0, 11.0), 0.1);
+    // Object 207 under 206, keeping its place: hiding 206 hides both.
+    e.reparent(&[207], Some(206)).unwrap();
+    let mut sync = GpuSync::default();
+    let frame = |e: &Editor, r: &mut Renderer, sync: &mut GpuSync| {
+        let f = meshes.gpu_frame(e, r, sync).unwrap();
+        let uploaded = r.draw(&f).unwrap().uploaded_objects;
+        (uploaded, r.read_ids().unwrap())
+    };
+    let (_, first) = frame(&e, &mut r, &mut sync);
+    let cpu = cpu_path_ids(&mut r, &meshes, &e);
+    let agree = |gpu: &[u32], cpu: &[u32], what: &str| {
+        let differ = gpu.iter().zip(cpu).filter(|(a, b)| a != b).count();
+        assert!(differ * 200 <= cpu.len(), "{what}: {differ} of {} pixels differ", cpu.len());
+    };
+    agree(&first, &cpu, "first frame");
+    let on_screen = |ids: &[u32], i: usize| ids.contains(&(i as u32 + 1));
+    let hide = [204usize, 206, 209, 211];
+    let seen: Vec<usize> = (180..240).filter(|&i| on_screen(&first, i)).collect();
+    assert!(hide.iter().chain(&[207]).all(|&i| on_screen(&first, i)), "the objects to hide are in view: {seen:?}");
+    assert!(!on_screen(&first, 210), "hidden in the file");
+    let before: Vec<_> = (195..220).map(|i| r.read_scene_object(i as u32).unwrap()).collect();
+
+    e.set_selection(&hide);
+    assert!(e.hide_selected());
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert_eq!(uploaded, 0, "mesh words only");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "hidden");
+    for i in hide.iter().chain(&[207]) {
+        assert!(!on_screen(&ids, *i), "{i} is hidden");
+        let rec = r.read_scene_object(*i as u32).unwrap();
+        assert_eq!(rec.mesh, u32::MAX, "{i}: draws nothing");
+        let was = before[*i - 195];
+        assert_eq!(
+            (rec.columns, rec.translation_hi, rec.translation_lo),
+            (was.columns, was.translation_hi, was.translation_lo)
+        );
+    }
+
+    // Show them (and 210, hidden from the start): records as before for
+    // those that were drawn; 210 needs a whole record.
+    assert!(e.unhide_all());
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert_eq!(uploaded, 1, "only the object never drawn gets a whole record");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "shown");
+    assert!(on_screen(&ids, 210));
+    for i in (195..220).filter(|&i| i != 210) {
+        assert_eq!(r.read_scene_object(i as u32).unwrap(), before[i - 195], "{i}: the record as it was");
+    }
+
+    // A move and a hide in the same frame.
+    let t = e.scene().objects()[212].transform;
+    let mut moved = t;
+    moved.position.y += 0.75;
+    assert!(e.commit_transform(212, t, moved));
+    assert!(on_screen(&ids, 213));
+    e.set_selection(&[213]);
+    assert!(e.hide_selected());
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert_eq!(uploaded, 1, "the moved object's whole record");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "moved and hidden");
+    assert!(!on_screen(&ids, 213));
+    assert_eq!(r.read_scene_object(212).unwrap().translation_hi[1], e.scene().world_matrix(212)[(1, 3)] as f32);
+    // Undo both: the same pictures as the CPU path again.
+    assert!(e.undo() && e.undo());
+    let (_, ids) = frame(&e, &mut r, &mut sync);
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "undone");
+    assert_eq!(r.read_scene_object(213).unwrap(), before[213 - 195]);
+    assert_no_validation_errors(&r);
+}

@@ -127,6 +127,20 @@ impl Renderer {
         Ok(())
     }
 
+    /// GPU culling: objects hidden (`None`) or shown again (`Some(mesh)`)
+    /// with nothing else of them changed: only their records' mesh words
+    /// are written (copied by the next frame). Returns the shown objects
+    /// whose records must be made whole instead
+    /// ([`Renderer::update_scene_objects`]): those not listed under that
+    /// mesh.
+    pub fn set_scene_object_meshes(&mut self, items: &[(u32, Option<MeshId>)]) -> Result<Vec<u32>, RenderError> {
+        let Some(s) = &mut self.parts.gpu_scene else {
+            return Err(RenderError::BadObject { index: items.first().map_or(0, |c| c.0), count: 0 });
+        };
+        let words: Vec<(u32, Option<u32>)> = items.iter().map(|&(i, m)| (i, m.map(|m| m.0))).collect();
+        s.set_mesh_words(&words, self.parts.bounds.len())
+    }
+
     /// GPU culling: object `index`'s record as the GPU holds it (waits for
     /// the device; for tests). Updates count once a frame has been drawn.
     pub fn read_scene_object(&self, index: u32) -> Result<GpuObjectRecord, RenderError> {

@@ -8,8 +8,87 @@ use ash::vk;
 use super::chunks::{chunk_of, GpuChunk};
 use super::records::NO_MESH;
 use super::{Access, GpuObjectRecord, GpuScene, MeshBounds, SceneObject, Stage, CHUNK_BYTES, RECORD};
+
+/// Where a record's mesh word sits in it.
+const MESH_WORD: u64 = std::mem::offset_of!(GpuObjectRecord, mesh) as u64;
 use crate::render::device::error::RenderError;
 use crate::render::device::Gpu;
+
+/// Items queued by index for the next frame's copies: appended as they
+/// come (a batch of ascending indices stays sorted for free), sorted and
+/// rid of repeats (the last value of an index wins) once, when read. Cheaper
+/// than an ordered map for the thousands of records an edit of many
+/// objects queues.
+#[derive(Debug)]
+pub(super) struct Pending<T> {
+    items: Vec<(u32, T)>,
+    /// Whether `items` is strictly ascending by index.
+    settled: bool,
+}
+
+impl<T: Copy> Pending<T> {
+    pub(super) fn new() -> Pending<T> {
+        Pending { items: Vec::new(), settled: true }
+    }
+
+    pub(super) fn insert(&mut self, index: u32, value: T) {
+        if self.items.last().is_some_and(|&(last, _)| last >= index) {
+            self.settled = false;
+        }
+        self.items.push((index, value));
+    }
+
+    /// Sorts by index and keeps the last value of each.
+    pub(super) fn settle(&mut self) {
+        if self.settled {
+            return;
+        }
+        // Stable: for equal indices, the later value ends last.
+        self.items.sort_by_key(|&(i, _)| i);
+        let mut out = 0;
+        for k in 0..self.items.len() {
+            if out > 0 && self.items[out - 1].0 == self.items[k].0 {
+                self.items[out - 1] = self.items[k];
+            } else {
+                self.items[out] = self.items[k];
+                out += 1;
+            }
+        }
+        self.items.truncate(out);
+        self.settled = true;
+    }
+
+    /// Distinct indices queued ([`Pending::settle`] first).
+    pub(super) fn len(&self) -> usize {
+        debug_assert!(self.settled);
+        self.items.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.items.clear();
+        self.settled = true;
+    }
+
+    /// Indices, ascending ([`Pending::settle`] first).
+    pub(super) fn keys(&self) -> impl Iterator<Item = u32> + '_ {
+        debug_assert!(self.settled);
+        self.items.iter().map(|&(i, _)| i)
+    }
+
+    /// Values in index order ([`Pending::settle`] first).
+    pub(super) fn values(&self) -> impl Iterator<Item = T> + '_ {
+        debug_assert!(self.settled);
+        self.items.iter().map(|&(_, v)| v)
+    }
+}
 
 impl GpuScene {
     /// Queues new records for the objects `changed` names (copied by the
@@ -26,6 +105,7 @@ impl GpuScene {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
         let mut remeshed = false;
+        self.pending.reserve(changed.len());
         for (i, o) in changed {
             let (r, b) = GpuObjectRecord::with_box(o, bounds);
             // The chunk's box grows to hold the object's new box.
@@ -33,7 +113,8 @@ impl GpuScene {
             let before = self.chunks[c];
             self.chunks[c].add(&b);
             if self.chunks[c] != before {
-                self.pending_chunks.insert(c);
+                // Chunk indices fit u32: a chunk holds many object indices (u32).
+                self.pending_chunks.insert(c as u32, ());
             }
             let listed = &mut self.object_mesh[*i as usize];
             if r.mesh != NO_MESH && r.mesh != *listed {
@@ -46,6 +127,32 @@ impl GpuScene {
             self.pending.insert(*i, r);
         }
         Ok(remeshed)
+    }
+
+    /// Queues new mesh words for records whose object was hidden (`None`:
+    /// draws nothing) or shown again (`Some(m)`: draws mesh `m`), the rest
+    /// of each record as it is: 4 bytes an object rather than a record
+    /// made again from its world matrix. A shown object is taken only when
+    /// it is still listed under `m` (`object_mesh`); the others (never
+    /// listed, or listed under another mesh) are returned for a whole new
+    /// record ([`GpuScene::update`]). An index past the objects is an
+    /// error, nothing queued.
+    pub fn set_mesh_words(&mut self, items: &[(u32, Option<u32>)], meshes: usize) -> Result<Vec<u32>, RenderError> {
+        if let Some(&(i, _)) = items.iter().find(|(i, _)| *i >= self.count) {
+            return Err(RenderError::BadObject { index: i, count: self.count });
+        }
+        let mut whole = Vec::new();
+        self.pending_mesh_words.reserve(items.len());
+        for &(i, mesh) in items {
+            match mesh {
+                None => self.pending_mesh_words.insert(i, NO_MESH),
+                Some(m) if (m as usize) < meshes && self.object_mesh[i as usize] == m => {
+                    self.pending_mesh_words.insert(i, m)
+                }
+                Some(_) => whole.push(i),
+            }
+        }
+        Ok(whole)
     }
 
     /// Records the copies of the queued records and chunk boxes from frame
@@ -62,24 +169,46 @@ impl GpuScene {
         fi: usize,
     ) -> Result<(), RenderError> {
         let d = &gpu.device;
-        if self.pending.is_empty() && self.pending_chunks.is_empty() && self.pending_members.is_empty() {
+        if self.pending.is_empty()
+            && self.pending_chunks.is_empty()
+            && self.pending_members.is_empty()
+            && self.pending_mesh_words.is_empty()
+        {
             return Ok(());
         }
+        self.settle_pending();
         {
             let record_bytes = self.pending.len() as u64 * RECORD;
             let chunk_bytes = self.pending_chunks.len() as u64 * CHUNK_BYTES;
             let member_bytes = self.pending_members.len() as u64 * 4;
-            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes)?;
-            let records: Vec<GpuObjectRecord> = self.pending.values().copied().collect();
+            let word_bytes = self.pending_mesh_words.len() as u64 * 4;
+            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes + word_bytes)?;
+            let records: Vec<GpuObjectRecord> = self.pending.values().collect();
             staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
-            let boxes: Vec<GpuChunk> = self.pending_chunks.iter().map(|&c| self.chunks[c].gpu()).collect();
+            let boxes: Vec<GpuChunk> = self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu()).collect();
             staging.write(record_bytes as usize, bytemuck::cast_slice(&boxes), "object staging")?;
-            let words: Vec<u32> = self.pending_members.values().copied().collect();
+            let words: Vec<u32> = self.pending_members.values().collect();
             let member_at = record_bytes + chunk_bytes;
             staging.write(member_at as usize, bytemuck::cast_slice(&words), "object staging")?;
-            let regions = copy_regions(self.pending.keys().map(|&i| u64::from(i)), RECORD, 0);
-            let chunk_regions = copy_regions(self.pending_chunks.iter().map(|&c| c as u64), CHUNK_BYTES, record_bytes);
-            let member_regions = copy_regions(self.pending_members.keys().map(|&w| u64::from(w)), 4, member_at);
+            let regions = copy_regions(self.pending.keys().map(u64::from), RECORD, 0);
+            let chunk_regions = copy_regions(self.pending_chunks.keys().map(u64::from), CHUNK_BYTES, record_bytes);
+            let member_regions = copy_regions(self.pending_members.keys().map(u64::from), 4, member_at);
+            // Mesh words go after the whole records: a record queued in the
+            // same frame was made from the same state, so either order
+            // gives the same word.
+            let words_at = member_at + member_bytes;
+            let mesh_words: Vec<u32> = self.pending_mesh_words.values().collect();
+            staging.write(words_at as usize, bytemuck::cast_slice(&mesh_words), "object staging")?;
+            let word_regions: Vec<vk::BufferCopy> = self
+                .pending_mesh_words
+                .keys()
+                .enumerate()
+                .map(|(k, i)| vk::BufferCopy {
+                    src_offset: words_at + 4 * k as u64,
+                    dst_offset: u64::from(i) * RECORD + MESH_WORD,
+                    size: 4,
+                })
+                .collect();
             let before = vk::MemoryBarrier2::default()
                 .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
                 .src_access_mask(Access::TRANSFER_WRITE)
@@ -91,6 +220,18 @@ impl GpuScene {
                     d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &regions);
                 }
             }
+            if let (Some(objects), false) = (&self.objects, word_regions.is_empty()) {
+                if !regions.is_empty() {
+                    // The words land on records copied just before.
+                    let between = vk::MemoryBarrier2::default()
+                        .src_stage_mask(Stage::COPY)
+                        .src_access_mask(Access::TRANSFER_WRITE)
+                        .dst_stage_mask(Stage::COPY)
+                        .dst_access_mask(Access::TRANSFER_WRITE);
+                    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[between]));
+                }
+                d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &word_regions);
+            }
             if let (Some(chunks), false) = (&self.chunk_boxes, chunk_regions.is_empty()) {
                 d.cmd_copy_buffer(cmd, staging.raw, chunks.raw, &chunk_regions);
             }
@@ -100,8 +241,20 @@ impl GpuScene {
             self.pending.clear();
             self.pending_chunks.clear();
             self.pending_members.clear();
+            self.pending_mesh_words.clear();
         }
         Ok(())
+    }
+}
+
+impl GpuScene {
+    /// Puts the queued records, chunk boxes and member words in index
+    /// order, each once.
+    pub(super) fn settle_pending(&mut self) {
+        self.pending.settle();
+        self.pending_chunks.settle();
+        self.pending_members.settle();
+        self.pending_mesh_words.settle();
     }
 }
 

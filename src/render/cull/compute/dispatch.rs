@@ -35,6 +35,7 @@ impl GpuScene {
         };
         let (objects, members, masks, groups, visible) = (objects.raw, members.raw, masks.raw, groups.raw, visible.raw);
         self.last_frame = Some(fi);
+        self.settle_pending();
         let uploaded = self.pending.len() as u32;
         let meshes = inputs.meshes;
         // The mesh table and commands: every part of every mesh culled here,

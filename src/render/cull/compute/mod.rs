@@ -46,8 +46,6 @@ mod draws;
 mod read_back;
 mod records;
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use nalgebra::{Matrix4, Point3};
@@ -105,15 +103,18 @@ pub(crate) struct GpuScene {
     /// The CPU side of the member list (its slots are in `member_slots`).
     members: Members,
     /// Changed records not yet copied, by object index.
-    pending: BTreeMap<u32, GpuObjectRecord>,
+    pending: changes::Pending<GpuObjectRecord>,
     /// Words of the uploaded member list not yet copied (appended members
     /// and their workgroups' spans), by word index.
-    pending_members: BTreeMap<u32, u32>,
+    pending_members: changes::Pending<u32>,
+    /// New mesh words of records whose visibility alone changed
+    /// ([`GpuScene::set_mesh_words`]), by object index.
+    pending_mesh_words: changes::Pending<u32>,
     /// How often the buffers were built again (for tests).
     rebuilds: GpuSceneRebuilds,
     /// The chunks' boxes ([`chunks`]), and those grown since the GPU's copy.
     chunks: Vec<ChunkBox>,
-    pending_chunks: BTreeSet<usize>,
+    pending_chunks: changes::Pending<()>,
     objects: Option<Buffer>,
     chunk_boxes: Option<Buffer>,
     /// The member list, per workgroup of slots: which slots it keeps
@@ -188,11 +189,12 @@ impl GpuScene {
                 count: 0,
                 object_mesh: Vec::new(),
                 members: Members::default(),
-                pending: BTreeMap::new(),
-                pending_members: BTreeMap::new(),
+                pending: changes::Pending::new(),
+                pending_members: changes::Pending::new(),
+                pending_mesh_words: changes::Pending::new(),
                 rebuilds: GpuSceneRebuilds::default(),
                 chunks: Vec::new(),
-                pending_chunks: BTreeSet::new(),
+                pending_chunks: changes::Pending::new(),
                 objects: None,
                 chunk_boxes: None,
                 member_slots: None,
@@ -325,6 +327,7 @@ impl GpuScene {
         self.replace_objects(ctx, buffer, chunks, count)?;
         self.object_mesh = object_mesh;
         self.pending.clear();
+        self.pending_mesh_words.clear();
         self.rebuilds.uploads += 1;
         self.set_members(ctx, bounds.len())
     }

@@ -263,7 +263,7 @@ impl Members {
     /// that change (the slot, and its workgroup's span after the
     /// [`Members::len`] slots) go to `writes` (word index -> value).
     /// Returns false, changing nothing, when `i` cannot be appended.
-    pub fn append(&mut self, i: u32, m: usize, writes: &mut std::collections::BTreeMap<u32, u32>) -> bool {
+    pub fn append(&mut self, i: u32, m: usize, writes: &mut super::changes::Pending<u32>) -> bool {
         let (Some(&count), Some(room), Some(&last)) = (self.count.get(m), self.room(m), self.last.get(m)) else {
             return false;
         };
@@ -465,7 +465,7 @@ mod tests {
         assert_eq!(m.spans[4], NO_SPAN, "mesh 0's fifth workgroup is room only");
         assert_eq!(m.spans[5], [1000 / 32, 1009 / 32]);
         assert_eq!((m.of(0), m.used_groups()), ((0, 4), 5));
-        let mut writes = std::collections::BTreeMap::new();
+        let mut writes = super::super::changes::Pending::new();
         // Not after mesh 0's last object (255), or a mesh past the list.
         assert!(!m.append(255, 0, &mut writes));
         assert!(!m.append(3000, 2, &mut writes));
@@ -476,13 +476,15 @@ mod tests {
         assert!(m.append(2100, 0, &mut writes));
         let spans_at = 384 + 2 * 4;
         let want = [(256, 2000), (257, 2100), (spans_at, 2000 / 32), (spans_at + 1, 2100 / 32)];
-        assert_eq!(writes.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>(), want);
+        writes.settle();
+        assert_eq!(writes.keys().zip(writes.values()).collect::<Vec<_>>(), want);
         assert_eq!((m.spans[4], m.count[0], m.last[0]), ([62, 65], 258, 2100));
         assert_eq!((m.of(0), m.used_groups()), ((0, 5), 6));
         // Mesh 1 joins its first workgroup, which keeps its first chunk.
         assert!(m.append(1500, 1, &mut writes));
         assert_eq!(m.spans[5], [1000 / 32, 1500 / 32]);
-        assert_eq!(writes[&(320 + 10)], 1500);
+        writes.settle();
+        assert_eq!(writes.keys().zip(writes.values()).find(|&(k, _)| k == 320 + 10), Some((330, 1500)));
         // Mesh 0 fills its room (62 more), then refuses.
         for k in 0..62 {
             assert!(m.append(3000 + k, 0, &mut writes), "{k}");
