@@ -91,7 +91,10 @@ fn image_name(image: &gltf::Image<'_>) -> String {
 
 /// Which of [`uv_maps`]'s entries is which texture (the order of
 /// [`Material::textures_mut`]).
-pub(super) const BASE_COLOR: usize = 0;
+const BASE_COLOR: usize = 0;
+const METALLIC_ROUGHNESS: usize = 1;
+const EMISSIVE: usize = 2;
+const OCCLUSION: usize = 3;
 pub(super) const NORMAL: usize = 4;
 
 /// The UV set and `KHR_texture_transform` of each texture info of `m`, in
@@ -171,10 +174,11 @@ fn material(m: &gltf::Material<'_>, texture_images: &[Option<usize>]) -> Materia
         })
     };
     let texture = pbr.base_color_texture().and_then(|info| reference(info.texture(), BASE_COLOR));
-    let metallic_roughness = pbr.metallic_roughness_texture().and_then(|info| reference(info.texture(), 1));
-    let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture(), 2));
+    let metallic_roughness =
+        pbr.metallic_roughness_texture().and_then(|info| reference(info.texture(), METALLIC_ROUGHNESS));
+    let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture(), EMISSIVE));
     let occlusion_info = m.occlusion_texture();
-    let occlusion = occlusion_info.as_ref().and_then(|info| reference(info.texture(), 3));
+    let occlusion = occlusion_info.as_ref().and_then(|info| reference(info.texture(), OCCLUSION));
     let occlusion_strength = occlusion_info.map_or(1.0, |info| info.strength());
     let occlusion_strength = if occlusion_strength.is_finite() { occlusion_strength.clamp(0.0, 1.0) } else { 1.0 };
     let normal_info = m.normal_texture();
