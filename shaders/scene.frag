@@ -6,7 +6,8 @@
 // depth), BLEND outputs alpha (blended, no depth writes).
 //
 // Both modes start from base colour = factor x texture (sRGB, decoded by
-// the sampler) x vertex colour x object colour.
+// the sampler) x vertex colour x object colour. Every texture reads its
+// own UV set through its own KHR_texture_transform (`uv_of`).
 // - solid: diffuse from a light near the camera + ambient, hue kept.
 // - material: the glTF 2.0 metallic-roughness BRDF of the specification's
 //   Appendix B (Lambert diffuse, GGX D with alpha = roughness^2,
@@ -27,7 +28,7 @@ layout(location = 0) in vec3 v_normal;
 layout(location = 1) in vec3 v_view_position;
 layout(location = 2) in vec4 v_color;
 layout(location = 3) flat in uint v_id;
-layout(location = 4) in vec2 v_uv;
+layout(location = 4) in vec4 v_uv; // TEXCOORD_0 (xy) and TEXCOORD_1 (zw), as the file gives them
 layout(location = 5) flat in uint v_mirrored;
 // View-space tangent (xyz) and the bitangent's sign (w): TANGENT, or
 // MikkTSpace's; zero where the mesh has none.
@@ -58,6 +59,25 @@ layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
 // Tangent-space normals (linear, RGB in [0, 1] for [-1, 1]); read only
 // where pc.normal.y says the material has one.
 layout(set = 0, binding = 6) uniform sampler2D normal_texture;
+// Per texture (BASE, METALLIC_ROUGHNESS, EMISSIVE, OCCLUSION, NORMAL) its
+// KHR_texture_transform as two rows (a, b, c, set) and (d, e, f, 0):
+// it reads (a u + b v + c, d u + e v + f) of UV set `set` (0 or 1).
+layout(std140, set = 0, binding = 7) uniform UvMaps {
+    vec4 rows[10];
+} uv_maps;
+const int BASE = 0;
+const int METALLIC_ROUGHNESS = 1;
+const int EMISSIVE = 2;
+const int OCCLUSION = 3;
+const int NORMAL = 4;
+
+// The UV texture `k` reads: its set, moved by its transform.
+vec2 uv_of(int k) {
+    vec4 r0 = uv_maps.rows[2 * k];
+    vec4 r1 = uv_maps.rows[2 * k + 1];
+    vec3 uv = vec3(r0.w > 0.5 ? v_uv.zw : v_uv.xy, 1.0);
+    return vec2(dot(r0.xyz, uv), dot(r1.xyz, uv));
+}
 
 layout(push_constant) uniform Push {
     mat4 projection;
@@ -194,7 +214,7 @@ vec3 mapped_normal(vec3 n) {
         sign = -sign;
     }
     vec3 b = sign * cross(n, t);
-    vec3 m = texture(normal_texture, v_uv).rgb * 2.0 - 1.0;
+    vec3 m = texture(normal_texture, uv_of(NORMAL)).rgb * 2.0 - 1.0;
     m.xy *= pc.normal.x;
     return normalize(t * m.x + b * m.y + n * m.z);
 }
@@ -206,7 +226,7 @@ void main() {
     if (pc.emissive.w > 0.5 && gl_FrontFacing != (v_mirrored != 0u)) {
         discard;
     }
-    vec4 color = pc.base_color * texture(base_color_texture, v_uv) * v_color;
+    vec4 color = pc.base_color * texture(base_color_texture, uv_of(BASE)) * v_color;
     if (ALPHA_MODE == 1 && color.a < pc.params.x) {
         discard;
     }
@@ -233,12 +253,12 @@ void main() {
             if (back) {
                 n = -n;
             }
-            vec2 mr = texture(metallic_roughness_texture, v_uv).bg;
+            vec2 mr = texture(metallic_roughness_texture, uv_of(METALLIC_ROUGHNESS)).bg;
             float metallic = clamp(pc.params.z * mr.x, 0.0, 1.0);
             float roughness = clamp(pc.params.w * mr.y, 0.0, 1.0);
-            float occlusion = texture(occlusion_texture, v_uv).r;
+            float occlusion = texture(occlusion_texture, uv_of(OCCLUSION)).r;
             vec3 radiance = shade_material(rgb, n, v, metallic, roughness, occlusion);
-            radiance += pc.emissive.rgb * texture(emissive_texture, v_uv).rgb;
+            radiance += pc.emissive.rgb * texture(emissive_texture, uv_of(EMISSIVE)).rgb;
             radiance *= lighting.params.x;
             rgb = lighting.params.y < 0.5 ? pbr_neutral(radiance) : radiance;
             rgb = clamp(rgb, 0.0, 1.0);

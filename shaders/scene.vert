@@ -16,7 +16,7 @@ layout(location = 8) in vec4 in_normal_2;
 layout(location = 9) in vec4 in_color; // the object's colour (rgb), a = 1
 layout(location = 10) in uint in_id;   // object id for the ID target
 
-layout(location = 11) in vec2 in_uv;          // the base-colour texture's UV set
+layout(location = 11) in vec4 in_uv;          // TEXCOORD_0 (xy) and TEXCOORD_1 (zw)
 layout(location = 12) in vec4 in_vertex_color; // COLOR_0 (linear), white if absent
 layout(location = 13) in vec4 in_tangent;       // xyz, w: bitangent sign; zero if none
 
@@ -28,7 +28,7 @@ layout(location = 0) out vec3 v_normal;
 layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
-layout(location = 4) out vec2 v_uv;
+layout(location = 4) out vec4 v_uv;
 // 1 where the model-view matrix mirrors (negative determinant): glTF's
 // front faces are then the clockwise ones.
 layout(location = 5) flat out uint v_mirrored;

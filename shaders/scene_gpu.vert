@@ -9,7 +9,7 @@
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
-layout(location = 11) in vec2 in_uv;
+layout(location = 11) in vec4 in_uv; // TEXCOORD_0 (xy) and TEXCOORD_1 (zw)
 layout(location = 12) in vec4 in_vertex_color;
 layout(location = 13) in vec4 in_tangent; // xyz, w: bitangent sign; zero if none
 
@@ -41,7 +41,7 @@ layout(location = 0) out vec3 v_normal;
 layout(location = 1) out vec3 v_view_position;
 layout(location = 2) out vec4 v_color;
 layout(location = 3) flat out uint v_id;
-layout(location = 4) out vec2 v_uv;
+layout(location = 4) out vec4 v_uv;
 layout(location = 5) flat out uint v_mirrored;
 layout(location = 6) out vec4 v_tangent;
 

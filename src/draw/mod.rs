@@ -25,7 +25,8 @@ use crate::lighting::PunctualLight;
 use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
-    DrawObject, FrameDesc, FrameView, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, RenderError, Renderer,
+    DrawObject, FrameDesc, FrameView, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, MeshSurface, RenderError,
+    Renderer,
 };
 use crate::scene::gltf::{load_gltf, GltfError, GltfFile};
 use crate::scene::{MeshData, MeshRef, Object, Scene};
@@ -147,18 +148,18 @@ impl SceneMeshes {
         for m in &loaded.materials {
             let desc = MaterialDesc {
                 base_color: m.base_color,
-                texture: m.texture.map(|t| (textures[t.image], t.sampler)),
+                texture: m.texture.map(|t| (textures[t.image], t.sampler, t.uv)),
                 alpha: m.alpha,
                 unlit: m.unlit,
                 metallic: m.metallic,
                 roughness: m.roughness,
-                metallic_roughness_texture: m.metallic_roughness.map(|t| (linear[&t.image], t.sampler)),
+                metallic_roughness_texture: m.metallic_roughness.map(|t| (linear[&t.image], t.sampler, t.uv)),
                 emissive: m.emissive,
-                emissive_texture: m.emissive_texture.map(|t| (textures[t.image], t.sampler)),
+                emissive_texture: m.emissive_texture.map(|t| (textures[t.image], t.sampler, t.uv)),
                 occlusion_texture: m
                     .occlusion
-                    .map(|t| (occlusion[&(t.image, m.occlusion_strength.to_bits())], t.sampler)),
-                normal_texture: m.normal.map(|t| (linear[&t.image], t.sampler)),
+                    .map(|t| (occlusion[&(t.image, m.occlusion_strength.to_bits())], t.sampler, t.uv)),
+                normal_texture: m.normal.map(|t| (linear[&t.image], t.sampler, t.uv)),
                 normal_scale: m.normal_scale,
                 double_sided: m.double_sided,
             };
@@ -181,17 +182,16 @@ impl SceneMeshes {
                             material: p.material.map_or(MaterialId::DEFAULT, |m| materials[m]),
                         })
                         .collect();
-                    let id = if surface.tangents.is_empty() {
-                        renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &parts)?
-                    } else {
-                        renderer.add_mesh_with_tangents(
-                            data,
-                            &surface.uvs,
-                            &surface.colors,
-                            &surface.tangents,
-                            &parts,
-                        )?
-                    };
+                    let id = renderer.add_mesh_surface(
+                        data,
+                        MeshSurface {
+                            uvs: &surface.uvs,
+                            uvs1: (!surface.uvs1.is_empty()).then_some(&surface.uvs1[..]),
+                            colors: &surface.colors,
+                            tangents: (!surface.tangents.is_empty()).then_some(&surface.tangents[..]),
+                            parts: &parts,
+                        },
+                    )?;
                     parts_by_slot.insert(slot, parts);
                     *uploaded.entry(slot).or_insert(Entry { id, min: to_point(lo), max: to_point(hi) })
                 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::{to_point, DrawError, Entry, LoadedMeshes, SceneMeshes};
 use crate::editor::{Editor, PickMesh, SkinKey};
-use crate::render::{MeshId, MeshPart, Renderer};
+use crate::render::{MeshId, MeshPart, MeshSurface, Renderer};
 use crate::scene::gltf::GltfFile;
 use crate::scene::{MeshRef, Object};
 
@@ -18,6 +18,8 @@ use crate::scene::{MeshRef, Object};
 #[derive(Debug)]
 pub(super) struct SkinSurface {
     pub uvs: Vec<[f32; 2]>,
+    /// `TEXCOORD_1`, empty when the mesh's textures read none.
+    pub uvs1: Vec<[f32; 2]>,
     pub colors: Vec<[f32; 4]>,
     pub parts: Vec<MeshPart>,
 }
@@ -86,7 +88,12 @@ impl SceneMeshes {
                 continue;
             }
             let (Some(parts), Some(surface)) = (self.parts_of.get(mesh), loaded.surfaces.get(slot)) else { continue };
-            let copy = SkinSurface { uvs: surface.uvs.clone(), colors: surface.colors.clone(), parts: parts.clone() };
+            let copy = SkinSurface {
+                uvs: surface.uvs.clone(),
+                uvs1: surface.uvs1.clone(),
+                colors: surface.colors.clone(),
+                parts: parts.clone(),
+            };
             self.skin_surfaces.insert(mesh.clone(), Arc::new(copy));
         }
     }
@@ -118,7 +125,16 @@ impl SceneMeshes {
                     renderer.set_mesh_vertices(id, data)?;
                     id
                 }
-                None => renderer.add_mesh_with(data, &surface.uvs, &surface.colors, &surface.parts)?,
+                None => renderer.add_mesh_surface(
+                    data,
+                    MeshSurface {
+                        uvs: &surface.uvs,
+                        uvs1: (!surface.uvs1.is_empty()).then_some(&surface.uvs1[..]),
+                        colors: &surface.colors,
+                        tangents: None,
+                        parts: &surface.parts,
+                    },
+                )?,
             };
             let (lo, hi) = data.bounds();
             let entry = Entry { id, min: to_point(lo), max: to_point(hi) };

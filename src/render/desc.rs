@@ -9,7 +9,7 @@ use nalgebra::Matrix4;
 use crate::gizmo::OverlayInstance;
 use crate::lighting::{Lighting, PunctualLight};
 use crate::math::{Camera, DepthMode};
-use crate::scene::material::{AlphaMode, SamplerDesc};
+use crate::scene::material::{AlphaMode, SamplerDesc, UvMap};
 
 /// Number of frames the CPU may record ahead of the GPU.
 pub const FRAMES_IN_FLIGHT: usize = 2;
@@ -39,36 +39,41 @@ impl MaterialId {
     pub const DEFAULT: MaterialId = MaterialId(0);
 }
 
+/// A texture of a material: the texture, how to sample it, and which UV
+/// set it reads moved by which transform (`KHR_texture_transform`).
+pub type MaterialTexture = (TextureId, SamplerDesc, UvMap);
+
 /// A material to add with [`Renderer::add_material`](crate::render::Renderer::add_material): the base colour
 /// is `base_color` x the texture x the vertex colour x the object's colour,
 /// lit unless `unlit` (in the `material` shading mode by the glTF
-/// metallic-roughness model, `docs/spec/materials.md`).
+/// metallic-roughness model, `docs/spec/materials.md`). Each texture reads
+/// its own UV set of the mesh ([`MeshSurface`]) through its own transform.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MaterialDesc {
     /// Linear RGBA.
     pub base_color: [f32; 4],
     /// A texture (sRGB) and how to sample it.
-    pub texture: Option<(TextureId, SamplerDesc)>,
+    pub texture: Option<MaterialTexture>,
     pub alpha: AlphaMode,
     pub unlit: bool,
     pub metallic: f32,
     pub roughness: f32,
     /// A texture of linear values ([`Renderer::add_linear_texture`](crate::render::Renderer::add_linear_texture)):
     /// B scales `metallic`, G `roughness`.
-    pub metallic_roughness_texture: Option<(TextureId, SamplerDesc)>,
+    pub metallic_roughness_texture: Option<MaterialTexture>,
     /// Linear RGB, added to the lit colour.
     pub emissive: [f32; 3],
     /// An sRGB texture scaling `emissive`.
-    pub emissive_texture: Option<(TextureId, SamplerDesc)>,
+    pub emissive_texture: Option<MaterialTexture>,
     /// A texture of linear values whose R channel scales the environment's
     /// light (diffuse and specular), the occlusion strength already
     /// applied: `1 + strength x (R - 1)`.
-    pub occlusion_texture: Option<(TextureId, SamplerDesc)>,
+    pub occlusion_texture: Option<MaterialTexture>,
     /// A texture of linear values holding tangent-space normals (RGB in
     /// [0, 1] for [-1, 1]), read with the mesh's tangents
     /// ([`Renderer::add_mesh_with_tangents`](crate::render::Renderer::add_mesh_with_tangents)):
     /// the material mode lights the mapped normal.
-    pub normal_texture: Option<(TextureId, SamplerDesc)>,
+    pub normal_texture: Option<MaterialTexture>,
     /// Scales the mapped normal's x and y (glTF's `normalTexture.scale`).
     pub normal_scale: f32,
     /// `false`: back faces are not drawn (nor written to the ID target);
@@ -97,6 +102,24 @@ impl Default for MaterialDesc {
             double_sided: true,
         }
     }
+}
+
+/// What a scene mesh has besides positions and normals, for
+/// [`Renderer::add_mesh_surface`](crate::render::Renderer::add_mesh_surface):
+/// per vertex two UV sets, a linear RGBA colour and a tangent, and its
+/// parts (index ranges with their materials).
+#[derive(Clone, Copy, Debug)]
+pub struct MeshSurface<'a> {
+    /// `TEXCOORD_0`, one per vertex.
+    pub uvs: &'a [[f32; 2]],
+    /// `TEXCOORD_1`, one per vertex, or none (zero).
+    pub uvs1: Option<&'a [[f32; 2]]>,
+    pub colors: &'a [[f32; 4]],
+    /// Tangents (xyz) with the bitangent's sign (w, `w x (normal x
+    /// tangent)`), for normal textures ([`MaterialDesc::normal_texture`]),
+    /// or none (zero).
+    pub tangents: Option<&'a [[f32; 4]]>,
+    pub parts: &'a [MeshPart],
 }
 
 /// A range of a mesh's indices drawn with one material.

@@ -123,7 +123,7 @@ pub fn compute_brdf_table() -> Vec<u8> {
 pub use {ash, gpu_allocator};
 
 pub use desc::{
-    DrawObject, FrameDesc, FrameStats, GpuSceneFrame, Highlight, MaterialDesc, MaterialId, MeshId, MeshPart, Region,
-    RgbaImage, TextureId, UiDraw, FRAMES_IN_FLIGHT,
+    DrawObject, FrameDesc, FrameStats, GpuSceneFrame, Highlight, MaterialDesc, MaterialId, MaterialTexture, MeshId,
+    MeshPart, MeshSurface, Region, RgbaImage, TextureId, UiDraw, FRAMES_IN_FLIGHT,
 };
 pub use desc::{FrameView, MAX_VIEWS};

@@ -1,7 +1,7 @@
 //! How a mesh's triangles look, as plain data: materials (base colour
 //! factor and texture, alpha mode, unlit), samplers, decoded images, and the
-//! per-vertex data that goes with them ([`Surface`]: the texture's UV set and
-//! `COLOR_0`). `scene::gltf` reads them from files, `draw` uploads them and
+//! per-vertex data that goes with them ([`Surface`]: the UV sets
+//! `TEXCOORD_0` and `TEXCOORD_1`, `COLOR_0`). `scene::gltf` reads them from files, `draw` uploads them and
 //! `render` draws them.
 
 use std::sync::Arc;
@@ -59,13 +59,83 @@ impl Default for SamplerDesc {
     }
 }
 
-/// A base-colour texture: which image, read how.
+/// `KHR_texture_transform`'s offset, rotation (radians) and scale, as the
+/// file gives them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    pub offset: [f32; 2],
+    pub rotation: f32,
+    pub scale: [f32; 2],
+}
+
+impl Default for UvTransform {
+    /// The extension's defaults: no offset, no rotation, scale 1.
+    fn default() -> UvTransform {
+        UvTransform { offset: [0.0; 2], rotation: 0.0, scale: [1.0; 2] }
+    }
+}
+
+/// The identity of [`UvTransform::matrix`]'s form.
+pub const UV_IDENTITY: [[f32; 3]; 2] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+
+impl UvTransform {
+    /// The extension's matrix `T(offset) x R(rotation) x S(scale)` as two
+    /// rows `[a, b, c]` of `u' = a u + b v + c`. The rotation turns the UVs
+    /// counter-clockwise in UV space (u right, v down), so
+    /// `R = [[cos, sin], [-sin, cos]]` (rows): `u' = cos sx u + sin sy v + ox`,
+    /// `v' = -sin sx u + cos sy v + oy`. This is the direction of the
+    /// extension's sample model (TextureTransformTest) and of every viewer
+    /// that passes it; the GLSL listing of the extension's first README had
+    /// the sign the other way (KhronosGroup/glTF issue 1563). Values that
+    /// are not finite take their defaults.
+    pub fn matrix(&self) -> [[f32; 3]; 2] {
+        let finite = |v: f32, default: f64| if v.is_finite() { f64::from(v) } else { default };
+        let (ox, oy) = (finite(self.offset[0], 0.0), finite(self.offset[1], 0.0));
+        let (sx, sy) = (finite(self.scale[0], 1.0), finite(self.scale[1], 1.0));
+        let (sin, cos) = finite(self.rotation, 0.0).sin_cos();
+        [[cos * sx, sin * sy, ox], [-sin * sx, cos * sy, oy]].map(|row| row.map(|x| x as f32))
+    }
+}
+
+/// Which UV set a texture reads and how it moves it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UvMap {
+    /// The `TEXCOORD_n` set: `KHR_texture_transform`'s `texCoord` where it
+    /// gives one, else the texture info's. Sets 0 and 1 are drawn; a higher
+    /// set reads set 0 (a warning says so when the file is read).
+    pub set: u32,
+    /// `KHR_texture_transform`, when the texture info has it.
+    pub transform: Option<UvTransform>,
+}
+
+impl UvMap {
+    /// The matrix applied to the set's UVs (the identity without a
+    /// transform); see [`UvTransform::matrix`].
+    pub fn matrix(&self) -> [[f32; 3]; 2] {
+        self.transform.map_or(UV_IDENTITY, |t| t.matrix())
+    }
+
+    /// The vertex stream read: 1 for `TEXCOORD_1`, else 0.
+    pub fn stream(&self) -> usize {
+        usize::from(self.set == 1)
+    }
+
+    /// `uv` moved by [`UvMap::matrix`].
+    pub fn apply(&self, uv: [f64; 2]) -> [f64; 2] {
+        let m = self.matrix().map(|row| row.map(f64::from));
+        [m[0][0] * uv[0] + m[0][1] * uv[1] + m[0][2], m[1][0] * uv[0] + m[1][1] * uv[1] + m[1][2]]
+    }
+}
+
+/// A texture of a material: which image, read how, from which UVs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureRef {
     /// Index of the image (in the file's image list while a file is read,
     /// in [`crate::draw::LoadedMeshes`]'s list once loaded).
     pub image: usize,
     pub sampler: SamplerDesc,
+    /// Its own UV set and `KHR_texture_transform`.
+    pub uv: UvMap,
 }
 
 /// How a primitive looks: base colour factor x texture x vertex colour x
@@ -167,11 +237,16 @@ pub struct Part {
 }
 
 /// What a mesh has beyond its triangles: per vertex (parallel to
-/// `MeshData::positions`) the texture coordinates its material reads and
-/// the vertex colour, and its index ranges by material.
+/// `MeshData::positions`) the texture coordinates as the file gives them
+/// (each texture applies its own transform when drawn) and the vertex
+/// colour, and its index ranges by material.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Surface {
+    /// `TEXCOORD_0` (zero where absent).
     pub uvs: Vec<[f32; 2]>,
+    /// `TEXCOORD_1`: empty while no primitive of the mesh has a texture
+    /// reading set 1, else one per vertex (zero where a primitive has none).
+    pub uvs1: Vec<[f32; 2]>,
     /// Linear RGBA (`COLOR_0`, white where absent).
     pub colors: Vec<[f32; 4]>,
     /// Per vertex the tangent (xyz) and the bitangent's sign (w) for
@@ -189,11 +264,19 @@ impl Surface {
         self.tangents.extend_from_slice(tangents);
     }
 
+    /// Sets the `TEXCOORD_1` of vertices `first..first + uvs.len()`,
+    /// giving the earlier vertices zero if these are the first.
+    pub fn push_uvs1(&mut self, first: usize, uvs: &[[f32; 2]]) {
+        self.uvs1.resize(first, [0.0; 2]);
+        self.uvs1.extend_from_slice(uvs);
+    }
+
     /// The surface of a mesh with `vertices` vertices and `indices` indices
     /// and no material data: UV 0, white, one part with the default material.
     pub fn plain(vertices: usize, indices: usize) -> Surface {
         Surface {
             uvs: vec![[0.0; 2]; vertices],
+            uvs1: Vec::new(),
             colors: vec![[1.0; 4]; vertices],
             tangents: Vec::new(),
             parts: vec![Part { first: 0, count: indices as u32, material: None }],
@@ -224,18 +307,22 @@ pub struct MaskPart {
     pub count: u32,
     pub factor_alpha: f32,
     pub cutoff: f32,
-    pub texture: Option<(Arc<ImageData>, SamplerDesc)>,
+    /// The base colour texture with its sampler and its UVs.
+    pub texture: Option<(Arc<ImageData>, SamplerDesc, UvMap)>,
 }
 
 /// The holes `MASK` materials cut into a mesh, for picking: a point of a
 /// masked triangle is solid where base colour alpha x texture alpha x
-/// vertex alpha reaches the cutoff, as the fragment shader decides. The
+/// vertex alpha reaches the cutoff, as the fragment shader decides (the
+/// texture at its own UV set, moved by its `KHR_texture_transform`). The
 /// texture is read at the nearest texel (exactly what NEAREST samplers
 /// draw; filtered ones can differ by a texel at a hole's edge).
 #[derive(Clone, Debug)]
 pub struct Cutout {
-    /// Per vertex of the mesh.
+    /// Per vertex of the mesh: `TEXCOORD_0`, and `TEXCOORD_1` (empty when
+    /// the mesh has none; then read as zero, as drawn).
     pub uvs: Vec<[f32; 2]>,
+    pub uvs1: Vec<[f32; 2]>,
     pub alphas: Vec<f32>,
     /// Sorted by `first`, not overlapping.
     pub parts: Vec<MaskPart>,
@@ -257,7 +344,7 @@ impl Cutout {
                 single_sided.push((p.first / 3, p.count / 3));
             }
             let AlphaMode::Mask(cutoff) = m.alpha else { continue };
-            let texture = m.texture.and_then(|t| Some((Arc::clone(images.get(t.image)?), t.sampler)));
+            let texture = m.texture.and_then(|t| Some((Arc::clone(images.get(t.image)?), t.sampler, t.uv)));
             parts.push(MaskPart {
                 first: p.first / 3,
                 count: p.count / 3,
@@ -273,6 +360,7 @@ impl Cutout {
         parts.sort_by_key(|p| p.first);
         Some(Cutout {
             uvs: surface.uvs.clone(),
+            uvs1: surface.uvs1.clone(),
             alphas: surface.colors.iter().map(|c| c[3]).collect(),
             parts,
             single_sided,
@@ -282,7 +370,7 @@ impl Cutout {
     /// No holes, the triangle ranges `single_sided` (sorted `(first,
     /// count)`) seen from the front only.
     pub fn single_sided(single_sided: Vec<(u32, u32)>) -> Cutout {
-        Cutout { uvs: Vec::new(), alphas: Vec::new(), parts: Vec::new(), single_sided }
+        Cutout { uvs: Vec::new(), uvs1: Vec::new(), alphas: Vec::new(), parts: Vec::new(), single_sided }
     }
 
     /// Whether a ray along `dir` (in the mesh's space) meets the back of
@@ -309,17 +397,31 @@ impl Cutout {
         let at = self.parts.partition_point(|p| p.first + p.count <= triangle);
         let Some(part) = self.parts.get(at).filter(|p| p.first <= triangle) else { return true };
         let Some(corners) = indices.get(3 * triangle as usize..3 * triangle as usize + 3) else { return true };
+        let map = part.texture.as_ref().map_or(UvMap::default(), |t| t.2);
         let (mut uv, mut alpha) = ([0.0f64; 2], 0.0f64);
         for (&v, w) in corners.iter().zip(weights) {
             let v = v as usize;
-            let (Some(t), Some(a)) = (self.uvs.get(v), self.alphas.get(v)) else { return true };
+            let Some(a) = self.alphas.get(v) else { return true };
+            let t = match map.stream() {
+                1 if self.uvs1.is_empty() => [0.0; 2],
+                1 => match self.uvs1.get(v) {
+                    Some(t) => *t,
+                    None => return true,
+                },
+                _ => match self.uvs.get(v) {
+                    Some(t) => *t,
+                    None => return true,
+                },
+            };
             uv[0] += w * f64::from(t[0]);
             uv[1] += w * f64::from(t[1]);
             alpha += w * f64::from(*a);
         }
         alpha *= f64::from(part.factor_alpha);
-        if let Some((image, sampler)) = &part.texture {
-            alpha *= f64::from(texel_alpha(image, sampler, uv)) / 255.0;
+        if let Some((image, sampler, map)) = &part.texture {
+            // The transform is affine: moving the interpolated UV is moving
+            // the corners' UVs and interpolating.
+            alpha *= f64::from(texel_alpha(image, sampler, map.apply(uv))) / 255.0;
         }
         alpha >= f64::from(part.cutoff)
     }
@@ -389,11 +491,12 @@ mod tests {
         let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
         let mask = Material {
             alpha: AlphaMode::Mask(0.5),
-            texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default() }),
+            texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default(), uv: UvMap::default() }),
             ..Material::default()
         };
         let surface = Surface {
             uvs: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+            uvs1: Vec::new(),
             colors: vec![[1.0; 4]; 6],
             tangents: Vec::new(),
             parts: vec![Part { first: 0, count: 3, material: None }, Part { first: 3, count: 3, material: Some(0) }],
@@ -408,5 +511,57 @@ mod tests {
         // Repeat wraps u = 1.1 onto the left texel.
         assert_eq!(texel_alpha(&cut.parts[0].texture.as_ref().unwrap().0, &SamplerDesc::default(), [1.1, 0.0]), 255);
         assert!(Cutout::new(&surface, &[Material::default()], &[]).is_none());
+    }
+
+    #[test]
+    fn uv_transform_matrices_match_hand_computed_values() {
+        let close = |a: [[f32; 3]; 2], b: [[f64; 3]; 2]| {
+            a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| (f64::from(*x) - y).abs() < 1e-6)
+        };
+        // Offset, no turn, no scale: a translation.
+        let t = UvTransform { offset: [0.25, -0.5], ..UvTransform::default() };
+        assert!(close(t.matrix(), [[1.0, 0.0, 0.25], [0.0, 1.0, -0.5]]), "{:?}", t.matrix());
+        // A quarter turn with scale (2, 3): T x R x S with R = [[0, 1], [-1, 0]]
+        // (rows), so u' = 3 v + 0.25, v' = -2 u - 0.5.
+        let t = UvTransform { offset: [0.25, -0.5], rotation: std::f32::consts::FRAC_PI_2, scale: [2.0, 3.0] };
+        assert!(close(t.matrix(), [[0.0, 3.0, 0.25], [-2.0, 0.0, -0.5]]), "{:?}", t.matrix());
+        let map = UvMap { set: 1, transform: Some(t) };
+        let moved = map.apply([0.1, 0.2]);
+        assert!((moved[0] - 0.85).abs() < 1e-6 && (moved[1] + 0.7).abs() < 1e-6, "{moved:?}");
+        // 30 degrees: +u turns towards -v (up in an image, counter-clockwise
+        // with v pointing down), as TextureTransformTest draws it.
+        let t = UvTransform { rotation: 30f32.to_radians(), ..UvTransform::default() };
+        let (c, s) = (3f64.sqrt() / 2.0, 0.5);
+        assert!(close(t.matrix(), [[c, s, 0.0], [-s, c, 0.0]]), "{:?}", t.matrix());
+        // Without a transform: the identity; non-finite values take defaults.
+        assert_eq!(UvMap::default().matrix(), UV_IDENTITY);
+        let t = UvTransform { offset: [f32::NAN, 1.0], rotation: f32::INFINITY, scale: [f32::NAN, 2.0] };
+        assert!(close(t.matrix(), [[1.0, 0.0, 0.0], [0.0, 2.0, 1.0]]), "{:?}", t.matrix());
+        assert_eq!((UvMap { set: 1, transform: None }.stream(), UvMap { set: 2, transform: None }.stream()), (1, 0));
+    }
+
+    #[test]
+    fn cutouts_read_the_base_colour_textures_own_set_and_transform() {
+        // Left texel opaque, right texel alpha 100; the texture reads
+        // TEXCOORD_1 moved by +0.5 in u, so u1 = 0.1 reads the right texel.
+        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
+        let uv = UvMap { set: 1, transform: Some(UvTransform { offset: [0.5, 0.0], ..UvTransform::default() }) };
+        let mask = Material {
+            alpha: AlphaMode::Mask(0.5),
+            texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default(), uv }),
+            ..Material::default()
+        };
+        let surface = Surface {
+            // Set 0 would read the left texel everywhere.
+            uvs: vec![[0.1, 0.0]; 3],
+            uvs1: vec![[0.1, 0.0], [0.6, 0.0], [0.1, 0.0]],
+            colors: vec![[1.0; 4]; 3],
+            tangents: Vec::new(),
+            parts: vec![Part { first: 0, count: 3, material: Some(0) }],
+        };
+        let cut = Cutout::new(&surface, &[mask], &[image]).unwrap();
+        // u1 = 0.1 -> 0.6: right texel, cut; u1 = 0.6 -> 1.1: wraps left, kept.
+        assert!(!cut.keeps(&[0, 1, 2], 0, [1.0, 0.0, 0.0]));
+        assert!(cut.keeps(&[0, 1, 2], 0, [0.0, 1.0, 0.0]));
     }
 }

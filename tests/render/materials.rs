@@ -8,7 +8,7 @@
 //! and the lighting formula restated. Validation is on and must stay silent.
 
 use crate::support::gpu::{assert_no_validation_errors, project, renderer_with_samples};
-use crate::support::textured::{close, lit, quadrants, to_linear, to_srgb, unlit, Doc, Image, ImageAt, Quad};
+use crate::support::textured::{close, lit, png_rgba, quadrants, to_linear, to_srgb, unlit, Doc, Image, ImageAt, Quad};
 use nalgebra::{Point2, Point3, Vector3};
 use serde_json::json;
 use std::path::Path;
@@ -78,6 +78,11 @@ fn shoot(path: &Path) -> Shot {
 /// As [`shoot`], with `samples` MSAA samples per pixel (the ids and depth
 /// then come from the single-sample ids pass and its own shader).
 fn shoot_with(path: &Path, samples: u32) -> Shot {
+    shoot_lit(path, samples, |l| l.shading = viewport::lighting::Shading::Solid)
+}
+
+/// As [`shoot_with`], the frame's lighting set by `light`.
+fn shoot_lit(path: &Path, samples: u32, light: impl FnOnce(&mut viewport::lighting::Lighting)) -> Shot {
     let opened = open_scene(Some(path)).expect("the glTF opens");
     let (mut editor, loaded) = open_editor_for(opened, (W, H), DepthMode::Reversed).expect("its meshes load");
     editor.camera = camera();
@@ -88,8 +93,8 @@ fn shoot_with(path: &Path, samples: u32) -> Shot {
     let (mut frame, _) = meshes.frame(editor.scene(), camera(), DepthMode::Reversed, &[], (W, H));
     frame.grid = false;
     // `assets.md`'s look, "with today's lighting": the solid shading mode
-    // (the material mode has its own tests, `pbr.rs`).
-    frame.lighting.shading = viewport::lighting::Shading::Solid;
+    // (the material mode has its own tests, `pbr.rs`), unless told otherwise.
+    light(&mut frame.lighting);
     r.draw(&frame).expect("draw");
     let shot =
         Shot { color: r.read_color().unwrap(), ids: r.read_ids().unwrap(), depth: r.read_depth().unwrap(), editor };
@@ -321,5 +326,144 @@ fn minified_textures_read_the_mip_levels_made_on_upload() {
     for p in [[0.0, 0.0, 0.0], [-0.08, 0.08, 0.0], [0.08, -0.08, 0.0]] {
         let got = shot.color(p);
         assert!(close(got, [grey; 3], 6), "at {p:?}: got {got:?}, want about {grey}");
+    }
+}
+
+/// The point of the plane z = 0 that pixel (x, y)'s centre shows, from
+/// [`camera`].
+fn surface_point(x: u32, y: u32) -> [f64; 3] {
+    let c = camera();
+    let m = c.projection_matrix(f64::from(W) / f64::from(H), DepthMode::Reversed) * c.view_matrix();
+    let inv = m.try_inverse().unwrap();
+    let (nx, ny) = ((f64::from(x) + 0.5) * 2.0 / f64::from(W) - 1.0, (f64::from(y) + 0.5) * 2.0 / f64::from(H) - 1.0);
+    let unproject = |z: f64| {
+        let p = inv * nalgebra::Vector4::new(nx, ny, z, 1.0);
+        Vector3::new(p.x / p.w, p.y / p.w, p.z / p.w)
+    };
+    let (a, b) = (unproject(0.2), unproject(0.8));
+    let p = a + (b - a) * (-a.z / (b.z - a.z));
+    [p.x, p.y, p.z]
+}
+
+/// `KHR_texture_transform` as its README defines it, restated here:
+/// `T(offset) x R(rotation) x S(scale)` applied to (u, v, 1), the rotation
+/// counter-clockwise in UV space (u right, v down), so u' = cos sx u +
+/// sin sy v + ox and v' = -sin sx u + cos sy v + oy (the direction of the
+/// extension's TextureTransformTest model).
+fn khr_transform(offset: [f64; 2], rotation: f64, scale: [f64; 2], uv: [f64; 2]) -> [f64; 2] {
+    let (su, sv) = (scale[0] * uv[0], scale[1] * uv[1]);
+    let (s, c) = rotation.sin_cos();
+    [c * su + s * sv + offset[0], -s * su + c * sv + offset[1]]
+}
+
+/// Every texture reads its own UV set through its own transform
+/// (`docs/spec/materials.md`): a MASK material whose base colour texture
+/// (a 2 x 2 alpha checker, TEXCOORD_0, one transform) cuts the quad, and
+/// whose emissive texture (four colours, TEXCOORD_1 = (1 - u, v), another
+/// transform with a rotation and an offset) colours what stays. The base
+/// colour is black and there is no light, so a kept pixel is the emissive
+/// texel alone. Each pixel's texels are computed here from its surface
+/// point; colour, ids (also with 4x MSAA, the ids pass's own shader) and
+/// CPU picking must agree.
+#[test]
+fn each_texture_reads_its_own_uv_set_through_its_own_transform() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base_offset, base_rotation, base_scale) = ([0.25, 0.1], -0.4, [1.6, 1.3]);
+    let (emissive_offset, emissive_rotation, emissive_scale) = ([0.3, -0.2], 0.6, [1.5, 1.2]);
+    let material = json!({
+        "pbrMetallicRoughness": {
+            "baseColorFactor": [0.0, 0.0, 0.0, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 1.0,
+            "baseColorTexture": {"index": 0, "texCoord": 0, "extensions": {"KHR_texture_transform": {
+                "offset": base_offset, "rotation": base_rotation, "scale": base_scale}}},
+        },
+        "emissiveFactor": [1.0, 1.0, 1.0],
+        "emissiveTexture": {"index": 1, "texCoord": 1, "extensions": {"KHR_texture_transform": {
+            "offset": emissive_offset, "rotation": emissive_rotation, "scale": emissive_scale}}},
+        "alphaMode": "MASK",
+    });
+    // Alpha checker: texels (0, 0) and (1, 1) opaque, the others clear.
+    let checker = png_rgba(2, 2, &[[255, 255, 255, 255], [255, 255, 255, 0], [255, 255, 255, 0], [255; 4]].concat());
+    let uv1 = [[1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+    let repeat_nearest = json!({"magFilter": 9728, "minFilter": 9728});
+    let doc = Doc {
+        quads: vec![Quad { uv1: Some(uv1), ..Quad::new([0.0; 3], 1.0, Some(0)) }],
+        materials: vec![material],
+        textures: vec![json!({"source": 0, "sampler": 0}), json!({"source": 1, "sampler": 0})],
+        samplers: vec![repeat_nearest],
+        images: vec![
+            Image { bytes: Some(checker), at: ImageAt::DataUri },
+            Image { bytes: Some(quadrants(2, TEXELS)), at: ImageAt::DataUri },
+        ],
+        lights: vec![],
+    };
+    let path = doc.write(dir.path(), "own_uvs.gltf");
+    let mut text: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    text["extensionsUsed"] = json!(["KHR_texture_transform"]);
+    std::fs::write(&path, text.to_string()).unwrap();
+    let background = FrameDesc::BACKGROUND.map(|c| to_srgb(f64::from(c)));
+    // Texel of a 2 x 2 repeating texture at `uv`, `None` near a texel edge.
+    let texel = |uv: [f64; 2]| -> Option<(usize, usize)> {
+        let f = uv.map(|c| c * 2.0);
+        if f.iter().any(|c| (c - c.round()).abs() < 0.08) {
+            return None;
+        }
+        let [x, y] = f.map(|c| (c.floor() as i64).rem_euclid(2) as usize);
+        Some((x, y))
+    };
+    for samples in [1, 4] {
+        let shot = shoot_lit(&path, samples, |l| {
+            l.shading = viewport::lighting::Shading::Material;
+            l.sun = None;
+            l.environment_color = [0.0; 3];
+            l.exposure_ev = 0.0;
+            l.tone_mapping = viewport::lighting::ToneMapping::Linear;
+            l.scene_lights = false;
+        });
+        let (mut kept, mut cut, mut telling, mut bad) = (0, 0, 0, Vec::new());
+        for y in 0..H {
+            for x in 0..W {
+                let p = surface_point(x, y);
+                if p[0].abs() > 0.97 || p[1].abs() > 0.97 {
+                    continue;
+                }
+                // The quad's UVs: set 0 (0, 0) at (-1, 1) to (1, 1) at (1, -1);
+                // set 1 mirrored in u.
+                let uv0 = [(p[0] + 1.0) / 2.0, (1.0 - p[1]) / 2.0];
+                let uv1 = [1.0 - uv0[0], uv0[1]];
+                let base = texel(khr_transform(base_offset, base_rotation, base_scale, uv0));
+                let emissive = texel(khr_transform(emissive_offset, emissive_rotation, emissive_scale, uv1));
+                let (Some(base), Some(emissive)) = (base, emissive) else { continue };
+                let got = shot.color.pixel(x, y);
+                let id = shot.ids[(y * W + x) as usize];
+                let opaque = base.0 == base.1;
+                if opaque {
+                    kept += 1;
+                    let want = TEXELS[emissive.1 * 2 + emissive.0];
+                    // Had the emissive texture read the base colour's UVs:
+                    let wrong = texel(khr_transform(base_offset, base_rotation, base_scale, uv0));
+                    telling += usize::from(wrong.is_some_and(|w| w != emissive));
+                    if !close(got, [want[0], want[1], want[2]], 2) || id != 1 {
+                        bad.push(format!("kept ({x}, {y}) uv0 {uv0:.3?}: got {got:?} id {id}, want {want:?}"));
+                    }
+                } else {
+                    cut += 1;
+                    if !close(got, background, 1) || id != 0 {
+                        bad.push(format!("cut ({x}, {y}) uv0 {uv0:.3?}: got {got:?} id {id}"));
+                    }
+                }
+                // CPU picking goes through the same holes (every 7th pixel: it is slow).
+                if (x + y) % 7 == 0 {
+                    let picked = shot.editor.surface_at(Point2::new(f64::from(x) + 0.5, f64::from(y) + 0.5), |_| true);
+                    if picked.map(|(i, _)| i) != opaque.then_some(0) {
+                        bad.push(format!("pick ({x}, {y}): {picked:?}, opaque {opaque}"));
+                    }
+                }
+            }
+        }
+        assert!(kept > 300 && cut > 300, "{samples} samples: {kept} kept and {cut} cut pixels checked");
+        assert!(telling > kept / 3, "the test tells the UV sets apart: {telling} of {kept}");
+        assert!(bad.is_empty(), "{samples} samples: {} wrong:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
     }
 }

@@ -40,11 +40,14 @@ pub struct Quad {
     pub uv_scale: f32,
     /// `TANGENT`, the same at every vertex (VEC4 float).
     pub tangent: Option<[f32; 4]>,
+    /// `TEXCOORD_1` at the corners top-left, top-right, bottom-right,
+    /// bottom-left, written beside the real UVs of set 0 (with `uv_set` 0).
+    pub uv1: Option<[[f32; 2]; 4]>,
 }
 
 impl Quad {
     pub fn new(translation: [f32; 3], half: f32, material: Option<usize>) -> Quad {
-        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0, tangent: None }
+        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0, tangent: None, uv1: None }
     }
 }
 
@@ -91,6 +94,12 @@ impl Doc {
                 let v = view(&mut bin, &floats(&uvs));
                 accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC2"}));
                 attributes[format!("TEXCOORD_{set}")] = json!(accessors.len() - 1);
+            }
+            if let Some(uv1) = q.uv1 {
+                assert_eq!(q.uv_set, 0, "uv1 goes beside the real UVs of set 0");
+                let v = view(&mut bin, &floats(uv1.as_flattened()));
+                accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC2"}));
+                attributes["TEXCOORD_1"] = json!(accessors.len() - 1);
             }
             if let Some(c) = q.color {
                 let v = view(&mut bin, &floats(&[c, c, c, c].concat()));

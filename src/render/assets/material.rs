@@ -7,7 +7,10 @@
 //! split-sum BRDF table, 3 its metallic-roughness texture (linear; white
 //! when it has none), 4 its emissive texture (sRGB; white when none), 5
 //! its occlusion texture (linear, R = `1 + strength (R - 1)`; white when
-//! none).
+//! none), 6 its normal texture, 7 its UV block (a uniform buffer: per
+//! texture the UV set it reads and its `KHR_texture_transform` matrix,
+//! [`UvBlock`]; one 256-byte slot per set in a buffer per descriptor pool,
+//! written once when the material is added).
 //!
 //! No descriptor indexing (lavapipe has none): the scene pass binds one set
 //! per material batch, so a frame's CPU cost grows with the number of
@@ -22,12 +25,12 @@ use gpu_allocator::MemoryLocation;
 
 use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
-use crate::render::desc::{MaterialDesc, MaterialId, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
+use crate::render::desc::{MaterialDesc, MaterialId, MaterialTexture, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::Buffer;
 use crate::render::device::{Destroy, Gpu};
-use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, Wrap};
+use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, UvMap, Wrap};
 
 /// Which scene pipeline draws a material (the draw order, too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,6 +54,33 @@ pub(crate) struct MaterialPush {
     /// x: the normal texture's scale, y: 1 with a normal texture.
     pub normal: [f32; 4],
 }
+
+/// A material's UV block (binding 7, std140): per texture (base colour,
+/// metallic-roughness, emissive, occlusion, normal) two rows, `(a, b, c,
+/// set)` and `(d, e, f, 0)`: the texture reads `(a u + b v + c, d u + e v
+/// + f)` of UV set `set` (0 or 1).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct UvBlock {
+    pub rows: [[f32; 4]; 10],
+}
+
+impl UvBlock {
+    /// The block of five textures' UV maps, in the order above.
+    pub fn new(maps: [UvMap; 5]) -> UvBlock {
+        let mut rows = [[0.0; 4]; 10];
+        for (k, map) in maps.iter().enumerate() {
+            let m = map.matrix();
+            rows[2 * k] = [m[0][0], m[0][1], m[0][2], map.stream() as f32];
+            rows[2 * k + 1] = [m[1][0], m[1][1], m[1][2], 0.0];
+        }
+        UvBlock { rows }
+    }
+}
+
+/// Bytes between the UV blocks of a pool's buffer: the largest
+/// `minUniformBufferOffsetAlignment` Vulkan allows.
+const UV_STRIDE: u64 = 256;
 
 /// Bytes between the slots of the lighting buffer: a multiple of the
 /// largest `minUniformBufferOffsetAlignment` Vulkan allows (256) that
@@ -78,6 +108,8 @@ const SETS_PER_POOL: u32 = 64;
 pub(crate) struct Materials {
     pub layout: vk::DescriptorSetLayout,
     pools: Vec<vk::DescriptorPool>,
+    /// Per pool, the UV blocks of its sets ([`UvBlock`], `UV_STRIDE` apart).
+    uv_buffers: Vec<Buffer>,
     /// Sets still free in the last pool.
     free: u32,
     samplers: Vec<(SamplerDesc, vk::Sampler)>,
@@ -97,6 +129,8 @@ impl Destroy for Materials {
         for pool in self.pools.drain(..) {
             gpu.device.destroy_descriptor_pool(pool, None);
         }
+        self.uv_buffers.destroy(gpu);
+        self.uv_buffers.clear();
         for (_, sampler) in self.samplers.drain(..) {
             gpu.device.destroy_sampler(sampler, None);
         }
@@ -167,6 +201,7 @@ impl Materials {
             binding(4, image),
             binding(5, image),
             binding(6, image),
+            binding(7, vk::DescriptorType::UNIFORM_BUFFER),
         ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -227,10 +262,10 @@ impl Materials {
 
     /// Adds a material; its texture must have been added.
     pub fn add(&mut self, ctx: &Context, desc: &MaterialDesc) -> Result<MaterialId, RenderError> {
-        let known = |t: Option<(TextureId, SamplerDesc)>, white: TextureId| match t {
-            Some((t, s)) if (t.0 as usize) < self.textures.len() => Ok((t, s)),
-            Some((t, _)) => Err(RenderError::UnknownTexture(t.0)),
-            None => Ok((white, SamplerDesc::default())),
+        let known = |t: Option<MaterialTexture>, white: TextureId| match t {
+            Some((t, s, uv)) if (t.0 as usize) < self.textures.len() => Ok((t, s, uv)),
+            Some((t, _, _)) => Err(RenderError::UnknownTexture(t.0)),
+            None => Ok((white, SamplerDesc::default(), UvMap::default())),
         };
         let base = known(desc.texture, WHITE)?;
         let metallic_roughness = known(desc.metallic_roughness_texture, self.white_linear)?;
@@ -241,15 +276,24 @@ impl Materials {
     }
 
     /// Adds a material reading `textures` (base colour, metallic-roughness,
-    /// emissive, occlusion, normal), each with its sampler.
+    /// emissive, occlusion, normal), each with its sampler and UV map.
     fn add_with_textures(
         &mut self,
         ctx: &Context,
         desc: &MaterialDesc,
-        textures: [(TextureId, SamplerDesc); 5],
+        textures: [MaterialTexture; 5],
     ) -> Result<MaterialId, RenderError> {
         let d = ctx.device();
-        let set = self.allocate_set(d)?;
+        let (set, uv_slot) = self.allocate_set(ctx)?;
+        let uv_block = UvBlock::new(textures.map(|t| t.2));
+        let uv_buffer = self.uv_buffers.last_mut().expect("allocate_set made a pool and its buffer");
+        let uv_offset = UV_STRIDE * u64::from(uv_slot);
+        uv_buffer.write(uv_offset as usize, bytemuck::bytes_of(&uv_block), "material UV blocks")?;
+        let uv_info = [vk::DescriptorBufferInfo::default()
+            .buffer(uv_buffer.raw)
+            .offset(uv_offset)
+            .range(std::mem::size_of::<UvBlock>() as u64)];
+        let textures = textures.map(|(t, s, _)| (t, s));
         let image_info = |this: &mut Materials, (t, s): (TextureId, SamplerDesc)| -> Result<_, RenderError> {
             Ok([vk::DescriptorImageInfo::default()
                 .sampler(this.sampler(d, &s)?)
@@ -293,6 +337,13 @@ impl Materials {
                 .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
                 .buffer_info(&block),
         );
+        writes.push(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(7)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .buffer_info(&uv_info),
+        );
         // SAFETY: the set is new (no command buffer uses it); views,
         // samplers and the lighting buffer are alive.
         unsafe { d.update_descriptor_sets(&writes, &[]) };
@@ -322,8 +373,10 @@ impl Materials {
         Ok(sampler)
     }
 
-    /// One set from the last pool, adding a pool when it is full.
-    fn allocate_set(&mut self, d: &ash::Device) -> Result<vk::DescriptorSet, RenderError> {
+    /// One set from the last pool, adding a pool (and its buffer of UV
+    /// blocks) when it is full; with the set's slot in the pool.
+    fn allocate_set(&mut self, ctx: &Context) -> Result<(vk::DescriptorSet, u32), RenderError> {
+        let d = ctx.device();
         if self.free == 0 {
             let sizes = [
                 vk::DescriptorPoolSize {
@@ -334,7 +387,16 @@ impl Materials {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
                     descriptor_count: SETS_PER_POOL,
                 },
+                vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: SETS_PER_POOL },
             ];
+            // The buffer first: a pool without one would be left unusable.
+            let uv_buffer = Buffer::new(
+                &ctx.gpu,
+                UV_STRIDE * u64::from(SETS_PER_POOL),
+                vk::BufferUsageFlags::UNIFORM_BUFFER,
+                MemoryLocation::CpuToGpu,
+                "material UV blocks",
+            )?;
             // SAFETY: plain object creation; destroyed in `destroy`.
             let pool = unsafe {
                 d.create_descriptor_pool(
@@ -342,8 +404,18 @@ impl Materials {
                     None,
                 )
             }
-            .vk("vkCreateDescriptorPool")?;
+            .vk("vkCreateDescriptorPool");
+            let pool = match pool {
+                Ok(pool) => pool,
+                Err(e) => {
+                    let mut b = uv_buffer;
+                    // SAFETY: no descriptor refers to the new buffer.
+                    unsafe { b.destroy(&ctx.gpu) };
+                    return Err(e);
+                }
+            };
             self.pools.push(pool);
+            self.uv_buffers.push(uv_buffer);
             self.free = SETS_PER_POOL;
         }
         let pool = *self.pools.last().expect("a pool was added above");
@@ -355,8 +427,9 @@ impl Materials {
             )
         }
         .vk("vkAllocateDescriptorSets")?[0];
+        let slot = SETS_PER_POOL - self.free;
         self.free -= 1;
-        Ok(set)
+        Ok((set, slot))
     }
 
     pub fn get(&self, id: MaterialId) -> Option<&GpuMaterial> {

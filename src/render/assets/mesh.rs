@@ -5,7 +5,7 @@
 use ash::vk;
 
 use crate::mesh::MeshData;
-use crate::render::desc::{MaterialId, MeshPart};
+use crate::render::desc::{MaterialId, MeshPart, MeshSurface};
 use crate::render::device::context::Context;
 use crate::render::device::error::RenderError;
 use crate::render::device::pipeline::{SurfaceVertex, Vertex};
@@ -22,17 +22,6 @@ pub(crate) struct GpuMesh {
     pub surface: Option<Buffer>,
     /// Index ranges by material (scene meshes).
     pub parts: Vec<MeshPart>,
-}
-
-/// What a scene mesh has besides positions and normals: per vertex a UV
-/// and a linear RGBA colour, and its parts. `None` in [`GpuMesh::upload`]:
-/// UV 0, white, one part with the default material.
-pub(crate) struct SurfaceData<'a> {
-    pub uvs: &'a [[f32; 2]],
-    pub colors: &'a [[f32; 4]],
-    /// Tangents (xyz) with the bitangent's sign (w), or none (zero).
-    pub tangents: Option<&'a [[f32; 4]]>,
-    pub parts: &'a [MeshPart],
 }
 
 fn vertices(mesh: &MeshData) -> Result<Vec<Vertex>, RenderError> {
@@ -60,26 +49,30 @@ impl GpuMesh {
     pub fn upload(
         ctx: &Context,
         mesh: &MeshData,
-        surface: Option<SurfaceData<'_>>,
+        surface: Option<MeshSurface<'_>>,
         materials: usize,
     ) -> Result<GpuMesh, RenderError> {
         let v = vertices(mesh)?;
         let n = mesh.positions.len();
         let whole = [MeshPart { first: 0, count: mesh.indices.len() as u32, material: MaterialId::DEFAULT }];
         let (surface_vertices, parts) = match surface {
-            None => (vec![SurfaceVertex { uv: [0.0; 2], color: [1.0; 4], tangent: [0.0; 4] }; n], &whole[..]),
+            None => (vec![SurfaceVertex { uv: [0.0; 4], color: [1.0; 4], tangent: [0.0; 4] }; n], &whole[..]),
             Some(s) => {
                 let tangents = s.tangents.map_or(n, <[_]>::len);
-                if s.uvs.len() != n || s.colors.len() != n || tangents != n {
+                let uvs1 = s.uvs1.map_or(n, <[_]>::len);
+                if s.uvs.len() != n || uvs1 != n || s.colors.len() != n || tangents != n {
                     return Err(RenderError::BadMesh(format!(
-                        "{} UVs, {} colours and {tangents} tangents for {n} vertices",
+                        "{} UVs, {uvs1} second UVs, {} colours and {tangents} tangents for {n} vertices",
                         s.uvs.len(),
                         s.colors.len()
                     )));
                 }
                 let tangent = |k: usize| s.tangents.map_or([0.0; 4], |t| t[k]);
-                let sv =
-                    (0..n).map(|k| SurfaceVertex { uv: s.uvs[k], color: s.colors[k], tangent: tangent(k) }).collect();
+                let uv = |k: usize| {
+                    let (a, b) = (s.uvs[k], s.uvs1.map_or([0.0; 2], |u| u[k]));
+                    [a[0], a[1], b[0], b[1]]
+                };
+                let sv = (0..n).map(|k| SurfaceVertex { uv: uv(k), color: s.colors[k], tangent: tangent(k) }).collect();
                 (sv, s.parts)
             }
         };

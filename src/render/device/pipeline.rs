@@ -46,12 +46,13 @@ pub(crate) struct Vertex {
     pub normal: [f32; 3],
 }
 
-/// Per-vertex surface data of a scene mesh (24 bytes, no padding): the
-/// texture coordinates its material reads and the vertex colour.
+/// Per-vertex surface data of a scene mesh (48 bytes, no padding): the
+/// two texture coordinate sets, the vertex colour and the tangent.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct SurfaceVertex {
-    pub uv: [f32; 2],
+    /// `TEXCOORD_0` (xy) and `TEXCOORD_1` (zw), as the file gives them.
+    pub uv: [f32; 4],
     /// Linear RGBA.
     pub color: [f32; 4],
     /// The tangent (xyz) and the bitangent's sign (w); zero without one.
@@ -317,8 +318,8 @@ pub(crate) fn mesh_vertex_input() -> (vk::VertexInputBindingDescription, [vk::Ve
 }
 
 /// Vertex input of a mesh's surface stream, what the material shader
-/// reads: binding 2 per vertex ([`SurfaceVertex`]: texture coordinates at
-/// location 11, colour at 12, tangent at 13).
+/// reads: binding 2 per vertex ([`SurfaceVertex`]: both texture coordinate
+/// sets at location 11, colour at 12, tangent at 13).
 pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk::VertexInputAttributeDescription; 3]) {
     let binding = vk::VertexInputBindingDescription {
         binding: 2,
@@ -334,7 +335,7 @@ pub(crate) fn surface_vertex_input() -> (vk::VertexInputBindingDescription, [vk:
     (
         binding,
         [
-            attribute(11, vk::Format::R32G32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
+            attribute(11, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, uv)),
             attribute(12, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, color)),
             attribute(13, vk::Format::R32G32B32A32_SFLOAT, std::mem::offset_of!(SurfaceVertex, tangent)),
         ],

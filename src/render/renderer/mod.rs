@@ -20,10 +20,10 @@ mod scene_objects;
 pub(crate) mod target;
 use crate::mesh::MeshData;
 use crate::render::assets::material::{Materials, Pass};
-use crate::render::assets::mesh::{GpuMesh, Retired, SurfaceData};
+use crate::render::assets::mesh::{GpuMesh, Retired};
 use crate::render::cull::compute::{GpuScene, MeshBounds};
 use crate::render::desc::{
-    FrameDesc, FrameStats, MaterialDesc, MaterialId, MeshId, MeshPart, TextureId, FRAMES_IN_FLIGHT,
+    FrameDesc, FrameStats, MaterialDesc, MaterialId, MeshId, MeshPart, MeshSurface, TextureId, FRAMES_IN_FLIGHT,
 };
 use crate::render::device::{Destroy, Gpu, GrowBuffer, Guard};
 use crate::render::passes::grid::GridPass;
@@ -236,7 +236,7 @@ impl Renderer {
         colors: &[[f32; 4]],
         parts: &[MeshPart],
     ) -> Result<MeshId, RenderError> {
-        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, tangents: None, parts }))
+        self.push_mesh(mesh, Some(MeshSurface { uvs, uvs1: None, colors, tangents: None, parts }))
     }
 
     /// [`Renderer::add_mesh_with`] with a tangent per vertex (xyz, and in
@@ -250,10 +250,16 @@ impl Renderer {
         tangents: &[[f32; 4]],
         parts: &[MeshPart],
     ) -> Result<MeshId, RenderError> {
-        self.push_mesh(mesh, Some(SurfaceData { uvs, colors, tangents: Some(tangents), parts }))
+        self.push_mesh(mesh, Some(MeshSurface { uvs, uvs1: None, colors, tangents: Some(tangents), parts }))
     }
 
-    fn push_mesh(&mut self, mesh: &MeshData, surface: Option<SurfaceData<'_>>) -> Result<MeshId, RenderError> {
+    /// Uploads a mesh with everything [`MeshSurface`] holds (both UV sets,
+    /// colours, tangents, parts).
+    pub fn add_mesh_surface(&mut self, mesh: &MeshData, surface: MeshSurface<'_>) -> Result<MeshId, RenderError> {
+        self.push_mesh(mesh, Some(surface))
+    }
+
+    fn push_mesh(&mut self, mesh: &MeshData, surface: Option<MeshSurface<'_>>) -> Result<MeshId, RenderError> {
         let materials = &self.parts.materials;
         let gpu = GpuMesh::upload(&self.ctx, mesh, surface, materials.len())?;
         let blended = gpu.parts.iter().any(|p| materials.get(p.material).is_some_and(|m| m.pass == Pass::Blend));

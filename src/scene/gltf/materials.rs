@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::scene::material::{
-    AlphaMode, Filter, ImageData, Looks, Material, SamplerDesc, TextureRef, Wrap, MAX_IMAGE_SIDE,
+    AlphaMode, Filter, ImageData, Looks, Material, SamplerDesc, TextureRef, UvMap, UvTransform, Wrap, MAX_IMAGE_SIDE,
 };
 
 /// Per texture of `document` (whose JSON is `json`), the image it reads:
@@ -89,22 +89,100 @@ fn image_name(image: &gltf::Image<'_>) -> String {
     s
 }
 
+/// Which of [`uv_maps`]'s entries is which texture (the order of
+/// [`Material::textures_mut`]).
+const BASE_COLOR: usize = 0;
+const METALLIC_ROUGHNESS: usize = 1;
+const EMISSIVE: usize = 2;
+const OCCLUSION: usize = 3;
+pub(super) const NORMAL: usize = 4;
+
+/// The UV set and `KHR_texture_transform` of each texture info of `m`, in
+/// the order of [`Material::textures_mut`] (base colour,
+/// metallic-roughness, emissive, occlusion, normal); `None` where the
+/// material has no such texture.
+pub(super) fn uv_maps(m: &gltf::Material<'_>) -> [Option<UvMap>; 5] {
+    let pbr = m.pbr_metallic_roughness();
+    let info = |i: Option<gltf::texture::Info<'_>>| {
+        i.map(|i| {
+            let transform = i
+                .texture_transform()
+                .map(|t| (UvTransform { offset: t.offset(), rotation: t.rotation(), scale: t.scale() }, t.tex_coord()));
+            uv_map(i.tex_coord(), transform)
+        })
+    };
+    let normal =
+        m.normal_texture().map(|i| uv_map(i.tex_coord(), i.extension_value(TRANSFORM).and_then(transform_from_json)));
+    let occlusion = m
+        .occlusion_texture()
+        .map(|i| uv_map(i.tex_coord(), i.extension_value(TRANSFORM).and_then(transform_from_json)));
+    [
+        info(pbr.base_color_texture()),
+        info(pbr.metallic_roughness_texture()),
+        info(m.emissive_texture()),
+        occlusion,
+        normal,
+    ]
+}
+
+const TRANSFORM: &str = "KHR_texture_transform";
+
+/// A texture info's UVs: its `texCoord`, replaced by the transform's
+/// where that gives one.
+fn uv_map(tex_coord: u32, transform: Option<(UvTransform, Option<u32>)>) -> UvMap {
+    let set = transform.and_then(|(_, set)| set).unwrap_or(tex_coord);
+    UvMap { set, transform: transform.map(|(t, _)| t) }
+}
+
+/// `KHR_texture_transform` read from its JSON (the `gltf` crate models it
+/// on `textureInfo` only, not on the normal and occlusion texture infos);
+/// members missing or of the wrong type take the extension's defaults.
+fn transform_from_json(v: &serde_json::Value) -> Option<(UvTransform, Option<u32>)> {
+    let v = v.as_object()?;
+    let number = |x: Option<&serde_json::Value>, default: f32| {
+        x.and_then(serde_json::Value::as_f64).map_or(default, |x| x as f32)
+    };
+    let pair = |key: &str, default: f32| {
+        let a = v.get(key).and_then(serde_json::Value::as_array);
+        [0, 1].map(|k| number(a.and_then(|a| a.get(k)), default))
+    };
+    let transform = UvTransform {
+        offset: pair("offset", 0.0),
+        rotation: number(v.get("rotation"), 0.0),
+        scale: pair("scale", 1.0),
+    };
+    let set = v.get("texCoord").and_then(serde_json::Value::as_u64).and_then(|s| u32::try_from(s).ok());
+    Some((transform, set))
+}
+
 fn material(m: &gltf::Material<'_>, texture_images: &[Option<usize>]) -> Material {
     let pbr = m.pbr_metallic_roughness();
+    let uv = uv_maps(m);
+    for set in uv.iter().flatten().map(|u| u.set).filter(|&s| s > 1) {
+        log::warn!(
+            "material {}: a texture reads TEXCOORD_{set}; only TEXCOORD_0 and TEXCOORD_1 are drawn, it reads TEXCOORD_0",
+            m.index().map_or("(default)".to_string(), |i| i.to_string())
+        );
+    }
     // A texture without an image read here (allowed where an extension
     // supplies one, e.g. KHR_texture_basisu) draws the factor alone.
-    let reference = |t: gltf::Texture<'_>| {
-        Some(TextureRef { image: (*texture_images.get(t.index())?)?, sampler: sampler(&t.sampler()) })
+    let reference = |t: gltf::Texture<'_>, k: usize| {
+        Some(TextureRef {
+            image: (*texture_images.get(t.index())?)?,
+            sampler: sampler(&t.sampler()),
+            uv: uv[k].unwrap_or_default(),
+        })
     };
-    let texture = pbr.base_color_texture().and_then(|info| reference(info.texture()));
-    let metallic_roughness = pbr.metallic_roughness_texture().and_then(|info| reference(info.texture()));
-    let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture()));
+    let texture = pbr.base_color_texture().and_then(|info| reference(info.texture(), BASE_COLOR));
+    let metallic_roughness =
+        pbr.metallic_roughness_texture().and_then(|info| reference(info.texture(), METALLIC_ROUGHNESS));
+    let emissive_texture = m.emissive_texture().and_then(|info| reference(info.texture(), EMISSIVE));
     let occlusion_info = m.occlusion_texture();
-    let occlusion = occlusion_info.as_ref().and_then(|info| reference(info.texture()));
+    let occlusion = occlusion_info.as_ref().and_then(|info| reference(info.texture(), OCCLUSION));
     let occlusion_strength = occlusion_info.map_or(1.0, |info| info.strength());
     let occlusion_strength = if occlusion_strength.is_finite() { occlusion_strength.clamp(0.0, 1.0) } else { 1.0 };
     let normal_info = m.normal_texture();
-    let normal = normal_info.as_ref().and_then(|info| reference(info.texture()));
+    let normal = normal_info.as_ref().and_then(|info| reference(info.texture(), NORMAL));
     let normal_scale = normal_info.map_or(1.0, |info| info.scale());
     let normal_scale = if normal_scale.is_finite() { normal_scale } else { 1.0 };
     let unit = |v: f32| if v.is_finite() { v.clamp(0.0, 1.0) } else { 1.0 };

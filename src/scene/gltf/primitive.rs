@@ -8,14 +8,15 @@ use gltf::Accessor;
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
 use super::accessor::{read_floats, read_indices, read_vec3};
+use super::materials::{uv_maps, NORMAL};
 use super::{MAX_INDICES, MAX_VERTICES};
 use crate::scene::material::{Part, Surface};
 use crate::scene::MeshData;
 
 /// Appends one primitive, transformed by `world`, to the mesh and its
-/// surface (UVs of the set the material's base-colour texture reads,
-/// `COLOR_0`, one part with the primitive's material); skips non-triangle
-/// ones.
+/// surface (`TEXCOORD_0` and `TEXCOORD_1` as far as the material's
+/// textures read them, `COLOR_0`, one part with the primitive's
+/// material); skips non-triangle ones.
 pub(super) fn append_primitive(
     (out, surface): &mut (MeshData, Surface),
     primitive: &gltf::Primitive<'_>,
@@ -48,15 +49,11 @@ pub(super) fn append_primitive(
     };
     morph(primitive, weights, buffers, &mut positions, normals.as_mut())?;
     let material = primitive.material();
-    let base_color = material.pbr_metallic_roughness().base_color_texture();
-    let normal_texture = material.normal_texture();
-    // KHR_texture_transform: its texCoord replaces the texture's; its
-    // offset, rotation and scale are applied to the UVs here, once.
-    let transform = base_color.as_ref().and_then(|t| t.texture_transform());
-    let uv_set = base_color.map(|t| transform.as_ref().and_then(|x| x.tex_coord()).unwrap_or(t.tex_coord()));
-    // Without a base colour texture the normal texture's set is read.
-    let uv_set = uv_set.or(normal_texture.as_ref().map(|t| t.tex_coord()));
-    let uv_matrix = transform.map(|x| uv_transform(x.offset(), x.rotation(), x.scale()));
+    // Each texture reads its own set; its KHR_texture_transform is applied
+    // when it is drawn, so the UVs are kept as the file gives them.
+    let maps = uv_maps(&material);
+    let normal_map = maps[NORMAL];
+    let reads = |stream: usize| maps.iter().flatten().any(|m| m.stream() == stream);
     // What only changes the look is never an error: a TEXCOORD or COLOR_0
     // that cannot be read is a warning, and the defaults are drawn.
     let attribute = |semantic: Semantic, what: &str, dimensions: &[Dimensions]| -> Option<Vec<[f32; 4]>> {
@@ -69,15 +66,14 @@ pub(super) fn append_primitive(
             }
         }
     };
-    let uvs = match uv_set
-        .and_then(|set| attribute(Semantic::TexCoords(set), &format!("TEXCOORD_{set}"), &[Dimensions::Vec2]))
-    {
-        Some(uvs) => match uv_matrix {
-            Some(m) => uvs.into_iter().map(|c| apply_uv_transform(&m, [c[0], c[1]])).collect(),
-            None => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
-        },
-        None => vec![[0.0; 2]; positions.len()],
+    let read_uvs = |set: u32| -> Vec<[f32; 2]> {
+        match attribute(Semantic::TexCoords(set), &format!("TEXCOORD_{set}"), &[Dimensions::Vec2]) {
+            Some(uvs) => uvs.into_iter().map(|c| [c[0], c[1]]).collect(),
+            None => vec![[0.0; 2]; count],
+        }
     };
+    let uvs = if reads(0) { read_uvs(0) } else { vec![[0.0; 2]; count] };
+    let uvs1 = reads(1).then(|| read_uvs(1));
     let colors = match attribute(Semantic::Colors(0), "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4]) {
         Some(rgba) => {
             let opaque = primitive.get(&Semantic::Colors(0)).is_some_and(|a| a.dimensions() == Dimensions::Vec3);
@@ -104,10 +100,17 @@ pub(super) fn append_primitive(
     };
     let mut triangles = assemble(primitive.mode(), &vertex_indices);
     // Tangents per triangle corner, for a normal texture only.
+    // MikkTSpace works on the UVs the normal texture reads: its set,
+    // moved by its transform (a turned normal texture turns its tangents).
     let mut corner_tangents =
-        normal_texture.map(|_| match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
+        normal_map.map(|map| match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
             Some(t) => triangles.iter().flatten().map(|&i| t[i as usize]).collect(),
-            None => mikktspace_tangents(&positions, normals.as_deref(), &uvs, &triangles),
+            None => {
+                let set = if map.stream() == 1 { uvs1.as_deref().unwrap_or(&uvs) } else { &uvs };
+                let moved: Vec<[f32; 2]> =
+                    set.iter().map(|c| map.apply([f64::from(c[0]), f64::from(c[1])]).map(|x| x as f32)).collect();
+                mikktspace_tangents(&positions, normals.as_deref(), &moved, &triangles)
+            }
         });
 
     let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
@@ -159,6 +162,9 @@ pub(super) fn append_primitive(
                 to_f32(&unit_or(cofactor * local, unit_or(local, Vector3::y())))
             }));
             surface.uvs.extend_from_slice(&uvs);
+            if let Some(uvs1) = &uvs1 {
+                surface.push_uvs1(vertices_before, uvs1);
+            }
             surface.colors.extend_from_slice(&colors);
             if let Some(corners) = &corner_tangents {
                 // One tangent per vertex: the last corner's that uses it.
@@ -183,6 +189,9 @@ pub(super) fn append_primitive(
                     out.normals.push(n);
                 }
                 for &i in t {
+                    if let Some(uvs1) = &uvs1 {
+                        surface.push_uvs1(surface.uvs.len(), &[uvs1[i as usize]]);
+                    }
                     surface.uvs.push(uvs[i as usize]);
                     surface.colors.push(colors[i as usize]);
                     sources.push(i);
@@ -198,6 +207,10 @@ pub(super) fn append_primitive(
     if !surface.tangents.is_empty() {
         // Vertices of primitives without a normal texture: no tangent.
         surface.tangents.resize(surface.uvs.len(), [0.0; 4]);
+    }
+    if !surface.uvs1.is_empty() {
+        // Vertices of primitives that read no TEXCOORD_1: zero.
+        surface.uvs1.resize(surface.uvs.len(), [0.0; 2]);
     }
     surface.push_part(Part {
         first: first_index as u32,
@@ -301,24 +314,6 @@ pub(super) fn assemble(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
         },
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
     }
-}
-
-/// `KHR_texture_transform`'s matrix, `translation x rotation x scale`, as
-/// two rows of `[a, b, c]` (`u' = a u + b v + c`); the rotation turns UVs
-/// counter-clockwise in UV space by `rotation` radians, as the extension
-/// writes it: `[[cos, sin], [-sin, cos]]`.
-fn uv_transform(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> [[f64; 3]; 2] {
-    let finite = |v: f32, default: f64| if v.is_finite() { f64::from(v) } else { default };
-    let (o, r) = ([finite(offset[0], 0.0), finite(offset[1], 0.0)], finite(rotation, 0.0));
-    let s = [finite(scale[0], 1.0), finite(scale[1], 1.0)];
-    let (sin, cos) = r.sin_cos();
-    [[cos * s[0], sin * s[1], o[0]], [-sin * s[0], cos * s[1], o[1]]]
-}
-
-/// `m` applied to `uv`.
-fn apply_uv_transform(m: &[[f64; 3]; 2], uv: [f32; 2]) -> [f32; 2] {
-    let (u, v) = (f64::from(uv[0]), f64::from(uv[1]));
-    [(m[0][0] * u + m[0][1] * v + m[0][2]) as f32, (m[1][0] * u + m[1][1] * v + m[1][2]) as f32]
 }
 
 /// MikkTSpace tangents (tangent xyz, bitangent sign w) per triangle corner

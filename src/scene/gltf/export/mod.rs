@@ -169,6 +169,7 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
             khr_lights_punctual: Some(gj::extensions::scene::khr_lights_punctual::KhrLightsPunctual {
                 light: gj::Index::new(l),
             }),
+            ..Default::default()
         });
         // Written out at once: a million nodes are not held as values.
         b.push_node(&gj::Node {
