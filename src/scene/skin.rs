@@ -285,6 +285,23 @@ mod tests {
     }
 
     #[test]
+    fn a_morphed_bind_mesh_is_skinned_in_place_of_the_skins_own() {
+        let s = two_joint_skin();
+        // The morphed vertices: vertex 1 (on joint 1) lifted to y = 3.
+        let mut morphed = (*s.bind).clone();
+        morphed.positions[1] = [0.0, 3.0, 0.0];
+        // Joint 1 (bind place y = 1) moved to y = 2: the lifted vertex,
+        // 2 above the joint, ends at y = 4.
+        let worlds = [Matrix4::identity(), Translation3::new(0.0, 2.0, 0.0).to_homogeneous()];
+        let posed = s.pose_from(&morphed, &worlds, &Matrix4::identity());
+        assert_eq!(posed.positions[1], [0.0, 4.0, 0.0]);
+        assert_eq!(posed.positions[0], [0.0, 0.0, 0.0]);
+        // A mesh of another vertex count poses the skin's own vertices.
+        let short = MeshData { positions: vec![[9.0; 3]], normals: vec![[0.0, 0.0, 1.0]], indices: vec![] };
+        assert_eq!(s.pose_from(&short, &worlds, &Matrix4::identity()).positions[1], [0.0, 3.0, 0.0]);
+    }
+
+    #[test]
     fn a_deleted_joint_hands_its_vertices_to_its_ancestor_joint() {
         let s = two_joint_skin();
         // Joint 1 deleted: its entry names joint 0's object (index 0 here).
