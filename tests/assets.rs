@@ -520,3 +520,61 @@ fn the_fox_walks_by_name() {
     assert!((trace[1]["animation"]["time"].as_f64().unwrap() - 0.2).abs() < 1e-9);
     assert_eq!(trace[2]["animation"], serde_json::json!({"clip": "Survey", "time": 0.0}));
 }
+
+/// MorphStressTest's clips animate only morph weights: they are listed
+/// and play, and a pose draws a different picture from the rest pose
+/// while the saved scene stays the one saved at rest.
+#[test]
+fn morph_stress_test_plays_its_weights() {
+    let file = shared("real-assets").join("MorphStressTest.gltf");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str, events: serde_json::Value| {
+        let script = serde_json::json!({"events": events});
+        std::fs::write(dir.path().join(format!("{name}.json")), script.to_string()).unwrap();
+        let (s, t, png, saved) =
+            (format!("{name}.json"), format!("{name}.jsonl"), format!("{name}.png"), format!("{name}.saved.json"));
+        let args = [
+            file.to_str().unwrap(),
+            "--headless",
+            "--validation",
+            "--size",
+            "160x120",
+            "--no-ui",
+            "--replay",
+            &s,
+            "--trace",
+            &t,
+            "--screenshot",
+            &png,
+            "--save-scene",
+            &saved,
+        ];
+        let out = run(dir.path(), &args).expect("no hang");
+        assert!(out.status.success(), "{:?}", message_lines(&out));
+        let trace: Vec<serde_json::Value> = std::fs::read_to_string(dir.path().join(&t))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let image = read_png(&dir.path().join(&png));
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(&saved)).unwrap()).unwrap();
+        (trace, image, saved)
+    };
+    let (_, rest, saved_rest) = shot("rest", serde_json::json!([{"frame": 1}]));
+    for (clip, time) in [("Individuals", 0.5), ("TheWave", 1.0), ("Pulse", 1.0)] {
+        let (trace, posed, saved) = shot(
+            clip,
+            serde_json::json!([
+                {"animation": {"clip": clip, "time": time - 0.25, "play": true}},
+                {"frame": 15},
+            ]),
+        );
+        let a = &trace[1]["animation"];
+        assert_eq!(a["clip"], clip);
+        assert!((a["time"].as_f64().unwrap() - time).abs() < 1e-9, "{a}");
+        let differing = rest.data.chunks(4).zip(posed.data.chunks(4)).filter(|(p, q)| p != q).count();
+        assert!(differing > 50, "{clip} at {time} s: {differing} pixels differ from the rest pose");
+        assert_eq!(saved["objects"], saved_rest["objects"], "{clip}: the saved scene is the rest pose");
+    }
+}

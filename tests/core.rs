@@ -16,6 +16,9 @@ mod editing_props;
 /// 2e5 random editor events with degenerate cameras and zero scales.
 #[path = "core/editor_fuzz.rs"]
 mod editor_fuzz;
+/// Morph-target weights and a two-bone skin played by animation clips (editor, no GPU).
+#[path = "core/morph.rs"]
+mod morph;
 /// Skinned objects posed by their joint objects (editor, no GPU).
 #[path = "core/skin.rs"]
 mod skin;

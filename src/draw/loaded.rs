@@ -3,7 +3,7 @@
 //! placeholder boxes.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{load_mesh, DrawError};
@@ -13,7 +13,10 @@ use super::to_point;
 use crate::editor::{Editor, SkinKey};
 use crate::scene::gltf::GltfFile;
 use crate::scene::material::{Cutout, ImageData, Looks, Material, Surface, TextureRef};
-use crate::scene::{MeshData, MeshRef, Scene, SkinData};
+use crate::scene::{MeshData, MeshRef, MorphData, Scene, SkinData};
+
+/// A glTF node: its file (as objects' origins name it) and its index.
+type NodeKey = (Arc<Path>, usize);
 
 /// The box an object whose mesh file cannot be read draws and is picked
 /// by: the unit cube at half size (0.5 m), so it reads as a stand-in.
@@ -45,6 +48,11 @@ pub struct LoadedMeshes {
     pub(super) slots: HashMap<MeshRef, usize>,
     /// Skin data by mesh and skin index, for the skinned objects.
     pub(super) skins: HashMap<SkinKey, Arc<SkinData>>,
+    /// Morph targets by mesh, for the glTF meshes that have any.
+    pub(super) morphs: HashMap<MeshRef, Arc<MorphData>>,
+    /// The own `weights` of the glTF nodes objects were read from, where
+    /// they have them.
+    pub(super) node_weights: Vec<(NodeKey, Vec<f64>)>,
     /// The index in `materials` of [`Material::single_sided`], once a mesh
     /// needs it.
     single_sided: Option<usize>,
@@ -168,12 +176,18 @@ impl LoadedMeshes {
         for o in scene.objects().iter().filter(|o| o.skin.is_some() && !placeheld(o)) {
             loaded.load_skin(o, &mut files)?;
         }
-        // Objects read from light nodes of the files read.
+        loaded.load_morphs(&files);
+        // Objects read from light nodes of the files read, and from nodes
+        // with their own morph weights.
         let objects = scene.objects();
         for i in scene.ids() {
             let Some(origin) = objects[i].origin.as_deref() else { continue };
-            if let Some(light) = files.get(&*origin.file).and_then(|f| f.light_of_node(origin.node)) {
+            let Some(file) = files.get(&*origin.file) else { continue };
+            if let Some(light) = file.light_of_node(origin.node) {
                 loaded.lights.push((i, light));
+            }
+            if let Some(weights) = file.node_weights(origin.node) {
+                loaded.node_weights.push(((origin.file.clone(), origin.node), weights));
             }
         }
         // Every file read without error: now their spec breaches.

@@ -63,18 +63,47 @@ impl LoadedMeshes {
         Ok(())
     }
 
-    /// Hands the editor the skin data it does not have yet.
+    /// Reads the morph targets of every glTF mesh loaded that has any
+    /// (meshes without targets cost a look at their primitives). Targets
+    /// that cannot be read are a warning: the mesh draws at its default
+    /// weights, as loaded.
+    pub(super) fn load_morphs(&mut self, files: &HashMap<PathBuf, GltfFile>) {
+        for mesh in self.slots.keys() {
+            let Some((path, Some(n))) = mesh.gltf_mesh() else { continue };
+            let Some(file) = files.get(path) else { continue };
+            if self.morphs.contains_key(mesh) || file.morph_target_count(n) == 0 {
+                continue;
+            }
+            match file.morph_data(n) {
+                Ok(Some(data)) => {
+                    self.morphs.insert(mesh.clone(), Arc::new(data));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let line = format!("{e}: morph weights are not posed");
+                    log::warn!("{line}");
+                    self.warnings.push(line);
+                }
+            }
+        }
+    }
+
+    /// Hands the editor the skin data and morph targets it does not have yet.
     pub(super) fn hand_skins_to(&self, editor: &mut Editor) {
         for (key, data) in &self.skins {
             if !editor.has_skin(key) {
                 editor.set_skin(key.clone(), Arc::clone(data));
             }
         }
+        if !self.morphs.is_empty() || !self.node_weights.is_empty() {
+            let morphs = self.morphs.iter().map(|(m, d)| (m.clone(), Arc::clone(d)));
+            editor.set_morphs(morphs, self.node_weights.iter().cloned());
+        }
     }
 
-    /// Whether some object poses mesh `mesh` with a skin.
+    /// Whether some object poses mesh `mesh` with a skin or its morph targets.
     pub(super) fn is_skinned(&self, mesh: &MeshRef) -> bool {
-        self.skins.keys().any(|(m, _)| m == mesh)
+        self.morphs.contains_key(mesh) || self.skins.keys().any(|(m, _)| m == mesh)
     }
 }
 

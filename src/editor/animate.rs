@@ -11,6 +11,11 @@
 //! stops playback ([`Editor::leave_pose`], called where edits start: the
 //! command dispatcher, a gizmo press, and the transform write and history
 //! apply underneath everything as a backstop).
+//!
+//! Morph weights animated by the clip are shown the same way: the editor
+//! keeps them beside the scene ([`Editor::morph_weights`]) and poses the
+//! objects with them; leaving the pose drops them, so the scene, its saved
+//! file and the history never hold them.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -29,6 +34,8 @@ pub(super) struct Shown {
     playing: bool,
     /// Each moved object with its file node and its rest transform.
     targets: Vec<(usize, usize, Transform)>,
+    /// Each object whose morph weights the clip animates, with its file node.
+    morphed: Vec<(usize, usize)>,
 }
 
 /// The clips of the scene's files and the pose shown, if any.
@@ -106,7 +113,20 @@ impl Editor {
                     (origin.file == c.file && nodes.contains(&origin.node)).then_some((i, origin.node, o.transform))
                 })
                 .collect();
-            self.animations.shown = Some(Shown { clip, time: 0.0, playing, targets });
+            let weight_nodes = c.weight_nodes();
+            let morphed = if weight_nodes.is_empty() {
+                Vec::new()
+            } else {
+                self.scene
+                    .iter()
+                    .filter_map(|(i, o)| {
+                        let origin = o.origin.as_deref()?;
+                        let animated = origin.file == c.file && weight_nodes.contains(&origin.node);
+                        (animated && self.is_morphed(i)).then_some((i, origin.node))
+                    })
+                    .collect()
+            };
+            self.animations.shown = Some(Shown { clip, time: 0.0, playing, targets, morphed });
         }
         let shown = self.animations.shown.as_mut().expect("set above");
         shown.time = self.animations.clips[clip].wrap(time);
@@ -130,7 +150,12 @@ impl Editor {
         let Some(shown) = self.animations.shown.take() else { return false };
         let objects: Vec<usize> = shown.targets.iter().map(|t| t.0).collect();
         let rest: Vec<Transform> = shown.targets.iter().map(|t| t.2).collect();
-        self.posing(|e| e.write_transforms(&objects, &rest));
+        self.posing(|e| {
+            if !shown.morphed.is_empty() {
+                e.show_weights(Vec::new());
+            }
+            e.write_transforms(&objects, &rest);
+        });
         self.rehover();
         true
     }
@@ -189,7 +214,14 @@ impl Editor {
         let objects: Vec<usize> = shown.targets.iter().map(|t| t.0).collect();
         let posed: Vec<Transform> =
             shown.targets.iter().map(|&(_, node, rest)| clip.pose(node, &rest, shown.time)).collect();
-        self.posing(|e| e.write_transforms(&objects, &posed));
+        let weights: Vec<(usize, Vec<f64>)> =
+            shown.morphed.iter().filter_map(|&(i, node)| Some((i, clip.weights_at(node, shown.time)?))).collect();
+        self.posing(|e| {
+            e.write_transforms(&objects, &posed);
+            if !weights.is_empty() {
+                e.show_weights(weights);
+            }
+        });
         self.rehover();
     }
 

@@ -13,7 +13,7 @@ use super::{camera, meshes, skin, Fly, Nav, PickMesh};
 use crate::input::Modifiers;
 use crate::math::{Camera, Projection};
 use crate::picking::BoxTree;
-use crate::scene::{MeshRef, Scene, SkinData};
+use crate::scene::{MeshRef, MorphData, Scene, SkinData};
 
 /// What the pointer and the keyboard are doing.
 #[derive(Debug)]
@@ -153,6 +153,17 @@ pub(super) struct Skinning {
     pub skins: HashMap<skin::SkinKey, Arc<SkinData>>,
     /// The skinned objects with their joints' indices.
     pub skin_links: Vec<skin::SkinLink>,
-    /// The posed triangles of each skinned object posed by its joints.
+    /// The posed triangles of each skinned object posed by its joints, and
+    /// of each object whose morph weights are not its mesh's defaults.
     pub posed: HashMap<usize, Arc<PickMesh>>,
+    /// Morph targets by mesh ([`super::Editor::set_morphs`]).
+    pub morphs: HashMap<MeshRef, Arc<MorphData>>,
+    /// glTF nodes' own `weights`, by file and node index.
+    pub node_weights: HashMap<(Arc<std::path::Path>, usize), Vec<f64>>,
+    /// The weights an animation pose shows, by object (a preview: never
+    /// saved, see `animate.rs`).
+    pub shown_weights: HashMap<usize, Vec<f64>>,
+    /// The objects with morph targets and no skin (a skin's own link
+    /// poses its object's morph targets too).
+    pub morph_links: Vec<usize>,
 }

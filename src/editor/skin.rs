@@ -6,14 +6,20 @@
 //!
 //! A skin whose joint is not in the scene (deleted) draws its mesh unposed,
 //! as a plain `path#N` mesh would, until the joint comes back (undo).
+//!
+//! Objects whose mesh has morph targets are posed here too: at the weights
+//! an animation shows, else their glTF node's own `weights`, else the
+//! mesh's defaults (which the shared mesh already shows, so such objects
+//! have no posed copy). Morph targets apply before the skin (glTF).
 
 use std::collections::HashSet;
+use std::path::Path;
 use std::sync::Arc;
 
 use nalgebra::Point3;
 
 use super::{mesh_bounds, Editor, PickMesh};
-use crate::scene::{MeshRef, SkinData};
+use crate::scene::{MeshData, MeshRef, MorphData, SkinData};
 
 /// Which skin data an object's skin needs: its mesh and the skin index.
 pub type SkinKey = (MeshRef, usize);
@@ -41,7 +47,8 @@ impl Editor {
     }
 
     /// The posed triangles of object `i`, if it is a skinned object posed
-    /// by its joints (in its own space, drawn under its world matrix).
+    /// by its joints or an object whose morph weights are not its mesh's
+    /// defaults (in its own space, drawn under its world matrix).
     pub fn posed_mesh(&self, i: usize) -> Option<&Arc<PickMesh>> {
         self.skinning.posed.get(&i)
     }
@@ -51,24 +58,141 @@ impl Editor {
         self.skinning.posed.iter().map(|(&i, m)| (i, m))
     }
 
+    /// Morph targets of meshes (read once a glTF file is loaded), and the
+    /// own `weights` of glTF nodes (by file and node index): every object
+    /// using such a mesh is posed by its weights, those of the node it was
+    /// read from where that node has its own. What is known already is
+    /// kept; the objects are posed again once, if anything was new.
+    pub fn set_morphs(
+        &mut self,
+        morphs: impl IntoIterator<Item = (MeshRef, Arc<MorphData>)>,
+        node_weights: impl IntoIterator<Item = ((Arc<Path>, usize), Vec<f64>)>,
+    ) {
+        let mut new = false;
+        for (mesh, data) in morphs {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.skinning.morphs.entry(mesh) {
+                e.insert(data);
+                new = true;
+            }
+        }
+        for (key, weights) in node_weights {
+            if self.skinning.node_weights.get(&key) != Some(&weights) {
+                self.skinning.node_weights.insert(key, weights);
+                new = true;
+            }
+        }
+        if new {
+            self.relink_skins();
+        }
+    }
+
+    /// Whether the morph targets of `mesh` were handed over.
+    pub fn has_morph(&self, mesh: &MeshRef) -> bool {
+        self.skinning.morphs.contains_key(mesh)
+    }
+
+    /// The morph weights object `i` shows (an animation's, else its node's,
+    /// else its mesh's defaults); `None` when its mesh has no morph targets.
+    pub fn morph_weights(&self, i: usize) -> Option<Vec<f64>> {
+        let data = self.skinning.morphs.get(&self.scene.get(i)?.mesh)?;
+        Some(self.own_weights(i).map_or_else(|| data.defaults.clone(), <[f64]>::to_vec))
+    }
+
+    /// Whether object `i`'s mesh has morph targets handed over.
+    pub(super) fn is_morphed(&self, i: usize) -> bool {
+        !self.skinning.morphs.is_empty()
+            && self.scene.get(i).is_some_and(|o| self.skinning.morphs.contains_key(&o.mesh))
+    }
+
+    /// The weights object `i` shows other than its mesh's defaults.
+    fn own_weights(&self, i: usize) -> Option<&[f64]> {
+        if let Some(w) = self.skinning.shown_weights.get(&i) {
+            return Some(w);
+        }
+        if self.skinning.node_weights.is_empty() {
+            return None;
+        }
+        let origin = self.scene.get(i)?.origin.as_deref()?;
+        self.skinning.node_weights.get(&(origin.file.clone(), origin.node)).map(Vec::as_slice)
+    }
+
+    /// Object `i`'s mesh at its weights, where they are not the mesh's
+    /// defaults (its shared mesh shows those).
+    fn morphed(&self, i: usize) -> Option<MeshData> {
+        if self.skinning.morphs.is_empty() {
+            return None;
+        }
+        let data = self.skinning.morphs.get(&self.scene.get(i)?.mesh)?;
+        let weights = self.own_weights(i)?;
+        (!data.at_defaults(weights)).then(|| data.apply(weights))
+    }
+
+    /// Sets the weights an animation pose shows (replacing any shown
+    /// before) and poses the objects whose weights changed.
+    pub(super) fn show_weights(&mut self, weights: Vec<(usize, Vec<f64>)>) {
+        let mut changed: Vec<usize> = Vec::new();
+        let before = std::mem::take(&mut self.skinning.shown_weights);
+        for (i, w) in weights {
+            if before.get(&i) != Some(&w) {
+                changed.push(i);
+            }
+            self.skinning.shown_weights.insert(i, w);
+        }
+        changed.extend(before.keys().filter(|i| !self.skinning.shown_weights.contains_key(i)));
+        self.repose_objects(&changed);
+    }
+
+    /// Poses the objects `objects` again (those skinned or with morph targets).
+    fn repose_objects(&mut self, objects: &[usize]) {
+        if objects.is_empty() {
+            return;
+        }
+        let wanted: HashSet<usize> = objects.iter().copied().collect();
+        for k in 0..self.skinning.skin_links.len() {
+            if wanted.contains(&self.skinning.skin_links[k].object) {
+                self.repose(k);
+            }
+        }
+        for k in 0..self.skinning.morph_links.len() {
+            let i = self.skinning.morph_links[k];
+            if wanted.contains(&i) {
+                let posed = self.morphed(i);
+                self.set_posed(i, posed);
+            }
+        }
+    }
+
     /// Finds the skinned objects and their joints again (after objects
-    /// came or went, or skin data arrived) and poses them all. Costs
-    /// nothing while no skin data was handed over.
+    /// came or went, or skin or morph data arrived) and poses them all, and
+    /// the objects with morph targets. Costs nothing while no skin or
+    /// morph data was handed over.
     pub(super) fn relink_skins(&mut self) {
         self.skinning.skin_links.clear();
+        self.skinning.morph_links.clear();
         self.skinning.posed.clear();
-        if self.skinning.skins.is_empty() {
+        if self.skinning.skins.is_empty() && self.skinning.morphs.is_empty() {
             return;
         }
         let scene = &self.scene;
+        let morphs = &self.skinning.morphs;
         for (i, o) in scene.iter() {
-            let Some(skin) = &o.skin else { continue };
+            let Some(skin) = &o.skin else {
+                if !morphs.is_empty() && morphs.contains_key(&o.mesh) {
+                    self.skinning.morph_links.push(i);
+                }
+                continue;
+            };
             // Joints by name, through the scene's name index.
             let joints = skin.joints.iter().map(|j| scene.find(j)).collect();
             self.skinning.skin_links.push(SkinLink { object: i, key: (o.mesh.clone(), skin.index), joints });
         }
         for k in 0..self.skinning.skin_links.len() {
             self.repose(k);
+        }
+        for k in 0..self.skinning.morph_links.len() {
+            let i = self.skinning.morph_links[k];
+            let posed = self.morphed(i);
+            self.set_posed(i, posed);
         }
     }
 
@@ -96,13 +220,24 @@ impl Editor {
         let Some(data) = self.skinning.skins.get(&l.key) else { return };
         let joints: Option<Vec<usize>> = l.joints.iter().copied().collect();
         let inverse = self.scene.world_inverse(i);
+        // Morph targets first, then the skin.
+        let morphed = self.morphed(i);
         let posed = match (joints, inverse) {
             (Some(joints), Some(inverse)) if joints.len() == data.joint_count() && !data.bind.indices.is_empty() => {
                 let worlds = data.joint_worlds(&joints, i, |j| self.scene.world_matrix(j));
-                Some(data.pose(&worlds, &inverse))
+                Some(match &morphed {
+                    Some(m) => data.pose_from(m, &worlds, &inverse),
+                    None => data.pose(&worlds, &inverse),
+                })
             }
-            _ => None,
+            _ => morphed,
         };
+        self.set_posed(i, posed);
+    }
+
+    /// Gives object `i` its posed triangles, bounds and pick box; `None`
+    /// shows its mesh as shared with plain objects.
+    fn set_posed(&mut self, i: usize, posed: Option<MeshData>) {
         let mesh = &self.scene.objects()[i].mesh;
         let (lo, hi) = match posed {
             Some(posed) => {

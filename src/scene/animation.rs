@@ -9,8 +9,10 @@
 //! its first value, after the last its last. A clip lasts until its latest
 //! keyframe and loops.
 //!
-//! Morph-target weight channels are not read (`weights` stay the mesh's
-//! defaults). Everything is computed in f64.
+//! Morph-target weight channels ([`WeightChannel`]) hold N weights per
+//! keyframe (N the node's mesh's targets), each interpolated on its own as
+//! a translation component is (STEP holds, LINEAR is linear, CUBICSPLINE
+//! the same Hermite spline). Everything is computed in f64.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -110,20 +112,10 @@ impl Channel {
 
     /// The channel's value at time `t` (seconds, not wrapped).
     pub fn sample(&self, t: f64) -> [f64; 4] {
-        let times = &self.times;
-        let last = times.len() - 1;
-        // A NaN time reads as the start.
-        if t <= times[0] || t.is_nan() {
-            return self.key(0);
-        }
-        if t >= times[last] {
-            return self.key(last);
-        }
-        // The keyframe at or before `t`; `t` lies inside [times[k], times[k + 1]).
-        let k = times.partition_point(|&x| x <= t) - 1;
-        let (t0, t1) = (times[k], times[k + 1]);
-        let dt = t1 - t0;
-        let u = if dt > 0.0 { (t - t0) / dt } else { 0.0 };
+        let (k, u, dt) = match Spot::of(&self.times, t) {
+            Spot::Key(k) => return self.key(k),
+            Spot::Between { k, u, dt } => (k, u, dt),
+        };
         let rotation = self.property == Property::Rotation;
         match self.interpolation {
             Interpolation::Step => self.key(k),
@@ -134,17 +126,124 @@ impl Channel {
             Interpolation::CubicSpline => {
                 let (p0, m0) = (self.values[3 * k + 1], self.values[3 * k + 2]);
                 let (p1, m1) = (self.values[3 * (k + 1) + 1], self.values[3 * (k + 1)]);
-                let (u2, u3) = (u * u, u * u * u);
-                let a = 2.0 * u3 - 3.0 * u2 + 1.0;
-                let b = (u3 - 2.0 * u2 + u) * dt;
-                let c = -2.0 * u3 + 3.0 * u2;
-                let d = (u3 - u2) * dt;
+                let [a, b, c, d] = hermite(u, dt);
                 let v: [f64; 4] = std::array::from_fn(|i| a * p0[i] + b * m0[i] + c * p1[i] + d * m1[i]);
                 if rotation {
                     normalised(v)
                 } else {
                     v
                 }
+            }
+        }
+    }
+}
+
+/// Where a time falls among a channel's keyframes.
+enum Spot {
+    /// On keyframe `k`'s value: before the first key (or NaN), after the
+    /// last, or exactly on a key.
+    Key(usize),
+    /// Inside [times[k], times[k + 1]), `u` of the way, the interval `dt`
+    /// seconds long.
+    Between { k: usize, u: f64, dt: f64 },
+}
+
+impl Spot {
+    fn of(times: &[f64], t: f64) -> Spot {
+        let last = times.len() - 1;
+        // A NaN time reads as the start.
+        if t <= times[0] || t.is_nan() {
+            return Spot::Key(0);
+        }
+        if t >= times[last] {
+            return Spot::Key(last);
+        }
+        // The keyframe at or before `t`.
+        let k = times.partition_point(|&x| x <= t) - 1;
+        let dt = times[k + 1] - times[k];
+        let u = if dt > 0.0 { (t - times[k]) / dt } else { 0.0 };
+        Spot::Between { k, u, dt }
+    }
+}
+
+/// The factors of the cubic Hermite spline `u` of the way through an
+/// interval of `dt` seconds: of the start value, the start's out-tangent,
+/// the end value and the end's in-tangent (tangents are per second, so
+/// scaled by `dt`).
+fn hermite(u: f64, dt: f64) -> [f64; 4] {
+    let (u2, u3) = (u * u, u * u * u);
+    [2.0 * u3 - 3.0 * u2 + 1.0, (u3 - 2.0 * u2 + u) * dt, -2.0 * u3 + 3.0 * u2, (u3 - u2) * dt]
+}
+
+/// The morph-target weights of one node, animated: `count` weights per
+/// value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightChannel {
+    /// The node's index in its file.
+    pub node: usize,
+    pub interpolation: Interpolation,
+    /// Keyframe times in seconds, finite and not decreasing.
+    pub times: Vec<f64>,
+    /// How many weights a value holds (the mesh's targets).
+    pub count: usize,
+    /// `count` numbers per value, one value per keyframe; for CUBICSPLINE
+    /// three values per keyframe: in-tangent, value, out-tangent.
+    pub values: Vec<f64>,
+}
+
+impl WeightChannel {
+    /// A channel, checked as [`Channel::new`] checks, with `count` numbers
+    /// per value (at least one).
+    pub fn new(
+        node: usize,
+        interpolation: Interpolation,
+        times: Vec<f64>,
+        count: usize,
+        values: Vec<f64>,
+    ) -> Result<WeightChannel, ChannelError> {
+        if times.is_empty() || count == 0 {
+            return Err(ChannelError::Empty);
+        }
+        if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
+            return Err(ChannelError::Times);
+        }
+        let per_key = count * if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+        if values.len() != per_key * times.len() {
+            return Err(ChannelError::Count { values: values.len(), keys: times.len(), per_key });
+        }
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(ChannelError::Values);
+        }
+        Ok(WeightChannel { node, interpolation, times, count, values })
+    }
+
+    /// Value `v` (of all values, tangents included) as a slice.
+    fn value(&self, v: usize) -> &[f64] {
+        &self.values[v * self.count..(v + 1) * self.count]
+    }
+
+    /// The value of keyframe `k` (the middle one of three for CUBICSPLINE).
+    fn key(&self, k: usize) -> &[f64] {
+        match self.interpolation {
+            Interpolation::CubicSpline => self.value(3 * k + 1),
+            _ => self.value(k),
+        }
+    }
+
+    /// The weights at time `t` (seconds, not wrapped).
+    pub fn sample(&self, t: f64) -> Vec<f64> {
+        let (k, u, dt) = match Spot::of(&self.times, t) {
+            Spot::Key(k) => return self.key(k).to_vec(),
+            Spot::Between { k, u, dt } => (k, u, dt),
+        };
+        match self.interpolation {
+            Interpolation::Step => self.key(k).to_vec(),
+            Interpolation::Linear => self.key(k).iter().zip(self.key(k + 1)).map(|(a, b)| a + (b - a) * u).collect(),
+            Interpolation::CubicSpline => {
+                let (p0, m0) = (self.value(3 * k + 1), self.value(3 * k + 2));
+                let (p1, m1) = (self.value(3 * (k + 1) + 1), self.value(3 * (k + 1)));
+                let [a, b, c, d] = hermite(u, dt);
+                (0..self.count).map(|i| a * p0[i] + b * m0[i] + c * p1[i] + d * m1[i]).collect()
             }
         }
     }
@@ -190,6 +289,8 @@ pub struct Clip {
     /// The file whose nodes it moves, as objects' [`super::NodeOrigin`] name it.
     pub file: Arc<Path>,
     pub channels: Vec<Channel>,
+    /// The morph-weight channels.
+    pub weights: Vec<WeightChannel>,
     /// The latest keyframe time of any channel (seconds).
     pub duration: f64,
 }
@@ -197,8 +298,15 @@ pub struct Clip {
 impl Clip {
     /// A clip of `channels`; its duration is their latest keyframe.
     pub fn new(name: String, file: Arc<Path>, channels: Vec<Channel>) -> Clip {
-        let duration = channels.iter().filter_map(|c| c.times.last().copied()).fold(0.0, f64::max);
-        Clip { name, file, channels, duration }
+        Clip::with_weights(name, file, channels, Vec::new())
+    }
+
+    /// A clip of node channels and morph-weight channels; its duration is
+    /// their latest keyframe.
+    pub fn with_weights(name: String, file: Arc<Path>, channels: Vec<Channel>, weights: Vec<WeightChannel>) -> Clip {
+        let last = channels.iter().filter_map(|c| c.times.last()).chain(weights.iter().filter_map(|c| c.times.last()));
+        let duration = last.copied().fold(0.0, f64::max);
+        Clip { name, file, channels, weights, duration }
     }
 
     /// `t` brought into the clip's loop [0, duration) (0 for a clip of no length).
@@ -237,6 +345,25 @@ impl Clip {
             }
         }
         out
+    }
+
+    /// The nodes whose morph weights it moves, each once.
+    pub fn weight_nodes(&self) -> Vec<usize> {
+        let mut nodes: Vec<usize> = Vec::new();
+        for c in &self.weights {
+            if !nodes.contains(&c.node) {
+                nodes.push(c.node);
+            }
+        }
+        nodes
+    }
+
+    /// Node `node`'s morph weights at time `t` (wrapped into the loop);
+    /// `None` where the clip does not animate them (of two channels on one
+    /// node, the last one read wins, as for node channels).
+    pub fn weights_at(&self, node: usize, t: f64) -> Option<Vec<f64>> {
+        let t = self.wrap(t);
+        self.weights.iter().rev().find(|c| c.node == node).map(|c| c.sample(t))
     }
 }
 
@@ -373,6 +500,54 @@ mod tests {
         // A node the clip does not move keeps its rest transform.
         assert_eq!(clip.pose(3, &rest, 1.0), rest);
         assert_eq!(clip.nodes(), vec![7]);
+    }
+
+    #[test]
+    fn animation_weights_interpolate_each_weight_on_its_own() {
+        // Two weights per value, keys at 0, 1 and 3 s.
+        let values = vec![0.0, 1.0, 1.0, 0.0, 0.5, 0.5];
+        let lin = WeightChannel::new(2, Interpolation::Linear, vec![0.0, 1.0, 3.0], 2, values.clone()).unwrap();
+        let near =
+            |a: Vec<f64>, b: [f64; 2]| a.len() == 2 && (a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12;
+        assert!(near(lin.sample(0.25), [0.25, 0.75]));
+        assert!(near(lin.sample(2.0), [0.75, 0.25]));
+        assert!(near(lin.sample(-1.0), [0.0, 1.0]) && near(lin.sample(9.0), [0.5, 0.5]));
+        let step = WeightChannel::new(2, Interpolation::Step, vec![0.0, 1.0, 3.0], 2, values).unwrap();
+        assert!(near(step.sample(0.999), [0.0, 1.0]) && near(step.sample(1.0), [1.0, 0.0]));
+        assert!(near(step.sample(2.9), [1.0, 0.0]));
+        // CUBICSPLINE, keys at 1 and 3 s: weight 0 runs as the cubic of
+        // the translation test (values 1 and 5, tangents 2 and -1), weight
+        // 1 from 0 to 1 with zero tangents: 3 s^2 - 2 s^3, s = (t - 1) / 2.
+        let values = vec![9.0, 9.0, 1.0, 0.0, 2.0, 0.0, -1.0, 0.0, 5.0, 1.0, 9.0, 9.0];
+        let cubic = WeightChannel::new(0, Interpolation::CubicSpline, vec![1.0, 3.0], 2, values).unwrap();
+        for t in [1.0, 1.5, 2.0, 2.7, 3.0] {
+            let (x, s) = (t - 1.0, (t - 1.0) / 2.0);
+            let want = [1.0 + 2.0 * x + 1.5 * x * x - 0.75 * x * x * x, 3.0 * s * s - 2.0 * s * s * s];
+            assert!(near(cubic.sample(t), want), "t = {t}: {:?} vs {want:?}", cubic.sample(t));
+        }
+        // A clip: its duration covers the weights; a node it does not
+        // animate has none.
+        let clip = Clip::with_weights("w".into(), Arc::from(Path::new("t.gltf")), vec![], vec![lin]);
+        assert_eq!(clip.duration, 3.0);
+        assert_eq!(clip.weight_nodes(), vec![2]);
+        assert!(near(clip.weights_at(2, 5.0).unwrap(), [0.75, 0.25]), "wrapped to 2 s");
+        assert!(clip.weights_at(1, 0.0).is_none());
+        assert!(clip.nodes().is_empty());
+    }
+
+    #[test]
+    fn animation_bad_weight_channels_are_refused() {
+        let lin = Interpolation::Linear;
+        assert_eq!(WeightChannel::new(0, lin, vec![0.0], 0, vec![]), Err(ChannelError::Empty));
+        assert_eq!(
+            WeightChannel::new(0, lin, vec![0.0, 1.0], 2, vec![0.0; 3]),
+            Err(ChannelError::Count { values: 3, keys: 2, per_key: 2 })
+        );
+        assert_eq!(
+            WeightChannel::new(0, Interpolation::CubicSpline, vec![0.0], 2, vec![0.0; 2]),
+            Err(ChannelError::Count { values: 2, keys: 1, per_key: 6 })
+        );
+        assert_eq!(WeightChannel::new(0, lin, vec![0.0], 1, vec![f64::INFINITY]), Err(ChannelError::Values));
     }
 
     #[test]

@@ -141,15 +141,28 @@ impl SkinData {
     /// position in the object's space; normals go by the inverse-transpose
     /// of each vertex's blended matrix.
     pub fn pose(&self, joint_worlds: &[Matrix4<f64>], object_inverse: &Matrix4<f64>) -> MeshData {
+        self.pose_from(&self.bind, joint_worlds, object_inverse)
+    }
+
+    /// [`SkinData::pose`] of `bind` in place of the skin's own bind-pose
+    /// vertices: the same mesh with its morph targets applied (glTF morphs
+    /// first, then skins). A mesh of another vertex count poses the skin's
+    /// own vertices.
+    pub fn pose_from(&self, bind: &MeshData, joint_worlds: &[Matrix4<f64>], object_inverse: &Matrix4<f64>) -> MeshData {
+        let bind = if bind.positions.len() == self.bind.positions.len() && bind.normals.len() == bind.positions.len() {
+            bind
+        } else {
+            &*self.bind
+        };
         let joints: Vec<Matrix4<f64>> =
             joint_worlds.iter().zip(&self.inverse_bind).map(|(w, ib)| object_inverse * w * ib).collect();
         let mut out = MeshData {
-            positions: Vec::with_capacity(self.bind.positions.len()),
-            normals: Vec::with_capacity(self.bind.normals.len()),
-            indices: self.bind.indices.clone(),
+            positions: Vec::with_capacity(bind.positions.len()),
+            normals: Vec::with_capacity(bind.normals.len()),
+            indices: bind.indices.clone(),
         };
         let to_f32 = |v: &Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
-        for (v, (p, n)) in self.bind.positions.iter().zip(&self.bind.normals).enumerate() {
+        for (v, (p, n)) in bind.positions.iter().zip(&bind.normals).enumerate() {
             let links = &self.links[self.starts[v] as usize..self.starts[v + 1] as usize];
             let mut m = Matrix4::zeros();
             let mut sum = 0.0;
@@ -269,6 +282,23 @@ mod tests {
         let inv = object.try_inverse().unwrap();
         let posed = s.pose(&[Matrix4::identity(), turned], &inv);
         assert!(near(posed.positions[1], [-6.0, 1.0, 0.0]));
+    }
+
+    #[test]
+    fn a_morphed_bind_mesh_is_skinned_in_place_of_the_skins_own() {
+        let s = two_joint_skin();
+        // The morphed vertices: vertex 1 (on joint 1) lifted to y = 3.
+        let mut morphed = (*s.bind).clone();
+        morphed.positions[1] = [0.0, 3.0, 0.0];
+        // Joint 1 (bind place y = 1) moved to y = 2: the lifted vertex,
+        // 2 above the joint, ends at y = 4.
+        let worlds = [Matrix4::identity(), Translation3::new(0.0, 2.0, 0.0).to_homogeneous()];
+        let posed = s.pose_from(&morphed, &worlds, &Matrix4::identity());
+        assert_eq!(posed.positions[1], [0.0, 4.0, 0.0]);
+        assert_eq!(posed.positions[0], [0.0, 0.0, 0.0]);
+        // A mesh of another vertex count poses the skin's own vertices.
+        let short = MeshData { positions: vec![[9.0; 3]], normals: vec![[0.0, 0.0, 1.0]], indices: vec![] };
+        assert_eq!(s.pose_from(&short, &worlds, &Matrix4::identity()).positions[1], [0.0, 3.0, 0.0]);
     }
 
     #[test]

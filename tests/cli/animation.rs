@@ -214,3 +214,155 @@ fn playback_is_no_undo_step_and_an_edit_returns_to_the_rest_pose() {
     let names: Vec<&String> = last["objects"].as_object().unwrap().keys().collect();
     assert!(names.iter().all(|n| ["mover", "stepper", "cubic"].contains(&n.as_str())), "{names:?}");
 }
+
+/// Morph weights through the binary, on `support::morphed`'s quads: clicks
+/// at points the test computes hit the quad `lin` exactly when its weights
+/// there (interpolated here from the file's keys) have grown or widened it
+/// past them, so picking follows the posed vertices; the screenshot shows
+/// the widened quad; an edit returns to the rest weights; the saved file is
+/// the one saved without playback, and playback adds no undo step.
+mod morph {
+    use crate::support::cli::viewport_cli;
+    use crate::support::image::read_png;
+    use crate::support::morphed::{write_morph_quads, LIN_KEYS, LIN_TIMES};
+    use serde_json::{json, Value};
+
+    /// Metres per pixel of the 400 x 400 front view, 4 m high, centred on (0, 1).
+    const PX: f64 = 0.01;
+
+    fn screen(x: f64, y: f64) -> [f64; 2] {
+        [200.0 + x / PX, 200.0 - (y - 1.0) / PX]
+    }
+
+    /// `lin`'s weights at `t` (LINEAR between the keys).
+    fn lin_weights(t: f64) -> [f64; 2] {
+        let k = (0..LIN_TIMES.len() - 1).find(|&k| t < f64::from(LIN_TIMES[k + 1])).unwrap_or(LIN_TIMES.len() - 2);
+        let (t0, t1) = (f64::from(LIN_TIMES[k]), f64::from(LIN_TIMES[k + 1]));
+        let u = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
+        let (a, b) = (LIN_KEYS[k].map(f64::from), LIN_KEYS[k + 1].map(f64::from));
+        [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u]
+    }
+
+    /// Points on eighths of a metre (off the grid's lines): `A` above the
+    /// rest quad (y = 1.625, inside once the top, 1 + w0, is above it), `B`
+    /// right of it (x = 0.875, inside once the right edge, 0.5 + w1, is
+    /// past it), `OUT` beyond the widest quad of the times used.
+    const A: [f64; 2] = [-0.375, 1.625];
+    const B: [f64; 2] = [0.875, 0.625];
+    const OUT: [f64; 2] = [1.375, 0.625];
+    const BACKGROUND: [f64; 2] = [-1.625, -0.375];
+
+    fn inside(p: [f64; 2], w: [f64; 2]) -> bool {
+        p[0] > -0.5 && p[0] < 0.5 + w[1] && p[1] > 0.0 && p[1] < 1.0 + w[0]
+    }
+
+    /// Events clicking the background, then `p`; returns the index of the
+    /// trace line after the click on `p`.
+    fn click(events: &mut Vec<Value>, p: [f64; 2]) -> usize {
+        for q in [BACKGROUND, p] {
+            events.push(json!({"mouse_move": screen(q[0], q[1])}));
+            events.push(json!({"mouse_down": "left"}));
+            events.push(json!({"mouse_up": "left"}));
+        }
+        events.len() - 1
+    }
+
+    /// Runs the quads file with `events`; the trace, the saved scene, the
+    /// screenshot's path.
+    fn run(dir: &std::path::Path, events: Vec<Value>) -> (Vec<Value>, String, std::path::PathBuf) {
+        let file = write_morph_quads(dir, "quads");
+        let script = json!({
+            "size": [400, 400],
+            "camera": {"eye": [0, 1, 10], "target": [0, 1, 0], "projection": "orthographic", "height": 4},
+            "events": events,
+        });
+        let s = dir.join("s.json");
+        std::fs::write(&s, script.to_string()).unwrap();
+        let (t, saved, png) = (dir.join("t.jsonl"), dir.join("saved.json"), dir.join("shot.png"));
+        let out = viewport_cli(&[
+            file.to_str().unwrap(),
+            "--headless",
+            "--validation",
+            "--no-ui",
+            "--replay",
+            s.to_str().unwrap(),
+            "--trace",
+            t.to_str().unwrap(),
+            "--save-scene",
+            saved.to_str().unwrap(),
+            "--screenshot",
+            png.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let trace =
+            std::fs::read_to_string(&t).unwrap_or_default().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        (trace, std::fs::read_to_string(&saved).unwrap(), png)
+    }
+
+    #[test]
+    fn morph_weights_play_pick_and_draw_as_the_keys_say_and_are_never_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = Vec::new();
+        let mut checks: Vec<(usize, [f64; 2], [f64; 2])> = Vec::new();
+        for t in [0.25, 0.75, 1.75] {
+            events.push(json!({"animation": {"clip": "Morph", "time": t}}));
+            for p in [A, B, OUT] {
+                let line = click(&mut events, p);
+                checks.push((line, p, lin_weights(t)));
+            }
+        }
+        // Played: from 0.25 s, 30 frames are half a second.
+        events.push(json!({"animation": {"clip": "Morph", "time": 0.25, "play": true}}));
+        events.push(json!({"frame": 30}));
+        let line = click(&mut events, A);
+        checks.push((line, A, lin_weights(0.75)));
+        // `lin` is selected (A hit it); an edit (Ctrl+D) returns to the
+        // rest weights and stops playback.
+        for k in [json!({"key_down": "D", "mods": ["ctrl"]}), json!({"key_up": "D", "mods": ["ctrl"]})] {
+            events.push(k);
+        }
+        let edited = events.len() - 1;
+        let line = click(&mut events, A);
+        checks.push((line, A, [0.0, 0.0]));
+        // Undo twice: the duplicate goes, then nothing is left to undo.
+        for _ in 0..2 {
+            events.push(json!({"key_down": "Z", "mods": ["ctrl"]}));
+            events.push(json!({"key_up": "Z", "mods": ["ctrl"]}));
+        }
+        let undone = events.len() - 1;
+        // Shown at the end: the screenshot holds the widened quad.
+        events.push(json!({"animation": {"clip": "Morph", "time": 1.75}}));
+        let (trace, saved, png) = run(dir.path(), events);
+
+        for (line, p, w) in checks {
+            let want = if inside(p, w) { json!(["lin"]) } else { json!([]) };
+            assert_eq!(trace[line]["selection"], want, "click at {p:?} with weights {w:?} (trace line {line})");
+        }
+        assert!(trace[edited]["animation"].is_null(), "the edit stopped playback");
+        let names: Vec<&String> = trace[undone]["objects"].as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        assert!(!names.iter().any(|n| n.contains(".001")), "the duplicate was undone: {names:?}");
+        assert!(!trace[undone - 1]["objects"].as_object().is_some_and(|o| o.keys().any(|n| n.contains(".001"))));
+
+        // Drawn at 1.75 s (weights 1, 0.75): B is on the quad, OUT is not.
+        let image = read_png(&png);
+        let px = |p: [f64; 2]| {
+            let s = screen(p[0], p[1]);
+            image.pixel(s[0] as u32, s[1] as u32)
+        };
+        assert!(inside(B, lin_weights(1.75)) && !inside(OUT, lin_weights(1.75)));
+        assert!(px(B).iter().take(3).all(|&c| c > 100), "on the widened quad: {:?}", px(B));
+        assert!(px(OUT).iter().take(3).all(|&c| c < 100), "beyond it: {:?}", px(OUT));
+
+        // The saved file is what a run without playback saves.
+        let quiet = tempfile::tempdir().unwrap();
+        let (_, saved_quiet, _) = run(quiet.path(), Vec::new());
+        let norm = |s: &str, d: &std::path::Path| s.replace(d.to_str().unwrap(), "DIR");
+        let (a, b): (Value, Value) = (
+            serde_json::from_str(&norm(&saved, dir.path())).unwrap(),
+            serde_json::from_str(&norm(&saved_quiet, quiet.path())).unwrap(),
+        );
+        assert_eq!(a["objects"], b["objects"], "playback changed the saved objects");
+        assert!(a.to_string().contains("quads.gltf#0"), "{a}");
+        assert!(!a.to_string().contains("weights"), "no weights saved: {a}");
+    }
+}

@@ -7,6 +7,7 @@ pub mod cameras;
 pub mod cli;
 pub mod gpu;
 pub mod image;
+pub mod morphed;
 pub mod replay;
 pub mod rigged;
 pub mod skinned;

@@ -1,8 +1,8 @@
 //! Reading a glTF file's animations into [`Clip`]s, with the same
 //! bounds-checked accessor code as the meshes. Animations only change
 //! what is shown, so a channel that cannot be read is a warning and is
-//! left out; the file still opens. Morph-target weight channels are not
-//! read (`docs/spec/materials.md`, "Choices and extensions").
+//! left out; the file still opens. Morph-target weight channels hold as
+//! many weights per value as the node's mesh has targets.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use gltf::json::validation::Checked;
 
 use super::accessor::read_floats;
 use super::GltfFile;
-use crate::scene::animation::{Channel, Clip, Interpolation, Property};
+use crate::scene::animation::{Channel, Clip, Interpolation, Property, WeightChannel};
 
 impl GltfFile {
     /// The file's animations as clips moving the nodes of `file` (the path
@@ -25,37 +25,34 @@ impl GltfFile {
         let mut clips = Vec::new();
         for (a, animation) in root.animations.iter().enumerate() {
             let mut channels = Vec::new();
-            let mut weights = 0;
+            let mut weights = Vec::new();
             for (c, channel) in animation.channels.iter().enumerate() {
                 match self.channel(animation, channel) {
-                    Ok(Some(ch)) => channels.push(ch),
-                    Ok(None) => weights += 1,
+                    Ok(Read::Node(ch)) => channels.push(ch),
+                    Ok(Read::Weights(ch)) => weights.push(ch),
                     Err(why) => log::warn!("{}: animation {a}, channel {c}: left out: {why}", self.path.display()),
                 }
             }
-            if weights > 0 {
-                log::info!("{}: animation {a}: {weights} morph weight channel(s) not played", self.path.display());
-            }
-            if channels.is_empty() {
+            if channels.is_empty() && weights.is_empty() {
                 continue;
             }
             let name = animation.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("Animation {a}"));
-            clips.push(Clip::new(name, file.clone(), channels));
+            clips.push(Clip::with_weights(name, file.clone(), channels, weights));
         }
         clips
     }
 
-    /// One channel; `None` for a morph weight channel (not played).
+    /// One channel, of a node's transform or of its morph weights.
     fn channel(
         &self,
         animation: &gltf::json::Animation,
         channel: &gltf::json::animation::Channel,
-    ) -> Result<Option<Channel>, String> {
+    ) -> Result<Read, String> {
         let property = match channel.target.path {
-            Checked::Valid(JsonProperty::Translation) => Property::Translation,
-            Checked::Valid(JsonProperty::Rotation) => Property::Rotation,
-            Checked::Valid(JsonProperty::Scale) => Property::Scale,
-            Checked::Valid(JsonProperty::MorphTargetWeights) => return Ok(None),
+            Checked::Valid(JsonProperty::Translation) => Some(Property::Translation),
+            Checked::Valid(JsonProperty::Rotation) => Some(Property::Rotation),
+            Checked::Valid(JsonProperty::Scale) => Some(Property::Scale),
+            Checked::Valid(JsonProperty::MorphTargetWeights) => None,
             Checked::Invalid => return Err("unknown target path".into()),
         };
         let node = channel.target.node.value();
@@ -79,11 +76,32 @@ impl GltfFile {
             .into_iter()
             .map(|v| f64::from(v[0]))
             .collect();
+        let Some(property) = property else {
+            // N weights per value, N the targets of the node's mesh.
+            let mesh = self.document.nodes().nth(node).and_then(|n| n.mesh());
+            let count = mesh.map_or(0, |m| self.morph_target_count(m.index()));
+            if count == 0 {
+                return Err(format!("a weights channel on node {node}, whose mesh has no morph targets"));
+            }
+            let values: Vec<f64> = read_floats(&output, &self.buffers, "keyframe weights", &[Dimensions::Scalar])?
+                .into_iter()
+                .map(|v| f64::from(v[0]))
+                .collect();
+            return WeightChannel::new(node, interpolation, times, count, values)
+                .map(Read::Weights)
+                .map_err(|e| e.to_string());
+        };
         let dims = if property == Property::Rotation { Dimensions::Vec4 } else { Dimensions::Vec3 };
         let values: Vec<[f64; 4]> = read_floats(&output, &self.buffers, "keyframe values", &[dims])?
             .into_iter()
             .map(|v| v.map(f64::from))
             .collect();
-        Channel::new(node, property, interpolation, times, values).map(Some).map_err(|e| e.to_string())
+        Channel::new(node, property, interpolation, times, values).map(Read::Node).map_err(|e| e.to_string())
     }
+}
+
+/// A channel read: of a node's transform, or of its morph weights.
+enum Read {
+    Node(Channel),
+    Weights(WeightChannel),
 }

@@ -245,15 +245,17 @@ impl GltfFile {
     /// [`GltfFile::mesh`] with its [`Surface`] (materials index
     /// [`GltfFile::looks`]'s list).
     pub fn mesh_with_surface(&self, n: usize) -> Result<(MeshData, Surface), GltfError> {
-        self.mesh_visiting(n, |_, _| Ok(()))
+        self.mesh_visiting(n, None, |_, _| Ok(()))
     }
 
     /// [`GltfFile::mesh_with_surface`], calling `visit` after each primitive
     /// is appended with the primitive and, per vertex it appended, the index
     /// of the primitive's vertex it came from (a skin reads its weights so).
+    /// Morph targets apply at `weights`, else at the mesh's own.
     fn mesh_visiting(
         &self,
         n: usize,
+        weights: Option<&[f32]>,
         mut visit: impl FnMut(&gltf::Primitive<'_>, &[u32]) -> Result<(), String>,
     ) -> Result<(MeshData, Surface), GltfError> {
         let mesh = self.document.meshes().nth(n).ok_or_else(|| {
@@ -268,7 +270,7 @@ impl GltfFile {
                 continue;
             }
             sources.clear();
-            let weights = mesh.weights().unwrap_or(&[]);
+            let weights = weights.or(mesh.weights()).unwrap_or(&[]);
             append_primitive(&mut out, &primitive, &Matrix4::identity(), &self.buffers, weights, &mut sources)
                 .and_then(|()| visit(&primitive, &sources))
                 .map_err(|e| self.invalid(format!("{}: {e}", at())))?;
@@ -604,6 +606,7 @@ pub mod export;
 mod lenient;
 mod materials;
 mod meshopt;
+mod morph;
 mod primitive;
 mod skin;
 

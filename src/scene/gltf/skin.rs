@@ -62,7 +62,7 @@ impl GltfFile {
         };
         let mut starts = vec![0u32];
         let mut links: Vec<(u32, f32)> = Vec::new();
-        let (mesh, _) = self.mesh_visiting(n, |primitive, sources| {
+        let (mesh, _) = self.mesh_visiting(n, None, |primitive, sources| {
             if sources.is_empty() {
                 return Ok(());
             }

@@ -350,5 +350,57 @@ fn morph_targets_apply_at_the_meshs_default_weights() {
     assert!(load_doc(&doc, ONE_MESH, &bad).unwrap_err().contains("morph target 0 has 2 values for 3 vertices"));
 }
 
+#[test]
+fn morph_data_holds_the_unmorphed_mesh_and_each_targets_displacements() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let n = doc.vec3(&[[0.0, 0.0, 1.0]; 3]);
+    let d0 = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 2.0, 0.0]]);
+    let dn = doc.vec3(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, -1.0]]);
+    let d1 = doc.vec3(&[[0.0, 0.0, 1.0]; 3]);
+    // Primitive 0 smooth (NORMAL), primitive 1 flat (no NORMAL): its three
+    // corners come out as three vertices of their own.
+    let targets = format!(r#""targets":[{{"POSITION":{d0},"NORMAL":{dn}}},{{"POSITION":{d1}}}]"#);
+    let meshes = format!(
+        r#"[{{"primitives":[{{"attributes":{{"POSITION":{p},"NORMAL":{n}}},{targets}}},{{"attributes":{{"POSITION":{p}}},{targets}}}],"weights":[0.5]}},{{"primitives":[{{"attributes":{{"POSITION":{p}}}}}]}}]"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "m", r#"[{"mesh":0},{"mesh":0,"weights":[0,1]},{"mesh":1}]"#, &meshes);
+    let file = GltfFile::read(&path).unwrap();
+    assert_eq!(file.morph_target_count(0), 2);
+    assert_eq!(file.morph_target_count(1), 0);
+    assert!(file.morph_data(1).unwrap().is_none());
+    assert_eq!(file.node_weights(0), None);
+    assert_eq!(file.node_weights(1), Some(vec![0.0, 1.0]));
+    assert_eq!(file.node_weights(2), None, "no targets: no weights");
+    let m = file.morph_data(0).unwrap().unwrap();
+    assert_eq!(m.defaults, vec![0.5, 0.0]);
+    assert_eq!(m.target_count(), 2);
+    // The base is the mesh with no target applied, in the loaded order.
+    let loaded = file.mesh(0).unwrap();
+    assert_eq!(m.base.positions.len(), loaded.positions.len());
+    assert_eq!(&m.base.positions[..3], &TRIANGLE);
+    assert_eq!(&m.base.positions[3..], &TRIANGLE);
+    // At the defaults it gives the loaded mesh.
+    let at = m.apply(&m.defaults);
+    for (a, b) in at.positions.iter().zip(&loaded.positions).chain(at.normals.iter().zip(&loaded.normals)) {
+        assert_near(*a, *b);
+    }
+    // Target 1 alone moves every vertex of both primitives by +z; the flat
+    // primitive's normals stay its face's.
+    let w = m.apply(&[0.0, 1.0]);
+    for (a, b) in w.positions.iter().zip(&m.base.positions) {
+        assert_near(*a, [b[0], b[1], b[2] + 1.0]);
+    }
+    assert!(w.normals[3..].iter().all(|n| *n == [0.0, 0.0, 1.0]), "{:?}", w.normals);
+    // Target 0 at 1: the smooth primitive's normal tips, the flat one's
+    // face (0,0),(1,0),(0,3) keeps +z as its normal.
+    let w = m.apply(&[1.0, 0.0]);
+    assert_near(w.positions[2], [0.0, 3.0, 0.0]);
+    assert_near(w.positions[5], [0.0, 3.0, 0.0]);
+    assert_near(w.normals[2], [1.0, 0.0, 0.0]);
+    assert_near(w.normals[5], [0.0, 0.0, 1.0]);
+}
+
 mod compressed;
 mod errors;
