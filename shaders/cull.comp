@@ -96,6 +96,9 @@ struct Chunk {
     uint pad1;
 };
 layout(std430, set = 0, binding = 7) readonly buffer Chunks { Chunk chunks[]; };
+// One bit per object: hidden with its record kept (render/cull/compute:
+// GpuScene::set_hidden).
+layout(std430, set = 0, binding = 8) readonly buffer Hidden { uint hidden[]; };
 
 // More chunks than this under one workgroup (objects of several meshes
 // interleaved): the workgroup is not tested as a whole.
@@ -153,7 +156,7 @@ bool small_keeps(vec3 c, mat3 e) {
 
 bool kept(uint i) {
     uint mesh = objects[i].mesh;
-    if (mesh >= counts.z) {
+    if (mesh >= counts.z || (hidden[i >> 5u] & (1u << (i & 31u))) != 0u) {
         return false;
     }
     MeshInfo m = meshes[mesh];

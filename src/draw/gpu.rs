@@ -125,10 +125,10 @@ impl SceneMeshes {
             ids.sort_unstable();
             ids.dedup();
             let any_blended = !sync.blended.is_empty() || self.entries.values().any(|e| renderer.mesh_is_blended(e.id));
-            // Objects hidden or shown, nothing else of them changed: a mesh
-            // word each (the whole record where the renderer cannot take a
-            // word, and always when blended meshes are about, whose objects
-            // are listed apart).
+            // Objects hidden or shown, nothing else of them changed: a bit
+            // each for the cull (the whole record where the renderer cannot
+            // take the record back, and always when blended meshes are
+            // about, whose objects are listed apart).
             let mut vis: Vec<usize> = shown_or_hidden
                 .iter()
                 .copied()
@@ -161,7 +161,7 @@ impl SceneMeshes {
                         None => ids.push(i),
                     }
                 }
-                let whole = renderer.set_scene_object_meshes(&words)?;
+                let whole = renderer.set_scene_objects_shown(&words)?;
                 ids.extend(whole.into_iter().map(|i| i as usize));
             }
             ids.sort_unstable();

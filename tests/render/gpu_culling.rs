@@ -765,15 +765,15 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
     assert_no_validation_errors(&fresh);
 }
 
-/// Hiding and showing objects writes only their records' mesh words (no
-/// whole record is uploaded), and the GPU path then draws the ids the CPU
+/// Hiding and showing objects sets and clears a bit each (no record is
+/// uploaded, every record stays as it was), and the GPU path then draws the ids the CPU
 /// path draws from the scene: a hidden parent takes its child along,
 /// showing gives back every record exactly as it was, an object moved in
 /// the same frame as another is hidden gets its whole record, and an
 /// object that was hidden from the start (never listed under its mesh)
 /// comes back through a whole record.
 #[test]
-fn hiding_and_showing_write_mesh_words_and_draw_what_the_cpu_path_draws() {
+fn hiding_and_showing_set_bits_and_draw_what_the_cpu_path_draws() {
     let mut r = renderer(W, H);
     let mut scene = Scene::cube_grid(400);
     // Object 210 (in the middle of the view) hidden in the file.
@@ -807,17 +807,11 @@ fn hiding_and_showing_write_mesh_words_and_draw_what_the_cpu_path_draws() {
     e.set_selection(&hide);
     assert!(e.hide_selected());
     let (uploaded, ids) = frame(&e, &mut r, &mut sync);
-    assert_eq!(uploaded, 0, "mesh words only");
+    assert_eq!(uploaded, 0, "bits only");
     agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "hidden");
     for i in hide.iter().chain(&[207]) {
         assert!(!on_screen(&ids, *i), "{i} is hidden");
-        let rec = r.read_scene_object(*i as u32).unwrap();
-        assert_eq!(rec.mesh, u32::MAX, "{i}: draws nothing");
-        let was = before[*i - 195];
-        assert_eq!(
-            (rec.columns, rec.translation_hi, rec.translation_lo),
-            (was.columns, was.translation_hi, was.translation_lo)
-        );
+        assert_eq!(r.read_scene_object(*i as u32).unwrap(), before[*i - 195], "{i}: its record is kept");
     }
 
     // Show them (and 210, hidden from the start): records as before for
@@ -849,5 +843,44 @@ fn hiding_and_showing_write_mesh_words_and_draw_what_the_cpu_path_draws() {
     let (_, ids) = frame(&e, &mut r, &mut sync);
     agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "undone");
     assert_eq!(r.read_scene_object(213).unwrap(), before[213 - 195]);
+    assert_no_validation_errors(&r);
+}
+
+/// Hiding many objects spread through a large scene sends their bits as
+/// one run of words; the pictures then match the CPU path's, and showing
+/// them again gives back every record unchanged.
+#[test]
+fn hiding_objects_spread_through_the_scene_sends_one_run_of_bits() {
+    let mut r = renderer(W, H);
+    let scene = Scene::cube_grid(3000);
+    let c = scene.world_matrix(1500).column(3).xyz();
+    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
+    let mut e = Editor::new(scene, W as f64, H as f64);
+    e.camera = looking_at(c, Vector3::new(10.0, 25.0, 30.0), 0.1);
+    let mut sync = GpuSync::default();
+    let f = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    r.draw(&f).unwrap();
+    let before: Vec<_> = (0..3000).map(|i| r.read_scene_object(i).unwrap()).collect();
+    // Every 7th object: 429 objects in 94 words.
+    let chosen: Vec<usize> = (0..3000).step_by(7).collect();
+    e.set_selection(&chosen);
+    assert!(e.hide_selected());
+    let f = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    assert_eq!(r.draw(&f).unwrap().uploaded_objects, 0);
+    let gpu = r.read_ids().unwrap();
+    let cpu = cpu_path_ids(&mut r, &meshes, &e);
+    let differ = gpu.iter().zip(&cpu).filter(|(a, b)| a != b).count();
+    assert!(differ * 200 <= cpu.len(), "{differ} of {} pixels differ", cpu.len());
+    let drawn: std::collections::HashSet<u32> = gpu.iter().copied().filter(|&id| id > 0).collect();
+    assert!(drawn.len() > 100, "{} objects drawn", drawn.len());
+    assert!(chosen.iter().all(|&i| !drawn.contains(&(i as u32 + 1))), "a hidden object was drawn");
+    assert!(e.unhide_all());
+    let f = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
+    assert_eq!(r.draw(&f).unwrap().uploaded_objects, 0);
+    let gpu = r.read_ids().unwrap();
+    assert!(chosen.iter().any(|&i| gpu.contains(&(i as u32 + 1))), "shown again");
+    for i in 0..3000 {
+        assert_eq!(r.read_scene_object(i).unwrap(), before[i as usize], "{i}");
+    }
     assert_no_validation_errors(&r);
 }

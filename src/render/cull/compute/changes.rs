@@ -8,9 +8,6 @@ use ash::vk;
 use super::chunks::{chunk_of, GpuChunk};
 use super::records::NO_MESH;
 use super::{Access, GpuObjectRecord, GpuScene, MeshBounds, SceneObject, Stage, CHUNK_BYTES, RECORD};
-
-/// Where a record's mesh word sits in it.
-const MESH_WORD: u64 = std::mem::offset_of!(GpuObjectRecord, mesh) as u64;
 use crate::render::device::error::RenderError;
 use crate::render::device::Gpu;
 
@@ -108,6 +105,9 @@ impl GpuScene {
         self.pending.reserve(changed.len());
         for (i, o) in changed {
             let (r, b) = GpuObjectRecord::with_box(o, bounds);
+            // A whole record says itself whether the object draws.
+            self.drawn[*i as usize] = r.mesh != NO_MESH;
+            self.set_bit(*i, false);
             // The chunk's box grows to hold the object's new box.
             let c = chunk_of(*i);
             let before = self.chunks[c];
@@ -129,30 +129,41 @@ impl GpuScene {
         Ok(remeshed)
     }
 
-    /// Queues new mesh words for records whose object was hidden (`None`:
-    /// draws nothing) or shown again (`Some(m)`: draws mesh `m`), the rest
-    /// of each record as it is: 4 bytes an object rather than a record
-    /// made again from its world matrix. A shown object is taken only when
-    /// it is still listed under `m` (`object_mesh`); the others (never
-    /// listed, or listed under another mesh) are returned for a whole new
-    /// record ([`GpuScene::update`]). An index past the objects is an
-    /// error, nothing queued.
-    pub fn set_mesh_words(&mut self, items: &[(u32, Option<u32>)], meshes: usize) -> Result<Vec<u32>, RenderError> {
+    /// Objects hidden (`None`) or shown again (`Some(m)`: it draws mesh
+    /// `m`) with nothing else of them changed: a hidden object's bit is set
+    /// and its record kept as it is; a shown one's bit is cleared when its
+    /// record, as last written whole, draws `m`. Bits go to the GPU by
+    /// whole words, a run of words at once when many changed: so hiding
+    /// thousands of objects costs a bit each, not a record. The shown
+    /// objects whose records cannot be taken back (made while they were
+    /// hidden, or for another mesh) are returned for a whole new record
+    /// ([`GpuScene::update`]). An index past the objects is an error,
+    /// nothing queued.
+    pub fn set_hidden(&mut self, items: &[(u32, Option<u32>)]) -> Result<Vec<u32>, RenderError> {
         if let Some(&(i, _)) = items.iter().find(|(i, _)| *i >= self.count) {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
         let mut whole = Vec::new();
-        self.pending_mesh_words.reserve(items.len());
         for &(i, mesh) in items {
+            let k = i as usize;
             match mesh {
-                None => self.pending_mesh_words.insert(i, NO_MESH),
-                Some(m) if (m as usize) < meshes && self.object_mesh[i as usize] == m => {
-                    self.pending_mesh_words.insert(i, m)
-                }
+                None => self.set_bit(i, true),
+                Some(m) if self.drawn[k] && self.object_mesh[k] == m => self.set_bit(i, false),
                 Some(_) => whole.push(i),
             }
         }
         Ok(whole)
+    }
+
+    /// Sets object `i`'s hidden bit, queuing its word when it changes.
+    fn set_bit(&mut self, i: u32, hidden: bool) {
+        let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
+        let Some(word) = self.hidden_bits.get_mut(w) else { return };
+        let new = if hidden { *word | bit } else { *word & !bit };
+        if new != *word {
+            *word = new;
+            self.pending_bits.insert(w as u32, ());
+        }
     }
 
     /// Records the copies of the queued records and chunk boxes from frame
@@ -172,7 +183,7 @@ impl GpuScene {
         if self.pending.is_empty()
             && self.pending_chunks.is_empty()
             && self.pending_members.is_empty()
-            && self.pending_mesh_words.is_empty()
+            && self.pending_bits.is_empty()
         {
             return Ok(());
         }
@@ -181,8 +192,18 @@ impl GpuScene {
             let record_bytes = self.pending.len() as u64 * RECORD;
             let chunk_bytes = self.pending_chunks.len() as u64 * CHUNK_BYTES;
             let member_bytes = self.pending_members.len() as u64 * 4;
-            let word_bytes = self.pending_mesh_words.len() as u64 * 4;
-            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes + word_bytes)?;
+            // Hidden bits: each changed word, or one run from the first to
+            // the last changed word when that is fewer regions' worth.
+            let bit_words: Vec<u32> = self.pending_bits.keys().collect();
+            let bit_run = match (bit_words.first(), bit_words.last()) {
+                (Some(&a), Some(&b)) if bit_words.len() > 16 => Some((a, b)),
+                _ => None,
+            };
+            let bit_bytes = match bit_run {
+                Some((a, b)) => u64::from(b - a + 1) * 4,
+                None => bit_words.len() as u64 * 4,
+            };
+            let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes + bit_bytes)?;
             let records: Vec<GpuObjectRecord> = self.pending.values().collect();
             staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
             let boxes: Vec<GpuChunk> = self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu()).collect();
@@ -193,22 +214,19 @@ impl GpuScene {
             let regions = copy_regions(self.pending.keys().map(u64::from), RECORD, 0);
             let chunk_regions = copy_regions(self.pending_chunks.keys().map(u64::from), CHUNK_BYTES, record_bytes);
             let member_regions = copy_regions(self.pending_members.keys().map(u64::from), 4, member_at);
-            // Mesh words go after the whole records: a record queued in the
-            // same frame was made from the same state, so either order
-            // gives the same word.
-            let words_at = member_at + member_bytes;
-            let mesh_words: Vec<u32> = self.pending_mesh_words.values().collect();
-            staging.write(words_at as usize, bytemuck::cast_slice(&mesh_words), "object staging")?;
-            let word_regions: Vec<vk::BufferCopy> = self
-                .pending_mesh_words
-                .keys()
-                .enumerate()
-                .map(|(k, i)| vk::BufferCopy {
-                    src_offset: words_at + 4 * k as u64,
-                    dst_offset: u64::from(i) * RECORD + MESH_WORD,
-                    size: 4,
-                })
-                .collect();
+            let bits_at = member_at + member_bytes;
+            let bit_regions = match bit_run {
+                Some((a, b)) => {
+                    let run = &self.hidden_bits[a as usize..=b as usize];
+                    staging.write(bits_at as usize, bytemuck::cast_slice(run), "object staging")?;
+                    vec![vk::BufferCopy { src_offset: bits_at, dst_offset: u64::from(a) * 4, size: bit_bytes }]
+                }
+                None => {
+                    let words: Vec<u32> = bit_words.iter().map(|&w| self.hidden_bits[w as usize]).collect();
+                    staging.write(bits_at as usize, bytemuck::cast_slice(&words), "object staging")?;
+                    copy_regions(bit_words.iter().map(|&w| u64::from(w)), 4, bits_at)
+                }
+            };
             let before = vk::MemoryBarrier2::default()
                 .src_stage_mask(Stage::COPY | Stage::COMPUTE_SHADER | Stage::VERTEX_SHADER)
                 .src_access_mask(Access::TRANSFER_WRITE)
@@ -220,17 +238,8 @@ impl GpuScene {
                     d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &regions);
                 }
             }
-            if let (Some(objects), false) = (&self.objects, word_regions.is_empty()) {
-                if !regions.is_empty() {
-                    // The words land on records copied just before.
-                    let between = vk::MemoryBarrier2::default()
-                        .src_stage_mask(Stage::COPY)
-                        .src_access_mask(Access::TRANSFER_WRITE)
-                        .dst_stage_mask(Stage::COPY)
-                        .dst_access_mask(Access::TRANSFER_WRITE);
-                    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&[between]));
-                }
-                d.cmd_copy_buffer(cmd, staging.raw, objects.raw, &word_regions);
+            if let (Some(bits), false) = (&self.hidden_buffer, bit_regions.is_empty()) {
+                d.cmd_copy_buffer(cmd, staging.raw, bits.raw, &bit_regions);
             }
             if let (Some(chunks), false) = (&self.chunk_boxes, chunk_regions.is_empty()) {
                 d.cmd_copy_buffer(cmd, staging.raw, chunks.raw, &chunk_regions);
@@ -241,7 +250,7 @@ impl GpuScene {
             self.pending.clear();
             self.pending_chunks.clear();
             self.pending_members.clear();
-            self.pending_mesh_words.clear();
+            self.pending_bits.clear();
         }
         Ok(())
     }
@@ -254,7 +263,7 @@ impl GpuScene {
         self.pending.settle();
         self.pending_chunks.settle();
         self.pending_members.settle();
-        self.pending_mesh_words.settle();
+        self.pending_bits.settle();
     }
 }
 

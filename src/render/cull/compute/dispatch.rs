@@ -29,7 +29,9 @@ impl GpuScene {
             self.draws[fi].clear();
             return Ok(0);
         };
-        let Some(chunk_boxes) = self.chunk_boxes.as_ref().map(|b| b.raw) else {
+        let (Some(chunk_boxes), Some(hidden)) =
+            (self.chunk_boxes.as_ref().map(|b| b.raw), self.hidden_buffer.as_ref().map(|b| b.raw))
+        else {
             self.draws[fi].clear();
             return Ok(0);
         };
@@ -127,6 +129,7 @@ impl GpuScene {
                 info(masks),
                 info(groups),
                 info(chunk_boxes),
+                info(hidden),
             ];
             let writes: Vec<_> = infos
                 .iter()

@@ -78,7 +78,7 @@ const COMMAND: u64 = std::mem::size_of::<IndexedCommand>() as u64;
 const DISPATCH: u64 = 16;
 const CHUNK_BYTES: u64 = std::mem::size_of::<GpuChunk>() as u64;
 /// Storage buffers of the cull's descriptor set (see `cull.comp`).
-const BINDINGS: u32 = 8;
+const BINDINGS: u32 = 9;
 
 type Stage = vk::PipelineStageFlags2;
 type Access = vk::AccessFlags2;
@@ -107,9 +107,16 @@ pub(crate) struct GpuScene {
     /// Words of the uploaded member list not yet copied (appended members
     /// and their workgroups' spans), by word index.
     pending_members: changes::Pending<u32>,
-    /// New mesh words of records whose visibility alone changed
-    /// ([`GpuScene::set_mesh_words`]), by object index.
-    pending_mesh_words: changes::Pending<u32>,
+    /// One bit per object, set while it is hidden with its record kept as
+    /// it was ([`GpuScene::set_hidden`]): the cull skips it. The CPU's
+    /// copy; the GPU's is `hidden_buffer`.
+    hidden_bits: Vec<u32>,
+    /// Words of `hidden_bits` not yet copied, by word index.
+    pending_bits: changes::Pending<()>,
+    /// Per object: whether its record, as last written whole, draws a mesh
+    /// (an object hidden when its record was made has none, and needs a
+    /// whole record to be shown).
+    drawn: Vec<bool>,
     /// How often the buffers were built again (for tests).
     rebuilds: GpuSceneRebuilds,
     /// The chunks' boxes ([`chunks`]), and those grown since the GPU's copy.
@@ -117,6 +124,7 @@ pub(crate) struct GpuScene {
     pending_chunks: changes::Pending<()>,
     objects: Option<Buffer>,
     chunk_boxes: Option<Buffer>,
+    hidden_buffer: Option<Buffer>,
     /// The member list, per workgroup of slots: which slots it keeps
     /// (masks), its count, offset and the list of workgroups near the view
     /// (groups), and per slot: the visible list; see `cull.comp`.
@@ -191,12 +199,15 @@ impl GpuScene {
                 members: Members::default(),
                 pending: changes::Pending::new(),
                 pending_members: changes::Pending::new(),
-                pending_mesh_words: changes::Pending::new(),
+                hidden_bits: Vec::new(),
+                pending_bits: changes::Pending::new(),
+                drawn: Vec::new(),
                 rebuilds: GpuSceneRebuilds::default(),
                 chunks: Vec::new(),
                 pending_chunks: changes::Pending::new(),
                 objects: None,
                 chunk_boxes: None,
+                hidden_buffer: None,
                 member_slots: None,
                 masks: None,
                 groups: None,
@@ -244,6 +255,7 @@ impl GpuScene {
             binding(5, compute),
             binding(6, compute),
             binding(7, compute),
+            binding(8, compute),
         ];
         let sizes = [vk::DescriptorPoolSize {
             ty: vk::DescriptorType::STORAGE_BUFFER,
@@ -307,27 +319,32 @@ impl GpuScene {
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let size = count * std::mem::size_of::<GpuObjectRecord>();
         let mut object_mesh = vec![NO_MESH; count];
+        let mut drawn = vec![false; count];
         let unit = std::mem::size_of::<GpuObjectRecord>();
         let empty = GpuObjectRecord::new(&SceneObject::NONE, bounds);
         let mut objects = objects.take(count);
         let mut chunks = vec![ChunkBox::default(); count.div_ceil(CHUNK as usize)];
         let buffer = upload_buffer_with(ctx, size, unit, usage, "scene objects", |at, dst| {
             let first = at / unit;
-            for (k, (dst, mesh)) in dst.chunks_exact_mut(unit).zip(object_mesh[first..].iter_mut()).enumerate() {
+            let listed = object_mesh[first..].iter_mut().zip(drawn[first..].iter_mut());
+            for (k, (dst, (mesh, drawn))) in dst.chunks_exact_mut(unit).zip(listed).enumerate() {
                 if let Some(o) = objects.next() {
                     let (r, b) = GpuObjectRecord::with_box(&o, bounds);
                     chunks[chunk_of((first + k) as u32)].add(&b);
                     *mesh = r.mesh;
+                    *drawn = r.mesh != NO_MESH;
                     dst.copy_from_slice(bytemuck::bytes_of(&r));
                 } else {
                     dst.copy_from_slice(bytemuck::bytes_of(&empty));
                 }
             }
         })?;
+        // Hidden objects' records draw nothing: no bit is set.
+        self.hidden_bits = vec![0; count.div_ceil(32)];
         self.replace_objects(ctx, buffer, chunks, count)?;
         self.object_mesh = object_mesh;
+        self.drawn = drawn;
         self.pending.clear();
-        self.pending_mesh_words.clear();
         self.rebuilds.uploads += 1;
         self.set_members(ctx, bounds.len())
     }
@@ -368,8 +385,10 @@ impl GpuScene {
         })?;
         let mut chunks = self.chunks.clone();
         chunks.resize(count.div_ceil(CHUNK as usize), ChunkBox::default());
+        self.hidden_bits.resize(count.div_ceil(32), 0);
         self.replace_objects(ctx, buffer.finish(), chunks, count)?;
         self.object_mesh.resize(count, NO_MESH);
+        self.drawn.resize(count, false);
         self.rebuilds.grown += 1;
         Ok(())
     }
@@ -390,7 +409,9 @@ impl GpuScene {
     ) -> Result<(), RenderError> {
         let gpu = &ctx.gpu;
         let objects = Guard::new(gpu, objects);
-        let boxes = upload_chunks(ctx, &chunks)?;
+        let boxes = Guard::new(gpu, upload_chunks(ctx, &chunks)?);
+        let bits = upload_words(ctx, &self.hidden_bits)?;
+        let boxes = boxes.finish();
         self.chunks = chunks;
         // The sets name the old buffers until written again.
         self.written.fill(false);
@@ -398,7 +419,11 @@ impl GpuScene {
         self.objects = Some(objects.finish());
         self.chunk_boxes.destroy(gpu);
         self.chunk_boxes = Some(boxes);
+        self.hidden_buffer.destroy(gpu);
+        self.hidden_buffer = Some(bits);
         self.pending_chunks.clear();
+        // The buffer was made from the CPU's copy.
+        self.pending_bits.clear();
         self.last_frame = None;
         self.count = count as u32;
         Ok(())
@@ -458,6 +483,7 @@ impl Destroy for GpuScene {
         self.groups.destroy(gpu);
         self.visible.destroy(gpu);
         self.chunk_boxes.destroy(gpu);
+        self.hidden_buffer.destroy(gpu);
         self.staging.destroy(gpu);
         self.frame_data.destroy(gpu);
         self.commands.destroy(gpu);
@@ -468,6 +494,20 @@ impl Destroy for GpuScene {
         self.pool = vk::DescriptorPool::null();
         self.set_layout = vk::DescriptorSetLayout::null();
     }
+}
+
+/// A storage buffer holding `words` (at least one word: an empty scene's
+/// buffer is bound too).
+fn upload_words(ctx: &Context, words: &[u32]) -> Result<Buffer, RenderError> {
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
+    let n = words.len().max(1);
+    upload_buffer_with(ctx, n * 4, 4, usage, "hidden objects", |at, dst| {
+        for (dst, w) in
+            dst.chunks_exact_mut(4).zip(words[(at / 4).min(words.len())..].iter().chain(std::iter::repeat(&0)))
+        {
+            dst.copy_from_slice(&w.to_le_bytes());
+        }
+    })
 }
 
 /// A buffer of chunk boxes holding `chunks`' GPU form.
