@@ -243,11 +243,24 @@ impl SceneMeshes {
         let highlights = match &sync.highlights {
             Some((k, list)) if *k == key => list.clone(),
             _ => {
+                // Runs of objects with the same mesh look it up once.
+                let scene = editor.scene();
+                let objects = scene.objects();
+                let mut last: Option<(&MeshRef, bool)> = None;
                 let list: Outlined = editor
                     .selection()
                     .iter()
                     .filter(|&&i| {
-                        appearance(editor.scene(), i, &editor.scene().objects()[i], |m| self.get(m)).is_some()
+                        let o = &objects[i];
+                        let known = match last {
+                            Some((r, known)) if *r == o.mesh => known,
+                            _ => {
+                                let known = self.get(&o.mesh).is_some();
+                                last = Some((&o.mesh, known));
+                                known
+                            }
+                        };
+                        known && !scene.is_hidden(i)
                     })
                     .map(|&i| (i as u32 + 1, highlight.of(i)))
                     .filter(|(_, h)| *h != Highlight::None)

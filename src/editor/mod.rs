@@ -417,7 +417,7 @@ impl Editor {
         let c = &self.gizmo.config;
         let key = LookKey {
             selection: self.selection.version(),
-            changes: self.change_mark(),
+            changes: self.log_position(),
             structure: self.scene.structure(),
             bounds: self.pick.bounds.edits(),
             gizmo: (c.mode, c.space, c.pivot),
