@@ -226,9 +226,10 @@ fn quantize(x: f32, max: f32) -> f32 {
     (x * max).round()
 }
 
-#[test]
-fn quantized_attributes_load_like_their_float_file() {
-    let dir = tempfile::tempdir().unwrap();
+/// A textured quad with normals, tangents and UVs as floats, and its
+/// `KHR_mesh_quantization` twin (millimetre shorts scaled back by the node,
+/// normalized bytes and shorts): (plain, quantized).
+fn quantized_pair(dir: &Path) -> (PathBuf, PathBuf) {
     let image = json!([{"uri": data_uri("image/png", &encode_png(1, 1, &[255; 4]))}]);
     let material = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}, "normalTexture": {"index": 0}}]);
     let with_material = |mut f: Value| {
@@ -242,8 +243,7 @@ fn quantized_attributes_load_like_their_float_file() {
     let mut bin = Bin::default();
     let (p, n) = (bin.floats(&POSITIONS, "VEC3"), bin.floats(&NORMALS, "VEC3"));
     let (t, uv, i) = (bin.floats(&TANGENTS, "VEC4"), bin.floats(&UVS, "VEC2"), bin.indices());
-    let plain =
-        write(dir.path(), "plain.gltf", &with_material(file(&bin, json!({"mesh": 0}), primitive(p, n, t, uv, i))));
+    let plain = write(dir, "plain.gltf", &with_material(file(&bin, json!({"mesh": 0}), primitive(p, n, t, uv, i))));
 
     // Positions as plain shorts in millimetres, scaled back by the node;
     // normals and tangents as normalized bytes; UVs as normalized unsigned shorts.
@@ -271,8 +271,16 @@ fn quantized_attributes_load_like_their_float_file() {
     let node = json!({"mesh": 0, "scale": [1.0 / MM, 1.0 / MM, 1.0 / MM]});
     let mut quantized = with_material(file(&bin, node, primitive(p, n, t, uv, i)));
     require(&mut quantized, "KHR_mesh_quantization");
-    let quantized = write(dir.path(), "quantized.gltf", &quantized);
+    let quantized = write(dir, "quantized.gltf", &quantized);
 
+    (plain, quantized)
+}
+
+#[test]
+fn quantized_attributes_load_like_their_float_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, quantized) = quantized_pair(dir.path());
+    const MM: f32 = 1000.0;
     let load = |path: &Path| GltfFile::read(path).unwrap().merged_with_surface().unwrap();
     let (want, want_surface) = load(&plain);
     let check = |path: &Path| {
@@ -410,4 +418,78 @@ fn broken_meshopt_data_is_one_error_line() {
     let draco = write(dir.path(), "draco.gltf", &json);
     let err = load_gltf(&draco).unwrap_err().to_string();
     assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
+}
+
+/// The headless picture of `path` (material mode, 1x, validation on) from
+/// a fixed camera in front of the quad: its colours, and how many pixels
+/// the quad covers (ids).
+fn picture(path: &Path) -> (Vec<u8>, usize) {
+    use crate::draw::SceneMeshes;
+    use crate::math::{Camera, DepthMode, Projection};
+    use crate::render::{ContextDesc, Renderer};
+    use nalgebra::{Point3, Vector3};
+    const W: u32 = 160;
+    const H: u32 = 120;
+    let opened = crate::setup::open_scene(Some(path)).unwrap();
+    let (mut editor, loaded) = crate::setup::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
+    editor.camera = Camera {
+        eye: Point3::new(0.375, 0.625, 4.0),
+        target: Point3::new(0.375, 0.625, 0.05),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 0.8, near: 0.1, far: 100.0 },
+    };
+    let mut r = Renderer::headless(&ContextDesc { validation: true, samples: 1 }, W, H).unwrap();
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let (desc, _) = meshes.editor_frame(&editor);
+    r.draw(&desc).unwrap();
+    let colour = r.read_color().unwrap().data;
+    let covered = r.read_ids().unwrap().iter().filter(|&&id| id != 0).count();
+    assert_eq!(r.validation().errors(), 0, "{:?}", r.validation().error_messages());
+    (colour, covered)
+}
+
+/// How many pixels of two pictures differ by more than 8 levels in a channel.
+fn pixels_apart(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(4).zip(b.chunks_exact(4)).filter(|(p, q)| (0..3).any(|c| p[c].abs_diff(q[c]) > 8)).count()
+}
+
+/// Compressed files draw the picture of their plain twins: the same
+/// pixels for lossless WebP texels and meshopt streams, and at most a few
+/// edge pixels for quantized attributes (half a millimetre, a byte's step
+/// of the normals); the quad covers a good part of each picture.
+#[test]
+fn compressed_files_draw_the_picture_of_their_plain_twins() {
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h, rgba) = texels();
+    let png = write(
+        dir.path(),
+        "png.gltf",
+        &textured_quad(json!([{"uri": data_uri("image/png", &encode_png(w, h, &rgba))}]), json!({"source": 0})),
+    );
+    let mut webp = textured_quad(
+        json!([{"uri": data_uri("image/webp", &encode_webp(w, h, &rgba))}]),
+        json!({"extensions": {"EXT_texture_webp": {"source": 0}}}),
+    );
+    require(&mut webp, "EXT_texture_webp");
+    let webp = write(dir.path(), "webp.gltf", &webp);
+    let meshopt_dir = tempfile::tempdir().unwrap();
+    let (meshopt_plain, meshopt) = meshopt_pair(meshopt_dir.path(), true);
+    let quantized_dir = tempfile::tempdir().unwrap();
+    let (float, quantized) = quantized_pair(quantized_dir.path());
+    let pixels = 160 * 120;
+    // The comparison tells different pictures apart: the textured quad
+    // against the untextured one.
+    assert!(pixels_apart(&picture(&png).0, &picture(&meshopt_plain).0) > pixels / 5);
+    for (name, plain, compressed, allowed) in [
+        ("EXT_texture_webp", &png, &webp, 0),
+        ("EXT_meshopt_compression", &meshopt_plain, &meshopt, 0),
+        ("KHR_mesh_quantization", &float, &quantized, pixels / 200),
+    ] {
+        let (want, covered) = picture(plain);
+        assert!(covered > pixels / 5, "{name}: the quad covers {covered} of {pixels} pixels");
+        let (got, got_covered) = picture(compressed);
+        assert!(got_covered.abs_diff(covered) <= pixels / 200, "{name}: {got_covered} against {covered} pixels");
+        let apart = pixels_apart(&want, &got);
+        assert!(apart <= allowed, "{name}: {apart} pixels differ by more than 8 levels (at most {allowed})");
+    }
 }
