@@ -45,24 +45,46 @@ impl GpuSync {
     }
 }
 
+/// Mesh lookups that remember the last answer: runs of objects with the
+/// same mesh (the usual order of large scenes) look it up once.
+struct MeshRuns<'a> {
+    meshes: &'a SceneMeshes,
+    last: Option<(&'a MeshRef, Option<MeshId>)>,
+}
+
+impl<'a> MeshRuns<'a> {
+    fn new(meshes: &'a SceneMeshes) -> MeshRuns<'a> {
+        MeshRuns { meshes, last: None }
+    }
+
+    fn get(&mut self, mesh: &'a MeshRef) -> Option<MeshId> {
+        match self.last {
+            Some((r, m)) if *r == *mesh => m,
+            _ => {
+                let m = self.meshes.get(mesh);
+                self.last = Some((mesh, m));
+                m
+            }
+        }
+    }
+
+    /// Object `i` of `scene` as the GPU path keeps it, `world` giving its
+    /// world matrix (a dead slot: a record that draws nothing).
+    fn object(&mut self, scene: &'a Scene, i: usize, world: impl FnOnce() -> nalgebra::Matrix4<f64>) -> SceneObject {
+        let Some(o) = scene.get(i) else { return SceneObject::NONE };
+        let world = world();
+        match appearance(scene, i, o, |m| self.get(m)) {
+            Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
+            None => SceneObject { mesh: None, world, color: o.color },
+        }
+    }
+}
+
 impl SceneMeshes {
     /// Object `i` of `scene` as the GPU path keeps it (a dead slot: a
     /// record that draws nothing).
     pub fn scene_object(&self, scene: &Scene, i: usize) -> SceneObject {
-        match scene.get(i) {
-            Some(_) => self.object_with(scene, i, scene.world_matrix(i)),
-            None => SceneObject::NONE,
-        }
-    }
-
-    fn object_with(&self, scene: &Scene, i: usize, world: nalgebra::Matrix4<f64>) -> SceneObject {
-        match scene.get(i) {
-            Some(o) => match appearance(scene, i, o, |m| self.get(m)) {
-                Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
-                None => SceneObject { mesh: None, world, color: o.color },
-            },
-            None => SceneObject::NONE,
-        }
+        MeshRuns::new(self).object(scene, i, || scene.world_matrix(i))
     }
 
     /// Every slot of `scene`, by id (object `i` has id `i + 1`; a dead
@@ -72,24 +94,8 @@ impl SceneMeshes {
     /// Runs of objects with the same mesh (the usual order of large scenes)
     /// look the mesh up once.
     pub fn scene_objects<'a>(&'a self, scene: &'a Scene) -> impl Iterator<Item = SceneObject> + 'a {
-        let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
-        scene.world_matrices_iter().enumerate().map(move |(i, world)| match scene.get(i) {
-            Some(o) => {
-                let lookup = |mesh: &'a MeshRef| match last {
-                    Some((r, m)) if *r == *mesh => m,
-                    _ => {
-                        let m = self.get(mesh);
-                        last = Some((mesh, m));
-                        m
-                    }
-                };
-                match appearance(scene, i, o, lookup) {
-                    Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
-                    None => SceneObject { mesh: None, world, color: o.color },
-                }
-            }
-            None => SceneObject::NONE,
-        })
+        let mut runs = MeshRuns::new(self);
+        scene.world_matrices_iter().enumerate().map(move |(i, world)| runs.object(scene, i, || world))
     }
 
     /// Brings `renderer`'s scene objects up to date with `editor`: what
@@ -139,24 +145,14 @@ impl SceneMeshes {
             if any_blended {
                 ids.extend_from_slice(&vis);
             } else if !vis.is_empty() {
-                let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
+                let mut runs = MeshRuns::new(self);
                 let mut words: Vec<(u32, Option<MeshId>)> = Vec::with_capacity(vis.len());
                 for &i in &vis {
                     match scene.get(i) {
-                        Some(o) if !scene.is_hidden(i) => {
-                            let m = match last {
-                                Some((r, m)) if *r == o.mesh => m,
-                                _ => {
-                                    let m = self.get(&o.mesh);
-                                    last = Some((&o.mesh, m));
-                                    m
-                                }
-                            };
-                            match m {
-                                Some(m) => words.push((i as u32, Some(m))),
-                                None => ids.push(i),
-                            }
-                        }
+                        Some(o) if !scene.is_hidden(i) => match runs.get(&o.mesh) {
+                            Some(m) => words.push((i as u32, Some(m))),
+                            None => ids.push(i),
+                        },
                         Some(_) => words.push((i as u32, None)),
                         None => ids.push(i),
                     }
@@ -178,32 +174,9 @@ impl SceneMeshes {
                     }
                 }
             }
-            // Runs of objects with the same mesh look it up once.
-            let mut last: Option<(&MeshRef, Option<MeshId>)> = None;
-            let changed: Vec<(u32, SceneObject)> = ids
-                .into_iter()
-                .map(|i| {
-                    let record = match scene.get(i) {
-                        Some(o) => {
-                            let lookup = |mesh: &'_ MeshRef| match last {
-                                Some((r, m)) if *r == *mesh => m,
-                                _ => {
-                                    let m = self.get(mesh);
-                                    last = Some((&o.mesh, m));
-                                    m
-                                }
-                            };
-                            let world = scene.world_matrix(i);
-                            match appearance(scene, i, o, lookup) {
-                                Some((mesh, color)) => SceneObject { mesh: Some(mesh), world, color },
-                                None => SceneObject { mesh: None, world, color: o.color },
-                            }
-                        }
-                        None => SceneObject::NONE,
-                    };
-                    (i as u32, record)
-                })
-                .collect();
+            let mut runs = MeshRuns::new(self);
+            let changed: Vec<(u32, SceneObject)> =
+                ids.into_iter().map(|i| (i as u32, runs.object(scene, i, || scene.world_matrix(i)))).collect();
             renderer.update_scene_objects(&changed)?;
         }
         sync.mark = Some(editor.change_mark());
@@ -243,25 +216,13 @@ impl SceneMeshes {
         let highlights = match &sync.highlights {
             Some((k, list)) if *k == key => list.clone(),
             _ => {
-                // Runs of objects with the same mesh look it up once.
                 let scene = editor.scene();
                 let objects = scene.objects();
-                let mut last: Option<(&MeshRef, bool)> = None;
+                let mut runs = MeshRuns::new(self);
                 let list: Outlined = editor
                     .selection()
                     .iter()
-                    .filter(|&&i| {
-                        let o = &objects[i];
-                        let known = match last {
-                            Some((r, known)) if *r == o.mesh => known,
-                            _ => {
-                                let known = self.get(&o.mesh).is_some();
-                                last = Some((&o.mesh, known));
-                                known
-                            }
-                        };
-                        known && !scene.is_hidden(i)
-                    })
+                    .filter(|&&i| runs.get(&objects[i].mesh).is_some() && !scene.is_hidden(i))
                     .map(|&i| (i as u32 + 1, highlight.of(i)))
                     .filter(|(_, h)| *h != Highlight::None)
                     .collect();

@@ -362,6 +362,6 @@ fn parked_leaves_are_skipped_and_come_back_where_their_boxes_are() {
     tree.remove(0);
     boxes.obbs[0] = None;
     boxes.hidden[0] = false;
-    tree.unpark(0, &boxes);
+    tree.unpark_many(&[0], &boxes);
     assert!(check(&tree, &boxes, 5) > 100);
 }

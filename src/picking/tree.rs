@@ -11,7 +11,7 @@
 //! a *parked* leaf ([`BoxTree::park`]: a hidden object): it stays in the
 //! tree with the box it had, and walks and rays pass it by, so hiding and
 //! showing many objects costs a flag each instead of a detach and a greedy
-//! re-insert. Telling the tree about a parked id ([`BoxTree::set`]) unparks
+//! re-insert ([`BoxTree::unpark_many`]). Telling the tree about a parked id ([`BoxTree::set`]) unparks
 //! it first; its box is then `None` while it is hidden, which removes the
 //! leaf as for any unhittable object.
 
@@ -210,20 +210,10 @@ impl BoxTree {
         }
     }
 
-    /// Object `id` is hittable again (shown): a parked leaf is taken back as
-    /// it is, `O(1)` (any change of its box since it was parked went
-    /// through [`BoxTree::set`], which removed the leaf); an id without a
-    /// leaf is set as usual.
-    pub fn unpark(&mut self, id: usize, boxes: &impl Boxes) {
-        if self.is_parked(id) {
-            self.set_parked(id, false);
-        } else {
-            self.set(id, boxes);
-        }
-    }
-
-    /// [`BoxTree::unpark`] for many ids: each parked leaf taken back, the
-    /// others set together ([`BoxTree::set_many`]).
+    /// Objects `ids` are hittable again (shown): each parked leaf is taken
+    /// back as it is, `O(1)` (any change of its box since it was parked
+    /// went through [`BoxTree::set`], which removed the leaf); the ids
+    /// without a leaf are set together ([`BoxTree::set_many`]).
     pub fn unpark_many(&mut self, ids: &[usize], boxes: &impl Boxes) {
         let mut rest = Vec::new();
         for &id in ids {
