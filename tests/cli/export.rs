@@ -464,6 +464,17 @@ fn the_export_dialog_writes_what_its_field_names() {
 /// `target/gltf-validator/node_modules` is tried. Without it (or without
 /// node) the check is skipped with a note; the callers check the
 /// structure themselves as well.
+/// Exports `source` headless to `out`: it succeeds, warns of nothing, and
+/// the validator passes the file.
+fn export_without_warnings(source: &Path, out: &Path) {
+    let run =
+        viewport_cli(&[source.to_str().unwrap(), "--headless", "--size", "64x64", "--export", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert_valid_gltf(out);
+}
+
 fn assert_valid_gltf(file: &Path) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let modules = std::env::var_os("GLTF_VALIDATOR_MODULES")
@@ -552,18 +563,7 @@ fn an_opened_gltf_exports_its_skin_animations_camera_light_and_extras() {
     let rig = write_rig(dir.path(), "rig");
     for ext in ["glb", "gltf"] {
         let out = dir.path().join(format!("out.{ext}"));
-        let run = viewport_cli(&[
-            rig.path.to_str().unwrap(),
-            "--headless",
-            "--size",
-            "64x64",
-            "--export",
-            out.to_str().unwrap(),
-        ]);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(run.status.success(), "{stderr}");
-        assert!(!stderr.contains("warning"), "{stderr}");
-        assert_valid_gltf(&out);
+        export_without_warnings(&rig.path, &out);
 
         let (doc, buffers, _) = gltf::import(&out).unwrap();
         let names: Vec<&str> = doc.nodes().map(|n| n.name().unwrap()).collect();
@@ -958,18 +958,7 @@ fn every_textures_uv_set_and_transform_survive_export() {
     ];
     for ext in ["glb", "gltf"] {
         let out = dir.path().join(format!("out.{ext}"));
-        let run = viewport_cli(&[
-            source.to_str().unwrap(),
-            "--headless",
-            "--size",
-            "64x64",
-            "--export",
-            out.to_str().unwrap(),
-        ]);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(run.status.success(), "{stderr}");
-        assert!(!stderr.contains("warning"), "{stderr}");
-        assert_valid_gltf(&out);
+        export_without_warnings(&source, &out);
         let bytes = std::fs::read(&out).unwrap();
         let json: Value = if ext == "glb" {
             serde_json::from_slice(&gltf::binary::Glb::from_slice(&bytes).unwrap().json).unwrap()
