@@ -18,6 +18,7 @@ mod names;
 pub mod open;
 pub mod primitives;
 mod save;
+pub mod search;
 pub mod skin;
 
 use std::collections::{BTreeSet, HashMap};
@@ -470,7 +471,8 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let hidden = hidden_set(&objects);
-        let names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
+        let mut names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
+        names.start_log();
         Scene {
             camera,
             bookmarks: Default::default(),
@@ -740,6 +742,12 @@ impl Scene {
     /// The id of the object named `name` (O(1): the name index).
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.find(name, &self.objects)
+    }
+
+    /// The name index's log: its epoch and the ids given a name since
+    /// ([`search::NameSearch`] catches up with it).
+    pub(crate) fn name_log(&self) -> (u64, &[u32]) {
+        self.names.log()
     }
 
     /// World matrix of object `i`: parent world * T * R * S, multiplied

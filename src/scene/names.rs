@@ -24,10 +24,33 @@ fn spread(short: u32) -> u64 {
 /// also finds duplicate names with it) and kept in step by every
 /// [`super::Scene`] mutation. Names are compared through `name_of`, the
 /// owner's own strings by id.
-#[derive(Clone, Default)]
+///
+/// It also logs the ids given a name since it was made ([`NameIndex::log`]),
+/// so that a substring search over the names ([`super::search::NameSearch`])
+/// catches up with what changed instead of reading every name again.
+#[derive(Default)]
 pub(super) struct NameIndex {
     table: HashTable<(u32, u32)>,
     hasher: std::hash::RandomState,
+    /// Ids given a name (added, renamed, put back), oldest first, since
+    /// the log started (`epoch`); the names that went are not logged.
+    log: Vec<u32>,
+    /// A number unique in the process for each log started (0: none
+    /// started; a reader of 0 always starts over).
+    epoch: u64,
+}
+
+impl Clone for NameIndex {
+    /// A copy's log starts afresh: the copy and the original change apart
+    /// from here, and a reader must not take one's log for the other's.
+    fn clone(&self) -> NameIndex {
+        NameIndex {
+            table: self.table.clone(),
+            hasher: self.hasher.clone(),
+            log: Vec::new(),
+            epoch: super::unique_version(),
+        }
+    }
 }
 
 impl std::fmt::Debug for NameIndex {
@@ -49,7 +72,21 @@ impl NameIndex {
         for (i, _) in objects.iter().enumerate().filter(|(_, o)| o.is_some()) {
             index.insert(i, name_of(objects, i as u32));
         }
+        index.start_log();
         index
+    }
+
+    /// Starts the log afresh (a new epoch, nothing logged): for an index
+    /// just built, whose names a reader reads whole anyway.
+    pub(super) fn start_log(&mut self) {
+        self.log.clear();
+        self.epoch = super::unique_version();
+    }
+
+    /// The log's epoch and the ids given a name since it started, oldest
+    /// first (an id appears again for each new name).
+    pub(super) fn log(&self) -> (u64, &[u32]) {
+        (self.epoch, &self.log)
     }
 
     /// The low 32 bits of `name`'s hash.
@@ -73,6 +110,18 @@ impl NameIndex {
     pub(super) fn insert(&mut self, id: usize, name: &str) {
         let short = self.short(name);
         self.insert_short(id, short);
+        self.log_name(id);
+    }
+
+    /// Logs that `id` has a new name. A log longer than twice the names
+    /// (plus some slack) starts again: its readers read every name once
+    /// more, which costs no more than the renames that filled the log.
+    fn log_name(&mut self, id: usize) {
+        if self.log.len() >= 2 * self.table.len() + 4096 {
+            self.start_log();
+        } else {
+            self.log.push(id as u32);
+        }
     }
 
     /// Adds object `id` named `name` unless the name is taken (names
@@ -83,6 +132,7 @@ impl NameIndex {
             return false;
         }
         self.insert_short(id, short);
+        self.log_name(id);
         true
     }
 
