@@ -204,7 +204,7 @@ impl Editor {
                 self.log.changed(&[*object], self.scene.id_bound());
                 self.relink_skins();
             }
-            Edit::Reparent { objects, before, after } => {
+            Edit::Reparent { objects, before, after, places } => {
                 let to = if forward { after } else { before };
                 // Undo goes in reverse, so that every step meets the
                 // hierarchy it met going forward.
@@ -213,8 +213,10 @@ impl Editor {
                 // Kept by the new parents: what renderers hold stays valid.
                 let worlds: Vec<nalgebra::Matrix4<f64>> = objects.iter().map(|&i| self.scene.world_matrix(i)).collect();
                 for k in order {
-                    let parent = to[k].0;
-                    self.scene.set_parent(objects[k], parent).expect("history entries fit the scene they were made on");
+                    let (parent, place) = (to[k].0, if forward { places[k].1 } else { places[k].0 });
+                    self.scene
+                        .set_parent_at(objects[k], parent, place)
+                        .expect("history entries fit the scene they were made on");
                 }
                 let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
                 self.write_transforms_from(objects, &transforms, Some(&worlds));

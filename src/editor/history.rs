@@ -23,10 +23,13 @@ pub enum Edit {
     Replace { objects: Vec<usize>, before: Vec<Object>, after: Vec<Object> },
     /// Objects given new parents with new local transforms (world kept):
     /// each one's parent and transform before and after.
+    /// `places`: each one's place among its siblings before and after
+    /// ([`crate::scene::Hierarchy::place`]).
     Reparent {
         objects: Vec<usize>,
         before: Vec<(Option<usize>, crate::math::Transform)>,
         after: Vec<(Option<usize>, crate::math::Transform)>,
+        places: Vec<(u64, u64)>,
     },
     /// Own `hidden` flags of `objects` before and after (H, Shift+H, Alt+H,
     /// the outliner's eye), with the selection around it (hiding drops

@@ -162,15 +162,26 @@ impl Editor {
         }
         let parent_world = parent.map_or_else(Matrix4::identity, |p| self.scene.world_matrix(p));
         let inverse = parent_world.try_inverse().ok_or("the new parent's transform cannot be inverted")?;
+        // After the new parent's children, in the order of their rows.
+        let h = self.scene.hierarchy();
+        let mut moved = moved;
+        let row_key = |i: usize| {
+            let mut key: Vec<u64> = h.ancestors(i).map(|a| h.place(a)).collect();
+            key.reverse();
+            key.push(h.place(i));
+            key
+        };
+        moved.sort_by_cached_key(|&i| row_key(i));
         let mut sheared = false;
-        let (mut before, mut after) = (Vec::new(), Vec::new());
-        for &i in &moved {
+        let (mut before, mut after, mut places) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, &i) in moved.iter().enumerate() {
             let (local, s) = closest_trs(&(inverse * self.scene.world_matrix(i)));
             sheared |= s;
             before.push((self.scene.parent(i), self.scene.objects()[i].transform));
             after.push((parent, local));
+            places.push((h.place(i), h.next_place() + k as u64));
         }
-        Ok((Edit::Reparent { objects: moved, before, after }, sheared))
+        Ok((Edit::Reparent { objects: moved, before, after, places }, sheared))
     }
 
     /// Ctrl+P (`parent` the active object, `ids` the other selected ones),
@@ -430,6 +441,30 @@ mod tests {
         assert_eq!(e.selection().last(), Some(&1), "the active object stays active");
         assert!(e.select_none());
         assert!(e.selection().is_empty());
+    }
+
+    #[test]
+    fn objects_moved_together_go_after_the_children_in_their_row_order() {
+        // parent(0) <- child(1), other(2); a(3) and b(4) roots. b under
+        // other, then a after it: other's rows are b, a (ids 4, 3).
+        let mut e = editor();
+        let unit = |n: &str| object(n, [0.0; 3], UnitQuaternion::identity(), [1.0; 3]);
+        let mut scene = e.scene().clone();
+        let a = scene.push(unit("a"), None).unwrap();
+        let b = scene.push(unit("b"), None).unwrap();
+        e = Editor::new(scene, 800.0, 600.0);
+        e.reparent(&[b], Some(2)).unwrap();
+        e.reparent(&[a], Some(2)).unwrap();
+        assert_eq!(e.scene().hierarchy().children(2), &[b, a]);
+        // Both under parent in one step: after child, b before a as their rows were.
+        e.reparent(&[a, b], Some(0)).unwrap();
+        assert_eq!(e.scene().hierarchy().children(0), &[1, b, a]);
+        // Undone: back under other in their order; redone: as before.
+        assert!(e.undo());
+        assert_eq!(e.scene().hierarchy().children(2), &[b, a]);
+        assert_eq!(e.scene().hierarchy().children(0), &[1]);
+        assert!(e.redo());
+        assert_eq!(e.scene().hierarchy().children(0), &[1, b, a]);
     }
 
     #[test]

@@ -3,9 +3,14 @@
 //! Objects are slots `0..len` (the scene's object ids); a slot is live or
 //! dead (its object deleted, kept so that every other id stays put and an
 //! undo can put the object back in the same slot). Each live object has at
-//! most one live parent; every object also knows its children (sorted by
-//! id), so walking a subtree costs what the subtree holds, never the whole
-//! scene. The fields are private: the only ways to change a link are
+//! most one live parent; every object also knows its children, so walking
+//! a subtree costs what the subtree holds, never the whole scene.
+//!
+//! Siblings are ordered by each slot's *place*, a number: a file's objects
+//! take their index in the file, and an object added or given a new parent
+//! takes a number above every place given before, so it goes after the
+//! siblings it finds (`docs/spec/organise.md`). Undo puts an object back at
+//! its old place, and so at its old position among its siblings. The fields are private: the only ways to change a link are
 //! [`Hierarchy::push`] (a new object under an existing one),
 //! [`Hierarchy::set_parent`] and [`Hierarchy::attach`], which refuse a link
 //! that would close a cycle, and [`Hierarchy::detach`] /
@@ -31,14 +36,29 @@ pub enum HierarchyError {
 /// Compact for large flat scenes: 4 bytes an object for the parent link,
 /// child lists only for objects that have children. (Indices fit `u32`: a
 /// scene of 2^32 objects would not fit in memory.)
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Hierarchy {
     /// The parent of each slot, [`ROOT`] for none, [`DEAD`] for no object.
     parent: Vec<u32>,
-    /// The children of each object that has any, sorted by id (no empty
-    /// lists, so equal hierarchies compare equal).
+    /// The children of each object that has any, by place (no empty lists,
+    /// so equal hierarchies compare equal).
     children: HashMap<usize, Vec<usize>>,
+    /// Each slot's place among its siblings (a dead slot keeps its own, for
+    /// an undo to put its object back there).
+    place: Vec<u64>,
+    /// Above every place given so far.
+    next_place: u64,
 }
+
+impl PartialEq for Hierarchy {
+    /// The same links, and the same order among siblings (the children's
+    /// lists and the roots'); the place numbers themselves do not count.
+    fn eq(&self, other: &Hierarchy) -> bool {
+        self.parent == other.parent && self.children == other.children && self.roots() == other.roots()
+    }
+}
+
+impl Eq for Hierarchy {}
 
 /// No parent, in [`Hierarchy::parent`]'s list.
 const ROOT: u32 = u32::MAX;
@@ -107,7 +127,8 @@ impl Hierarchy {
                 children.entry(p).or_default().push(i);
             }
         }
-        Ok(Hierarchy { parent: links, children })
+        // The file's order: each object's place is its index.
+        Ok(Hierarchy { parent: links, children, place: (0..n as u64).collect(), next_place: n as u64 })
     }
 
     /// The number of slots, live or dead: every id is below it.
@@ -132,6 +153,8 @@ impl Hierarchy {
         }
         let i = self.parent.len();
         self.parent.push(link(parent));
+        self.place.push(self.next_place);
+        self.next_place += 1;
         if let Some(p) = parent {
             self.link_child(p, i);
         }
@@ -151,6 +174,7 @@ impl Hierarchy {
             }
         }
         self.parent.truncate(len);
+        self.place.truncate(len);
     }
 
     /// Takes the objects `ids` out, leaving their slots dead; returns each
@@ -213,12 +237,20 @@ impl Hierarchy {
             }
         }
         // Nothing can fail from here on.
+        // Slots past the end (copies) take new places in the items' order;
+        // dead slots (objects put back) their own.
         let end = items.iter().map(|&(i, _)| i + 1).max().unwrap_or(0);
-        if end > self.parent.len() {
+        let old_end = self.parent.len();
+        if end > old_end {
             self.parent.resize(end, DEAD);
+            self.place.resize(end, 0);
         }
         for &(i, p) in items {
             self.parent[i] = link(p);
+            if i >= old_end {
+                self.place[i] = self.next_place;
+                self.next_place += 1;
+            }
         }
         for &(i, p) in items {
             if let Some(p) = p {
@@ -228,9 +260,29 @@ impl Hierarchy {
         Ok(())
     }
 
-    /// Re-parents `child`; refuses a parent that is `child` itself or one of
-    /// its descendants.
+    /// Re-parents `child`, after the new parent's children (a new place);
+    /// refuses a parent that is `child` itself or one of its descendants.
     pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {
+        let place = self.next_place;
+        self.set_parent_at(child, parent, place)
+    }
+
+    /// The place `set_parent` would give next ([`Hierarchy::set_parent_at`]
+    /// with this and the following numbers puts objects after every
+    /// sibling, in that order).
+    pub fn next_place(&self) -> u64 {
+        self.next_place
+    }
+
+    /// Object `i`'s place among its siblings (0 for an unknown id).
+    pub fn place(&self, i: usize) -> u64 {
+        self.place.get(i).copied().unwrap_or(0)
+    }
+
+    /// Re-parents `child` at `place` among the new parent's children (an
+    /// undo gives the place it had, a redo the one it was given); refuses a
+    /// parent that is `child` itself or one of its descendants.
+    pub fn set_parent_at(&mut self, child: usize, parent: Option<usize>, place: u64) -> Result<(), HierarchyError> {
         self.check(child)?;
         if let Some(p) = parent {
             self.check(p)?;
@@ -242,24 +294,33 @@ impl Hierarchy {
             self.unlink(old, child);
         }
         self.parent[child] = link(parent);
+        self.place[child] = place;
+        self.next_place = self.next_place.max(place + 1);
         if let Some(p) = parent {
             self.link_child(p, child);
         }
         Ok(())
     }
 
-    /// Puts `child` into `parent`'s list at its place by id.
+    /// Puts `child` into `parent`'s list by its place (at the end, for a
+    /// new place).
     fn link_child(&mut self, parent: usize, child: usize) {
-        let list = self.children.entry(parent).or_default();
-        if let Err(at) = list.binary_search(&child) {
+        let Hierarchy { children, place, .. } = self;
+        let list = children.entry(parent).or_default();
+        let key = place[child];
+        let at = list.partition_point(|&c| place[c] < key);
+        if list.get(at) != Some(&child) {
             list.insert(at, child);
         }
     }
 
     /// Takes `child` off `parent`'s list (and drops the list when empty).
     fn unlink(&mut self, parent: usize, child: usize) {
-        if let Some(list) = self.children.get_mut(&parent) {
-            if let Ok(at) = list.binary_search(&child) {
+        let Hierarchy { children, place, .. } = self;
+        if let Some(list) = children.get_mut(&parent) {
+            let key = place[child];
+            let at = list.partition_point(|&c| place[c] < key);
+            if list.get(at) == Some(&child) {
                 list.remove(at);
             }
             if list.is_empty() {
@@ -281,7 +342,7 @@ impl Hierarchy {
         self.parent.get(i).filter(|&&p| p != ROOT && p != DEAD).map(|&p| p as usize)
     }
 
-    /// The children of `i`, by id.
+    /// The children of `i`, by place.
     pub fn children(&self, i: usize) -> &[usize] {
         self.children.get(&i).map_or(&[], Vec::as_slice)
     }
@@ -291,7 +352,7 @@ impl Hierarchy {
         Ancestors { hierarchy: self, at: self.parent(i) }
     }
 
-    /// Every object below `i`, depth first, children by id
+    /// Every object below `i`, depth first, children by place
     /// (not `i` itself). Costs what the subtree holds.
     pub fn descendants(&self, i: usize) -> Descendants<'_> {
         let mut stack: Vec<usize> = self.children(i).to_vec();
@@ -304,9 +365,26 @@ impl Hierarchy {
         self.ancestors(b).any(|p| p == a)
     }
 
-    /// The live objects without a parent, by id.
-    pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.len()).filter(|&i| self.parent[i] == ROOT)
+    /// The live objects without a parent, by place.
+    pub fn roots(&self) -> Vec<usize> {
+        let mut roots: Vec<usize> = (0..self.len()).filter(|&i| self.parent[i] == ROOT).collect();
+        self.sort_by_place(&mut roots);
+        roots
+    }
+
+    /// The live objects in the order a file keeps their places: by place
+    /// (which is by id until an object is given a new parent).
+    pub fn by_place(&self) -> Vec<usize> {
+        let mut ids: Vec<usize> = (0..self.len()).filter(|&i| self.is_live(i)).collect();
+        self.sort_by_place(&mut ids);
+        ids
+    }
+
+    /// Sorts `ids` by place, with a pass only when they already are.
+    fn sort_by_place(&self, ids: &mut [usize]) {
+        if !ids.is_sorted_by_key(|&i| self.place[i]) {
+            ids.sort_unstable_by_key(|&i| self.place[i]);
+        }
     }
 }
 
@@ -356,7 +434,7 @@ mod tests {
         assert_eq!(h.ancestors(0).count(), 0);
         assert_eq!(h.descendants(0).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert_eq!(h.descendants(2).count(), 0);
-        assert_eq!(h.roots().collect::<Vec<_>>(), vec![0, 4]);
+        assert_eq!(h.roots(), vec![0, 4]);
         assert!(h.is_ancestor(0, 2) && !h.is_ancestor(2, 0) && !h.is_ancestor(3, 2));
     }
 
@@ -404,7 +482,10 @@ mod tests {
         h.set_parent(2, Some(4)).unwrap();
         h.set_parent(2, None).unwrap();
         assert!(h.children(1).is_empty());
-        assert_eq!(h, Hierarchy::from_parents(&[None, Some(0), None, Some(0), None]).unwrap());
+        let built = Hierarchy::from_parents(&[None, Some(0), None, Some(0), None]).unwrap();
+        assert_eq!((&h.parent, &h.children), (&built.parent, &built.children));
+        assert_ne!(h, built, "2 is the last root now, not between 0 and 4");
+        assert_eq!(h.roots(), vec![0, 4, 2]);
     }
 
     #[test]
@@ -424,7 +505,7 @@ mod tests {
         assert_eq!(h.len(), 5, "ids stay put");
         assert_eq!(h.children(0), &[3]);
         assert_eq!(h.parent(2), None);
-        assert_eq!(h.roots().collect::<Vec<_>>(), vec![0, 4], "dead slots are no roots");
+        assert_eq!(h.roots(), vec![0, 4], "dead slots are no roots");
         assert_eq!(h.push(Some(1)), Err(HierarchyError::NoSuchObject(1)));
         // A live slot, a dead parent outside the items and a cycle are refused.
         assert_eq!(h.attach(&[(3, None)]), Err(HierarchyError::Taken(3)));
@@ -436,6 +517,47 @@ mod tests {
         // Past the end: new slots, the gap dead.
         h.attach(&[(7, Some(4))]).unwrap();
         assert_eq!((h.len(), h.is_live(5), h.children(4)), (8, false, &[7][..]));
+    }
+
+    #[test]
+    fn a_new_child_goes_after_its_siblings_and_comes_back_to_its_place() {
+        // 0 <- 1 <- 2, 0 <- 3, 4 alone: 4 under 0 goes after 1 and 3
+        // though its id is larger than neither... and 1 under 4's old
+        // sibling list order: roots are by place too.
+        let mut h = sample();
+        let (place, old) = (h.next_place(), h.place(4));
+        h.set_parent(4, Some(0)).unwrap();
+        assert_eq!(h.children(0), &[1, 3, 4]);
+        h.set_parent(1, Some(0)).unwrap();
+        assert_eq!(h.children(0), &[3, 4, 1], "moved within the same parent: to the end");
+        assert_eq!(h.descendants(0).collect::<Vec<_>>(), vec![3, 4, 1, 2]);
+        h.set_parent(3, None).unwrap();
+        assert_eq!(h.roots(), vec![0, 3], "a new root goes after the others");
+        // Undone in reverse with the places they had: the same hierarchy.
+        h.set_parent_at(3, Some(0), 3).unwrap();
+        h.set_parent_at(1, Some(0), 1).unwrap();
+        h.set_parent_at(4, None, old).unwrap();
+        assert_eq!(h, sample());
+        assert_eq!(h.roots(), vec![0, 4]);
+        // Redone with the places given the first time.
+        h.set_parent_at(4, Some(0), place).unwrap();
+        assert_eq!(h.children(0), &[1, 3, 4]);
+        // Taken out and put back: the same places.
+        let parents = h.detach(&[1, 2]);
+        assert_eq!(h.children(0), &[3, 4]);
+        h.attach(&[(1, parents[0]), (2, parents[1])]).unwrap();
+        assert_eq!(h.children(0), &[1, 3, 4]);
+        // The order a file keeps: 4 after 3 now.
+        assert_eq!(h.by_place(), vec![0, 1, 2, 3, 4], "4's place is past 3's");
+        h.set_parent(2, Some(0)).unwrap();
+        assert_eq!(h.by_place(), vec![0, 1, 3, 4, 2]);
+        // Read back from that order, the children come out the same.
+        let order = h.by_place();
+        let at: Vec<usize> = (0..5).map(|i| order.iter().position(|&j| j == i).unwrap()).collect();
+        let file: Vec<Option<usize>> = order.iter().map(|&i| h.parent(i).map(|p| at[p])).collect();
+        let read = Hierarchy::from_parents(&file).unwrap();
+        let back: Vec<usize> = read.children(at[0]).iter().map(|&k| order[k]).collect();
+        assert_eq!(back, h.children(0));
     }
 
     /// Against a brute-force walk on random forests.

@@ -568,7 +568,14 @@ impl Scene {
     /// Gives `child` a new parent (a root for `None`); refuses the child
     /// itself or one of its descendants.
     pub fn set_parent(&mut self, child: usize, parent: Option<usize>) -> Result<(), HierarchyError> {
-        self.hierarchy.set_parent(child, parent)?;
+        let place = self.hierarchy.next_place();
+        self.set_parent_at(child, parent, place)
+    }
+
+    /// [`Scene::set_parent`] at `place` among the new parent's children
+    /// ([`Hierarchy::set_parent_at`]).
+    pub fn set_parent_at(&mut self, child: usize, parent: Option<usize>, place: u64) -> Result<(), HierarchyError> {
+        self.hierarchy.set_parent_at(child, parent, place)?;
         self.structure = unique_version();
         Ok(())
     }
@@ -696,7 +703,7 @@ impl Scene {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
             bookmarks: bookmarks_to_file(&self.bookmarks),
-            objects: self.ids().map(|i| self.object_file(i, dir)).collect(),
+            objects: self.hierarchy.by_place().into_iter().map(|i| self.object_file(i, dir)).collect(),
         }
     }
 

@@ -41,7 +41,8 @@ impl Serialize for FileView<'_> {
 impl Serialize for Objects<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let FileView { scene, dir } = self.0;
-        s.collect_seq(scene.ids().map(|i| scene.object_file(i, *dir)))
+        // By place, so that siblings keep their order through the file.
+        s.collect_seq(scene.hierarchy.by_place().into_iter().map(|i| scene.object_file(i, *dir)))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The outliner's rows: every live object in hierarchy order (the roots by
-//! id, each followed by its subtree, children by id) with its depth.
+//! place, each followed by its subtree, children by place: see
+//! [`crate::scene::Hierarchy`]) with its depth.
 //!
 //! The list is kept between frames and made again only when the scene's
 //! structure changed ([`Scene::structure`]: objects added or removed, a
@@ -158,7 +159,7 @@ impl Rows {
     }
 }
 
-/// Depth-first, pre-order: a root, then its children's subtrees in id order.
+/// Depth-first, pre-order: a root, then its children's subtrees in order.
 fn walk(scene: &Scene) -> Vec<Row> {
     let h = scene.hierarchy();
     let mut rows = Vec::with_capacity(scene.len());
@@ -181,12 +182,14 @@ mod tests {
 
     /// The order by its definition: an object's row comes after its
     /// parent's, and two objects are ordered as their first differing
-    /// ancestors (the root-to-object id paths compared element by element).
+    /// ancestors (the root-to-object paths of places compared element by
+    /// element).
     fn expected(scene: &Scene) -> Vec<Row> {
+        let h = scene.hierarchy();
         let path = |i: usize| {
-            let mut p: Vec<usize> = scene.hierarchy().ancestors(i).collect();
+            let mut p: Vec<u64> = h.ancestors(i).map(|a| h.place(a)).collect();
             p.reverse();
-            p.push(i);
+            p.push(h.place(i));
             p
         };
         let mut ids: Vec<usize> = scene.iter().map(|(i, _)| i).collect();

@@ -144,3 +144,50 @@ fn f2_and_the_scripts_rename_give_unique_names() {
     let (_, saved) = run_ui(json!([key("F2", &["shift"])]));
     assert!(object(&saved, "box").is_object(), "nothing renamed");
 }
+
+/// The names of the saved scene's objects, in file order.
+fn file_order(saved: &Value) -> Vec<String> {
+    saved["objects"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap().to_string()).collect()
+}
+
+/// The outliner's rows top to bottom, from the trace's rectangles.
+fn outliner_rows(line: &Value) -> Vec<String> {
+    let rects = line["ui"]["rects"].as_object().expect("the trace has the UI's rectangles");
+    let mut rows: Vec<(f64, String)> =
+        rects.iter().filter_map(|(k, r)| Some((r[1].as_f64()?, k.strip_prefix("outliner.")?.to_string()))).collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    rows.into_iter().map(|(_, n)| n).collect()
+}
+
+/// The outliner's rows when `saved` is opened in a run with the UI.
+fn rows_when_opened(saved: &Value) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = json!({ "size": [400, 400], "ui": { "panel": true }, "events": [key("A", &["alt"])] });
+    let out = run_raw_with(saved, &script, dir.path(), true);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl")).unwrap();
+    outliner_rows(&serde_json::from_str(trace.lines().last().unwrap()).unwrap())
+}
+
+#[test]
+fn reparented_objects_go_after_the_new_parents_children_and_undo_puts_them_back() {
+    // box (preselected) under ball, then floor (the first object) under
+    // ball too: floor goes after box, though it came first in the file.
+    let mut parts = vec![click(2.0, 1.0, true).to_vec(), vec![key("P", &["ctrl"]), key("A", &["alt"])]];
+    parts.push(click(0.0, -0.75, false).to_vec());
+    parts.push(click(2.0, 1.0, true).to_vec());
+    parts.push(vec![key("P", &["ctrl"])]);
+    let (trace, saved) = run(events(parts.clone()));
+    assert_eq!(selection(trace.last().unwrap()), ["floor", "ball"]);
+    assert_eq!(object(&saved, "floor")["parent"], "ball");
+    assert_eq!(file_order(&saved), ["ball", "box", "floor"], "the file keeps the children's order");
+    assert_eq!(rows_when_opened(&saved), ["ball", "box", "floor"]);
+    // Undo both: the first order again; redo the first: box after ball.
+    parts.push(vec![key("Z", &["ctrl"]), key("Z", &["ctrl"])]);
+    let (_, saved) = run(events(parts.clone()));
+    assert_eq!(file_order(&saved), ["floor", "box", "ball"]);
+    parts.push(vec![key("Z", &["ctrl", "shift"])]);
+    let (_, saved) = run(events(parts));
+    assert_eq!(file_order(&saved), ["floor", "ball", "box"]);
+    assert_eq!(rows_when_opened(&saved), ["floor", "ball", "box"]);
+}
