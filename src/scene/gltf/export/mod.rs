@@ -194,11 +194,11 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
     for file in placed.origin_files() {
         b.copy_animations(&placed, file);
     }
-    let roots: Vec<gj::Index<gj::Node>> = ids
-        .iter()
-        .filter(|&&i| !scene.parent(i).is_some_and(|p| placed.keep[p]))
-        .map(|&i| gj::Index::new(placed.node_of[i]))
-        .collect();
+    // The scene's roots in the order the outliner shows them.
+    let mut root_ids: Vec<usize> =
+        ids.iter().copied().filter(|&i| !scene.parent(i).is_some_and(|p| placed.keep[p])).collect();
+    root_ids.sort_by_key(|&i| scene.hierarchy().place(i));
+    let roots: Vec<gj::Index<gj::Node>> = root_ids.into_iter().map(|i| gj::Index::new(placed.node_of[i])).collect();
     b.root.scenes.push(gj::Scene { extensions: None, extras: None, name: None, nodes: roots });
     b.root.scene = Some(gj::Index::new(0));
     b.finish()
