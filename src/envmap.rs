@@ -251,41 +251,55 @@ fn sample_chain(chain: &[EnvImage], d: [f64; 3], lod: f64) -> [f64; 3] {
     std::array::from_fn(|c| a[c] * (1.0 - t) + b[c] * t)
 }
 
-/// Radiance prefiltered by the GGX lobe of `roughness` about `r` (with n =
-/// v = r), importance-sampled; each sample reads the chain at the level
-/// whose texels cover its share of the lobe.
-fn prefilter(chain: &[EnvImage], r: [f64; 3], roughness: f64) -> [f64; 3] {
+/// One GGX sample of a lobe about the z axis (with n = v = z): the light
+/// direction `l` in that frame and the mip level of the source it reads.
+struct LobeSample {
+    l: [f64; 3],
+    lod: f64,
+}
+
+/// The samples of the GGX lobe of `roughness` (Hammersley half vectors
+/// reflected about them), the same for every texel but for the frame; each
+/// reads the level of `base`'s chain whose texels cover its share of the
+/// lobe (filtered importance sampling).
+fn lobe(roughness: f64, base: &EnvImage) -> Vec<LobeSample> {
     let alpha = roughness * roughness;
     let a2 = (alpha * alpha).max(1e-12);
+    let texel = 4.0 * PI / f64::from(base.width * base.height);
+    (0..SAMPLES)
+        .filter_map(|i| {
+            let (u1, u2) = ((f64::from(i) + 0.5) / f64::from(SAMPLES), radical_inverse(i));
+            let phi = 2.0 * PI * u2;
+            let cos_t = ((1.0 - u1) / (1.0 + (a2 - 1.0) * u1)).sqrt();
+            let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
+            // l = 2 (v.h) h - v with v = (0, 0, 1) and v.h = cos_t.
+            let l = [2.0 * cos_t * sin_t * phi.cos(), 2.0 * cos_t * sin_t * phi.sin(), 2.0 * cos_t * cos_t - 1.0];
+            if l[2] <= 0.0 {
+                return None;
+            }
+            // The pdf of l: D(h) (n.h) / (4 v.h), with n = v: D / 4.
+            let k = cos_t * cos_t * (a2 - 1.0) + 1.0;
+            let pdf = a2 / (PI * k * k) / 4.0;
+            let share = 1.0 / (f64::from(SAMPLES) * pdf);
+            Some(LobeSample { l, lod: 0.5 * (share / texel).log2() + 1.0 })
+        })
+        .collect()
+}
+
+/// Radiance prefiltered by `lobe` turned about `r`: each sample weighted
+/// by n.l.
+fn prefilter(chain: &[EnvImage], r: [f64; 3], lobe: &[LobeSample]) -> [f64; 3] {
     let helper = if r[1].abs() < 0.999 { [0.0, 1.0, 0.0] } else { [1.0, 0.0, 0.0] };
     let t = normalize(cross(helper, r));
     let b = cross(r, t);
-    let base = &chain[0];
-    let texel = 4.0 * PI / f64::from(base.width * base.height);
     let (mut sum, mut weight) = ([0.0; 3], 0.0);
-    for i in 0..SAMPLES {
-        let (u1, u2) = ((f64::from(i) + 0.5) / f64::from(SAMPLES), radical_inverse(i));
-        let phi = 2.0 * PI * u2;
-        let cos_t = ((1.0 - u1) / (1.0 + (a2 - 1.0) * u1)).sqrt();
-        let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-        let (hx, hy) = (sin_t * phi.cos(), sin_t * phi.sin());
-        let h: [f64; 3] = std::array::from_fn(|c| t[c] * hx + b[c] * hy + r[c] * cos_t);
-        let rh = dot(r, h);
-        let l: [f64; 3] = std::array::from_fn(|c| 2.0 * rh * h[c] - r[c]);
-        let nl = dot(r, l);
-        if nl <= 0.0 {
-            continue;
-        }
-        // The pdf of l: D(h) (n.h) / (4 v.h), with n = v: D / 4.
-        let k = cos_t * cos_t * (a2 - 1.0) + 1.0;
-        let pdf = a2 / (PI * k * k) / 4.0;
-        let share = 1.0 / (f64::from(SAMPLES) * pdf);
-        let lod = 0.5 * (share / texel).log2() + 1.0;
-        let s = sample_chain(chain, l, lod);
+    for s in lobe {
+        let l: [f64; 3] = std::array::from_fn(|c| t[c] * s.l[0] + b[c] * s.l[1] + r[c] * s.l[2]);
+        let radiance = sample_chain(chain, l, s.lod);
         for c in 0..3 {
-            sum[c] += s[c] * nl;
+            sum[c] += radiance[c] * s.l[2];
         }
-        weight += nl;
+        weight += s.l[2];
     }
     sum.map(|s| s / weight.max(1e-12))
 }
@@ -345,11 +359,12 @@ pub fn precompute(image: &EnvImage) -> (EnvImage, Vec<EnvImage>) {
         let roughness = f64::from(k) / f64::from(SPECULAR_LEVELS - 1);
         let (w, h) = (BASE_WIDTH >> k, BASE_HEIGHT >> k);
         let chain = &chain;
+        let lobe = &lobe(roughness, &chain[0]);
         let texels = par_rows(h, |y| {
             (0..w)
                 .map(|x| {
                     let r = direction_at((f64::from(x) + 0.5) / f64::from(w), (f64::from(y) + 0.5) / f64::from(h));
-                    prefilter(chain, r, roughness).map(|c| c as f32)
+                    prefilter(chain, r, lobe).map(|c| c as f32)
                 })
                 .collect()
         });
