@@ -13,6 +13,10 @@
 //! toolbar, status line, side panel and view widget, and of recording a
 //! frame with the UI pass (goal: UI build + tessellate + record <= 0.5 ms).
 //!
+//! Environments: the CPU precomputation of a 1024x512 `.hdr` environment
+//! (downsampling, irradiance map, GGX-prefiltered specular levels), done
+//! once per file and process.
+//!
 //! Runs on whatever device the Vulkan loader picks; `make bench` forces
 //! lavapipe. Validation is off here: it would dominate the timings.
 
@@ -305,5 +309,26 @@ fn record_time(renderer: &mut Renderer, desc: &FrameDesc, iters: u64) -> Duratio
     total
 }
 
-criterion_group!(benches, frame, materials, ui, real_assets);
+/// The `.hdr` environment's precomputation on a 1024x512 image of
+/// smoothly varying radiance with a small bright sun (decoding not counted).
+fn environment(c: &mut Criterion) {
+    use viewport::envmap::{direction_at, precompute, EnvImage};
+    let (w, h) = (1024u32, 512u32);
+    let texels = (0..w * h)
+        .map(|k| {
+            let d = direction_at((f64::from(k % w) + 0.5) / f64::from(w), (f64::from(k / w) + 0.5) / f64::from(h));
+            let sun = if d[0] * 0.6 + d[1] * 0.8 > 0.999 { 5000.0 } else { 0.0 };
+            [(0.5 + 0.4 * d[1] + sun) as f32, (0.6 + 0.3 * d[1] + sun) as f32, (0.8 + 0.2 * d[1] + sun) as f32]
+        })
+        .collect();
+    let image = EnvImage { width: w, height: h, texels };
+    let mut group = c.benchmark_group("environment");
+    group.sample_size(10);
+    group.bench_function("1024x512 .hdr precomputation (irradiance + prefiltered specular, CPU)", |b| {
+        b.iter(|| precompute(&image))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, materials, ui, real_assets, environment);
 criterion_main!(benches);

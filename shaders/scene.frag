@@ -39,10 +39,13 @@ layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 layout(std140, set = 0, binding = 1) uniform Lighting {
     vec4 sun_dir;  // xyz: towards the sun (l), w: 1 when there is a sun
     vec4 sun_e;    // rgb: colour x illuminance
-    vec4 env;      // rgb: colour x intensity, w: 0 uniform, 1 studio
+    vec4 env;      // rgb: colour x intensity, w: 0 uniform, 1 studio, 2 the .hdr maps
     vec4 up;       // xyz: world +y in view space
     vec4 params;   // x: 2^exposure_ev, y: 0 PBR Neutral / 1 linear, z: 0 material / 1 solid
     vec4 solid_light; // xyz: towards the solid mode's light, view space
+    // Rows of the rotation from view to world space (xyz); to_world[0].w:
+    // the specular map's last mip level (roughness 1).
+    vec4 to_world[3];
     // The scene's KHR_lights_punctual lights (params.w of them), view
     // space, four vec4s each: position (xyz) and kind (w: 0 directional,
     // 1 point, 2 spot); direction of travel (xyz) and range (w, 0:
@@ -59,6 +62,12 @@ layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
 // Tangent-space normals (linear, RGB in [0, 1] for [-1, 1]); read only
 // where pc.normal.y says the material has one.
 layout(set = 0, binding = 6) uniform sampler2D normal_texture;
+// A .hdr environment (env.w = 2), equirectangular (`envmap.rs`): the
+// irradiance over pi per normal (its rows from pole to pole), and radiance prefiltered by the GGX lobe
+// per reflection direction, mip level k for roughness k / last level. U
+// repeats, V clamps to the edge.
+layout(set = 0, binding = 8) uniform sampler2D env_irradiance_map;
+layout(set = 0, binding = 9) uniform sampler2D env_specular_map;
 // Per texture (BASE, METALLIC_ROUGHNESS, EMISSIVE, OCCLUSION, NORMAL) its
 // KHR_texture_transform as two rows (a, b, c, set) and (d, e, f, 0):
 // it reads (a u + b v + c, d u + e v + f) of UV set `set` (0 or 1).
@@ -114,10 +123,28 @@ vec3 pbr_neutral(vec3 color) {
 const float STUDIO_MEAN = 0.6;
 const float STUDIO_SLOPE = 0.4;
 
-// Cosine-weighted irradiance / pi for normal n: exact for both
+// The equirectangular image coordinates of view-space direction w: its
+// world direction d at u = 0.5 + atan(d.x, -d.z) / 2pi (the centre column
+// looks along -Z, +X at u = 0.75), v = acos(d.y) / pi (+Y the top row).
+vec2 equirect_uv(vec3 w) {
+    vec3 d = vec3(dot(lighting.to_world[0].xyz, w), dot(lighting.to_world[1].xyz, w), dot(lighting.to_world[2].xyz, w));
+    d = normalize(d);
+    float u = abs(d.x) + abs(d.z) < 1e-7 ? 0.5 : 0.5 + atan(d.x, -d.z) / (2.0 * PI);
+    return vec2(u, acos(clamp(d.y, -1.0, 1.0)) / PI);
+}
+
+// Cosine-weighted irradiance / pi for normal n: exact for both analytic
 // environments (studio's radiance is linear in the direction, so its
-// irradiance is mean + slope x 2/3 x n.up).
+// irradiance is mean + slope x 2/3 x n.up); the irradiance map's for a
+// .hdr file.
 vec3 env_diffuse(vec3 n) {
+    if (lighting.env.w > 1.5) {
+        // The map's first and last rows are the poles (`envmap.rs`).
+        vec2 uv = equirect_uv(n);
+        float rows = float(textureSize(env_irradiance_map, 0).y);
+        uv.y = (uv.y * (rows - 1.0) + 0.5) / rows;
+        return lighting.env.rgb * textureLod(env_irradiance_map, uv, 0.0).rgb;
+    }
     if (lighting.env.w < 0.5) {
         return lighting.env.rgb;
     }
@@ -127,8 +154,13 @@ vec3 env_diffuse(vec3 n) {
 // Radiance prefiltered by the GGX lobe around reflection r. uniform: the
 // radiance itself at every roughness. studio: the lobe's mean direction
 // shrinks from r (mirror) towards 2/3 of it (a cosine lobe) as the
-// roughness grows; an approximation (docs/spec/materials.md).
+// roughness grows; an approximation (docs/spec/materials.md). A .hdr
+// file: its prefiltered map at the roughness's level.
 vec3 env_specular(vec3 r, float roughness) {
+    if (lighting.env.w > 1.5) {
+        float lod = roughness * lighting.to_world[0].w;
+        return lighting.env.rgb * textureLod(env_specular_map, equirect_uv(r), lod).rgb;
+    }
     if (lighting.env.w < 0.5) {
         return lighting.env.rgb;
     }

@@ -26,6 +26,7 @@ pub mod clip;
 pub mod document;
 pub mod draw;
 pub mod editor;
+pub mod envmap;
 mod error;
 pub mod files;
 pub mod headless;

@@ -6,7 +6,11 @@
 //! it. The editor holds one, the frame description carries it and the
 //! renderer turns it into the scene shader's lighting block.
 
+use std::path::{Path, PathBuf};
+
 use serde::Deserialize;
+
+use crate::envmap::HdrId;
 
 /// Which look the scene pass draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -54,6 +58,22 @@ pub enum Environment {
     Studio,
     /// The same radiance `colour x intensity` from every direction.
     Uniform,
+    /// A Radiance `.hdr` file (equirectangular, `crate::envmap`): radiance
+    /// `colour x intensity x` the file's texel along each direction, read
+    /// and prefiltered once per process.
+    Hdr(HdrId),
+}
+
+impl Environment {
+    /// `studio`, `uniform` or the file's path, as a `lighting` object
+    /// writes it.
+    pub fn name(&self) -> String {
+        match self {
+            Environment::Studio => "studio".to_string(),
+            Environment::Uniform => "uniform".to_string(),
+            Environment::Hdr(id) => id.path().display().to_string(),
+        }
+    }
 }
 
 /// How radiance becomes a displayed value in [0, 1] (before the sRGB curve).
@@ -202,6 +222,10 @@ pub struct LightingFile {
     background: Option<[f64; 3]>,
     grid: Option<bool>,
     scene_lights: Option<bool>,
+    /// The folder a relative `.hdr` path is read from (the lighting or
+    /// script file's); `None`: the working directory.
+    #[serde(skip)]
+    dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -229,8 +253,24 @@ fn non_negative(name: &str, v: f64) -> Result<f32, String> {
 }
 
 impl LightingFile {
-    /// The lighting `self` asks for over `base`.
+    /// Relative `.hdr` paths are read from `dir` from now on.
+    pub fn relative_to(&mut self, dir: &Path) {
+        self.dir = Some(dir.to_path_buf());
+    }
+
+    /// The lighting `self` asks for over `base`; a `.hdr` environment is
+    /// read (and prefiltered) here, once per process and file.
     pub fn over(&self, base: &Lighting) -> Result<Lighting, String> {
+        self.apply(base, true)
+    }
+
+    /// Checks every field but does not read a `.hdr` file (whose folder
+    /// may not be known yet).
+    pub fn check(&self) -> Result<(), String> {
+        self.apply(&Lighting::default(), false).map(|_| ())
+    }
+
+    fn apply(&self, base: &Lighting, files: bool) -> Result<Lighting, String> {
         let mut l = *base;
         if let Some(s) = &self.shading {
             l.shading = Shading::parse(s)
@@ -240,10 +280,13 @@ impl LightingFile {
             l.environment = match e.as_str() {
                 "studio" => Environment::Studio,
                 "uniform" => Environment::Uniform,
+                path if path.to_ascii_lowercase().ends_with(".hdr") && !files => l.environment,
                 path if path.to_ascii_lowercase().ends_with(".hdr") => {
-                    return Err(format!(
-                        "lighting.environment: \"{path}\": .hdr environments are not supported yet (use \"studio\" or \"uniform\")"
-                    ))
+                    let path = match &self.dir {
+                        Some(dir) => dir.join(path),
+                        None => PathBuf::from(path),
+                    };
+                    Environment::Hdr(crate::envmap::load(&path).map_err(|e| format!("lighting.environment: {e}"))?)
                 }
                 other => {
                     return Err(format!(
@@ -312,10 +355,14 @@ impl Lighting {
         file.over(&Lighting::default())
     }
 
-    /// Reads `--lighting FILE.json`; errors name the file.
-    pub fn read(path: &std::path::Path) -> Result<Lighting, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Lighting::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    /// Reads `--lighting FILE.json`; errors name the file. A relative
+    /// `.hdr` path is read from the JSON file's folder.
+    pub fn read(path: &Path) -> Result<Lighting, String> {
+        let named = |e: String| format!("{}: {e}", path.display());
+        let text = std::fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
+        let mut file: LightingFile = serde_json::from_str(&text).map_err(|e| named(format!("lighting: {e}")))?;
+        file.relative_to(path.parent().unwrap_or(Path::new("")));
+        file.over(&Lighting::default()).map_err(named)
     }
 
     /// The linear clear colour of empty pixels: `background` decoded from
@@ -363,7 +410,7 @@ mod tests {
     fn bad_fields_are_one_line_naming_them() {
         for (text, needle) in [
             (r#"{"shading":"wire"}"#, "lighting.shading"),
-            (r#"{"environment":"sky.hdr"}"#, "not supported yet"),
+            (r#"{"environment":"no/such/sky.hdr"}"#, "lighting.environment: no/such/sky.hdr: cannot read"),
             (r#"{"environment":"sky"}"#, "lighting.environment"),
             (r#"{"environment_color":[1,-1,0]}"#, "environment_color"),
             (r#"{"sun":{"direction":[0,0,0]}}"#, "sun.direction"),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gizmo::{GizmoConfig, Mode, Pivot, Snap, Space};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::lighting::{Lighting, LightingFile};
+use crate::lighting::LightingFile;
 use crate::math::{Camera, DepthMode};
 use crate::scene::{camera_from_file, CameraFile, Scene, SceneError};
 
@@ -377,8 +377,9 @@ impl Script {
             .lighting
             .map(|v| {
                 let l: LightingFile = serde_json::from_value(v).map_err(|e| format!("lighting: {e}"))?;
-                // Every value checked now, before anything runs.
-                l.over(&Lighting::default())?;
+                // Every value checked now, before anything runs; a .hdr
+                // file is read once its folder is known (`read_script`).
+                l.check()?;
                 Ok::<_, String>(l)
             })
             .transpose()
@@ -579,7 +580,7 @@ mod tests {
             (r#"{"events":[{"reload":true,"frame":1}]}"#, "more than one action"),
             (r#"{"lighting":{"shading":"wire"},"events":[]}"#, "lighting.shading"),
             (r#"{"lighting":{"sunlight":1},"events":[]}"#, "lighting: unknown field `sunlight`"),
-            (r#"{"lighting":{"environment":"a.hdr"},"events":[]}"#, "not supported yet"),
+            (r#"{"lighting":{"environment":"a.png"},"events":[]}"#, "lighting.environment must be"),
             (r#"{"views":"triple","events":[]}"#, "views must be \"quad\" or \"single\", got \"triple\""),
             (r#"{"views":4,"events":[]}"#, "invalid type"),
         ];

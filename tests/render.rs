@@ -27,6 +27,10 @@ mod gpu_culling;
 /// in orthographic front and side views.
 #[path = "render/grid.rs"]
 mod grid;
+/// Radiance .hdr environments: constant files as uniform, orientation of
+/// diffuse and mirror light, changing files between frames.
+#[path = "render/hdr.rs"]
+mod hdr;
 /// Colours, occlusion and depth precision in both depth modes.
 #[path = "render/headless.rs"]
 mod headless;

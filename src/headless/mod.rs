@@ -53,6 +53,14 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
             _ => {}
         }
     }
+    // So are `.hdr` environments; the file is read (and prefiltered) now.
+    if let Some(l) = &mut script.lighting {
+        l.relative_to(dir);
+        l.over(&crate::lighting::Lighting::default()).map_err(|problem| Error::Script {
+            path: path.to_path_buf(),
+            source: crate::script::ScriptError::Setting(problem),
+        })?;
+    }
     Ok(script)
 }
 

@@ -232,7 +232,10 @@ pub(super) fn build(
                         crate::lighting::Shading::Material => "Material",
                         crate::lighting::Shading::Solid => "Solid",
                     })
-                    .on_hover_text("Shading: material (lit as authored) / solid (Z)");
+                    .on_hover_text(format!(
+                        "Shading: material (lit as authored) / solid (Z)\nEnvironment: {}",
+                        editor.lighting.environment.name()
+                    ));
                 if r.clicked() {
                     actions.push(Command::ToggleShading);
                 }

@@ -194,7 +194,7 @@ fn bad_lighting_files_and_objects_are_one_line_naming_the_field() {
     let png = png.to_str().unwrap();
     for (text, needle) in [
         (r#"{"shading":"wire"}"#, "lighting.shading"),
-        (r#"{"environment":"sky.hdr"}"#, "not supported yet"),
+        (r#"{"environment":"sky.hdr"}"#, "sky.hdr: cannot read"),
         (r#"{"sun":{"power":2}}"#, "unknown field `power`"),
         (r#"{"tone_mapping":1}"#, "invalid type"),
     ] {
@@ -208,6 +208,88 @@ fn bad_lighting_files_and_objects_are_one_line_naming_the_field() {
     let out = viewport_cli(&["--headless", "--lighting", "/no/such/lighting.json", "--screenshot", png]);
     assert_bad_input(&out, "lighting.json");
     assert!(!Path::new(png).exists());
+}
+
+/// An RGBE file of `w` x `h` texels all of radiance `rgbe` (flat scanlines).
+fn constant_hdr(w: u32, h: u32, rgbe: [u8; 4]) -> Vec<u8> {
+    let mut bytes = format!("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y {h} +X {w}\n").into_bytes();
+    for _ in 0..w * h {
+        bytes.extend_from_slice(&rgbe);
+    }
+    bytes
+}
+
+fn png_pixels(path: &Path) -> Vec<u8> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    reader.next_frame(&mut buf).unwrap();
+    buf
+}
+
+#[test]
+fn hdr_environments_are_read_beside_the_lighting_or_script_file_and_bad_ones_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (env, scripts) = (dir.path().join("env"), dir.path().join("scripts"));
+    std::fs::create_dir_all(&env).unwrap();
+    std::fs::create_dir_all(&scripts).unwrap();
+    // Radiance (0.25, 0.5, 0.375): bytes x 2^(128 - 136).
+    std::fs::write(env.join("sky.hdr"), constant_hdr(16, 8, [64, 128, 96, 128])).unwrap();
+    let rest = r#""grid":false,"sun":null,"tone_mapping":"linear""#;
+    let hdr = write_file(&env, "hdr.json", &format!(r#"{{"environment":"sky.hdr",{rest}}}"#));
+    let uniform = write_file(
+        &env,
+        "uniform.json",
+        &format!(r#"{{"environment":"uniform","environment_color":[0.25,0.5,0.375],{rest}}}"#),
+    );
+    let script = write_file(
+        &scripts,
+        "s.json",
+        &format!(r#"{{"lighting":{{"environment":"../env/sky.hdr",{rest}}},"events":[]}}"#),
+    );
+    let shot = |name: &str, extra: &[&str]| {
+        let png = dir.path().join(name);
+        let mut args = vec!["--headless", "--validation", "--no-ui", "--size", "96x64", "--screenshot"];
+        args.push(png.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let out = viewport_cli(&args);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        png_pixels(&png)
+    };
+    // The demo scene: a constant file draws as the uniform environment of
+    // its radiance, by `--lighting` and by a script.
+    let want = shot("uniform.png", &["--lighting", &uniform]);
+    for got in [shot("hdr.png", &["--lighting", &hdr]), shot("script.png", &["--replay", &script])] {
+        let worst = want.iter().zip(&got).map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs()).max().unwrap();
+        assert!(worst <= 3, "pixels differ by up to {worst} levels");
+    }
+
+    std::fs::write(env.join("garbage.hdr"), b"GIF89a not an hdr at all").unwrap();
+    let mut truncated = constant_hdr(16, 8, [64, 128, 96, 128]);
+    truncated.truncate(truncated.len() - 40);
+    std::fs::write(env.join("truncated.hdr"), truncated).unwrap();
+    std::fs::write(env.join("empty.hdr"), b"").unwrap();
+    let png = dir.path().join("bad.png");
+    let png = png.to_str().unwrap();
+    for (file, problem) in [
+        ("missing.hdr", "missing.hdr: cannot read"),
+        ("garbage.hdr", "garbage.hdr: not a readable Radiance .hdr image"),
+        ("truncated.hdr", "truncated.hdr: not a readable Radiance .hdr image"),
+        ("empty.hdr", "empty.hdr: not a readable Radiance .hdr image"),
+    ] {
+        let lighting = write_file(&env, "bad.json", &format!(r#"{{"environment":"{file}"}}"#));
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--lighting", &lighting, "--screenshot", png]);
+        assert_bad_input(&out, problem);
+        assert_bad_input(&out, "lighting.environment");
+        let script = write_file(
+            &scripts,
+            "bad.json",
+            &format!(r#"{{"lighting":{{"environment":"../env/{file}"}},"events":[]}}"#),
+        );
+        let out = viewport_cli(&["--headless", "--size", "32x24", "--replay", &script, "--screenshot", png]);
+        assert_bad_input(&out, problem);
+        assert!(!Path::new(png).exists());
+    }
 }
 
 #[test]

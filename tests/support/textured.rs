@@ -43,11 +43,23 @@ pub struct Quad {
     /// `TEXCOORD_1` at the corners top-left, top-right, bottom-right,
     /// bottom-left, written beside the real UVs of set 0 (with `uv_set` 0).
     pub uv1: Option<[[f32; 2]; 4]>,
+    /// The node's rotation (quaternion x, y, z, w), if any.
+    pub rotation: Option<[f32; 4]>,
 }
 
 impl Quad {
     pub fn new(translation: [f32; 3], half: f32, material: Option<usize>) -> Quad {
-        Quad { translation, half, material, color: None, uv_set: 0, uv_scale: 1.0, tangent: None, uv1: None }
+        Quad {
+            translation,
+            half,
+            material,
+            color: None,
+            uv_set: 0,
+            uv_scale: 1.0,
+            tangent: None,
+            uv1: None,
+            rotation: None,
+        }
     }
 }
 
@@ -120,6 +132,9 @@ impl Doc {
             }
             meshes.push(json!({"primitives": [primitive]}));
             nodes.push(json!({"name": format!("quad{i}"), "mesh": i, "translation": q.translation}));
+            if let Some(r) = q.rotation {
+                nodes.last_mut().expect("just pushed")["rotation"] = json!(r);
+            }
         }
         for (k, (_, t, r)) in self.lights.iter().enumerate() {
             nodes.push(json!({"name": format!("light{k}"), "translation": t, "rotation": r,

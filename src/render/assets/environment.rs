@@ -60,7 +60,7 @@ pub(crate) fn split_sum(nv: f64, roughness: f64, samples: u32) -> (f64, f64) {
 }
 
 /// An f32 in [0, 65504] as IEEE half-float bits (round to nearest).
-fn half(x: f32) -> u16 {
+pub(crate) fn half(x: f32) -> u16 {
     let x = x.clamp(0.0, 65504.0);
     if x < 6.103_515_6e-5 {
         // Subnormal: steps of 2^-24.
@@ -123,7 +123,7 @@ fn light_rows(light: &PunctualLight, view: &Matrix4<f64>) -> [[f32; 4]; 4] {
     ]
 }
 
-/// The scene shader's lighting block (std140, 608 bytes), in view space.
+/// The scene shader's lighting block (std140, 656 bytes), in view space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct LightingBlock {
@@ -131,7 +131,8 @@ pub(crate) struct LightingBlock {
     pub sun_dir: [f32; 4],
     /// rgb: colour x illuminance.
     pub sun_e: [f32; 4],
-    /// rgb: colour x intensity, w: 0 uniform, 1 studio.
+    /// rgb: colour x intensity, w: 0 uniform, 1 studio, 2 the maps of a
+    /// `.hdr` file.
     pub env: [f32; 4],
     /// xyz: world +y in view space.
     pub up: [f32; 4],
@@ -140,6 +141,10 @@ pub(crate) struct LightingBlock {
     /// xyz: towards the solid mode's light (up and to the side of the
     /// world), in view space.
     pub solid_light: [f32; 4],
+    /// xyz of row `i`: row `i` of the rotation from view to world space
+    /// (the `.hdr` maps are looked up by world direction); `to_world[0].w`:
+    /// the specular map's last mip level.
+    pub to_world: [[f32; 4]; 3],
     /// Per scene light four vec4s (`scene.frag`): position and kind,
     /// direction of travel and range, colour x intensity, spot cone scale
     /// and offset.
@@ -177,12 +182,21 @@ impl LightingBlock {
             _ => ([0.0, 0.0, 1.0, 0.0], [0.0; 4]),
         };
         let c = l.environment_color.map(|c| c * l.environment_intensity);
+        let kind = match l.environment {
+            Environment::Uniform => 0.0,
+            Environment::Studio => 1.0,
+            Environment::Hdr(_) => 2.0,
+        };
         let up = to_view([0.0, 1.0, 0.0]);
+        let rotation = view.fixed_view::<3, 3>(0, 0).into_owned();
+        let back = rotation.try_inverse().unwrap_or_else(|| rotation.transpose());
+        let row = |i: usize, w: f32| [back[(i, 0)] as f32, back[(i, 1)] as f32, back[(i, 2)] as f32, w];
+        let last_level = (crate::envmap::SPECULAR_LEVELS - 1) as f32;
         let solid = to_view([0.35, 0.8, 0.5]);
         LightingBlock {
             sun_dir,
             sun_e,
-            env: [c[0], c[1], c[2], if l.environment == Environment::Studio { 1.0 } else { 0.0 }],
+            env: [c[0], c[1], c[2], kind],
             up: [up[0], up[1], up[2], 0.0],
             params: [
                 l.exposure_ev.exp2(),
@@ -191,6 +205,7 @@ impl LightingBlock {
                 0.0,
             ],
             solid_light: [solid[0], solid[1], solid[2], 0.0],
+            to_world: [row(0, last_level), row(1, 0.0), row(2, 0.0)],
             lights: [[0.0; 4]; 4 * MAX_LIGHTS],
         }
     }

@@ -10,7 +10,11 @@
 //! none), 6 its normal texture, 7 its UV block (a uniform buffer: per
 //! texture the UV set it reads and its `KHR_texture_transform` matrix,
 //! [`UvBlock`]; one 256-byte slot per set in a buffer per descriptor pool,
-//! written once when the material is added).
+//! written once when the material is added), 8 and 9 the irradiance and
+//! prefiltered specular maps of a `.hdr` environment (RGBA16F,
+//! equirectangular, `crate::envmap`; a 1x1 black texture while the
+//! environment is analytic), rewritten in every set when the environment
+//! changes.
 //!
 //! No descriptor indexing (lavapipe has none): the scene pass binds one set
 //! per material batch, so a frame's CPU cost grows with the number of
@@ -23,13 +27,14 @@ use bytemuck::{Pod, Zeroable};
 
 use gpu_allocator::MemoryLocation;
 
-use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
+use crate::envmap::{EnvImage, HdrId};
+use crate::render::assets::environment::{brdf_lut, half, LightingBlock, LUT_SIZE};
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
 use crate::render::desc::{MaterialDesc, MaterialId, MaterialTexture, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::Buffer;
-use crate::render::device::{Destroy, Gpu};
+use crate::render::device::{Destroy, Gpu, Guard};
 use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, UvMap, Wrap};
 
 /// Which scene pipeline draws a material (the draw order, too).
@@ -102,6 +107,35 @@ const WHITE: TextureId = TextureId(1);
 /// Sets per descriptor pool; pools are added as materials need them.
 const SETS_PER_POOL: u32 = 64;
 
+/// Image bindings per set (0, 2, 3, 4, 5, 6, 8, 9).
+const IMAGES_PER_SET: u32 = 8;
+
+/// The environment maps' format: half floats, filterable everywhere.
+const ENV_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+
+/// The environment maps' sampler: around the horizon the image repeats,
+/// at the poles it stops; mip levels blended.
+const ENV_SAMPLER: SamplerDesc = SamplerDesc {
+    mag: Filter::Linear,
+    min: Filter::Linear,
+    mipmap: Some(Filter::Linear),
+    wrap_u: Wrap::Repeat,
+    wrap_v: Wrap::ClampToEdge,
+};
+
+/// RGBA16F texels of `image` (alpha 1).
+fn half_texels(image: &EnvImage) -> Vec<u8> {
+    let one = half(1.0).to_le_bytes();
+    let mut out = Vec::with_capacity(image.texels.len() * 8);
+    for t in &image.texels {
+        for c in t {
+            out.extend_from_slice(&half(*c).to_le_bytes());
+        }
+        out.extend_from_slice(&one);
+    }
+    out
+}
+
 /// Owns the material descriptor-set layout, its pools, the samplers (one
 /// per distinct [`SamplerDesc`]), the textures and the materials.
 #[derive(Default)]
@@ -121,6 +155,11 @@ pub(crate) struct Materials {
     white_linear: TextureId,
     /// The split-sum BRDF table.
     lut: TextureId,
+    /// The `.hdr` environment every set reads (bindings 8 and 9): its
+    /// irradiance and specular maps, in that order; `None`: `env_black`.
+    env_maps: Option<(HdrId, Vec<Texture>)>,
+    /// 1x1 black: bindings 8 and 9 before any `.hdr` environment.
+    env_black: Option<Texture>,
 }
 
 impl Destroy for Materials {
@@ -135,6 +174,10 @@ impl Destroy for Materials {
             gpu.device.destroy_sampler(sampler, None);
         }
         self.textures.destroy(gpu);
+        if let Some((_, mut maps)) = self.env_maps.take() {
+            maps.destroy(gpu);
+        }
+        self.env_black.destroy(gpu);
         if let Some(mut b) = self.lighting.take() {
             b.destroy(gpu);
         }
@@ -202,6 +245,8 @@ impl Materials {
             binding(5, image),
             binding(6, image),
             binding(7, vk::DescriptorType::UNIFORM_BUFFER),
+            binding(8, image),
+            binding(9, image),
         ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -220,6 +265,14 @@ impl Materials {
         )?;
         self.textures.push(lut);
         self.lut = TextureId(self.textures.len() as u32 - 1);
+        let black = EnvImage { width: 1, height: 1, texels: vec![[0.0; 3]] };
+        self.env_black = Some(Texture::upload_levels(
+            ctx,
+            (1, 1),
+            &[&half_texels(&black)],
+            (ENV_FORMAT, 8),
+            "environment placeholder",
+        )?);
         self.lighting = Some(Buffer::new(
             &ctx.gpu,
             LIGHTING_STRIDE * (FRAMES_IN_FLIGHT * MAX_VIEWS) as u64,
@@ -314,6 +367,8 @@ impl Materials {
             (4, image_info(self, textures[2])?),
             (5, image_info(self, textures[3])?),
             (6, image_info(self, textures[4])?),
+            (8, self.env_info(d, 0)?),
+            (9, self.env_info(d, 1)?),
         ];
         let lighting = self.lighting.as_ref().map_or(vk::Buffer::null(), |b| b.raw);
         let block = [vk::DescriptorBufferInfo::default()
@@ -381,7 +436,7 @@ impl Materials {
             let sizes = [
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                    descriptor_count: 6 * SETS_PER_POOL,
+                    descriptor_count: IMAGES_PER_SET * SETS_PER_POOL,
                 },
                 vk::DescriptorPoolSize {
                     ty: vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
@@ -430,6 +485,76 @@ impl Materials {
         let slot = SETS_PER_POOL - self.free;
         self.free -= 1;
         Ok((set, slot))
+    }
+
+    /// Binding 8 (`which` 0: irradiance) or 9 (1: specular) as it is now.
+    fn env_info(&mut self, d: &ash::Device, which: usize) -> Result<[vk::DescriptorImageInfo; 1], RenderError> {
+        let sampler = self.sampler(d, &ENV_SAMPLER)?;
+        let view = match (&self.env_maps, &self.env_black) {
+            (Some((_, maps)), _) => maps[which].view,
+            (None, Some(black)) => black.view,
+            (None, None) => vk::ImageView::null(),
+        };
+        Ok([vk::DescriptorImageInfo::default()
+            .sampler(sampler)
+            .image_view(view)
+            .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)])
+    }
+
+    /// The `.hdr` environment whose maps the sets read, if any.
+    pub fn environment(&self) -> Option<HdrId> {
+        self.env_maps.as_ref().map(|(id, _)| *id)
+    }
+
+    /// Uploads the maps of `.hdr` environment `id` (prefiltered on the
+    /// CPU, once per process) and binds them in every set; the previous
+    /// maps are destroyed.
+    ///
+    /// # Safety
+    /// The device is idle: no pending command buffer uses the sets or the
+    /// previous maps.
+    pub unsafe fn set_environment(&mut self, ctx: &Context, id: HdrId) -> Result<(), RenderError> {
+        if self.environment() == Some(id) {
+            return Ok(());
+        }
+        let maps = id.maps();
+        let irradiance = Guard::new(
+            &ctx.gpu,
+            Texture::upload_levels(
+                ctx,
+                (maps.irradiance.width, maps.irradiance.height),
+                &[&half_texels(&maps.irradiance)],
+                (ENV_FORMAT, 8),
+                "environment irradiance",
+            )?,
+        );
+        let levels: Vec<Vec<u8>> = maps.specular.iter().map(half_texels).collect();
+        let levels: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
+        let top = &maps.specular[0];
+        let specular =
+            Texture::upload_levels(ctx, (top.width, top.height), &levels, (ENV_FORMAT, 8), "environment specular")?;
+        let old = self.env_maps.replace((id, vec![irradiance.finish(), specular]));
+        let d = ctx.device();
+        let infos = [self.env_info(d, 0)?, self.env_info(d, 1)?];
+        let writes: Vec<vk::WriteDescriptorSet<'_>> = self
+            .list
+            .iter()
+            .flat_map(|m| {
+                infos.iter().zip([8, 9]).map(|(info, binding)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(m.set)
+                        .dst_binding(binding)
+                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .image_info(info)
+                })
+            })
+            .collect();
+        d.update_descriptor_sets(&writes, &[]);
+        if let Some((_, mut old)) = old {
+            // No set refers to them any more, and the device is idle.
+            old.destroy(&ctx.gpu);
+        }
+        Ok(())
     }
 
     pub fn get(&self, id: MaterialId) -> Option<&GpuMaterial> {

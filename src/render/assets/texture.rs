@@ -144,6 +144,105 @@ impl Texture {
     }
 }
 
+impl Texture {
+    /// Uploads a texture whose mip levels are given (`levels[k]`: the
+    /// texels of level `k`, `width >> k` x `height >> k` of them, rows top
+    /// to bottom), in `format` of `size` bytes per texel.
+    pub fn upload_levels(
+        ctx: &Context,
+        (width, height): (u32, u32),
+        levels: &[&[u8]],
+        (format, size): (vk::Format, usize),
+        name: &str,
+    ) -> Result<Texture, RenderError> {
+        let gpu = &ctx.gpu;
+        let count = levels.len() as u32;
+        let dims = |k: u32| ((width >> k).max(1), (height >> k).max(1));
+        let fits = levels.iter().enumerate().all(|(k, l)| {
+            let (w, h) = dims(k as u32);
+            l.len() == w as usize * h as usize * size
+        });
+        if width == 0 || height == 0 || count == 0 || count > mip_levels(width, height) || !fits {
+            return Err(RenderError::ZeroSize { what: "texture with given levels", width, height });
+        }
+        let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(count)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let tex = &mut *t;
+        create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(t.raw)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(format)
+            .subresource_range(levels_range(0, count));
+        // SAFETY: the image is alive and has this format and these levels.
+        t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
+
+        let bytes: usize = levels.iter().map(|l| l.len()).sum();
+        let mut staging = Guard::new(
+            gpu,
+            Buffer::new(
+                gpu,
+                bytes as u64,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                MemoryLocation::CpuToGpu,
+                "texture staging",
+            )?,
+        );
+        let mut copies = Vec::with_capacity(levels.len());
+        let mut offset = 0;
+        for (k, level) in levels.iter().enumerate() {
+            staging.write(offset, level, "texture staging")?;
+            let (w, h) = dims(k as u32);
+            copies.push(
+                vk::BufferImageCopy::default()
+                    .buffer_offset(offset as u64)
+                    .image_subresource(layers(k as u32))
+                    .image_extent(vk::Extent3D { width: w, height: h, depth: 1 }),
+            );
+            offset += level.len();
+        }
+        let (raw, src) = (t.raw, staging.raw);
+        let d = ctx.device();
+        use vk::{AccessFlags2 as A, ImageLayout as L, PipelineStageFlags2 as S};
+        one_shot(ctx, |cb| {
+            // SAFETY: the image and staging buffer live until the one-shot
+            // submit was waited for; every level is written, then made
+            // readable by fragment shaders.
+            unsafe {
+                let barrier = |b: vk::ImageMemoryBarrier2<'_>| {
+                    d.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().image_memory_barriers(&[b]));
+                };
+                barrier(transition(
+                    raw,
+                    levels_range(0, count),
+                    (S::NONE, A::NONE),
+                    (S::COPY, A::TRANSFER_WRITE),
+                    (L::UNDEFINED, L::TRANSFER_DST_OPTIMAL),
+                ));
+                d.cmd_copy_buffer_to_image(cb, src, raw, L::TRANSFER_DST_OPTIMAL, &copies);
+                barrier(transition(
+                    raw,
+                    levels_range(0, count),
+                    (S::COPY, A::TRANSFER_WRITE),
+                    (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+                    (L::TRANSFER_DST_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL),
+                ));
+            }
+        })?;
+        drop(staging);
+        Ok(t.finish())
+    }
+}
+
 /// Copies the staging buffer into level 0, blits each level from the one
 /// above, and leaves every level readable by fragment shaders.
 ///

@@ -336,6 +336,16 @@ impl Renderer {
             self.ui.set_textures(&self.ctx, ui)?;
             self.ui.free_textures(ui)?;
         }
+        // A `.hdr` environment not bound yet: its maps are made and bound
+        // in every material's set while nothing is in flight (rare: the
+        // lighting changed).
+        if let crate::lighting::Environment::Hdr(id) = desc.lighting.environment {
+            if self.parts.materials.environment() != Some(id) {
+                self.ctx.wait_idle()?;
+                // SAFETY: the device is idle.
+                unsafe { self.parts.materials.set_environment(&self.ctx, id)? };
+            }
+        }
         let fi = self.frame_index;
         self.parts.frames[fi].wait(&self.ctx)?;
         // SAFETY: frame `frames_drawn` just waited for its slot's fence, and
