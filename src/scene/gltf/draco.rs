@@ -1,0 +1,448 @@
+//! `KHR_draco_mesh_compression`: primitives whose attributes and indices are
+//! stored as one Draco-compressed mesh.
+//!
+//! Such a primitive names, in its extension object, the buffer view that
+//! holds the compressed mesh (`bufferView`) and, per glTF attribute it
+//! compresses, the Draco attribute's unique id (`attributes`). Its
+//! accessors keep their `componentType`, `type`, `count`, `min` and `max`,
+//! which describe the decoded data; any `bufferView` they have is an
+//! uncompressed fallback for loaders without the extension and is not read.
+//!
+//! The primitives are decoded once, when the file is read, by the pure-Rust
+//! `draco-core` decoder (which also undoes its quantisation and
+//! octahedral normal coding), and the file is rewritten to read plain
+//! bytes: the decoded data goes into one new buffer appended to the file's
+//! buffers, each decoded accessor gets a buffer view of its own there (its
+//! `min` / `max` taken from the decoded data, so that they stay true of
+//! it), and the extension is removed from the primitives and the
+//! extension lists. Accessors, the checks and the export then read plain
+//! bytes, as after `EXT_meshopt_compression` (`meshopt.rs`), so export
+//! writes the geometry decoded, without the extension.
+//!
+//! Everything the file says is checked against the decoded mesh (the
+//! counts, the ids, the component counts, that each value fits the
+//! accessor's component type) and a mismatch is a one-line error. The
+//! decoder is given ceilings on what it may produce, and a panic inside it
+//! (none is known; this is a backstop) is caught and becomes the same kind
+//! of error line.
+
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
+
+use draco_core::{DataType, DecodeLimits, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
+use serde_json::{json, Map, Value};
+
+use super::{MAX_INDICES, MAX_VERTICES};
+
+/// The extension's name.
+pub(super) const NAME: &str = "KHR_draco_mesh_compression";
+
+/// Most bytes the decoded attributes of one primitive may take.
+const MAX_DECODED_BYTES: u64 = 1 << 30;
+
+/// glTF component types, by their numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Component {
+    I8,
+    U8,
+    I16,
+    U16,
+    U32,
+    F32,
+}
+
+impl Component {
+    fn of(code: u64) -> Option<Component> {
+        Some(match code {
+            5120 => Component::I8,
+            5121 => Component::U8,
+            5122 => Component::I16,
+            5123 => Component::U16,
+            5125 => Component::U32,
+            5126 => Component::F32,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Component::I8 => "BYTE",
+            Component::U8 => "UNSIGNED_BYTE",
+            Component::I16 => "SHORT",
+            Component::U16 => "UNSIGNED_SHORT",
+            Component::U32 => "UNSIGNED_INT",
+            Component::F32 => "FLOAT",
+        }
+    }
+
+    /// The Draco type whose values this component type holds unchanged.
+    fn same_as(self, t: DataType) -> bool {
+        matches!(
+            (self, t),
+            (Component::I8, DataType::Int8)
+                | (Component::U8, DataType::Uint8)
+                | (Component::I16, DataType::Int16)
+                | (Component::U16, DataType::Uint16)
+                | (Component::U32, DataType::Uint32)
+                | (Component::F32, DataType::Float32)
+        )
+    }
+
+    /// The least and greatest value of an integer component type.
+    fn range(self) -> Option<(f64, f64)> {
+        Some(match self {
+            Component::I8 => (-128.0, 127.0),
+            Component::U8 => (0.0, 255.0),
+            Component::I16 => (-32768.0, 32767.0),
+            Component::U16 => (0.0, 65535.0),
+            Component::U32 => (0.0, 4_294_967_295.0),
+            Component::F32 => return None,
+        })
+    }
+
+    /// `value` (integral and in range for the integer types) as
+    /// little-endian bytes.
+    fn push(self, value: f64, out: &mut Vec<u8>) {
+        match self {
+            Component::I8 => out.push(value as i8 as u8),
+            Component::U8 => out.push(value as u8),
+            Component::I16 => out.extend((value as i16).to_le_bytes()),
+            Component::U16 => out.extend((value as u16).to_le_bytes()),
+            Component::U32 => out.extend((value as u32).to_le_bytes()),
+            Component::F32 => out.extend((value as f32).to_le_bytes()),
+        }
+    }
+}
+
+/// One accessor's decoded data, in its own component type, tightly packed,
+/// with its per-component bounds.
+struct Filled {
+    accessor: usize,
+    bytes: Vec<u8>,
+    min: Vec<f64>,
+    max: Vec<f64>,
+    integer: bool,
+}
+
+/// Decodes every Draco primitive of the file whose JSON is `root` (see the
+/// module docs): the decoded data is appended to `buffers` as a new buffer
+/// and `root` is rewritten to read it. Returns the accessors now read from
+/// decoded data (the data checks leave them alone: the file's own data for
+/// them is compressed).
+pub(super) fn decode_primitives(root: &mut Value, buffers: &mut Vec<Vec<u8>>) -> Result<Vec<usize>, String> {
+    let mut filled: Vec<Filled> = Vec::new();
+    let meshes = root.get("meshes").and_then(Value::as_array);
+    for (m, mesh) in meshes.into_iter().flatten().enumerate() {
+        let primitives = mesh.get("primitives").and_then(Value::as_array);
+        for (p, primitive) in primitives.into_iter().flatten().enumerate() {
+            let Some(ext) = primitive.pointer("/extensions/KHR_draco_mesh_compression") else { continue };
+            let at = |e: String| format!("mesh {m}, primitive {p}: {NAME}: {e}");
+            let decoded = decode_primitive(root, primitive, ext, buffers).map_err(at)?;
+            for f in decoded {
+                match filled.iter().find(|g| g.accessor == f.accessor) {
+                    Some(g) if g.bytes != f.bytes => {
+                        return Err(at(format!(
+                            "accessor {} is shared with another Draco primitive that decodes it differently",
+                            f.accessor
+                        )));
+                    }
+                    Some(_) => {}
+                    None => filled.push(f),
+                }
+            }
+        }
+    }
+    rewrite(root, buffers, &filled);
+    Ok(filled.iter().map(|f| f.accessor).collect())
+}
+
+/// A non-negative integer member of `object`.
+fn index(object: &Value, key: &str) -> Option<usize> {
+    object.get(key)?.as_u64().and_then(|n| usize::try_from(n).ok())
+}
+
+/// The decoded accessors of one primitive.
+fn decode_primitive(root: &Value, primitive: &Value, ext: &Value, buffers: &[Vec<u8>]) -> Result<Vec<Filled>, String> {
+    if primitive.get("targets").and_then(Value::as_array).is_some_and(|t| !t.is_empty()) {
+        return Err("the extension does not allow morph targets".into());
+    }
+    match primitive.get("mode").map(Value::as_u64) {
+        None | Some(Some(4)) => {}
+        Some(Some(5)) => return Err("TRIANGLE_STRIP primitives are not read (only TRIANGLES)".into()),
+        Some(_) => return Err("the primitive's mode must be TRIANGLES".into()),
+    }
+    let compressed = view_bytes(root, ext, buffers)?;
+    let mesh = decode_mesh(compressed)?;
+    let points = mesh.num_points();
+    let accessors = root.get("accessors").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let accessor = |a: usize| accessors.get(a).ok_or_else(|| format!("no accessor {a}"));
+
+    let mut out = Vec::new();
+    let attributes = ext.get("attributes").and_then(Value::as_object).ok_or("no attributes object")?;
+    for (name, id) in attributes {
+        let id =
+            id.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("the id of {name} is not an id"))?;
+        let a = primitive
+            .get("attributes")
+            .and_then(|all| all.get(name))
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("{name} is not one of the primitive's attributes"))?;
+        let values = mesh
+            .attribute_by_unique_id(id)
+            .ok_or_else(|| format!("{name}: the compressed mesh has no attribute with id {id}"))?;
+        let json = accessor(a)?;
+        let count = index(json, "count").ok_or_else(|| format!("accessor {a}: no count"))?;
+        if count != points {
+            return Err(format!("accessor {a} ({name}) has count {count}, the compressed mesh {points} vertices"));
+        }
+        out.push(fill_attribute(a, json, values, points).map_err(|e| format!("accessor {a} ({name}): {e}"))?);
+    }
+
+    let i = index(primitive, "indices").ok_or("the primitive has no indices accessor for the compressed triangles")?;
+    let json = accessor(i)?;
+    let count = index(json, "count").ok_or_else(|| format!("accessor {i}: no count"))?;
+    if !matches!(json.get("componentType").and_then(Value::as_u64), Some(5121 | 5123 | 5125)) {
+        return Err(format!("accessor {i} (indices) must be unsigned bytes, shorts or ints"));
+    }
+    let faces = mesh.faces();
+    if count != 3 * faces.len() {
+        return Err(format!("accessor {i} (indices) has count {count}, the compressed mesh {} triangles", faces.len()));
+    }
+    let values = faces.iter().flat_map(|f| f.map(|p| p.0)).map(|v| [f64::from(v), 0.0, 0.0, 0.0]);
+    let indices = fill(i, json, 1, values).map_err(|e| format!("accessor {i} (indices): {e}"))?;
+    if indices.max.first().is_some_and(|&m| m >= points as f64) {
+        return Err(format!("accessor {i} (indices): an index is past the {points} vertices"));
+    }
+    out.push(indices);
+    Ok(out)
+}
+
+/// The compressed bytes the extension's `bufferView` names.
+fn view_bytes<'b>(root: &Value, ext: &Value, buffers: &'b [Vec<u8>]) -> Result<&'b [u8], String> {
+    let v = index(ext, "bufferView").ok_or("no bufferView")?;
+    let view = root.get("bufferViews").and_then(|views| views.get(v)).ok_or_else(|| format!("no buffer view {v}"))?;
+    let b = index(view, "buffer").ok_or_else(|| format!("buffer view {v} has no buffer"))?;
+    let offset = index(view, "byteOffset").unwrap_or(0);
+    let length = index(view, "byteLength").ok_or_else(|| format!("buffer view {v} has no byteLength"))?;
+    let buffer = buffers.get(b).ok_or_else(|| format!("buffer view {v}: no buffer {b}"))?;
+    if buffer.is_empty() && length > 0 {
+        return Err(format!("the compressed data is in buffer {b}, which has no data to read"));
+    }
+    offset
+        .checked_add(length)
+        .and_then(|end| buffer.get(offset..end))
+        .ok_or_else(|| format!("buffer view {v} runs past the end of buffer {b}"))
+}
+
+thread_local! {
+    /// Whether this thread is inside the Draco decoder (its panics, caught
+    /// there, print nothing).
+    static DECODING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Decodes a Draco mesh under this loader's size limits. A panic in the
+/// decoder is caught and becomes the error, without its panic message.
+fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
+    static QUIET: Once = Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !DECODING.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let limits = DecodeLimits::default()
+        .with_max_points(MAX_VERTICES as u64)
+        .with_max_faces((MAX_INDICES / 3) as u64)
+        .with_max_decoded_bytes(MAX_DECODED_BYTES);
+    DECODING.with(|d| d.set(true));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
+        let mut mesh = Mesh::new();
+        MeshDecoder::new().decode(&mut buffer, &mut mesh).map(|()| mesh)
+    }));
+    DECODING.with(|d| d.set(false));
+    match result {
+        Ok(Ok(mesh)) => Ok(mesh),
+        Ok(Err(e)) => Err(format!("the compressed data is malformed ({})", super::one_line(&e.to_string()))),
+        Err(_) => Err("the compressed data is malformed (the decoder failed on it)".into()),
+    }
+}
+
+/// The components of one element of a glTF accessor type (vectors and
+/// scalars only: matrices are never vertex attributes).
+fn components(json: &Value) -> Result<usize, String> {
+    match json.get("type").and_then(Value::as_str) {
+        Some("SCALAR") => Ok(1),
+        Some("VEC2") => Ok(2),
+        Some("VEC3") => Ok(3),
+        Some("VEC4") => Ok(4),
+        other => Err(format!("type {} cannot hold Draco data", other.unwrap_or("(none)"))),
+    }
+}
+
+/// One scalar of Draco type `t` from its little-endian bytes.
+fn scalar(t: DataType, b: &[u8]) -> f64 {
+    let word = |n: usize| b.iter().take(n).rev().fold(0u64, |acc, &x| acc << 8 | u64::from(x));
+    match t {
+        DataType::Int8 => f64::from(b[0] as i8),
+        DataType::Uint8 | DataType::Bool => f64::from(b[0]),
+        DataType::Int16 => f64::from(i16::from_le_bytes([b[0], b[1]])),
+        DataType::Uint16 => f64::from(u16::from_le_bytes([b[0], b[1]])),
+        DataType::Int32 => f64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        DataType::Uint32 => f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        DataType::Int64 => word(8) as i64 as f64,
+        DataType::Uint64 => word(8) as f64,
+        DataType::Float32 => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        DataType::Float64 => f64::from_bits(word(8)),
+        DataType::Invalid => f64::NAN,
+    }
+}
+
+/// The largest value of a Draco integer type, for normalised values.
+fn normal_max(t: DataType) -> Option<f64> {
+    Some(match t {
+        DataType::Int8 => 127.0,
+        DataType::Uint8 => 255.0,
+        DataType::Int16 => 32767.0,
+        DataType::Uint16 => 65535.0,
+        DataType::Int32 => 2_147_483_647.0,
+        DataType::Uint32 => 4_294_967_295.0,
+        _ => return None,
+    })
+}
+
+/// Accessor `a` (JSON `json`) filled with the values of Draco attribute
+/// `values` at each of the `points` points.
+fn fill_attribute(a: usize, json: &Value, values: &PointAttribute, points: usize) -> Result<Filled, String> {
+    let n = components(json)?;
+    let have = usize::from(values.num_components());
+    if have != n {
+        return Err(format!("the compressed attribute has {have} components, the accessor {n}"));
+    }
+    let t = values.data_type();
+    let width = t.byte_length();
+    let stride = usize::try_from(values.byte_stride()).ok().filter(|&s| s >= n * width && width > 0);
+    let stride = stride.ok_or("the compressed attribute has an unusable layout")?;
+    let data = values.buffer().data();
+    let target = Component::of(json.get("componentType").and_then(Value::as_u64).unwrap_or(0))
+        .ok_or("an unknown componentType")?;
+    // Normalised integers read into a FLOAT accessor become their fractions.
+    let scale = match (target, values.normalized(), normal_max(t)) {
+        (Component::F32, true, Some(max)) => Some(max),
+        _ => None,
+    };
+    let mut rows = Vec::with_capacity(points);
+    let mut raw = Vec::with_capacity(points * n * width);
+    for p in 0..points {
+        let v = values.mapped_index(PointIndex(p as u32)).0 as usize;
+        let start = (v < values.size()).then(|| v.checked_mul(stride)).flatten();
+        let element = start
+            .and_then(|s| data.get(s..s.checked_add(n * width)?))
+            .ok_or_else(|| format!("vertex {p} has no value in the compressed data"))?;
+        raw.extend_from_slice(element);
+        let mut row = [0.0f64; 4];
+        for (c, bytes) in element.chunks_exact(width).enumerate() {
+            let x = scalar(t, bytes);
+            row[c] = match scale {
+                Some(max) => (x / max).max(-1.0),
+                None => x,
+            };
+        }
+        rows.push(row);
+    }
+    let mut filled = fill(a, json, n, rows.into_iter())?;
+    if target.same_as(t) {
+        // The bytes as decoded (`fill` wrote the same values; this keeps
+        // every float bit, NaN included, for the loader's own checks).
+        filled.bytes = raw;
+    }
+    Ok(filled)
+}
+
+/// Accessor `a` filled with `rows` (`n` components used of each), written
+/// in its component type; a value the type cannot hold is an error.
+fn fill(a: usize, json: &Value, n: usize, rows: impl Iterator<Item = [f64; 4]>) -> Result<Filled, String> {
+    let code = json.get("componentType").and_then(Value::as_u64).unwrap_or(0);
+    let target = Component::of(code).ok_or_else(|| format!("the unknown componentType {code}"))?;
+    let mut bytes = Vec::new();
+    let mut min = vec![f64::INFINITY; n];
+    let mut max = vec![f64::NEG_INFINITY; n];
+    for row in rows {
+        for (c, &x) in row.iter().take(n).enumerate() {
+            let x = match target.range() {
+                Some((lo, hi)) if x.fract() != 0.0 || !(lo..=hi).contains(&x) => {
+                    return Err(format!("the decoded value {x} does not fit its componentType {}", target.name()));
+                }
+                // Read back as the accessor holds it (a float rounded to f32).
+                Some(_) => x,
+                None => f64::from(x as f32),
+            };
+            target.push(x, &mut bytes);
+            min[c] = min[c].min(x);
+            max[c] = max[c].max(x);
+        }
+    }
+    Ok(Filled { accessor: a, bytes, min, max, integer: target != Component::F32 })
+}
+
+/// Rewrites `root` to read the decoded data (see the module docs), which
+/// becomes a new buffer at the end of `buffers`.
+fn rewrite(root: &mut Value, buffers: &mut Vec<Vec<u8>>, filled: &[Filled]) {
+    let Value::Object(top) = root else { return };
+    let mut views = take_array(top, "bufferViews");
+    let mut accessors = take_array(top, "accessors");
+    let mut file_buffers = take_array(top, "buffers");
+    let mut data = Vec::new();
+    for f in filled {
+        data.resize(data.len().next_multiple_of(4), 0);
+        views.push(json!({"buffer": file_buffers.len(), "byteOffset": data.len(), "byteLength": f.bytes.len()}));
+        data.extend_from_slice(&f.bytes);
+        let Some(Value::Object(a)) = accessors.get_mut(f.accessor) else { continue };
+        a.insert("bufferView".into(), json!(views.len() - 1));
+        a.remove("byteOffset");
+        a.remove("sparse");
+        let number = |x: f64| if f.integer { json!(x as i64) } else { json!(x) };
+        for (key, bound) in [("min", &f.min), ("max", &f.max)] {
+            if a.contains_key(key) && !f.bytes.is_empty() {
+                a.insert(key.into(), Value::Array(bound.iter().map(|&x| number(x)).collect()));
+            }
+        }
+    }
+    file_buffers.push(json!({"byteLength": data.len()}));
+    buffers.push(data);
+    top.insert("bufferViews".into(), Value::Array(views));
+    top.insert("accessors".into(), Value::Array(accessors));
+    top.insert("buffers".into(), Value::Array(file_buffers));
+    let meshes = top.get_mut("meshes").and_then(Value::as_array_mut);
+    for mesh in meshes.into_iter().flatten() {
+        for primitive in mesh.get_mut("primitives").and_then(Value::as_array_mut).into_iter().flatten() {
+            let Value::Object(p) = primitive else { continue };
+            if let Some(Value::Object(extensions)) = p.get_mut("extensions") {
+                extensions.remove(NAME);
+                if extensions.is_empty() {
+                    p.remove("extensions");
+                }
+            }
+        }
+    }
+    for key in ["extensionsUsed", "extensionsRequired"] {
+        if let Some(Value::Array(names)) = top.get_mut(key) {
+            names.retain(|n| n != NAME);
+            if names.is_empty() {
+                top.remove(key);
+            }
+        }
+    }
+}
+
+/// The array `key` of `object`, taken out (empty if missing or not an array).
+fn take_array(object: &mut Map<String, Value>, key: &str) -> Vec<Value> {
+    match object.remove(key) {
+        Some(Value::Array(items)) => items,
+        _ => Vec::new(),
+    }
+}
