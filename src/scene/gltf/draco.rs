@@ -242,9 +242,22 @@ thread_local! {
     static DECODING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Decodes a Draco mesh under this loader's size limits. A panic in the
-/// decoder is caught and becomes the error, without its panic message.
+/// Decodes a Draco mesh under this loader's size limits.
 fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
+    let limits = DecodeLimits::default()
+        .with_max_points(MAX_VERTICES as u64)
+        .with_max_faces((MAX_INDICES / 3) as u64)
+        .with_max_decoded_bytes(MAX_DECODED_BYTES);
+    guarded(|| {
+        let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
+        let mut mesh = Mesh::new();
+        MeshDecoder::new().decode(&mut buffer, &mut mesh).map(|()| mesh)
+    })
+}
+
+/// Runs the decoder `decode`: its error, or a panic in it (caught, and
+/// without its panic message), becomes the one-line error.
+fn guarded<T>(decode: impl FnOnce() -> Result<T, draco_core::DracoError>) -> Result<T, String> {
     static QUIET: Once = Once::new();
     QUIET.call_once(|| {
         let previous = std::panic::take_hook();
@@ -254,23 +267,18 @@ fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
             }
         }));
     });
-    let limits = DecodeLimits::default()
-        .with_max_points(MAX_VERTICES as u64)
-        .with_max_faces((MAX_INDICES / 3) as u64)
-        .with_max_decoded_bytes(MAX_DECODED_BYTES);
     DECODING.with(|d| d.set(true));
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
-        let mut mesh = Mesh::new();
-        MeshDecoder::new().decode(&mut buffer, &mut mesh).map(|()| mesh)
-    }));
+    let result = catch_unwind(AssertUnwindSafe(decode));
     DECODING.with(|d| d.set(false));
     match result {
         Ok(Ok(mesh)) => Ok(mesh),
         Ok(Err(e)) => Err(format!("the compressed data is malformed ({})", super::one_line(&e.to_string()))),
-        Err(_) => Err("the compressed data is malformed (the decoder failed on it)".into()),
+        Err(_) => Err(PANICKED.into()),
     }
 }
+
+/// The error of a decoder that panicked.
+const PANICKED: &str = "the compressed data is malformed (the decoder failed on it)";
 
 /// The components of one element of a glTF accessor type (vectors and
 /// scalars only: matrices are never vertex attributes).
@@ -444,5 +452,209 @@ fn take_array(object: &mut Map<String, Value>, key: &str) -> Vec<Value> {
     match object.remove(key) {
         Some(Value::Array(items)) => items,
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draco_core::{EncoderBuffer, EncoderOptions, GeometryAttributeType as G, MeshEncoder};
+    use rand::{Rng, SeedableRng};
+
+    /// A 3 x 3 grid of points (8 triangles) with joints (bytes), weights
+    /// (floats) and colours (normalised bytes), all distinct per point.
+    struct Grid {
+        positions: Vec<[f32; 3]>,
+        joints: Vec<[u8; 4]>,
+        weights: Vec<[f32; 4]>,
+        colors: Vec<[u8; 4]>,
+        triangles: Vec<[u32; 3]>,
+    }
+
+    fn grid() -> Grid {
+        let mut g = Grid { positions: vec![], joints: vec![], weights: vec![], colors: vec![], triangles: vec![] };
+        for k in 0..9u8 {
+            let (x, y) = (f32::from(k % 3), f32::from(k / 3));
+            g.positions.push([x * 0.5, y * 0.25, 0.1 * x * y]);
+            g.joints.push([k, k + 1, 20 - k, 3]);
+            let w = f32::from(k) / 16.0;
+            g.weights.push([0.5 - w / 2.0, 0.25 + w / 4.0, 0.125 + w / 8.0, 0.125 + w / 8.0]);
+            g.colors.push([k * 25, 255 - k * 20, 7 * k, 255]);
+        }
+        for r in 0..2u32 {
+            for c in 0..2u32 {
+                let a = r * 3 + c;
+                g.triangles.push([a, a + 1, a + 4]);
+                g.triangles.push([a, a + 4, a + 3]);
+            }
+        }
+        g
+    }
+
+    /// `g` encoded at `speed` (10: sequentially, the points and triangles
+    /// keeping their order; below: EdgeBreaker), positions quantised to 12
+    /// bits, the rest lossless; ids 0 to 3 in the order positions, joints,
+    /// weights, colours.
+    fn encode(g: &Grid, speed: i32) -> Vec<u8> {
+        let n = g.positions.len();
+        let mut mesh = Mesh::new();
+        let mut add = |kind: G, components: u8, t: DataType, normalized: bool, bytes: Vec<u8>| {
+            let mut a = PointAttribute::new();
+            a.init(kind, components, t, normalized, n);
+            a.buffer_mut().write(0, &bytes);
+            mesh.add_attribute(a)
+        };
+        let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let p = add(G::Position, 3, DataType::Float32, false, floats(g.positions.as_flattened()));
+        add(G::Generic, 4, DataType::Uint8, false, g.joints.as_flattened().to_vec());
+        add(G::Generic, 4, DataType::Float32, false, floats(g.weights.as_flattened()));
+        add(G::Color, 4, DataType::Uint8, true, g.colors.as_flattened().to_vec());
+        for t in &g.triangles {
+            mesh.add_face(t.map(PointIndex));
+        }
+        let mut options = EncoderOptions::new();
+        options.set_global_int("encoding_speed", speed);
+        options.set_global_int("decoding_speed", speed);
+        options.set_attribute_quantization(p, 12);
+        let mut encoder = MeshEncoder::new();
+        encoder.set_mesh(mesh);
+        let mut out = EncoderBuffer::new();
+        encoder.encode(&options, &mut out).unwrap();
+        out.data().to_vec()
+    }
+
+    /// A file of one Draco primitive over `compressed` (in buffer 0):
+    /// joints read into unsigned shorts (widened), colours into floats.
+    fn file(g: &Grid, compressed: &[u8]) -> (Value, Vec<Vec<u8>>) {
+        let n = g.positions.len();
+        let json = json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": [NAME, "KHR_materials_variants"], "extensionsRequired": [NAME],
+            "buffers": [{"byteLength": compressed.len()}],
+            "bufferViews": [{"buffer": 0, "byteLength": compressed.len()}],
+            "accessors": [
+                {"componentType": 5126, "count": n, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0.5, 0.4]},
+                {"componentType": 5123, "count": n, "type": "VEC4"},
+                {"componentType": 5126, "count": n, "type": "VEC4"},
+                {"componentType": 5126, "count": n, "type": "VEC4"},
+                {"componentType": 5125, "count": 3 * g.triangles.len(), "type": "SCALAR"}
+            ],
+            "meshes": [{"primitives": [{
+                "attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2, "COLOR_0": 3}, "indices": 4,
+                "extensions": {NAME: {"bufferView": 0,
+                    "attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2, "COLOR_0": 3}},
+                    "KHR_materials_variants": {"mappings": []}}
+            }]}]
+        });
+        (json, vec![compressed.to_vec()])
+    }
+
+    /// The `N`-component elements of accessor `a` of a rewritten file.
+    fn read<const N: usize, T>(
+        root: &Value,
+        buffers: &[Vec<u8>],
+        a: usize,
+        size: usize,
+        f: fn(&[u8]) -> T,
+    ) -> Vec<[T; N]> {
+        let accessor = &root["accessors"][a];
+        let view = &root["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let buffer = &buffers[view["buffer"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap() as usize;
+        let bytes = &buffer[start..start + view["byteLength"].as_u64().unwrap() as usize];
+        assert_eq!(bytes.len(), accessor["count"].as_u64().unwrap() as usize * N * size);
+        bytes.chunks_exact(N * size).map(|e| std::array::from_fn(|c| f(&e[c * size..(c + 1) * size]))).collect()
+    }
+
+    #[test]
+    fn every_attribute_is_written_in_its_accessors_component_type() {
+        let g = grid();
+        let (mut root, mut buffers) = file(&g, &encode(&g, 10));
+        let mut decoded = decode_primitives(&mut root, &mut buffers).unwrap();
+        decoded.sort_unstable();
+        assert_eq!(decoded, vec![0, 1, 2, 3, 4]);
+        // The file now reads plain data: one new buffer, no extension left
+        // (the primitive's other extension stays).
+        assert_eq!(buffers.len(), 2);
+        assert_eq!(root["buffers"][1]["byteLength"], json!(buffers[1].len()));
+        assert_eq!(root["extensionsUsed"], json!(["KHR_materials_variants"]));
+        assert!(root.get("extensionsRequired").is_none());
+        let primitive = &root["meshes"][0]["primitives"][0];
+        assert_eq!(primitive["extensions"], json!({"KHR_materials_variants": {"mappings": []}}));
+        assert!(super::super::lenient::document_from_tree(root.clone()).is_ok());
+
+        let f32s = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        // Positions within half a step of 12 bits over the grid's extent (1).
+        let positions = read::<3, f32>(&root, &buffers, 0, 4, f32s);
+        let half_step = 1.0 / 4095.0 / 2.0 + 1e-6;
+        for (got, want) in positions.iter().zip(&g.positions) {
+            assert!((0..3).all(|c| (got[c] - want[c]).abs() <= half_step), "{got:?} vs {want:?}");
+        }
+        // The declared bounds are the decoded data's.
+        for (key, pick) in [("min", f32::min as fn(f32, f32) -> f32), ("max", f32::max)] {
+            let want: Vec<f64> =
+                (0..3).map(|c| f64::from(positions.iter().map(|p| p[c]).reduce(pick).unwrap())).collect();
+            assert_eq!(root["accessors"][0][key], json!(want), "{key}");
+        }
+        // Joints widened to shorts, weights exact, colours as fractions.
+        let joints = read::<4, u16>(&root, &buffers, 1, 2, |b| u16::from_le_bytes([b[0], b[1]]));
+        assert_eq!(joints, g.joints.iter().map(|j| j.map(u16::from)).collect::<Vec<_>>());
+        assert_eq!(read::<4, f32>(&root, &buffers, 2, 4, f32s), g.weights);
+        let colors = read::<4, f32>(&root, &buffers, 3, 4, f32s);
+        for (got, want) in colors.iter().zip(&g.colors) {
+            assert!((0..4).all(|c| (got[c] - f32::from(want[c]) / 255.0).abs() < 1e-6), "{got:?} vs {want:?}");
+        }
+        let indices = read::<1, u32>(&root, &buffers, 4, 4, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        assert_eq!(indices.concat(), g.triangles.concat());
+    }
+
+    #[test]
+    fn a_panic_in_the_decoder_is_an_error_line() {
+        let result: Result<(), String> = guarded(|| panic!("a decoder bug"));
+        assert_eq!(result.unwrap_err(), PANICKED);
+        // The hook passes other panics on, and this thread decodes again.
+        assert!(std::panic::catch_unwind(|| panic!("elsewhere")).is_err());
+        assert!(!DECODING.with(Cell::get));
+    }
+
+    /// Hostile data: a few hundred mutations of valid streams (sequential
+    /// and EdgeBreaker; bytes changed, cut short, bytes inserted) each
+    /// decode to a mesh or to an error, through the whole primitive, and
+    /// draco-core panicked on none.
+    #[test]
+    fn mutated_draco_data_is_read_or_refused_never_a_panic() {
+        let g = grid();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(25);
+        for speed in [10, 5, 0] {
+            let good = encode(&g, speed);
+            let (mut read, mut refused) = (0, 0);
+            for round in 0..300 {
+                let mut bytes = good.clone();
+                match round % 4 {
+                    0 | 1 => {
+                        for _ in 0..rng.gen_range(1..=6) {
+                            let at = rng.gen_range(0..bytes.len());
+                            bytes[at] = rng.gen();
+                        }
+                    }
+                    2 => bytes.truncate(rng.gen_range(0..bytes.len())),
+                    _ => {
+                        let at = rng.gen_range(0..=bytes.len());
+                        let extra: Vec<u8> = (0..rng.gen_range(1..16)).map(|_| rng.gen()).collect();
+                        bytes.splice(at..at, extra);
+                    }
+                }
+                let (mut root, mut buffers) = file(&g, &bytes);
+                match decode_primitives(&mut root, &mut buffers) {
+                    Ok(_) => read += 1,
+                    Err(e) => {
+                        assert!(!e.contains(PANICKED), "speed {speed}, round {round}: draco-core panicked");
+                        assert!(!e.contains('\n'), "{e}");
+                        refused += 1;
+                    }
+                }
+            }
+            assert!(refused > 75, "speed {speed}: {refused} refused, {read} read");
+        }
     }
 }
