@@ -324,15 +324,15 @@ impl GltfFile {
     }
 }
 
+/// A parsed file: its document, its buffers, and the accessors filled from
+/// Draco-compressed data (see [`parse_with_buffers`]).
+type Parsed = (Document, Vec<Vec<u8>>, Vec<usize>);
+
 /// Parses glTF bytes into the document and its buffers; relative buffer
 /// URIs resolve against `base`. Draco-compressed primitives are decoded
 /// and the document is the file rewritten to read the decoded data
 /// (`draco.rs`); the accessors so filled are the third item.
-fn parse_with_buffers(
-    bytes: &[u8],
-    base: &Path,
-    glb_name: bool,
-) -> Result<(Document, Vec<Vec<u8>>, Vec<usize>), String> {
+fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<Parsed, String> {
     let bytes = check_glb_header(bytes, glb_name)?;
     let gltf::Gltf { document, blob } = parse(bytes)?;
     let version = &document.as_json().asset.version;

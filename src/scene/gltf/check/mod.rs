@@ -342,7 +342,7 @@ fn check_dependencies(root: &Value, out: &mut Vec<String>) {
 /// Decodes `text` as padded standard base64 (the `base64` crate, the one
 /// the `gltf` crate decodes data URIs with); `None` when it is not base64.
 pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return None;
     }
     base64::decode(text).ok()

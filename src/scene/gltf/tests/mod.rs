@@ -17,7 +17,7 @@ struct Doc {
 
 impl Doc {
     fn view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(format!(r#"{{"buffer":0,"byteOffset":{},"byteLength":{}}}"#, self.bin.len(), bytes.len()));
@@ -75,7 +75,7 @@ impl Doc {
 fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let padded = |bytes: &[u8], fill: u8| {
         let mut v = bytes.to_vec();
-        while v.len() % 4 != 0 {
+        while !v.len().is_multiple_of(4) {
             v.push(fill);
         }
         v
