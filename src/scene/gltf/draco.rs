@@ -38,8 +38,18 @@ use super::{MAX_INDICES, MAX_VERTICES};
 /// The extension's name.
 pub(super) const NAME: &str = "KHR_draco_mesh_compression";
 
-/// Most bytes the decoded attributes of one primitive may take.
+/// Most bytes the decoded attributes of all of a file's Draco primitives
+/// may take (with [`MAX_VERTICES`] vertices and a third of
+/// [`MAX_INDICES`] triangles in all, the file's own limits): a small hostile
+/// stream can claim to decode to far more than it holds.
 const MAX_DECODED_BYTES: u64 = 1 << 30;
+
+/// What the Draco primitives still to be decoded may produce.
+struct Budget {
+    points: u64,
+    faces: u64,
+    bytes: u64,
+}
 
 /// glTF component types, by their numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,19 +84,6 @@ impl Component {
             Component::U32 => "UNSIGNED_INT",
             Component::F32 => "FLOAT",
         }
-    }
-
-    /// The Draco type whose values this component type holds unchanged.
-    fn same_as(self, t: DataType) -> bool {
-        matches!(
-            (self, t),
-            (Component::I8, DataType::Int8)
-                | (Component::U8, DataType::Uint8)
-                | (Component::I16, DataType::Int16)
-                | (Component::U16, DataType::Uint16)
-                | (Component::U32, DataType::Uint32)
-                | (Component::F32, DataType::Float32)
-        )
     }
 
     /// The least and greatest value of an integer component type.
@@ -132,13 +129,14 @@ struct Filled {
 /// them is compressed).
 pub(super) fn decode_primitives(root: &mut Value, buffers: &mut Vec<Vec<u8>>) -> Result<Vec<usize>, String> {
     let mut filled: Vec<Filled> = Vec::new();
+    let mut budget = Budget { points: MAX_VERTICES as u64, faces: (MAX_INDICES / 3) as u64, bytes: MAX_DECODED_BYTES };
     let meshes = root.get("meshes").and_then(Value::as_array);
     for (m, mesh) in meshes.into_iter().flatten().enumerate() {
         let primitives = mesh.get("primitives").and_then(Value::as_array);
         for (p, primitive) in primitives.into_iter().flatten().enumerate() {
             let Some(ext) = primitive.pointer("/extensions/KHR_draco_mesh_compression") else { continue };
             let at = |e: String| format!("mesh {m}, primitive {p}: {NAME}: {e}");
-            let decoded = decode_primitive(root, primitive, ext, buffers).map_err(at)?;
+            let decoded = decode_primitive(root, primitive, ext, buffers, &mut budget).map_err(at)?;
             for f in decoded {
                 match filled.iter().find(|g| g.accessor == f.accessor) {
                     Some(g) if g.bytes != f.bytes => {
@@ -163,7 +161,13 @@ fn index(object: &Value, key: &str) -> Option<usize> {
 }
 
 /// The decoded accessors of one primitive.
-fn decode_primitive(root: &Value, primitive: &Value, ext: &Value, buffers: &[Vec<u8>]) -> Result<Vec<Filled>, String> {
+fn decode_primitive(
+    root: &Value,
+    primitive: &Value,
+    ext: &Value,
+    buffers: &[Vec<u8>],
+    budget: &mut Budget,
+) -> Result<Vec<Filled>, String> {
     if primitive.get("targets").and_then(Value::as_array).is_some_and(|t| !t.is_empty()) {
         return Err("the extension does not allow morph targets".into());
     }
@@ -173,7 +177,7 @@ fn decode_primitive(root: &Value, primitive: &Value, ext: &Value, buffers: &[Vec
         Some(_) => return Err("the primitive's mode must be TRIANGLES".into()),
     }
     let compressed = view_bytes(root, ext, buffers)?;
-    let mesh = decode_mesh(compressed)?;
+    let mesh = decode_mesh(compressed, budget)?;
     let points = mesh.num_points();
     let accessors = root.get("accessors").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let accessor = |a: usize| accessors.get(a).ok_or_else(|| format!("no accessor {a}"));
@@ -242,17 +246,32 @@ thread_local! {
     static DECODING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Decodes a Draco mesh under this loader's size limits.
-fn decode_mesh(bytes: &[u8]) -> Result<Mesh, String> {
+/// Decodes a Draco mesh within what is left of `budget`, and takes what
+/// it decoded from it.
+fn decode_mesh(bytes: &[u8], budget: &mut Budget) -> Result<Mesh, String> {
     let limits = DecodeLimits::default()
-        .with_max_points(MAX_VERTICES as u64)
-        .with_max_faces((MAX_INDICES / 3) as u64)
-        .with_max_decoded_bytes(MAX_DECODED_BYTES);
-    guarded(|| {
+        .with_max_points(budget.points)
+        .with_max_faces(budget.faces)
+        .with_max_decoded_bytes(budget.bytes);
+    let mesh = guarded(|| {
         let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
         let mut mesh = Mesh::new();
         MeshDecoder::new().decode(&mut buffer, &mut mesh).map(|()| mesh)
-    })
+    })?;
+    let points = mesh.num_points() as u64;
+    let faces = mesh.num_faces() as u64;
+    let size: u64 = (0..mesh.num_attributes()).map(|a| mesh.attribute(a).buffer().data().len() as u64).sum();
+    let too_large = || {
+        format!(
+            "too large: the file's compressed primitives decode to more than {MAX_VERTICES} vertices, {} triangles \
+             or {MAX_DECODED_BYTES} bytes",
+            MAX_INDICES / 3
+        )
+    };
+    budget.points = budget.points.checked_sub(points).ok_or_else(too_large)?;
+    budget.faces = budget.faces.checked_sub(faces).ok_or_else(too_large)?;
+    budget.bytes = budget.bytes.checked_sub(size).ok_or_else(too_large)?;
+    Ok(mesh)
 }
 
 /// Runs the decoder `decode`: its error, or a panic in it (caught, and
@@ -272,9 +291,16 @@ fn guarded<T>(decode: impl FnOnce() -> Result<T, draco_core::DracoError>) -> Res
     DECODING.with(|d| d.set(false));
     match result {
         Ok(Ok(mesh)) => Ok(mesh),
-        Ok(Err(e)) => Err(format!("the compressed data is malformed ({})", super::one_line(&e.to_string()))),
+        Ok(Err(e)) if e.kind() == draco_core::ErrorKind::LimitExceeded => {
+            Err(format!("too large: the compressed data decodes past this viewport's limits ({})", one_line(&e)))
+        }
+        Ok(Err(e)) => Err(format!("the compressed data is malformed ({})", one_line(&e))),
         Err(_) => Err(PANICKED.into()),
     }
+}
+
+fn one_line(e: &draco_core::DracoError) -> String {
+    super::one_line(&e.to_string())
 }
 
 /// The error of a decoder that panicked.
@@ -343,32 +369,29 @@ fn fill_attribute(a: usize, json: &Value, values: &PointAttribute, points: usize
         (Component::F32, true, Some(max)) => Some(max),
         _ => None,
     };
-    let mut rows = Vec::with_capacity(points);
-    let mut raw = Vec::with_capacity(points * n * width);
-    for p in 0..points {
+    // Each point's element, checked before anything is written.
+    let element = |p: usize| -> Option<&[u8]> {
         let v = values.mapped_index(PointIndex(p as u32)).0 as usize;
-        let start = (v < values.size()).then(|| v.checked_mul(stride)).flatten();
-        let element = start
-            .and_then(|s| data.get(s..s.checked_add(n * width)?))
-            .ok_or_else(|| format!("vertex {p} has no value in the compressed data"))?;
-        raw.extend_from_slice(element);
+        let start = (v < values.size()).then(|| v.checked_mul(stride)).flatten()?;
+        data.get(start..start.checked_add(n * width)?)
+    };
+    if let Some(p) = (0..points).find(|&p| element(p).is_none()) {
+        return Err(format!("vertex {p} has no value in the compressed data"));
+    }
+    let rows = (0..points).map(|p| {
         let mut row = [0.0f64; 4];
-        for (c, bytes) in element.chunks_exact(width).enumerate() {
+        for (c, bytes) in element(p).unwrap_or_default().chunks_exact(width).enumerate() {
             let x = scalar(t, bytes);
             row[c] = match scale {
                 Some(max) => (x / max).max(-1.0),
                 None => x,
             };
         }
-        rows.push(row);
-    }
-    let mut filled = fill(a, json, n, rows.into_iter())?;
-    if target.same_as(t) {
-        // The bytes as decoded (`fill` wrote the same values; this keeps
-        // every float bit, NaN included, for the loader's own checks).
-        filled.bytes = raw;
-    }
-    Ok(filled)
+        row
+    });
+    // Values of the accessor's own type come out as they went in (a float
+    // through f64 and back is the same float).
+    fill(a, json, n, rows)
 }
 
 /// Accessor `a` filled with `rows` (`n` components used of each), written
@@ -615,6 +638,24 @@ mod tests {
         // The hook passes other panics on, and this thread decodes again.
         assert!(std::panic::catch_unwind(|| panic!("elsewhere")).is_err());
         assert!(!DECODING.with(Cell::get));
+    }
+
+    /// The budget of a file's primitives: a stream that decodes to more
+    /// vertices than remain is refused as too large, by the decoder itself
+    /// or once decoded.
+    #[test]
+    fn streams_past_the_files_limits_are_too_large() {
+        let g = grid();
+        let bytes = encode(&g, 10);
+        let tight = |points: u64, faces: u64, size: u64| {
+            decode_mesh(&bytes, &mut Budget { points, faces, bytes: size }).map(|m| m.num_points())
+        };
+        let mut budget = Budget { points: 20, faces: 20, bytes: 1 << 20 };
+        assert_eq!(decode_mesh(&bytes, &mut budget).unwrap().num_points(), 9);
+        assert_eq!((budget.points, budget.faces), (11, 12));
+        for err in [tight(8, 20, 1 << 20), tight(20, 7, 1 << 20), tight(20, 20, 16)] {
+            assert!(err.unwrap_err().starts_with("too large: "));
+        }
     }
 
     /// Hostile data: a few hundred mutations of valid streams (sequential
