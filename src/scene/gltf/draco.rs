@@ -483,6 +483,7 @@ mod tests {
     use super::*;
     use draco_core::{EncoderBuffer, EncoderOptions, GeometryAttributeType as G, MeshEncoder};
     use rand::{Rng, SeedableRng};
+    use std::path::Path;
 
     /// A 3 x 3 grid of points (8 triangles) with joints (bytes), weights
     /// (floats) and colours (normalised bytes), all distinct per point.
@@ -629,6 +630,50 @@ mod tests {
         }
         let indices = read::<1, u32>(&root, &buffers, 4, 4, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         assert_eq!(indices.concat(), g.triangles.concat());
+    }
+
+    /// Joints (bytes, widened to shorts) and weights (floats) decoded from
+    /// Draco pose a skin as the file gives them: joint k moved by k along x
+    /// moves each vertex by its weighted mean joint index.
+    #[test]
+    fn draco_joints_and_weights_pose_a_skin() {
+        use nalgebra::{Matrix4, Vector3};
+        let g = grid();
+        let compressed = encode(&g, 10);
+        let (mut json, _) = file(&g, &compressed);
+        json["buffers"][0]["uri"] =
+            json!(format!("data:application/octet-stream;base64,{}", base64::encode(&compressed)));
+        json["extensionsUsed"] = json!([NAME]);
+        json["meshes"][0]["primitives"][0]["extensions"].as_object_mut().unwrap().remove("KHR_materials_variants");
+        const JOINTS: usize = 21;
+        // Joint 0 (node 1) is the parent of the others.
+        let root = json!({"children": (2..=JOINTS).collect::<Vec<_>>()});
+        let leaves = (1..JOINTS).map(|_| json!({}));
+        json["nodes"] = Value::Array([json!({"mesh": 0, "skin": 0}), root].into_iter().chain(leaves).collect());
+        json["skins"] = json!([{"joints": (1..=JOINTS).collect::<Vec<_>>()}]);
+        json["scene"] = json!(0);
+        json["scenes"] = json!([{"nodes": [0, 1]}]);
+        let file =
+            super::super::GltfFile::from_bytes(Path::new("skin.gltf"), &serde_json::to_vec(&json).unwrap()).unwrap();
+        assert!(file.problems.is_empty(), "{:?}", file.problems);
+        let skin = file.skin_data(0, 0).unwrap();
+        let worlds: Vec<Matrix4<f64>> =
+            (0..JOINTS).map(|k| Matrix4::new_translation(&Vector3::new(k as f64, 0.0, 0.0))).collect();
+        let posed = skin.pose(&worlds, &Matrix4::identity());
+        // Without normals each triangle has its own three vertices, in the
+        // order of the (sequentially encoded, so unchanged) triangles.
+        let half_step = 1.0 / 4095.0 / 2.0 + 1e-5;
+        for (t, triangle) in g.triangles.iter().enumerate() {
+            for (c, &v) in triangle.iter().enumerate() {
+                let v = v as usize;
+                let weights = g.weights[v];
+                let shift: f32 =
+                    (0..4).map(|i| weights[i] * f32::from(g.joints[v][i])).sum::<f32>() / weights.iter().sum::<f32>();
+                let want = [g.positions[v][0] + shift, g.positions[v][1], g.positions[v][2]];
+                let got = posed.positions[3 * t + c];
+                assert!((0..3).all(|k| (got[k] - want[k]).abs() <= half_step), "vertex {v}: {got:?} vs {want:?}");
+            }
+        }
     }
 
     #[test]
