@@ -75,7 +75,7 @@ fn reload(c: &mut Criterion) {
     group.bench_function("flight_helmet_100_objects", |b| {
         b.iter(|| {
             turn += 1;
-            let bytes = if turn % 2 == 0 { text.clone() } else { format!("{text} ") };
+            let bytes = if turn.is_multiple_of(2) { text.clone() } else { format!("{text} ") };
             std::fs::write(&gltf, bytes).unwrap();
             let done = reloader.reload(&mut editor).unwrap();
             assert_eq!(done.files.len(), 1);

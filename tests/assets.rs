@@ -19,7 +19,7 @@ use support::image::read_png;
 
 /// Geometry extensions the viewport cannot read; a file that needs one may
 /// be refused, and the message must name it (`docs/spec/assets.md`).
-const UNREADABLE: [&str; 3] = ["KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization"];
+const UNREADABLE: [&str; 2] = ["EXT_meshopt_compression", "KHR_mesh_quantization"];
 
 /// A shared folder beside the clone; its absence fails the test.
 fn shared(name: &str) -> PathBuf {

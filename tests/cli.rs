@@ -11,6 +11,9 @@ mod animation;
 /// Headless outputs and bad command-line input.
 #[path = "cli/args.rs"]
 mod args;
+/// Draco-compressed glTF: drawn, exported decoded, broken data reported.
+#[path = "cli/draco.rs"]
+mod draco;
 /// Editing rules of `docs/spec/editing.md`: duplicate, delete, views, fly, keys.
 #[path = "cli/editing.rs"]
 mod editing;

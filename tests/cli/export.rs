@@ -466,7 +466,7 @@ fn the_export_dialog_writes_what_its_field_names() {
 /// structure themselves as well.
 /// Exports `source` headless to `out`: it succeeds, warns of nothing, and
 /// the validator passes the file.
-fn export_without_warnings(source: &Path, out: &Path) {
+pub(crate) fn export_without_warnings(source: &Path, out: &Path) {
     let run =
         viewport_cli(&[source.to_str().unwrap(), "--headless", "--size", "64x64", "--export", out.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&run.stderr);

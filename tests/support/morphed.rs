@@ -71,7 +71,7 @@ impl Buffer {
     /// Adds `data` as an accessor of `count` elements of `ty` (component
     /// type `component`); returns its index.
     fn add(&mut self, data: Vec<u8>, component: u32, count: usize, ty: &str, extra: Value) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": data.len()}));

@@ -39,7 +39,7 @@ pub fn gltf(nodes: &[Node], meshes: &[Square]) -> String {
         [0u16, 1, 2, 0, 2, 3].iter().for_each(|i| bin.extend_from_slice(&i.to_le_bytes()));
         views.push(json!({"buffer": 0, "byteOffset": start, "byteLength": 12}));
         accessors.push(json!({"bufferView": views.len() - 1, "componentType": 5123, "count": 6, "type": "SCALAR"}));
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         materials.push(json!({"pbrMetallicRoughness": {"baseColorFactor": [m.color[0], m.color[1], m.color[2], 1.0]},

@@ -85,7 +85,7 @@ impl Doc {
         let mut bin: Vec<u8> = Vec::new();
         let (mut views, mut accessors, mut meshes, mut nodes) = (vec![], vec![], vec![], vec![]);
         let mut view = |bin: &mut Vec<u8>, bytes: &[u8]| {
-            while bin.len() % 4 != 0 {
+            while !bin.len().is_multiple_of(4) {
                 bin.push(0);
             }
             views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()}));
@@ -156,7 +156,7 @@ impl Doc {
                 (_, None) => panic!("embedded images need bytes"),
             });
         }
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let stem = name.trim_end_matches(".glb").trim_end_matches(".gltf");
@@ -190,7 +190,7 @@ impl Doc {
         let path = dir.join(name);
         if glb {
             let mut text = doc.to_string().into_bytes();
-            while text.len() % 4 != 0 {
+            while !text.len().is_multiple_of(4) {
                 text.push(b' ');
             }
             let total = 12 + 8 + text.len() + 8 + bin.len();

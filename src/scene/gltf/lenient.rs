@@ -23,9 +23,9 @@ use gltf::json::validation::{Error, Validate};
 use serde_json::Value;
 
 /// Required extensions the `gltf` crate has no feature for but this loader
-/// reads: quantized attributes (`accessor.rs`) and compressed buffer views
-/// (`meshopt.rs`).
-const READ_HERE: [&str; 2] = ["KHR_mesh_quantization", "EXT_meshopt_compression"];
+/// reads: quantized attributes (`accessor.rs`), compressed buffer views
+/// (`meshopt.rs`) and Draco-compressed primitives (`draco.rs`).
+const READ_HERE: [&str; 3] = ["KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression"];
 
 /// The validation problems of `root` that stop the file, as `path: problem`.
 ///
@@ -108,6 +108,14 @@ pub(super) fn from_slice_without_validation(bytes: &[u8]) -> Result<gltf::Gltf, 
         Ok(root) => Ok(gltf::Gltf { document: gltf::Document::from_json_without_validation(root), blob }),
         Err(_) => Err(gltf::Error::Deserialize(first)),
     }
+}
+
+/// The document of the glTF JSON `tree` (a file's JSON rewritten here),
+/// repaired as [`from_slice_without_validation`] repairs; not validated.
+pub(super) fn document_from_tree(mut tree: Value) -> Result<gltf::Document, String> {
+    repair(&mut tree);
+    let root = serde_json::from_value::<json::Root>(tree).map_err(|e| e.to_string())?;
+    Ok(gltf::Document::from_json_without_validation(root))
 }
 
 /// Rewrites the legal shapes the strict types refuse (see the module docs).

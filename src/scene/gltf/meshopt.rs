@@ -110,7 +110,7 @@ fn decode(compressed: &[u8], mode: &str, filter: &str, count: usize, stride: usi
         let (src, len) = (compressed.as_ptr(), compressed.len());
         let rc = match mode {
             "ATTRIBUTES" => {
-                if stride == 0 || stride > 256 || stride % 4 != 0 {
+                if stride == 0 || stride > 256 || !stride.is_multiple_of(4) {
                     return Err(format!(
                         "ATTRIBUTES need a byteStride that is a multiple of 4 up to 256, not {stride}"
                     ));
@@ -124,7 +124,7 @@ fn decode(compressed: &[u8], mode: &str, filter: &str, count: usize, stride: usi
                 if stride != 2 && stride != 4 {
                     return Err(format!("{mode} need a byteStride of 2 or 4, not {stride}"));
                 }
-                if mode == "TRIANGLES" && count % 3 != 0 {
+                if mode == "TRIANGLES" && !count.is_multiple_of(3) {
                     return Err(format!("TRIANGLES need a count that is a multiple of 3, not {count}"));
                 }
                 // SAFETY: as above, for count indices of `stride` bytes.
@@ -157,7 +157,7 @@ fn check_filter(mode: &str, filter: &str, stride: usize) -> Result<(), String> {
         "NONE" => return Ok(()),
         "OCTAHEDRAL" => stride == 4 || stride == 8,
         "QUATERNION" => stride == 8,
-        "EXPONENTIAL" => stride % 4 == 0,
+        "EXPONENTIAL" => stride.is_multiple_of(4),
         other => return Err(format!("unknown filter \"{other}\"")),
     };
     if mode != "ATTRIBUTES" {

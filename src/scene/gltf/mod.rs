@@ -145,7 +145,7 @@ impl GltfFile {
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<GltfFile, GltfError> {
         let base = path.parent().unwrap_or(Path::new("."));
         let glb_name = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb"));
-        let (document, buffers) = parse_with_buffers(bytes, base, glb_name)
+        let (document, buffers, decoded) = parse_with_buffers(bytes, base, glb_name)
             .map_err(|m| GltfError::Invalid { path: path.to_path_buf(), problem: one_line(&m) })?;
         let lines = document
             .meshes()
@@ -156,7 +156,7 @@ impl GltfFile {
             log::warn!("{}: {lines} point or line primitive(s) left out (only triangles are drawn)", path.display());
         }
         let json = raw_json(bytes);
-        let problems = check::file_problems(&json, bytes, base, &document, &buffers);
+        let problems = check::file_problems(&json, bytes, base, &document, &buffers, &decoded);
         let texture_images = materials::texture_images(&json, &document);
         Ok(GltfFile {
             path: path.to_path_buf(),
@@ -324,9 +324,15 @@ impl GltfFile {
     }
 }
 
+/// A parsed file: its document, its buffers, and the accessors filled from
+/// Draco-compressed data (see [`parse_with_buffers`]).
+type Parsed = (Document, Vec<Vec<u8>>, Vec<usize>);
+
 /// Parses glTF bytes into the document and its buffers; relative buffer
-/// URIs resolve against `base`.
-fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Document, Vec<Vec<u8>>), String> {
+/// URIs resolve against `base`. Draco-compressed primitives are decoded
+/// and the document is the file rewritten to read the decoded data
+/// (`draco.rs`); the accessors so filled are the third item.
+fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<Parsed, String> {
     let bytes = check_glb_header(bytes, glb_name)?;
     let gltf::Gltf { document, blob } = parse(bytes)?;
     let version = &document.as_json().asset.version;
@@ -343,7 +349,16 @@ fn parse_with_buffers(bytes: &[u8], base: &Path, glb_name: bool) -> Result<(Docu
         let lengths: Vec<usize> = document.buffers().map(|b| b.length()).collect();
         meshopt::decode_views(&json, &mut buffers, &lengths)?;
     }
-    Ok((document, buffers))
+    if !document.extensions_used().any(|e| e == draco::NAME) {
+        return Ok((document, buffers, Vec::new()));
+    }
+    let mut json = if meshopt { json } else { raw_json(bytes) };
+    let decoded = draco::decode_primitives(&mut json, &mut buffers)?;
+    let document = lenient::document_from_tree(json).map_err(|e| format!("{}: {e}", draco::NAME))?;
+    match lenient::validate(document.as_json()).first() {
+        None => Ok((document, buffers, decoded)),
+        Some(first) => Err(format!("{}: the decoded file is not valid: {first}", draco::NAME)),
+    }
 }
 
 /// The JSON of glTF `bytes` (a GLB's JSON chunk) as a tree; `Null` where
@@ -360,7 +375,7 @@ fn raw_json(bytes: &[u8]) -> serde_json::Value {
 /// Parses glTF bytes into the merged mesh of the default scene.
 #[cfg(test)]
 fn mesh_from_bytes(bytes: &[u8], base: &Path, glb_name: bool) -> Result<MeshData, String> {
-    let (document, buffers) = parse_with_buffers(bytes, base, glb_name)?;
+    let (document, buffers, _) = parse_with_buffers(bytes, base, glb_name)?;
     Ok(merged_mesh(&document, &buffers, &mut Vec::new())?.0)
 }
 
@@ -602,6 +617,7 @@ fn mesh_instances(document: &Document) -> Result<Vec<MeshInstance<'_>>, String> 
 mod accessor;
 mod animation;
 mod check;
+mod draco;
 pub mod export;
 mod lenient;
 mod materials;

@@ -274,7 +274,7 @@ impl Members {
         let g = (slot / GROUP) as usize;
         let chunk = chunk_of(i) as u32;
         // The workgroup's first object sets the start of its span.
-        let span = if slot % GROUP == 0 { [chunk, chunk] } else { [self.spans[g][0], chunk] };
+        let span = if slot.is_multiple_of(GROUP) { [chunk, chunk] } else { [self.spans[g][0], chunk] };
         self.spans[g] = span;
         writes.insert(slot, i);
         writes.insert(self.len + 2 * g as u32, span[0]);

@@ -20,8 +20,18 @@ const MAX_CHECKED: usize = 1 << 20;
 /// The raw component values of accessor `i` (each element's first
 /// `multiplicity` slots used) and the multiplicity; `None` for an accessor
 /// without a buffer view (zeros, which no rule is held to), a padded small
-/// matrix, a large one, or data that cannot be read.
-fn raw(document: &Document, buffers: &[Vec<u8>], i: usize) -> Option<(Vec<[f64; 16]>, usize, ComponentType)> {
+/// matrix, a large one, data that cannot be read, or data decoded from a
+/// Draco-compressed primitive (listed in `decoded`; the file holds it
+/// compressed, and the validator checks none of it either).
+fn raw(
+    document: &Document,
+    buffers: &[Vec<u8>],
+    decoded: &[usize],
+    i: usize,
+) -> Option<(Vec<[f64; 16]>, usize, ComponentType)> {
+    if decoded.contains(&i) {
+        return None;
+    }
     let json = document.as_json().accessors.get(i)?;
     let accessor = document.accessors().nth(i)?;
     let (Checked::Valid(kind), Checked::Valid(component)) = (&json.type_, &json.component_type) else {
@@ -52,11 +62,11 @@ fn raw(document: &Document, buffers: &[Vec<u8>], i: usize) -> Option<(Vec<[f64; 
 }
 
 /// Every data rule of the module docs, as warnings.
-pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String> {
+pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>], decoded: &[usize]) -> Vec<String> {
     let mut out = Vec::new();
     let root = document.as_json();
     for (i, json) in root.accessors.iter().enumerate() {
-        let Some((values, n, component)) = raw(document, buffers, i) else { continue };
+        let Some((values, n, component)) = raw(document, buffers, decoded, i) else { continue };
         if values.iter().any(|v| v[..n].iter().any(|x| !x.is_finite())) {
             out.push(format!("/accessors/{i}: its data has a non-finite float"));
             continue;
@@ -79,7 +89,8 @@ pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String
             let at = format!("/meshes/{m}/primitives/{p}");
             let vertices = prim.attributes.values().filter_map(|a| root.accessors.get(a.value())).map(|a| a.count.0);
             let vertices = vertices.min().unwrap_or(0);
-            if let Some((values, _, component)) = prim.indices.as_ref().and_then(|a| raw(document, buffers, a.value()))
+            if let Some((values, _, component)) =
+                prim.indices.as_ref().and_then(|a| raw(document, buffers, decoded, a.value()))
             {
                 let restart = match component {
                     ComponentType::U8 => 255.0,
@@ -94,7 +105,9 @@ pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String
             }
             for (semantic, a) in &prim.attributes {
                 let Checked::Valid(semantic @ (Semantic::Normals | Semantic::Tangents)) = semantic else { continue };
-                let Some((values, _, ComponentType::F32)) = raw(document, buffers, a.value()) else { continue };
+                let Some((values, _, ComponentType::F32)) = raw(document, buffers, decoded, a.value()) else {
+                    continue;
+                };
                 let tangent = matches!(semantic, Semantic::Tangents);
                 let name = if tangent { "TANGENT" } else { "NORMAL" };
                 let bad_sign = tangent && values.iter().any(|v| v[3].abs() != 1.0);
@@ -108,7 +121,7 @@ pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String
         for (c, channel) in animation.channels.iter().enumerate() {
             let Some(sampler) = animation.samplers.get(channel.sampler.value()) else { continue };
             let at = format!("/animations/{a}/channels/{c}");
-            if let Some((times, _, ComponentType::F32)) = raw(document, buffers, sampler.input.value()) {
+            if let Some((times, _, ComponentType::F32)) = raw(document, buffers, decoded, sampler.input.value()) {
                 if times.first().is_some_and(|t| t[0] < 0.0) {
                     out.push(format!("{at}: its sampler's input starts before 0"));
                 }
@@ -121,7 +134,7 @@ pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String
             }
             let cubic =
                 matches!(sampler.interpolation, Checked::Valid(gltf::json::animation::Interpolation::CubicSpline));
-            if let Some((values, 4, ComponentType::F32)) = raw(document, buffers, sampler.output.value()) {
+            if let Some((values, 4, ComponentType::F32)) = raw(document, buffers, decoded, sampler.output.value()) {
                 // Cubic splines keep in and out tangents beside each value.
                 let keys = values.iter().enumerate().filter(|(k, _)| !cubic || k % 3 == 1);
                 if keys.into_iter().any(|(_, q)| !unit(&q[..4])) {
@@ -131,7 +144,8 @@ pub(super) fn check_data(document: &Document, buffers: &[Vec<u8>]) -> Vec<String
         }
     }
     for (s, skin) in root.skins.iter().enumerate() {
-        let Some((values, 16, _)) = skin.inverse_bind_matrices.and_then(|a| raw(document, buffers, a.value())) else {
+        let Some((values, 16, _)) = skin.inverse_bind_matrices.and_then(|a| raw(document, buffers, decoded, a.value()))
+        else {
             continue;
         };
         if values.iter().any(|m| [m[3], m[7], m[11], m[15]] != [0.0, 0.0, 0.0, 1.0]) {

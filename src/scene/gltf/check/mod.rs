@@ -86,20 +86,22 @@ fn owner_kind(path: &[String], object: &Map<String, Value>) -> &'static str {
 /// The breaches of the glTF specification in an opened file (see
 /// `check/`): those of its JSON, then those of its accessor data.
 /// `json` is the file's JSON as a tree (the GLB's JSON chunk), `bytes` the
-/// file.
+/// file; `decoded` lists the accessors filled from Draco-compressed data
+/// (whose data, like the validator, the checks leave alone).
 pub(super) fn file_problems(
     json: &Value,
     bytes: &[u8],
     base: &Path,
     document: &Document,
     buffers: &[Vec<u8>],
+    decoded: &[usize],
 ) -> Vec<String> {
     let mut out = check_json(json);
     if bytes.starts_with(b"glTF") {
         mesh::check_glb(bytes, json, &mut out);
     }
     out.extend(image::check_images(json, base, buffers));
-    out.extend(data::check_data(document, buffers));
+    out.extend(data::check_data(document, buffers, decoded));
     out
 }
 
@@ -340,7 +342,7 @@ fn check_dependencies(root: &Value, out: &mut Vec<String>) {
 /// Decodes `text` as padded standard base64 (the `base64` crate, the one
 /// the `gltf` crate decodes data URIs with); `None` when it is not base64.
 pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return None;
     }
     base64::decode(text).ok()

@@ -39,8 +39,9 @@ fn good() -> Value {
 /// loader gives them.
 fn warnings(v: &Value) -> Vec<String> {
     let bytes = serde_json::to_vec(v).unwrap();
-    let (document, buffers) = parse_with_buffers(&bytes, Path::new("."), false).expect("the test file must parse");
-    file_problems(&raw_json(&bytes), &bytes, Path::new("."), &document, &buffers)
+    let (document, buffers, decoded) =
+        parse_with_buffers(&bytes, Path::new("."), false).expect("the test file must parse");
+    file_problems(&raw_json(&bytes), &bytes, Path::new("."), &document, &buffers, &decoded)
 }
 
 /// `v` changed by `edit` warns exactly once per pointer in `at`, each

@@ -201,7 +201,9 @@ impl Builder {
             Some(sp) => Some(self.copy_sparse(s, &sp, size)?),
             None => None,
         };
-        let raw = &s.json["accessors"][i];
+        // The bounds as read: a Draco-compressed accessor's are those of its
+        // decoded data (`draco.rs`), which is what is written.
+        let declared = s.file.document.as_json().accessors.get(i);
         let new = self.root.push(gj::Accessor {
             buffer_view: view,
             byte_offset: None,
@@ -210,8 +212,8 @@ impl Builder {
             extensions: None,
             extras: None,
             type_: Checked::Valid(accessor.dimensions()),
-            min: raw.get("min").cloned(),
-            max: raw.get("max").cloned(),
+            min: declared.and_then(|a| a.min.clone()),
+            max: declared.and_then(|a| a.max.clone()),
             name: accessor.name().map(str::to_string),
             normalized: accessor.normalized(),
             sparse,

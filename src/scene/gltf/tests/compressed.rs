@@ -412,12 +412,12 @@ fn broken_meshopt_data_is_one_error_line() {
     let err = load_gltf(&broken).unwrap_err().to_string();
     assert!(err.contains("buffer view 0: EXT_meshopt_compression: the compressed data"), "{err}");
     assert!(!err.contains('\n'));
-    // Other required geometry extensions stay refused by name.
-    json["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
-    json["extensionsUsed"] = json!(["KHR_draco_mesh_compression"]);
-    let draco = write(dir.path(), "draco.gltf", &json);
-    let err = load_gltf(&draco).unwrap_err().to_string();
-    assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
+    // Required geometry extensions not read here stay refused by name.
+    json["extensionsRequired"] = json!(["EXT_lossy_geometry"]);
+    json["extensionsUsed"] = json!(["EXT_lossy_geometry"]);
+    let other = write(dir.path(), "other.gltf", &json);
+    let err = load_gltf(&other).unwrap_err().to_string();
+    assert!(err.contains("requires the extension EXT_lossy_geometry"), "{err}");
 }
 
 /// The headless picture of `path` (material mode, 1x, validation on) from
@@ -492,4 +492,426 @@ fn compressed_files_draw_the_picture_of_their_plain_twins() {
         let apart = pixels_apart(&want, &got);
         assert!(apart <= allowed, "{name}: {apart} pixels differ by more than 8 levels (at most {allowed})");
     }
+}
+
+/// A UV sphere around the point the pictures look at, with unit normals,
+/// UVs over the whole texture and per-vertex colours (bytes): every
+/// vertex distinct (the seam's and the poles' by their UVs).
+struct Sphere {
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    uvs: Vec<[f32; 2]>,
+    colors: Vec<[u8; 4]>,
+    triangles: Vec<[u32; 3]>,
+}
+
+fn sphere() -> Sphere {
+    const SEGMENTS: u32 = 16;
+    const RINGS: u32 = 10;
+    let centre = [0.375f32, 0.625, 0.0];
+    let mut s = Sphere { positions: vec![], normals: vec![], uvs: vec![], colors: vec![], triangles: vec![] };
+    for r in 0..=RINGS {
+        for k in 0..=SEGMENTS {
+            let theta = std::f32::consts::PI * r as f32 / RINGS as f32;
+            let phi = std::f32::consts::TAU * k as f32 / SEGMENTS as f32;
+            // Longitude 0 faces +z (the camera); the poles are on y.
+            let n = [theta.sin() * phi.sin(), theta.cos(), theta.sin() * phi.cos()];
+            s.positions.push([centre[0] + n[0], centre[1] + n[1], centre[2] + n[2]]);
+            s.normals.push(n);
+            // Pole vertices sit mid-segment in u, so that none share UVs.
+            let pole = r == 0 || r == RINGS;
+            let u = (k as f32 + if pole { 0.5 } else { 0.0 }) / SEGMENTS as f32;
+            s.uvs.push([u.min(1.0), r as f32 / RINGS as f32]);
+            s.colors.push([255 - (k * 5) as u8, 200 + (r * 5) as u8, 150 + (k * 6) as u8, 255]);
+        }
+    }
+    for r in 0..RINGS {
+        for k in 0..SEGMENTS {
+            // a b above c d, seen from outside: a c d and a d b wind
+            // counter-clockwise; the poles' degenerate halves are left out.
+            let a = r * (SEGMENTS + 1) + k;
+            let (b, c, d) = (a + 1, a + SEGMENTS + 1, a + SEGMENTS + 2);
+            if r + 1 < RINGS {
+                s.triangles.push([a, c, d]);
+            }
+            if r > 0 {
+                s.triangles.push([a, d, b]);
+            }
+        }
+    }
+    s
+}
+
+/// The quantisation bits of the Draco test files: positions, normals, UVs
+/// (colours are bytes, stored losslessly).
+const DRACO_BITS: [i32; 3] = [14, 10, 12];
+
+/// Draco attribute ids of the test files: not 0..3, so that a loader
+/// reading attributes by their order rather than by id fails.
+const DRACO_IDS: [u32; 4] = [7, 3, 11, 5];
+
+/// `sphere` encoded by draco-core's own encoder with `DRACO_BITS` and
+/// `DRACO_IDS`: the bytes, and the decoded vertex and triangle counts the
+/// encoder reports (for the accessors).
+fn draco_encode(s: &Sphere) -> (Vec<u8>, usize, usize) {
+    use draco_core::{DataType, EncoderBuffer, EncoderOptions, GeometryAttributeType as G, Mesh, MeshEncoder};
+    use draco_core::{PointAttribute, PointIndex};
+    let n = s.positions.len();
+    let mut mesh = Mesh::new();
+    let mut add = |kind: G, components: u8, t: DataType, normalized: bool, id: u32, bytes: Vec<u8>| {
+        let mut a = PointAttribute::new();
+        a.init(kind, components, t, normalized, n);
+        a.buffer_mut().write(0, &bytes);
+        a.set_unique_id(id);
+        mesh.add_attribute_preserve_unique_id(a)
+    };
+    let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let ids = DRACO_IDS;
+    let p = add(G::Position, 3, DataType::Float32, false, ids[0], floats(s.positions.as_flattened()));
+    let nn = add(G::Normal, 3, DataType::Float32, false, ids[1], floats(s.normals.as_flattened()));
+    let uv = add(G::TexCoord, 2, DataType::Float32, false, ids[2], floats(s.uvs.as_flattened()));
+    add(G::Color, 4, DataType::Uint8, true, ids[3], s.colors.as_flattened().to_vec());
+    for t in &s.triangles {
+        mesh.add_face(t.map(PointIndex));
+    }
+    let mut options = EncoderOptions::new();
+    for (att, bits) in [p, nn, uv].into_iter().zip(DRACO_BITS) {
+        options.set_attribute_quantization(att, bits);
+    }
+    let mut encoder = MeshEncoder::new();
+    encoder.set_mesh(mesh);
+    let mut out = EncoderBuffer::new();
+    let info = encoder.encode_with_info(&options, &mut out).unwrap();
+    let ids: Vec<u32> = info.attributes.iter().map(|a| a.unique_id).collect();
+    assert_eq!(ids, DRACO_IDS, "the encoder keeps the attribute ids");
+    (out.data().to_vec(), info.num_encoded_points, info.num_encoded_faces)
+}
+
+/// The textured material of the sphere files (the `texels` image).
+fn with_texture(mut f: Value) -> Value {
+    let (w, h, rgba) = texels();
+    f["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+    f["textures"] = json!([{"source": 0}]);
+    f["images"] = json!([{"uri": data_uri("image/png", &encode_png(w, h, &rgba))}]);
+    f
+}
+
+/// The sphere as a plain file: float positions, normals and UVs, colours
+/// as normalized bytes, 16-bit indices; the POSITION bounds declared.
+fn plain_sphere(s: &Sphere) -> Value {
+    let mut bin = Bin::default();
+    let p = bin.floats(&s.positions, "VEC3");
+    let (n, uv) = (bin.floats(&s.normals, "VEC3"), bin.floats(&s.uvs, "VEC2"));
+    let view = bin.view(s.colors.as_flattened(), None);
+    let c = bin.accessor(view, 5121, true, s.colors.len(), "VEC4");
+    let indices: Vec<u8> = s.triangles.iter().flatten().flat_map(|&i| (i as u16).to_le_bytes()).collect();
+    let view = bin.view(&indices, None);
+    let i = bin.accessor(view, 5123, false, indices.len() / 2, "SCALAR");
+    let (min, max) = bounds(&s.positions);
+    bin.accessors[p]["min"] = json!(min);
+    bin.accessors[p]["max"] = json!(max);
+    let primitive = json!({"attributes": {"POSITION": p, "NORMAL": n, "TEXCOORD_0": uv, "COLOR_0": c},
+        "indices": i, "material": 0});
+    with_texture(file(&bin, json!({"mesh": 0}), primitive))
+}
+
+fn bounds(v: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
+    let pick = |f: fn(f32, f32) -> f32, start: f32| std::array::from_fn(|k| v.iter().map(|p| p[k]).fold(start, f));
+    (pick(f32::min, f32::INFINITY), pick(f32::max, f32::NEG_INFINITY))
+}
+
+/// The sphere as a Draco file: one compressed buffer view, accessors with
+/// no data of their own (counts as decoded), the extension required.
+fn draco_sphere(s: &Sphere) -> Value {
+    let (compressed, points, faces) = draco_encode(s);
+    let mut bin = Bin::default();
+    let view = bin.view(&compressed, None);
+    let accessor = |component: u32, normalized: bool, count: usize, kind: &str| {
+        let mut a = json!({"componentType": component, "count": count, "type": kind});
+        if normalized {
+            a["normalized"] = json!(true);
+        }
+        a
+    };
+    let (min, max) = bounds(&s.positions);
+    let mut position = accessor(5126, false, points, "VEC3");
+    position["min"] = json!(min);
+    position["max"] = json!(max);
+    bin.accessors = vec![
+        position,
+        accessor(5126, false, points, "VEC3"),
+        accessor(5126, false, points, "VEC2"),
+        accessor(5121, true, points, "VEC4"),
+        accessor(5123, false, 3 * faces, "SCALAR"),
+    ];
+    let ids = DRACO_IDS;
+    let primitive = json!({
+        "attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "COLOR_0": 3}, "indices": 4, "material": 0,
+        "extensions": {"KHR_draco_mesh_compression": {"bufferView": view,
+            "attributes": {"POSITION": ids[0], "NORMAL": ids[1], "TEXCOORD_0": ids[2], "COLOR_0": ids[3]}}}
+    });
+    let mut f = with_texture(file(&bin, json!({"mesh": 0}), primitive));
+    require(&mut f, "KHR_draco_mesh_compression");
+    f
+}
+
+/// The loaded sphere: merged positions, normals, UVs, colours, triangles.
+type Loaded = (Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<[f32; 2]>, Vec<[f32; 4]>, Vec<[u32; 3]>);
+
+fn load_sphere(path: &Path) -> Loaded {
+    let file = GltfFile::read(path).unwrap();
+    assert!(file.problems.is_empty(), "{}: {:?}", path.display(), file.problems);
+    let (mesh, surface) = file.merged_with_surface().unwrap();
+    let triangles = mesh.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+    (mesh.positions, mesh.normals, surface.uvs, surface.colors, triangles)
+}
+
+/// The largest extent of `v` on any axis: Draco quantises every component
+/// of an attribute over one cube of that size.
+fn extent<const N: usize>(v: &[[f32; N]]) -> f32 {
+    (0..N)
+        .map(|k| {
+            let (lo, hi) = v.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p[k]), hi.max(p[k])));
+            hi - lo
+        })
+        .fold(0.0, f32::max)
+}
+
+/// `got` against the sphere it was encoded from, within the quantisation
+/// steps that `DRACO_BITS` give, vertex by vertex and triangle by triangle
+/// (Draco may reorder both, and turn a triangle's corners).
+#[track_caller]
+fn assert_sphere_within_the_steps(got: &Loaded, s: &Sphere) {
+    let (positions, normals, uvs, colors, triangles) = got;
+    let steps = |bits: i32| ((1u32 << bits) - 1) as f32;
+    // Half a step of the cube each attribute is quantised over, and the
+    // rounding of the f32 arithmetic that undoes it.
+    let position_tolerance = extent(&s.positions) / steps(DRACO_BITS[0]) / 2.0 + 1e-6;
+    let uv_tolerance = extent(&s.uvs) / steps(DRACO_BITS[2]) / 2.0 + 1e-6;
+    // Octahedral normals: each of the two coordinates is off by at most half
+    // a step of [-1, 1], e = 1 / (2^bits - 1); the point on the octahedron
+    // then moves by at most sqrt(e^2 + e^2 + (2e)^2) = sqrt(6) e, and
+    // normalising it (|p| >= 1/sqrt(3) there) by at most sqrt(3) times
+    // that: sqrt(18) e.
+    let normal_tolerance = 18f32.sqrt() / steps(DRACO_BITS[1]) + 1e-6;
+    let close = |a: &[f32], b: &[f32], t: f32| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= t);
+    // Each decoded vertex is one original vertex, told by position and UV.
+    let mut original = Vec::new();
+    for (k, (p, uv)) in positions.iter().zip(uvs).enumerate() {
+        let matches: Vec<usize> = (0..s.positions.len())
+            .filter(|&i| close(p, &s.positions[i], position_tolerance) && close(uv, &s.uvs[i], uv_tolerance))
+            .collect();
+        assert_eq!(matches.len(), 1, "decoded vertex {k} ({p:?}, {uv:?}) matches original vertices {matches:?}");
+        let i = matches[0];
+        assert!(
+            close(&normals[k], &s.normals[i], normal_tolerance),
+            "normal {k}: {:?} vs {:?}",
+            normals[k],
+            s.normals[i]
+        );
+        // Bytes as stored: the same fractions, up to f32 rounding.
+        let want = s.colors[i].map(|c| f32::from(c) / 255.0);
+        assert!(close(&colors[k], &want, 1e-6), "colour {k}: {:?} vs {want:?}", colors[k]);
+        original.push(i as u32);
+    }
+    // The same triangles, each wound as before (turned to start at its
+    // least corner).
+    let turned = |t: [u32; 3]| {
+        let at = (0..3).min_by_key(|&k| t[k]).unwrap();
+        [t[at], t[(at + 1) % 3], t[(at + 2) % 3]]
+    };
+    let mut want: Vec<[u32; 3]> = s.triangles.iter().map(|&t| turned(t)).collect();
+    let mut have: Vec<[u32; 3]> = triangles.iter().map(|t| turned(t.map(|i| original[i as usize]))).collect();
+    want.sort_unstable();
+    have.sort_unstable();
+    assert_eq!(have, want, "the decoded triangles");
+}
+
+#[test]
+fn draco_primitives_decode_to_the_original_vertices_within_the_quantisation_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = sphere();
+    let plain = write(dir.path(), "plain.gltf", &plain_sphere(&s));
+    let draco = draco_sphere(&s);
+    let compressed = write(dir.path(), "draco.gltf", &draco);
+    // The plain file is the sphere exactly; the Draco file within the steps.
+    let want = load_sphere(&plain);
+    assert_eq!(want.0, s.positions);
+    assert_eq!(want.4, s.triangles);
+    let got = load_sphere(&compressed);
+    assert_sphere_within_the_steps(&got, &s);
+    // The steps are fine enough to matter: the positions did move.
+    assert!(got.0.iter().zip(&s.positions).any(|(a, b)| a != b) || got.0.len() != s.positions.len());
+
+    // The same in a GLB, the compressed data in the binary chunk.
+    let glb = dir.path().join("draco.glb");
+    let mut json = draco.clone();
+    let bytes = base64::decode(json["buffers"][0]["uri"].as_str().unwrap().split(',').nth(1).unwrap()).unwrap();
+    json["buffers"][0].as_object_mut().unwrap().remove("uri");
+    std::fs::write(&glb, glb_bytes(&json, &bytes)).unwrap();
+    assert_eq!(load_sphere(&glb), got);
+
+    // Beside an uncompressed fallback (other data, in the accessors' own
+    // views) with the extension only used: Draco is read, not the fallback.
+    let mut fallback = draco.clone();
+    let shifted: Vec<[f32; 3]> = s.positions.iter().map(|p| [p[0] + 5.0, p[1], p[2]]).collect();
+    let mut bin = Bin::default();
+    bin.view(&bytes, None);
+    let p = bin.floats(&shifted, "VEC3");
+    fallback["bufferViews"] = json!(bin.views);
+    fallback["accessors"][0]["bufferView"] = json!(bin.accessors[p]["bufferView"]);
+    fallback["buffers"][0] =
+        json!({"byteLength": bin.bytes.len(), "uri": data_uri("application/octet-stream", &bin.bytes)});
+    fallback.as_object_mut().unwrap().remove("extensionsRequired");
+    // (The poles' last vertices are used by no triangle, and Draco drops
+    // them: the view holds more than the decoded count, which is valid.)
+    assert!(got.0.len() <= shifted.len());
+    let fallback = write(dir.path(), "fallback.gltf", &fallback);
+    assert_eq!(load_sphere(&fallback), got);
+
+    // Exported, the geometry is written decoded, without the extension,
+    // and reads back as the Draco file did, with true bounds.
+    for ext in ["glb", "gltf"] {
+        let out = dir.path().join(format!("out.{ext}"));
+        let json = export(&compressed, &out);
+        assert!(!json.to_string().contains("KHR_draco_mesh_compression"), "{json}");
+        assert_eq!(load_sphere(&out), got);
+    }
+}
+
+/// A GLB of `json` with `bin` as its binary chunk.
+fn glb_bytes(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let mut data = bin.to_vec();
+    data.resize(data.len().next_multiple_of(4), 0);
+    let total = 12 + 8 + text.len() + 8 + data.len();
+    let mut out = Vec::new();
+    out.extend(b"glTF");
+    out.extend(2u32.to_le_bytes());
+    out.extend((total as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend((data.len() as u32).to_le_bytes());
+    out.extend(b"BIN\0");
+    out.extend(data);
+    out
+}
+
+#[test]
+fn broken_draco_data_is_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = draco_sphere(&sphere());
+    let compressed = base64::decode(good["buffers"][0]["uri"].as_str().unwrap().split(',').nth(1).unwrap()).unwrap();
+    let with_data = |bytes: &[u8]| {
+        let mut f = good.clone();
+        f["bufferViews"][0]["byteLength"] = json!(bytes.len());
+        f["buffers"][0] = json!({"byteLength": bytes.len(), "uri": data_uri("application/octet-stream", bytes)});
+        f
+    };
+    let edited = |edit: &dyn Fn(&mut Value)| {
+        let mut f = good.clone();
+        edit(&mut f);
+        f
+    };
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("truncated", with_data(&compressed[..compressed.len() / 2]), "the compressed data is malformed"),
+        ("garbage", with_data(&[0x55; 64]), "the compressed data is malformed"),
+        ("empty", with_data(&[]), "the compressed data is malformed"),
+        (
+            "an id not in the data",
+            edited(&|f| {
+                f["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"]["attributes"]["NORMAL"] =
+                    json!(99)
+            }),
+            "NORMAL: the compressed mesh has no attribute with id 99",
+        ),
+        (
+            "an attribute the primitive lacks",
+            edited(&|f| {
+                f["meshes"][0]["primitives"][0]["attributes"].as_object_mut().unwrap().remove("COLOR_0");
+            }),
+            "COLOR_0 is not one of the primitive's attributes",
+        ),
+        (
+            "a vertex count off by one",
+            edited(&|f| f["accessors"][1]["count"] = json!(f["accessors"][1]["count"].as_u64().unwrap() + 1)),
+            "accessor 1 (NORMAL) has count",
+        ),
+        (
+            "an index count off by three",
+            edited(&|f| f["accessors"][4]["count"] = json!(f["accessors"][4]["count"].as_u64().unwrap() - 3)),
+            "accessor 4 (indices) has count",
+        ),
+        (
+            "a type of other size",
+            edited(&|f| f["accessors"][2]["type"] = json!("VEC3")),
+            "has 2 components, the accessor 3",
+        ),
+        (
+            "UVs into shorts, which cannot hold them",
+            edited(&|f| {
+                f["accessors"][2]["componentType"] = json!(5123);
+            }),
+            "does not fit its componentType UNSIGNED_SHORT",
+        ),
+        (
+            "signed indices",
+            edited(&|f| f["accessors"][4]["componentType"] = json!(5122)),
+            "accessor 4 (indices) must be unsigned",
+        ),
+        (
+            "morph targets",
+            edited(&|f| f["meshes"][0]["primitives"][0]["targets"] = json!([{"POSITION": 1}])),
+            "the extension does not allow morph targets",
+        ),
+        (
+            "strips",
+            edited(&|f| f["meshes"][0]["primitives"][0]["mode"] = json!(5)),
+            "TRIANGLE_STRIP primitives are not read",
+        ),
+        (
+            "a view past its buffer",
+            edited(&|f| f["bufferViews"][0]["byteLength"] = json!(compressed.len() + 8)),
+            "runs past the end of buffer 0",
+        ),
+    ];
+    for (name, file, want) in cases {
+        let path = write(dir.path(), "broken.gltf", &file);
+        let Err(err) = load_gltf(&path) else { panic!("{name}: the file was read") };
+        let err = err.to_string();
+        assert!(err.contains("mesh 0, primitive 0: KHR_draco_mesh_compression: "), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+        assert!(!err.contains('\n'), "{name}: {err}");
+    }
+}
+
+/// A Draco file draws the picture of its plain twin, within the codec's
+/// loss. Positions move by at most half a step of 2 m over 14 bits, 0.06 mm,
+/// where a pixel at the sphere's front spans about 21 mm: only a pixel whose
+/// centre lies that close to an edge can change, so a handful at most; the
+/// normals' error (at most 0.0042) moves shading by about one level and the
+/// UVs' (half of 1/4095) a texel's colour by far less than one: neither
+/// reaches the 8 levels counted. Allowed: 0.1 % of the pixels.
+#[test]
+fn a_draco_file_draws_the_picture_of_its_plain_twin() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = sphere();
+    let plain = write(dir.path(), "plain.gltf", &plain_sphere(&s));
+    let draco = write(dir.path(), "draco.gltf", &draco_sphere(&s));
+    let mut bare = plain_sphere(&s);
+    bare["meshes"][0]["primitives"][0].as_object_mut().unwrap().remove("material");
+    let bare = write(dir.path(), "bare.gltf", &bare);
+    let pixels = 160 * 120;
+    let (want, covered) = picture(&plain);
+    assert!(covered > pixels / 5, "the sphere covers {covered} of {pixels} pixels");
+    // The comparison tells different pictures apart: the sphere without
+    // its texture.
+    assert!(pixels_apart(&want, &picture(&bare).0) > pixels / 20);
+    let (got, got_covered) = picture(&draco);
+    let allowed = pixels / 1000;
+    assert!(got_covered.abs_diff(covered) <= allowed, "{got_covered} against {covered} pixels");
+    let apart = pixels_apart(&want, &got);
+    assert!(apart <= allowed, "{apart} pixels differ by more than 8 levels (at most {allowed})");
 }

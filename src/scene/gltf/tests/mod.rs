@@ -17,7 +17,7 @@ struct Doc {
 
 impl Doc {
     fn view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(format!(r#"{{"buffer":0,"byteOffset":{},"byteLength":{}}}"#, self.bin.len(), bytes.len()));
@@ -75,7 +75,7 @@ impl Doc {
 fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let padded = |bytes: &[u8], fill: u8| {
         let mut v = bytes.to_vec();
-        while v.len() % 4 != 0 {
+        while !v.len().is_multiple_of(4) {
             v.push(fill);
         }
         v
@@ -314,9 +314,13 @@ fn quantized_positions_and_normals_are_read() {
     }
     let m = write(format!(r#""POSITION":{q}"#), "KHR_mesh_quantization").unwrap();
     assert_eq!(&m.positions[..3], &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]);
-    // A geometry extension we cannot read is refused by name.
-    let err = write(format!(r#""POSITION":{q}"#), "KHR_draco_mesh_compression").unwrap_err().to_string();
-    assert!(err.contains("requires the extension KHR_draco_mesh_compression"), "{err}");
+    // Draco is read now: required by a file whose primitive has no
+    // compressed data, the plain accessors are read.
+    let m = write(format!(r#""POSITION":{q}"#), "KHR_draco_mesh_compression").unwrap();
+    assert_eq!(&m.positions[..3], &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]);
+    // A required extension nothing here reads is refused by name.
+    let err = write(format!(r#""POSITION":{q}"#), "EXT_lossy_geometry").unwrap_err().to_string();
+    assert!(err.contains("requires the extension EXT_lossy_geometry"), "{err}");
 }
 
 #[test]
