@@ -227,6 +227,17 @@ fn png_pixels(path: &Path) -> Vec<u8> {
     buf
 }
 
+/// The 96x64 headless screenshot (validation on, no UI) of a run with
+/// `extra` arguments, written to `png`, as RGBA bytes.
+fn shot_96x64(png: &Path, extra: &[&str]) -> Vec<u8> {
+    let mut args = vec!["--headless", "--validation", "--no-ui", "--size", "96x64", "--screenshot"];
+    args.push(png.to_str().unwrap());
+    args.extend_from_slice(extra);
+    let out = viewport_cli(&args);
+    assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+    png_pixels(png)
+}
+
 #[test]
 fn hdr_environments_are_read_beside_the_lighting_or_script_file_and_bad_ones_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,15 +258,7 @@ fn hdr_environments_are_read_beside_the_lighting_or_script_file_and_bad_ones_are
         "s.json",
         &format!(r#"{{"lighting":{{"environment":"../env/sky.hdr",{rest}}},"events":[]}}"#),
     );
-    let shot = |name: &str, extra: &[&str]| {
-        let png = dir.path().join(name);
-        let mut args = vec!["--headless", "--validation", "--no-ui", "--size", "96x64", "--screenshot"];
-        args.push(png.to_str().unwrap());
-        args.extend_from_slice(extra);
-        let out = viewport_cli(&args);
-        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
-        png_pixels(&png)
-    };
+    let shot = |name: &str, extra: &[&str]| shot_96x64(&dir.path().join(name), extra);
     // The demo scene: a constant file draws as the uniform environment of
     // its radiance, by `--lighting` and by a script.
     let want = shot("uniform.png", &["--lighting", &uniform]);
@@ -290,6 +293,19 @@ fn hdr_environments_are_read_beside_the_lighting_or_script_file_and_bad_ones_are
         assert_bad_input(&out, problem);
         assert!(!Path::new(png).exists());
     }
+}
+
+#[test]
+fn the_shipped_sky_lighting_file_opens_and_lights_unlike_the_studio() {
+    // The README's example: `--lighting assets/lighting-sky.json`, its
+    // `.hdr` named relative to it.
+    let dir = tempfile::tempdir().unwrap();
+    let sky = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lighting-sky.json");
+    let shot = |name: &str, extra: &[&str]| shot_96x64(&dir.path().join(name), extra);
+    let studio = shot("studio.png", &[]);
+    let lit = shot("sky.png", &["--lighting", sky.to_str().unwrap()]);
+    let differing = studio.chunks(4).zip(lit.chunks(4)).filter(|(a, b)| a != b).count();
+    assert!(differing > 100, "only {differing} pixels differ from the studio's");
 }
 
 #[test]
