@@ -11,7 +11,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
-use crate::render::device::{create_image_memory, one_shot, Buffer, Guard, Image};
+use crate::render::device::{create_image_memory, one_shot, Buffer, Gpu, Guard, Image};
 use crate::scene::material::ImageData;
 
 /// The format of every texture: base colours are sRGB-encoded.
@@ -100,37 +100,9 @@ impl Texture {
             return Err(RenderError::ZeroSize { what: "texture", width, height });
         }
         let levels = if mips && can_blit(ctx, format) { mip_levels(width, height) } else { 1 };
-        let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(format)
-            .extent(vk::Extent3D { width, height, depth: 1 })
-            .mip_levels(levels)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
-        let tex = &mut *t;
-        create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
-        let view_info = vk::ImageViewCreateInfo::default()
-            .image(t.raw)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(format)
-            .subresource_range(levels_range(0, levels));
-        // SAFETY: the image is alive and has this format and these levels.
-        t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
-
-        let mut staging = Guard::new(
-            gpu,
-            Buffer::new(
-                gpu,
-                bytes as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-                MemoryLocation::CpuToGpu,
-                "texture staging",
-            )?,
-        );
+        let usage = vk::ImageUsageFlags::TRANSFER_SRC;
+        let t = sampled_image(gpu, (width, height), format, levels, usage, name)?;
+        let mut staging = staging_buffer(gpu, bytes)?;
         staging.write(0, &texels[..bytes], "texture staging")?;
         let (raw, src) = (t.raw, staging.raw);
         let d = ctx.device();
@@ -165,38 +137,9 @@ impl Texture {
         if width == 0 || height == 0 || count == 0 || count > mip_levels(width, height) || !fits {
             return Err(RenderError::ZeroSize { what: "texture with given levels", width, height });
         }
-        let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(format)
-            .extent(vk::Extent3D { width, height, depth: 1 })
-            .mip_levels(count)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
-        let tex = &mut *t;
-        create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
-        let view_info = vk::ImageViewCreateInfo::default()
-            .image(t.raw)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(format)
-            .subresource_range(levels_range(0, count));
-        // SAFETY: the image is alive and has this format and these levels.
-        t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
-
+        let t = sampled_image(gpu, (width, height), format, count, vk::ImageUsageFlags::empty(), name)?;
         let bytes: usize = levels.iter().map(|l| l.len()).sum();
-        let mut staging = Guard::new(
-            gpu,
-            Buffer::new(
-                gpu,
-                bytes as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-                MemoryLocation::CpuToGpu,
-                "texture staging",
-            )?,
-        );
+        let mut staging = staging_buffer(gpu, bytes)?;
         let mut copies = Vec::with_capacity(levels.len());
         let mut offset = 0;
         for (k, level) in levels.iter().enumerate() {
@@ -241,6 +184,51 @@ impl Texture {
         drop(staging);
         Ok(t.finish())
     }
+}
+
+/// A 2D image of `format` with `levels` mip levels, sampled and written by
+/// transfers (and `usage` besides), with its view; not yet written.
+fn sampled_image<'a>(
+    gpu: &'a Gpu,
+    (width, height): (u32, u32),
+    format: vk::Format,
+    levels: u32,
+    usage: vk::ImageUsageFlags,
+    name: &str,
+) -> Result<Guard<'a, Image>, RenderError> {
+    let mut t = Guard::new(gpu, Image { extent: vk::Extent2D { width, height }, ..Image::null() });
+    let info = vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D { width, height, depth: 1 })
+        .mip_levels(levels)
+        .array_layers(1)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST | usage)
+        .initial_layout(vk::ImageLayout::UNDEFINED);
+    let tex = &mut *t;
+    create_image_memory(gpu, &info, name, &mut tex.raw, &mut tex.alloc)?;
+    let view_info = vk::ImageViewCreateInfo::default()
+        .image(t.raw)
+        .view_type(vk::ImageViewType::TYPE_2D)
+        .format(format)
+        .subresource_range(levels_range(0, levels));
+    // SAFETY: the image is alive and has this format and these levels.
+    t.view = unsafe { gpu.device.create_image_view(&view_info, None) }.vk("vkCreateImageView")?;
+    Ok(t)
+}
+
+/// A host-written buffer of `bytes` to copy texels from.
+fn staging_buffer(gpu: &Gpu, bytes: usize) -> Result<Guard<'_, Buffer>, RenderError> {
+    let buffer = Buffer::new(
+        gpu,
+        bytes as u64,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        MemoryLocation::CpuToGpu,
+        "texture staging",
+    )?;
+    Ok(Guard::new(gpu, buffer))
 }
 
 /// Copies the staging buffer into level 0, blits each level from the one
