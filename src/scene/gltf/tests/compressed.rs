@@ -781,22 +781,7 @@ fn draco_primitives_decode_to_the_original_vertices_within_the_quantisation_step
 
 /// A GLB of `json` with `bin` as its binary chunk.
 fn glb_bytes(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = serde_json::to_vec(json).unwrap();
-    text.resize(text.len().next_multiple_of(4), b' ');
-    let mut data = bin.to_vec();
-    data.resize(data.len().next_multiple_of(4), 0);
-    let total = 12 + 8 + text.len() + 8 + data.len();
-    let mut out = Vec::new();
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(text);
-    out.extend((data.len() as u32).to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(data);
-    out
+    glb(&serde_json::to_vec(json).unwrap(), bin)
 }
 
 #[test]
