@@ -10,7 +10,11 @@
 //! up to date from the scene's name log (the ids given a name since), so a
 //! rename or a paste costs its own names; ids whose names went or changed
 //! stay on old lists until the lists are made again, and the check drops
-//! them. Texts of one or two bytes read every name.
+//! them. A text of one or two bytes is in a name of three bytes or more
+//! only inside one of its trigrams, so the search reads the lists of the
+//! trigrams that hold it (every id on them matches, but for old entries),
+//! and checks the names shorter than three bytes, kept on a list of their
+//! own. Only the empty text reads every name.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -74,6 +78,9 @@ pub struct NameSearch {
     /// The scene's name log these lists are of: its epoch, and how much of
     /// it was read. `None`: never made.
     read: Option<(u64, usize)>,
+    /// Objects whose lower-cased names have fewer than three bytes (no
+    /// trigram), with old entries as the lists have.
+    short: Vec<u32>,
     /// Ids added to the lists since they were made: once they outnumber the
     /// names, the lists are made again (old entries dropped).
     added: usize,
@@ -84,10 +91,13 @@ impl NameSearch {
     /// case, in id order.
     pub fn find(&mut self, scene: &Scene, text: &str) -> Vec<usize> {
         let needle = text.to_lowercase();
-        if needle.len() < 3 {
-            return scene.iter().filter(|(_, o)| contains_ignoring_case(&o.name, &needle)).map(|(i, _)| i).collect();
+        if needle.is_empty() {
+            return scene.ids().collect();
         }
         self.catch_up(scene);
+        if needle.len() < 3 {
+            return self.find_short(scene, needle.as_bytes());
+        }
         let mut keys = Vec::new();
         trigrams(&needle, &mut keys);
         let mut shortest: &[u32] = &[];
@@ -107,6 +117,28 @@ impl NameSearch {
         found
     }
 
+    /// [`NameSearch::find`] for a text of one or two bytes: the lists of
+    /// the trigrams holding it and the short names.
+    fn find_short(&self, scene: &Scene, needle: &[u8]) -> Vec<usize> {
+        let holds = |k: u32| {
+            let t = [(k >> 16) as u8, (k >> 8) as u8, k as u8];
+            t.windows(needle.len()).any(|w| w == needle)
+        };
+        let text = std::str::from_utf8(needle).unwrap_or("");
+        let mut found: Vec<usize> = self
+            .lists
+            .iter()
+            .filter(|(&k, _)| holds(k))
+            .flat_map(|(_, ids)| ids.iter())
+            .chain(&self.short)
+            .map(|&i| i as usize)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found.retain(|&i| scene.get(i).is_some_and(|o| contains_ignoring_case(&o.name, text)));
+        found
+    }
+
     /// Brings the lists up to the scene's names: the logged ids since the
     /// last read, or every name when the log is another one or the lists
     /// hold too many old entries.
@@ -117,26 +149,33 @@ impl NameSearch {
             Some((e, seen)) if e == epoch && seen <= log.len() && self.added <= scene.len() => {
                 for &i in &log[seen..] {
                     if let Some(o) = scene.get(i as usize) {
-                        trigrams(&o.name, &mut keys);
-                        for &k in &keys {
-                            self.lists.entry(k).or_default().push(i);
-                        }
+                        self.add(i, &o.name, &mut keys);
                         self.added += 1;
                     }
                 }
             }
             _ => {
                 self.lists.clear();
+                self.short.clear();
                 self.added = 0;
                 for (i, o) in scene.iter() {
-                    trigrams(&o.name, &mut keys);
-                    for &k in &keys {
-                        self.lists.entry(k).or_default().push(i as u32);
-                    }
+                    self.add(i as u32, &o.name, &mut keys);
                 }
             }
         }
         self.read = Some((epoch, log.len()));
+    }
+
+    /// Puts object `i`, named `name`, on the lists of its trigrams (or on
+    /// the short names' list); `keys` is room for them.
+    fn add(&mut self, i: u32, name: &str, keys: &mut Vec<u32>) {
+        trigrams(name, keys);
+        if keys.is_empty() {
+            self.short.push(i);
+        }
+        for &k in keys.iter() {
+            self.lists.entry(k).or_default().push(i);
+        }
     }
 }
 
@@ -181,7 +220,7 @@ mod tests {
         let names = ["Lamp.000", "desk lamp", "Cube", "ÄRGER", "clamp", "lam", "amp"];
         let mut scene = Scene::from_objects(None, names.iter().map(|n| object(n)).collect());
         let mut search = NameSearch::default();
-        let texts = ["lamp", "LAM", "amp", "ärg", "ube", "la", "", "zzz", "p.0"];
+        let texts = ["lamp", "LAM", "amp", "ärg", "ube", "la", "", "zzz", "p.0", "p", "Ä", "e", "zz"];
         let check = |search: &mut NameSearch, scene: &Scene| {
             for t in texts {
                 assert_eq!(search.find(scene, t), brute(scene, t), "text {t:?}");
