@@ -182,6 +182,17 @@ fn organise(c: &mut Criterion) {
         g.bench_function("filter_frame_after", |b| {
             b.iter_custom(|it| frame_after(&mut e, &mut gpu, it, &mut refilter, |_| ()))
         });
+        // A two-letter text ("mp", in the 100 lamps' names only): read
+        // through the lists of the three-letter pieces that hold it.
+        let short = ["mp", "MP"];
+        let mut refilter_short = |e: &mut Editor| {
+            turn += 1;
+            ui.set_filter(short[turn % 2]);
+            ui.draw(e)
+        };
+        g.bench_function("filter_two_letters_ui_pass", |b| {
+            b.iter_custom(|it| timed(&mut e, it, &mut refilter_short, |_| ()))
+        });
         g.bench_function("ui_pass_filter_unchanged", |b| b.iter(|| black_box(ui.draw(&mut e))));
         g.finish();
     }
