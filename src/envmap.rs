@@ -23,6 +23,8 @@ use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::render::assets::environment::ggx_half_vector;
+
 /// The width of the mirror level (roughness 0) of the specular map.
 pub const BASE_WIDTH: u32 = 256;
 /// Its height.
@@ -220,10 +222,6 @@ fn par_rows<T: Send>(rows: u32, f: impl Fn(u32) -> Vec<T> + Sync) -> Vec<T> {
     })
 }
 
-fn radical_inverse(bits: u32) -> f64 {
-    f64::from(bits.reverse_bits()) * (1.0 / 4_294_967_296.0)
-}
-
 fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
@@ -268,12 +266,10 @@ fn lobe(roughness: f64, base: &EnvImage) -> Vec<LobeSample> {
     let texel = 4.0 * PI / f64::from(base.width * base.height);
     (0..SAMPLES)
         .filter_map(|i| {
-            let (u1, u2) = ((f64::from(i) + 0.5) / f64::from(SAMPLES), radical_inverse(i));
-            let phi = 2.0 * PI * u2;
-            let cos_t = ((1.0 - u1) / (1.0 + (a2 - 1.0) * u1)).sqrt();
-            let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
+            let h = ggx_half_vector(i, SAMPLES, a2);
+            let cos_t = h[2];
             // l = 2 (v.h) h - v with v = (0, 0, 1) and v.h = cos_t.
-            let l = [2.0 * cos_t * sin_t * phi.cos(), 2.0 * cos_t * sin_t * phi.sin(), 2.0 * cos_t * cos_t - 1.0];
+            let l = [2.0 * cos_t * h[0], 2.0 * cos_t * h[1], 2.0 * cos_t * cos_t - 1.0];
             if l[2] <= 0.0 {
                 return None;
             }

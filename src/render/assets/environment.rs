@@ -30,6 +30,17 @@ fn radical_inverse(mut bits: u32) -> f64 {
     f64::from(bits) * (1.0 / 4_294_967_296.0)
 }
 
+/// Half vector `i` of `samples` GGX-distributed ones about +z for
+/// `a2 = alpha^2` (a Hammersley set): what the BRDF table and the `.hdr`
+/// environments' prefiltering (`crate::envmap`) both integrate with.
+pub(crate) fn ggx_half_vector(i: u32, samples: u32, a2: f64) -> [f64; 3] {
+    let (u1, u2) = ((f64::from(i) + 0.5) / f64::from(samples), radical_inverse(i));
+    let phi = 2.0 * std::f64::consts::PI * u2;
+    let cos_t = ((1.0 - u1) / (1.0 + (a2 - 1.0) * u1)).sqrt();
+    let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
+    [sin_t * phi.cos(), sin_t * phi.sin(), cos_t]
+}
+
 /// `(A, B)` for `n.v` = `nv` and `roughness`, integrated with `samples`
 /// GGX-distributed half vectors.
 pub(crate) fn split_sum(nv: f64, roughness: f64, samples: u32) -> (f64, f64) {
@@ -38,11 +49,7 @@ pub(crate) fn split_sum(nv: f64, roughness: f64, samples: u32) -> (f64, f64) {
     let v = [(1.0 - nv * nv).max(0.0).sqrt(), 0.0, nv];
     let (mut a, mut b) = (0.0, 0.0);
     for i in 0..samples {
-        let (u1, u2) = ((f64::from(i) + 0.5) / f64::from(samples), radical_inverse(i));
-        let phi = 2.0 * std::f64::consts::PI * u2;
-        let cos_t = ((1.0 - u1) / (1.0 + (a2 - 1.0) * u1)).sqrt();
-        let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-        let h = [sin_t * phi.cos(), sin_t * phi.sin(), cos_t];
+        let h = ggx_half_vector(i, samples, a2);
         let vh = v[0] * h[0] + v[1] * h[1] + v[2] * h[2];
         let l = [2.0 * vh * h[0] - v[0], 2.0 * vh * h[1] - v[1], 2.0 * vh * h[2] - v[2]];
         let (nl, nh) = (l[2], h[2]);
