@@ -147,7 +147,8 @@ impl Editor {
     /// parent that is one of them or below one). The flag tells that a
     /// shear was dropped.
     fn reparent_edit(&self, ids: &[usize], parent: Option<usize>) -> Result<(Edit, bool), String> {
-        let moved: Vec<usize> = ids.iter().copied().filter(|&i| Some(i) != parent && self.scene.contains(i)).collect();
+        let mut moved: Vec<usize> =
+            ids.iter().copied().filter(|&i| Some(i) != parent && self.scene.contains(i)).collect();
         if let Some(p) = parent {
             if let Some(&i) = moved.iter().find(|&&i| self.scene.hierarchy().is_ancestor(i, p)) {
                 return Err(format!(
@@ -164,7 +165,6 @@ impl Editor {
         let inverse = parent_world.try_inverse().ok_or("the new parent's transform cannot be inverted")?;
         // After the new parent's children, in the order of their rows.
         let h = self.scene.hierarchy();
-        let mut moved = moved;
         let row_key = |i: usize| {
             let mut key: Vec<u64> = h.ancestors(i).map(|a| h.place(a)).collect();
             key.reverse();
