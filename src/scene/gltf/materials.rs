@@ -1,9 +1,10 @@
 //! Reading a glTF file's materials, samplers and images into the plain
 //! [`Looks`] of `scene::material`. The images the materials' textures use
-//! are decoded (PNG, JPEG and WebP, in parallel threads); others are not
-//! opened. A texture with `EXT_texture_webp` reads the WebP image it names
-//! rather than its fallback `source`. An image that is missing, unreadable
-//! or of another format (KTX2) is a warning naming it.
+//! are decoded (PNG, JPEG, WebP and Basis Universal KTX2, in parallel
+//! threads); others are not opened. A texture with `KHR_texture_basisu` or
+//! `EXT_texture_webp` reads the image its extension names, and falls back
+//! to its plain `source` if that image cannot be read. An image that is
+//! missing or unreadable is a warning naming it.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,62 +14,115 @@ use crate::scene::material::{
     AlphaMode, Filter, ImageData, Looks, Material, SamplerDesc, TextureRef, UvMap, UvTransform, Wrap, MAX_IMAGE_SIDE,
 };
 
-/// Per texture of `document` (whose JSON is `json`), the image it reads:
-/// the WebP image its `EXT_texture_webp` extension names, else its `source`
-/// (`None` without either, e.g. a `KHR_texture_basisu` texture without a
-/// fallback). An index out of range is passed over (the checks warn).
-pub(super) fn texture_images(json: &serde_json::Value, document: &gltf::Document) -> Vec<Option<usize>> {
+/// The extensions that name a texture's image in place of its `source`,
+/// in the order they are tried.
+const IMAGE_EXTENSIONS: [&str; 2] = ["KHR_texture_basisu", "EXT_texture_webp"];
+
+/// Per texture of `document` (whose JSON is `json`), the images it may
+/// read, first choice first: the images its `KHR_texture_basisu` and
+/// `EXT_texture_webp` extensions name, then its `source` (the fallback).
+/// Empty for a texture with none. An index out of range is passed over
+/// (the checks warn).
+pub(super) fn texture_images(json: &serde_json::Value, document: &gltf::Document) -> Vec<Vec<usize>> {
     let images = document.images().len();
     document
         .textures()
         .map(|t| {
-            let webp = json.pointer(&format!("/textures/{}/extensions/EXT_texture_webp/source", t.index()));
-            webp.and_then(serde_json::Value::as_u64)
-                .and_then(|i| usize::try_from(i).ok())
-                .filter(|&i| i < images)
-                .or_else(|| t.source().map(|s| s.index()))
+            let named = IMAGE_EXTENSIONS.iter().filter_map(|ext| {
+                json.pointer(&format!("/textures/{}/extensions/{ext}/source", t.index()))
+                    .and_then(serde_json::Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+            });
+            let mut list: Vec<usize> = Vec::new();
+            for i in named.chain(t.source().map(|s| s.index())) {
+                if i < images && !list.contains(&i) {
+                    list.push(i);
+                }
+            }
+            list
         })
         .collect()
 }
 
+/// The textures any material of `document` reads.
+fn textures_used(document: &gltf::Document) -> Vec<usize> {
+    let mut used = Vec::new();
+    for m in document.materials() {
+        let pbr = m.pbr_metallic_roughness();
+        let infos = [
+            pbr.base_color_texture().map(|i| i.texture().index()),
+            pbr.metallic_roughness_texture().map(|i| i.texture().index()),
+            m.emissive_texture().map(|i| i.texture().index()),
+            m.occlusion_texture().map(|i| i.texture().index()),
+            m.normal_texture().map(|i| i.texture().index()),
+        ];
+        used.extend(infos.into_iter().flatten());
+    }
+    used.sort_unstable();
+    used.dedup();
+    used
+}
+
 /// Reads the materials of `document` and decodes the images their textures
-/// use (in parallel). `texture_images` are [`texture_images`]'s, `buffers`
-/// the file's buffers, `base` the folder side files are read from; `file`
-/// names the glTF in warnings.
+/// use (in parallel). `texture_images` are [`texture_images`]'s: a texture
+/// reads the first of its images that decodes, trying the next ones only
+/// when one fails. `buffers` are the file's buffers, `base` the folder side
+/// files are read from; `file` names the glTF in warnings.
 pub fn read_looks(
     document: &gltf::Document,
-    texture_images: &[Option<usize>],
+    texture_images: &[Vec<usize>],
     buffers: &[Vec<u8>],
     base: &Path,
     file: &Path,
 ) -> Looks {
-    let materials: Vec<Material> = document.materials().map(|m| material(&m, texture_images)).collect();
-    let mut used = vec![false; document.images().len()];
-    for m in &materials {
-        for t in [m.texture, m.metallic_roughness, m.emissive_texture, m.occlusion, m.normal].into_iter().flatten() {
-            used[t.image] = true;
-        }
-    }
     let images: Vec<gltf::Image<'_>> = document.images().collect();
-    let wanted: Vec<usize> = (0..images.len()).filter(|&i| used[i]).collect();
-    let decoded = parallel_map(&wanted, |&i| decode_image(&images[i], buffers, base));
-    let mut out = Looks { materials, images: vec![None; images.len()], warnings: Vec::new() };
-    for (&i, result) in wanted.iter().zip(decoded) {
-        match result {
-            Ok(image) => out.images[i] = Some(Arc::new(image)),
-            Err(problem) => out.warnings.push(format!(
-                "{}: {}: {problem}; its materials draw with their colour factor alone",
-                file.display(),
-                image_name(&images[i])
-            )),
+    let mut decoded: Vec<Option<Result<Arc<ImageData>, String>>> = vec![None; images.len()];
+    // Per texture: the image it reads, once one decoded.
+    let mut chosen: Vec<Option<usize>> = vec![None; texture_images.len()];
+    let pending: Vec<usize> = textures_used(document).into_iter().filter(|&t| t < texture_images.len()).collect();
+    // Round k decodes the k-th choice of every texture whose earlier
+    // choices all failed (round 0: every first choice).
+    let rounds = texture_images.iter().map(Vec::len).max().unwrap_or(0);
+    for k in 0..rounds {
+        let mut wanted: Vec<usize> = pending
+            .iter()
+            .filter(|&&t| chosen[t].is_none())
+            .filter(|&&t| texture_images[t][..k.min(texture_images[t].len())].iter().all(|&i| matches!(decoded[i], Some(Err(_)))))
+            .filter_map(|&t| texture_images[t].get(k).copied())
+            .filter(|&i| decoded[i].is_none())
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let results = parallel_map(&wanted, |&i| decode_image(&images[i], buffers, base));
+        for (&i, result) in wanted.iter().zip(results) {
+            decoded[i] = Some(result.map(Arc::new));
+        }
+        for &t in &pending {
+            if chosen[t].is_none() {
+                chosen[t] = texture_images[t].iter().copied().find(|&i| matches!(decoded[i], Some(Ok(_))));
+            }
         }
     }
-    // A material whose image failed draws with its factor alone.
-    for m in &mut out.materials {
-        for t in m.textures_mut() {
-            if t.is_some_and(|t| out.images[t.image].is_none()) {
-                *t = None;
+    let materials: Vec<Material> = document.materials().map(|m| material(&m, &chosen)).collect();
+    let mut out = Looks { materials, images: vec![None; images.len()], warnings: Vec::new() };
+    for (i, result) in decoded.into_iter().enumerate() {
+        match result {
+            Some(Ok(image)) => out.images[i] = Some(image),
+            Some(Err(problem)) => {
+                // The images the textures that tried this one read instead.
+                let mut instead: Vec<usize> = pending
+                    .iter()
+                    .filter(|&&t| texture_images[t].contains(&i))
+                    .filter_map(|&t| chosen[t])
+                    .collect();
+                instead.dedup();
+                let outcome = match instead.first() {
+                    Some(&j) => format!("its textures read their fallback, {}", image_name(&images[j])),
+                    None => "its materials draw with their colour factor alone".to_string(),
+                };
+                out.warnings.push(format!("{}: {}: {problem}; {outcome}", file.display(), image_name(&images[i])));
             }
+            None => {}
         }
     }
     out
@@ -164,8 +218,7 @@ fn material(m: &gltf::Material<'_>, texture_images: &[Option<usize>]) -> Materia
             m.index().map_or("(default)".to_string(), |i| i.to_string())
         );
     }
-    // A texture without an image read here (allowed where an extension
-    // supplies one, e.g. KHR_texture_basisu) draws the factor alone.
+    // A texture none of whose images could be read draws the factor alone.
     let reference = |t: gltf::Texture<'_>, k: usize| {
         Some(TextureRef {
             image: (*texture_images.get(t.index())?)?,
@@ -298,7 +351,8 @@ pub(super) fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &P
     }
 }
 
-/// Decodes PNG, JPEG or WebP bytes (told by their first bytes) into RGBA8.
+/// Decodes PNG, JPEG, WebP or Basis Universal KTX2 bytes (told by their
+/// first bytes) into RGBA8.
 pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
     let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         image::ImageFormat::Png
@@ -306,10 +360,10 @@ pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
         image::ImageFormat::Jpeg
     } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
         image::ImageFormat::WebP
-    } else if bytes.starts_with(b"\xabKTX 20\xbb") {
-        return Err("KTX2 images are not supported (PNG, JPEG and WebP are)".into());
+    } else if bytes.starts_with(super::ktx2::KTX2_IDENTIFIER) {
+        return super::ktx2::decode(bytes);
     } else {
-        return Err("not a PNG, JPEG or WebP image".into());
+        return Err("not a PNG, JPEG, WebP or KTX2 image".into());
     };
     let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
     let mut limits = image::Limits::default();
@@ -330,9 +384,9 @@ mod tests {
 
     #[test]
     fn unknown_formats_are_named() {
-        assert!(decode(b"\xabKTX 20\xbb\r\n\x1a\n rest").unwrap_err().contains("KTX2"));
+        assert!(decode(b"\xabKTX 20\xbb\r\n\x1a\n rest").unwrap_err().contains("KTX2 header is cut short"));
         assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("cannot decode"));
-        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG, JPEG or WebP"));
+        assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG, JPEG, WebP or KTX2"));
         assert!(decode(b"\x89PNG\r\n\x1a\n truncated").unwrap_err().contains("cannot decode"));
     }
 

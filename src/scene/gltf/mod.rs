@@ -66,9 +66,10 @@ pub struct GltfFile {
     path: PathBuf,
     document: Document,
     buffers: Vec<Vec<u8>>,
-    /// Per texture, the image it reads (`EXT_texture_webp`'s before the
-    /// plain `source`; see `materials::texture_images`).
-    texture_images: Vec<Option<usize>>,
+    /// Per texture, the images it may read, first choice first (those its
+    /// extensions name before the plain `source`; see
+    /// `materials::texture_images`).
+    texture_images: Vec<Vec<usize>>,
     /// The file's breaches of the specification (`check/`), logged
     /// by [`GltfFile::warn_problems`] once the file has been read without
     /// error (so a file refused later prints its one error line alone).
@@ -619,6 +620,7 @@ mod animation;
 mod check;
 mod draco;
 pub mod export;
+mod ktx2;
 mod lenient;
 mod materials;
 mod meshopt;
