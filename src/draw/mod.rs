@@ -136,6 +136,8 @@ impl SceneMeshes {
             let key = (t.image, m.occlusion_strength.to_bits());
             if let std::collections::hash_map::Entry::Vacant(e) = occlusion.entry(key) {
                 let mut image = (*loaded.images[t.image]).clone();
+                // The texels change: a Basis file no longer describes them.
+                image.basis = None;
                 let strength = m.occlusion_strength.clamp(0.0, 1.0);
                 for px in image.rgba.chunks_exact_mut(4) {
                     let r = 1.0 + strength * (f32::from(px[0]) / 255.0 - 1.0);

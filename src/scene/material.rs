@@ -222,6 +222,11 @@ pub struct ImageData {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// The Basis Universal KTX2 file the texels were transcoded from, if
+    /// they were: a renderer may upload its own transcode of it in a
+    /// block-compressed format instead ([`crate::scene::ktx2`]). `None`
+    /// once the texels are changed.
+    pub basis: Option<Arc<[u8]>>,
 }
 
 /// A range of a mesh's indices drawn with one material.
@@ -488,7 +493,7 @@ mod tests {
     #[test]
     fn cutouts_read_the_nearest_texel_times_the_factor_and_vertex_alpha() {
         // A 2 x 1 image: left texel opaque, right one alpha 100.
-        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
+        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100], basis: None });
         let mask = Material {
             alpha: AlphaMode::Mask(0.5),
             texture: Some(TextureRef { image: 0, sampler: SamplerDesc::default(), uv: UvMap::default() }),
@@ -544,7 +549,7 @@ mod tests {
     fn cutouts_read_the_base_colour_textures_own_set_and_transform() {
         // Left texel opaque, right texel alpha 100; the texture reads
         // TEXCOORD_1 moved by +0.5 in u, so u1 = 0.1 reads the right texel.
-        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100] });
+        let image = Arc::new(ImageData { width: 2, height: 1, rgba: vec![9, 9, 9, 255, 9, 9, 9, 100], basis: None });
         let uv = UvMap { set: 1, transform: Some(UvTransform { offset: [0.5, 0.0], ..UvTransform::default() }) };
         let mask = Material {
             alpha: AlphaMode::Mask(0.5),

@@ -11,6 +11,7 @@ pub mod changes;
 pub mod file;
 pub mod gltf;
 pub mod hierarchy;
+pub mod ktx2;
 mod load;
 pub mod material;
 pub mod morph;

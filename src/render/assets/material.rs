@@ -29,7 +29,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::envmap::{EnvImage, HdrId};
 use crate::render::assets::environment::{brdf_lut, half, LightingBlock, LUT_SIZE};
-use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT};
+use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT, TEXTURE_FORMAT};
 use crate::render::desc::{MaterialDesc, MaterialId, MaterialTexture, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
@@ -112,6 +112,8 @@ const IMAGES_PER_SET: u32 = 8;
 
 /// The environment maps' format: half floats, filterable everywhere.
 const ENV_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// The format of the split-sum BRDF table.
+const LUT_FORMAT: vk::Format = vk::Format::R16G16_SFLOAT;
 
 /// The environment maps' sampler: around the horizon the image repeats,
 /// at the poles it stops; mip levels blended.
@@ -148,6 +150,8 @@ pub(crate) struct Materials {
     free: u32,
     samplers: Vec<(SamplerDesc, vk::Sampler)>,
     textures: Vec<Texture>,
+    /// The format of each of `textures`.
+    texture_formats: Vec<vk::Format>,
     list: Vec<GpuMaterial>,
     /// The lighting block, one slot per frame in flight.
     lighting: Option<Buffer>,
@@ -251,20 +255,13 @@ impl Materials {
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
             .vk("vkCreateDescriptorSetLayout")?;
-        let white = ImageData { width: 1, height: 1, rgba: vec![255; 4] };
+        let white = ImageData { width: 1, height: 1, rgba: vec![255; 4], basis: None };
         let white_linear = self.add_linear_texture(ctx, &white)?;
         let white = self.add_texture(ctx, &white)?;
         debug_assert_eq!(white, TextureId(1));
         self.white_linear = white_linear;
-        let lut = Texture::upload_as(
-            ctx,
-            (LUT_SIZE, LUT_SIZE),
-            brdf_lut(),
-            (vk::Format::R16G16_SFLOAT, 4, false),
-            "BRDF table",
-        )?;
-        self.textures.push(lut);
-        self.lut = TextureId(self.textures.len() as u32 - 1);
+        let lut = Texture::upload_as(ctx, (LUT_SIZE, LUT_SIZE), brdf_lut(), (LUT_FORMAT, 4, false), "BRDF table")?;
+        self.lut = self.push_texture(lut, LUT_FORMAT);
         let black = EnvImage { width: 1, height: 1, texels: vec![[0.0; 3]] };
         self.env_black = Some(Texture::upload_levels(
             ctx,
@@ -287,18 +284,37 @@ impl Materials {
         Ok(())
     }
 
+    /// An sRGB texture, mipmapped: BC7 for a Basis Universal image where
+    /// [`Texture::upload_basis`] can, else RGBA8.
     pub fn add_texture(&mut self, ctx: &Context, image: &ImageData) -> Result<TextureId, RenderError> {
-        let texture = Texture::upload(ctx, image, "texture")?;
-        self.textures.push(texture);
-        Ok(TextureId(self.textures.len() as u32 - 1))
+        let bc7 = vk::Format::BC7_SRGB_BLOCK;
+        match Texture::upload_basis(ctx, image, bc7, "texture")? {
+            Some(texture) => Ok(self.push_texture(texture, bc7)),
+            None => Ok(self.push_texture(Texture::upload(ctx, image, "texture")?, TEXTURE_FORMAT)),
+        }
     }
 
-    /// A texture of linear values (metallic-roughness), mipmapped.
+    /// A texture of linear values (metallic-roughness), mipmapped, BC7 or
+    /// RGBA8 as [`Self::add_texture`] chooses.
     pub fn add_linear_texture(&mut self, ctx: &Context, image: &ImageData) -> Result<TextureId, RenderError> {
+        let bc7 = vk::Format::BC7_UNORM_BLOCK;
+        if let Some(texture) = Texture::upload_basis(ctx, image, bc7, "data texture")? {
+            return Ok(self.push_texture(texture, bc7));
+        }
         let size = (image.width, image.height);
         let texture = Texture::upload_as(ctx, size, &image.rgba, (DATA_TEXTURE_FORMAT, 4, true), "data texture")?;
+        Ok(self.push_texture(texture, DATA_TEXTURE_FORMAT))
+    }
+
+    fn push_texture(&mut self, texture: Texture, format: vk::Format) -> TextureId {
         self.textures.push(texture);
-        Ok(TextureId(self.textures.len() as u32 - 1))
+        self.texture_formats.push(format);
+        TextureId(self.textures.len() as u32 - 1)
+    }
+
+    /// The format of each texture, in the order they were added.
+    pub fn texture_formats(&self) -> &[vk::Format] {
+        &self.texture_formats
     }
 
     /// Writes frame `fi`'s lighting block; returns the dynamic offset that

@@ -3,6 +3,11 @@
 //! halving blits (`vkCmdBlitImage`, linear filter) where the format allows
 //! it, else the texture has its top level only.
 //!
+//! A Basis Universal image (`KHR_texture_basisu`) that carries its full mip
+//! chain goes to a device with BC texture compression as BC7, every level
+//! transcoded from the file ([`Texture::upload_basis`]); elsewhere it takes
+//! the RGBA8 path like any other image.
+//!
 //! The upload is one one-shot submit that ends with every level in
 //! `SHADER_READ_ONLY_OPTIMAL`, visible to fragment shaders.
 
@@ -28,6 +33,26 @@ pub(crate) fn mip_levels(width: u32, height: u32) -> u32 {
 
 /// The format of data textures (metallic-roughness): linear values.
 pub(crate) const DATA_TEXTURE_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+
+/// Bytes of one level of `width` x `height` texels of `format`, whose
+/// texels take `size` bytes (BC7: 16 bytes per 4x4 block instead).
+fn level_bytes(format: vk::Format, size: usize, (width, height): (u32, u32)) -> usize {
+    match format {
+        vk::Format::BC7_SRGB_BLOCK | vk::Format::BC7_UNORM_BLOCK => crate::scene::ktx2::bc7_size(width, height),
+        _ => width as usize * height as usize * size,
+    }
+}
+
+/// Whether the device samples `format` (a block-compressed one) with
+/// linear filtering and takes it from transfers.
+fn can_sample(ctx: &Context, format: vk::Format) -> bool {
+    // SAFETY: the physical device belongs to the live instance.
+    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, format) };
+    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE
+        | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR
+        | vk::FormatFeatureFlags::TRANSFER_DST;
+    props.optimal_tiling_features.contains(needed)
+}
 
 /// Whether the device can make mip levels of `format` by blits.
 fn can_blit(ctx: &Context, format: vk::Format) -> bool {
@@ -117,9 +142,38 @@ impl Texture {
 }
 
 impl Texture {
+    /// Uploads `image`'s Basis Universal file as BC7 (`format`: its sRGB
+    /// or its UNORM variant), every level transcoded from the file. `None`
+    /// (upload the RGBA8 texels instead) for an image without such a file,
+    /// a file without the full mip chain, a device that cannot sample the
+    /// format, or block compression turned off; a file the transcoder
+    /// fails on is a warning, then `None`.
+    pub fn upload_basis(
+        ctx: &Context,
+        image: &ImageData,
+        format: vk::Format,
+        name: &str,
+    ) -> Result<Option<Texture>, RenderError> {
+        let Some(file) = image.basis.as_deref() else { return Ok(None) };
+        if !ctx.bc_textures || !can_sample(ctx, format) {
+            return Ok(None);
+        }
+        let levels = match crate::scene::ktx2::bc7_levels(file) {
+            Ok(Some(levels)) => levels,
+            Ok(None) => return Ok(None),
+            Err(problem) => {
+                log::warn!("a Basis Universal texture kept as RGBA8: {problem}");
+                return Ok(None);
+            }
+        };
+        let levels: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
+        Texture::upload_levels(ctx, (image.width, image.height), &levels, (format, 0), name).map(Some)
+    }
+
     /// Uploads a texture whose mip levels are given (`levels[k]`: the
     /// texels of level `k`, `width >> k` x `height >> k` of them, rows top
-    /// to bottom), in `format` of `size` bytes per texel.
+    /// to bottom), in `format` of `size` bytes per texel (ignored for BC7,
+    /// whose levels are 4x4 blocks of 16 bytes).
     pub fn upload_levels(
         ctx: &Context,
         (width, height): (u32, u32),
@@ -130,10 +184,7 @@ impl Texture {
         let gpu = &ctx.gpu;
         let count = levels.len() as u32;
         let dims = |k: u32| ((width >> k).max(1), (height >> k).max(1));
-        let fits = levels.iter().enumerate().all(|(k, l)| {
-            let (w, h) = dims(k as u32);
-            l.len() == w as usize * h as usize * size
-        });
+        let fits = levels.iter().enumerate().all(|(k, l)| l.len() == level_bytes(format, size, dims(k as u32)));
         if width == 0 || height == 0 || count == 0 || count > mip_levels(width, height) || !fits {
             return Err(RenderError::ZeroSize { what: "texture with given levels", width, height });
         }

@@ -175,6 +175,11 @@ pub struct Context {
     /// Uploads always go through staging memory, even where device-local
     /// memory is host-visible ([`crate::render::Renderer::set_staged_uploads`]).
     pub(crate) staged_uploads: bool,
+    /// `textureCompressionBC` is on: BC7 textures can be sampled (Basis
+    /// Universal images are uploaded as BC7, `assets/texture.rs`).
+    pub(crate) bc_textures: bool,
+    /// Whether the device has `textureCompressionBC` (and it was enabled).
+    pub(crate) bc_supported: bool,
     /// Destroys the device when dropped, after `Drop for Context` dropped the allocator.
     _device: DeviceOwner,
     /// Dropped last: the instance-level objects.
@@ -325,9 +330,13 @@ impl Context {
         // instances from its slice of the visible list.
         // SAFETY: plain query on a live physical device.
         let supported = unsafe { instance.get_physical_device_features(physical) };
+        // BC texture compression where the device has it (desktop GPUs and
+        // lavapipe): Basis Universal textures are transcoded to BC7.
+        let bc_textures = supported.texture_compression_bc == vk::TRUE;
         let core = vk::PhysicalDeviceFeatures::default()
             .independent_blend(true)
-            .draw_indirect_first_instance(supported.draw_indirect_first_instance == vk::TRUE);
+            .draw_indirect_first_instance(supported.draw_indirect_first_instance == vk::TRUE)
+            .texture_compression_bc(bc_textures);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_extension_names(&device_ext)
@@ -359,6 +368,8 @@ impl Context {
             indirect_first_instance: supported.draw_indirect_first_instance == vk::TRUE,
             standard_sample_locations: limits.standard_sample_locations == vk::TRUE,
             staged_uploads: false,
+            bc_textures,
+            bc_supported: bc_textures,
             _device: owner,
             roots,
         })

@@ -288,14 +288,24 @@ impl Renderer {
         Ok(())
     }
 
-    /// Uploads an sRGB RGBA8 image as a texture with its mip levels.
+    /// Uploads an sRGB image as a texture with its mip levels: RGBA8, or
+    /// BC7 for a Basis Universal image with its full mip chain on a device
+    /// that samples BC7 (unless [`Self::set_block_compressed_textures`]
+    /// turned that off).
     pub fn add_texture(&mut self, image: &ImageData) -> Result<TextureId, RenderError> {
         self.parts.materials.add_texture(&self.ctx, image)
     }
 
-    /// Uploads an image of linear values (a metallic-roughness texture).
+    /// Uploads an image of linear values (a metallic-roughness texture),
+    /// RGBA8 or BC7 as [`Self::add_texture`] chooses.
     pub fn add_linear_texture(&mut self, image: &ImageData) -> Result<TextureId, RenderError> {
         self.parts.materials.add_linear_texture(&self.ctx, image)
+    }
+
+    /// The format of every texture uploaded so far (the built-in ones
+    /// first), in upload order.
+    pub fn texture_formats(&self) -> &[ash::vk::Format] {
+        self.parts.materials.texture_formats()
     }
 
     /// Adds a material (its texture, if any, added before).

@@ -80,6 +80,15 @@ impl Renderer {
         self.ctx.staged_uploads = on;
     }
 
+    /// Lets later uploads of Basis Universal images use BC7 (on by
+    /// default where the device has `textureCompressionBC`); off, they
+    /// take the RGBA8 path that devices without it take, which lets tests
+    /// cover it on any device. Turning it on cannot give BC7 to a device
+    /// without it.
+    pub fn set_block_compressed_textures(&mut self, on: bool) {
+        self.ctx.bc_textures = on && self.ctx.bc_supported;
+    }
+
     /// The sample positions a frame's small-object test uses, or `None`
     /// when it is off (turned off, or MSAA without standard locations).
     pub(crate) fn small_cull_positions(&self) -> Option<Vec<[f64; 2]>> {

@@ -25,7 +25,7 @@ use serde_json::Value;
 /// Required extensions the `gltf` crate has no feature for but this loader
 /// reads: quantized attributes (`accessor.rs`), compressed buffer views
 /// (`meshopt.rs`), Draco-compressed primitives (`draco.rs`) and Basis
-/// Universal images (`ktx2.rs`).
+/// Universal images (`scene/ktx2.rs`).
 const READ_HERE: [&str; 4] =
     ["KHR_mesh_quantization", "EXT_meshopt_compression", "KHR_draco_mesh_compression", "KHR_texture_basisu"];
 

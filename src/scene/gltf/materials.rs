@@ -87,7 +87,9 @@ pub fn read_looks(
         let mut wanted: Vec<usize> = pending
             .iter()
             .filter(|&&t| chosen[t].is_none())
-            .filter(|&&t| texture_images[t][..k.min(texture_images[t].len())].iter().all(|&i| matches!(decoded[i], Some(Err(_)))))
+            .filter(|&&t| {
+                texture_images[t][..k.min(texture_images[t].len())].iter().all(|&i| matches!(decoded[i], Some(Err(_))))
+            })
             .filter_map(|&t| texture_images[t].get(k).copied())
             .filter(|&i| decoded[i].is_none())
             .collect();
@@ -110,11 +112,8 @@ pub fn read_looks(
             Some(Ok(image)) => out.images[i] = Some(image),
             Some(Err(problem)) => {
                 // The images the textures that tried this one read instead.
-                let mut instead: Vec<usize> = pending
-                    .iter()
-                    .filter(|&&t| texture_images[t].contains(&i))
-                    .filter_map(|&t| chosen[t])
-                    .collect();
+                let mut instead: Vec<usize> =
+                    pending.iter().filter(|&&t| texture_images[t].contains(&i)).filter_map(|&t| chosen[t]).collect();
                 instead.dedup();
                 let outcome = match instead.first() {
                     Some(&j) => format!("its textures read their fallback, {}", image_name(&images[j])),
@@ -360,8 +359,8 @@ pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
         image::ImageFormat::Jpeg
     } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
         image::ImageFormat::WebP
-    } else if bytes.starts_with(super::ktx2::KTX2_IDENTIFIER) {
-        return super::ktx2::decode(bytes);
+    } else if bytes.starts_with(crate::scene::ktx2::KTX2_IDENTIFIER) {
+        return crate::scene::ktx2::decode(bytes);
     } else {
         return Err("not a PNG, JPEG, WebP or KTX2 image".into());
     };
@@ -375,7 +374,7 @@ pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
     if width == 0 || height == 0 {
         return Err("empty image".into());
     }
-    Ok(ImageData { width, height, rgba: decoded.into_raw() })
+    Ok(ImageData { width, height, rgba: decoded.into_raw(), basis: None })
 }
 
 #[cfg(test)]

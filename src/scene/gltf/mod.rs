@@ -620,7 +620,6 @@ mod animation;
 mod check;
 mod draco;
 pub mod export;
-mod ktx2;
 mod lenient;
 mod materials;
 mod meshopt;

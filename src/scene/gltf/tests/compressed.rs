@@ -424,6 +424,16 @@ fn broken_meshopt_data_is_one_error_line() {
 /// a fixed camera in front of the quad: its colours, and how many pixels
 /// the quad covers (ids).
 fn picture(path: &Path) -> (Vec<u8>, usize) {
+    let (colour, covered, _) = picture_with(path, |_| ());
+    (colour, covered)
+}
+
+/// [`picture`], with `setup` run on the renderer before the scene is
+/// uploaded; also gives the format of every texture.
+fn picture_with(
+    path: &Path,
+    setup: impl FnOnce(&mut crate::render::Renderer),
+) -> (Vec<u8>, usize, Vec<ash::vk::Format>) {
     use crate::draw::SceneMeshes;
     use crate::math::{Camera, DepthMode, Projection};
     use crate::render::{ContextDesc, Renderer};
@@ -439,13 +449,14 @@ fn picture(path: &Path) -> (Vec<u8>, usize) {
         projection: Projection::Perspective { fov_y: 0.8, near: 0.1, far: 100.0 },
     };
     let mut r = Renderer::headless(&ContextDesc { validation: true, samples: 1 }, W, H).unwrap();
+    setup(&mut r);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
     let (desc, _) = meshes.editor_frame(&editor);
     r.draw(&desc).unwrap();
     let colour = r.read_color().unwrap().data;
     let covered = r.read_ids().unwrap().iter().filter(|&&id| id != 0).count();
     assert_eq!(r.validation().errors(), 0, "{:?}", r.validation().error_messages());
-    (colour, covered)
+    (colour, covered, r.texture_formats().to_vec())
 }
 
 /// How many pixels of two pictures differ by more than 8 levels in a channel.
@@ -900,3 +911,5 @@ fn a_draco_file_draws_the_picture_of_its_plain_twin() {
     let apart = pixels_apart(&want, &got);
     assert!(apart <= allowed, "{apart} pixels differ by more than 8 levels (at most {allowed})");
 }
+
+mod basis;

@@ -1,6 +1,7 @@
 //! KTX2 images carrying Basis Universal data (`KHR_texture_basisu`):
 //! ETC1S (BasisLZ) and UASTC, plain or Zstandard-supercompressed, are
-//! transcoded to RGBA8 with the pure-Rust `basisu` transcoder.
+//! transcoded with the pure-Rust `basisu` transcoder: to RGBA8 when read
+//! ([`decode`]), and to BC7 for a device that samples it ([`bc7_levels`]).
 //!
 //! The container's header is checked here before the transcoder sees the
 //! file, so that a hostile header cannot ask for a huge allocation (a side
@@ -11,7 +12,7 @@
 use crate::scene::material::{ImageData, MAX_IMAGE_SIDE};
 
 /// The twelve bytes every KTX2 file starts with.
-pub(super) const KTX2_IDENTIFIER: &[u8; 12] = b"\xabKTX 20\xbb\r\n\x1a\n";
+pub const KTX2_IDENTIFIER: &[u8; 12] = b"\xabKTX 20\xbb\r\n\x1a\n";
 
 /// `supercompressionScheme` values of the KTX2 specification.
 const SCHEME_NONE: u32 = 0;
@@ -54,9 +55,7 @@ fn header(bytes: &[u8]) -> Result<Header, String> {
         return Err(format!("a {width}x{height} KTX2 image, larger than {MAX_IMAGE_SIDE} texels a side"));
     }
     if depth > 1 || layers > 1 || faces != 1 {
-        return Err(format!(
-            "a KTX2 texture of depth {depth}, {layers} layers and {faces} faces, not a 2D image"
-        ));
+        return Err(format!("a KTX2 texture of depth {depth}, {layers} layers and {faces} faces, not a 2D image"));
     }
     // Level count 0 asks the reader to make the mips: one level is stored.
     let stored = level_count.max(1);
@@ -66,7 +65,11 @@ fn header(bytes: &[u8]) -> Result<Header, String> {
     let mut levels = Vec::with_capacity(stored as usize);
     for l in 0..stored as usize {
         let o = 80 + 24 * l;
-        let entry = (u64_at(bytes, o).ok_or_else(short)?, u64_at(bytes, o + 8).ok_or_else(short)?, u64_at(bytes, o + 16).ok_or_else(short)?);
+        let entry = (
+            u64_at(bytes, o).ok_or_else(short)?,
+            u64_at(bytes, o + 8).ok_or_else(short)?,
+            u64_at(bytes, o + 16).ok_or_else(short)?,
+        );
         let end = entry.0.checked_add(entry.1);
         if end.is_none_or(|end| end > bytes.len() as u64) {
             return Err(format!("KTX2 mip level {l} runs past the end of the file"));
@@ -76,9 +79,9 @@ fn header(bytes: &[u8]) -> Result<Header, String> {
     Ok(Header { vk_format, width, height, scheme, levels })
 }
 
-/// Decodes the top level of a Basis Universal KTX2 file into RGBA8 (rows
-/// top to bottom, as `KHR_texture_basisu` stores them).
-pub(super) fn decode(bytes: &[u8]) -> Result<ImageData, String> {
+/// Checks the header for a Basis Universal file whose levels the
+/// transcoder may be asked for.
+fn basis_header(bytes: &[u8]) -> Result<Header, String> {
     let h = header(bytes)?;
     if h.vk_format != 0 {
         return Err(format!(
@@ -102,19 +105,74 @@ pub(super) fn decode(bytes: &[u8]) -> Result<ImageData, String> {
             }
         }
     }
-    let decoded = std::panic::catch_unwind(|| -> Result<Vec<u8>, String> {
+    Ok(h)
+}
+
+/// Transcodes `levels` of a checked file to `target`, each of the size
+/// `size(level)` must give; every failure (a panic in the transcoder too)
+/// is one line.
+fn transcode(
+    bytes: &[u8],
+    levels: u32,
+    target: basisu::TargetFormat,
+    size: impl Fn(u32) -> usize,
+) -> Result<Vec<Vec<u8>>, String> {
+    // Unwind safety: nothing the closure captures outlives a panic in it
+    // except `size`, which is only read.
+    // The transcoder smooths ETC1S chroma across blocks when it makes BC7
+    // by default; not here, so that BC7 and RGBA8 show the same texels on
+    // every device (and the CPU's texels, read for alpha picking, agree).
+    let flags = basisu::DecodeFlags::NO_ETC1S_CHROMA_FILTERING;
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<Vec<Vec<u8>>, String> {
         let t = basisu::Transcoder::new(bytes).map_err(|e| format!("corrupt Basis Universal data ({e:?})"))?;
         if t.is_video() {
             return Err("a Basis Universal video, not an image".into());
         }
-        t.transcode(0, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)
-            .map_err(|e| format!("cannot transcode the Basis Universal data ({e:?})"))
-    })
-    .map_err(|_| "corrupt Basis Universal data (the transcoder failed)".to_string())??;
-    if decoded.len() != h.width as usize * h.height as usize * 4 {
-        return Err("the Basis Universal transcoder gave the wrong number of texels".into());
+        (0..levels)
+            .map(|l| {
+                let out = t
+                    .transcode(l, target, flags)
+                    .map_err(|e| format!("cannot transcode the Basis Universal data ({e:?})"))?;
+                if out.len() == size(l) {
+                    Ok(out)
+                } else {
+                    Err("the Basis Universal transcoder gave a level of the wrong size".to_string())
+                }
+            })
+            .collect()
+    }))
+    .map_err(|_| "corrupt Basis Universal data (the transcoder failed)".to_string())?
+}
+
+/// Decodes the top level of a Basis Universal KTX2 file into RGBA8 (rows
+/// top to bottom, as `KHR_texture_basisu` stores them), keeping the file
+/// for [`bc7_levels`].
+pub fn decode(bytes: &[u8]) -> Result<ImageData, String> {
+    let h = basis_header(bytes)?;
+    let texels = h.width as usize * h.height as usize * 4;
+    let mut levels = transcode(bytes, 1, basisu::TargetFormat::Rgba32, |_| texels)?;
+    let rgba = levels.pop().ok_or("no level transcoded")?;
+    Ok(ImageData { width: h.width, height: h.height, rgba, basis: Some(bytes.into()) })
+}
+
+/// Bytes of a BC7 level of `width` x `height` texels (16 per 4x4 block).
+pub fn bc7_size(width: u32, height: u32) -> usize {
+    width.div_ceil(4) as usize * height.div_ceil(4) as usize * 16
+}
+
+/// The BC7 blocks of every mip level of a Basis Universal KTX2 file, level
+/// 0 first; `None` when the file does not carry the full mip chain (down
+/// to one texel), since block-compressed levels cannot be made by blits:
+/// such a file is better drawn from its RGBA8 texels with mips made on the
+/// GPU.
+pub fn bc7_levels(bytes: &[u8]) -> Result<Option<Vec<Vec<u8>>>, String> {
+    let h = basis_header(bytes)?;
+    let full = 32 - h.width.max(h.height).leading_zeros();
+    if h.levels.len() as u32 != full {
+        return Ok(None);
     }
-    Ok(ImageData { width: h.width, height: h.height, rgba: decoded })
+    let size = |l: u32| bc7_size((h.width >> l).max(1), (h.height >> l).max(1));
+    transcode(bytes, full, basisu::TargetFormat::Bc7Rgba, size).map(Some)
 }
 
 #[cfg(test)]
