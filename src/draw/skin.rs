@@ -14,7 +14,8 @@ use crate::scene::gltf::GltfFile;
 use crate::scene::{MeshRef, Object};
 
 /// What a posed copy of a mesh draws besides its vertices: the UVs,
-/// colours and material parts of the mesh it poses.
+/// colours and material parts of the mesh it poses (its tangents are
+/// posed with the vertices).
 #[derive(Debug)]
 pub(super) struct SkinSurface {
     pub uvs: Vec<[f32; 2]>,
@@ -149,21 +150,24 @@ impl SceneMeshes {
             let mesh = &editor.scene().objects()[i].mesh;
             let Some(surface) = self.skin_surfaces.get(mesh) else { continue };
             let data = &pick.data;
+            // The posed tangents, where the mesh has a normal texture.
+            let tangents = (!pick.tangents.is_empty() && pick.tangents.len() == data.positions.len())
+                .then_some(&pick.tangents[..]);
+            let full = MeshSurface {
+                uvs: &surface.uvs,
+                uvs1: (!surface.uvs1.is_empty()).then_some(&surface.uvs1[..]),
+                colors: &surface.colors,
+                tangents,
+                parts: &surface.parts,
+            };
             let id: MeshId = match self.spare.get_mut(mesh).and_then(Vec::pop) {
                 Some(id) => {
-                    renderer.set_mesh_vertices(id, data)?;
+                    // Without tangents the spare's surface (UVs, colours)
+                    // is this mesh's already; with them it is rewritten.
+                    renderer.set_mesh_vertices(id, data, tangents.is_some().then_some(full))?;
                     id
                 }
-                None => renderer.add_mesh_surface(
-                    data,
-                    MeshSurface {
-                        uvs: &surface.uvs,
-                        uvs1: (!surface.uvs1.is_empty()).then_some(&surface.uvs1[..]),
-                        colors: &surface.colors,
-                        tangents: None,
-                        parts: &surface.parts,
-                    },
-                )?,
+                None => renderer.add_mesh_surface(data, full)?,
             };
             let (lo, hi) = data.bounds();
             let entry = Entry { id, min: to_point(lo), max: to_point(hi) };

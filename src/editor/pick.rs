@@ -25,12 +25,16 @@ pub struct PickMesh {
     pub data: Arc<MeshData>,
     /// Holes cut by `MASK` materials, if any.
     pub cutout: Option<Arc<Cutout>>,
+    /// A posed mesh's tangents (one per vertex, xyz and the bitangent's
+    /// sign w) for the draw layer; empty for a mesh without any, and for
+    /// meshes that are not posed copies (the loaded mesh has its own).
+    pub tangents: Vec<[f32; 4]>,
     pub(super) bvh: OnceLock<MeshBvh>,
 }
 
 impl PickMesh {
     pub fn new(data: Arc<MeshData>) -> PickMesh {
-        PickMesh { data, cutout: None, bvh: OnceLock::new() }
+        PickMesh { data, cutout: None, tangents: Vec::new(), bvh: OnceLock::new() }
     }
 
     /// The nearest hit in `[0, t_max]` of a ray in the mesh's space on its

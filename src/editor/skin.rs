@@ -19,7 +19,7 @@ use std::sync::Arc;
 use nalgebra::Point3;
 
 use super::{mesh_bounds, Editor, PickMesh};
-use crate::scene::{MeshData, MeshRef, MorphData, SkinData};
+use crate::scene::{MeshRef, MorphData, Posed, SkinData};
 
 /// Which skin data an object's skin needs: its mesh and the skin index.
 pub type SkinKey = (MeshRef, usize);
@@ -116,9 +116,9 @@ impl Editor {
         self.skinning.node_weights.get(&(origin.file.clone(), origin.node)).map(Vec::as_slice)
     }
 
-    /// Object `i`'s mesh at its weights, where they are not the mesh's
-    /// defaults (its shared mesh shows those).
-    fn morphed(&self, i: usize) -> Option<MeshData> {
+    /// Object `i`'s mesh and tangents at its weights, where they are not
+    /// the mesh's defaults (its shared mesh shows those).
+    fn morphed(&self, i: usize) -> Option<Posed> {
         if self.skinning.morphs.is_empty() {
             return None;
         }
@@ -226,7 +226,7 @@ impl Editor {
             (Some(joints), Some(inverse)) if joints.len() == data.joint_count() && !data.bind.indices.is_empty() => {
                 let worlds = data.joint_worlds(&joints, i, |j| self.scene.world_matrix(j));
                 Some(match &morphed {
-                    Some(m) => data.pose_from(m, &worlds, &inverse),
+                    Some(m) => data.pose_from(&m.mesh, &m.tangents, &worlds, &inverse),
                     None => data.pose(&worlds, &inverse),
                 })
             }
@@ -235,16 +235,16 @@ impl Editor {
         self.set_posed(i, posed);
     }
 
-    /// Gives object `i` its posed triangles, bounds and pick box; `None`
-    /// shows its mesh as shared with plain objects.
-    fn set_posed(&mut self, i: usize, posed: Option<MeshData>) {
+    /// Gives object `i` its posed triangles (and tangents), bounds and pick
+    /// box; `None` shows its mesh as shared with plain objects.
+    fn set_posed(&mut self, i: usize, posed: Option<Posed>) {
         let mesh = &self.scene.objects()[i].mesh;
         let (lo, hi) = match posed {
-            Some(posed) => {
+            Some(Posed { mesh: posed, tangents }) => {
                 let (lo, hi) = posed.bounds();
                 // MASK holes cut the same triangles, posed or not.
                 let cutout = self.pick.meshes.get(mesh).and_then(|m| m.cutout.clone());
-                let pick = Arc::new(PickMesh { cutout, ..PickMesh::new(Arc::new(posed)) });
+                let pick = Arc::new(PickMesh { cutout, tangents, ..PickMesh::new(Arc::new(posed)) });
                 self.skinning.posed.insert(i, pick);
                 (Point3::from(lo.map(f64::from)), Point3::from(hi.map(f64::from)))
             }

@@ -37,7 +37,7 @@ pub use hierarchy::{Hierarchy, HierarchyError};
 pub use morph::MorphData;
 pub use names::{ObjectMut, Objects};
 pub use primitives::{MeshData, Primitive};
-pub use skin::{joints_without, Joints, SkinData, SkinRef};
+pub use skin::{joints_without, Joints, Posed, SkinData, SkinRef};
 
 /// Why a scene could not be read, validated or saved.
 #[derive(Debug, thiserror::Error)]

@@ -562,6 +562,116 @@ fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
     }
 }
 
+/// A skinned quad with a normal texture, posed by turning its joint 90
+/// degrees about the quad's normal (+z): the posed copy's tangents turn
+/// with it, so the lit normal is the texel's in the turned tangent frame
+/// `R T`, `R B` (the quad itself covers the same square). Both tangent
+/// sources: the file's TANGENT (+y, w 1: bitangent -x) and MikkTSpace (+x,
+/// bitangent -y). The expected colours come from the formulas above with
+/// the normal the test works out; the colour of the tangent left unturned
+/// (and of no normal texture) must not show. Drawn once turned from the
+/// start (a posed copy uploaded) and once turned after a frame at rest
+/// (the spare copy's vertices and tangents rewritten), then back at rest
+/// by undo.
+#[test]
+fn a_posed_skin_turns_its_normal_texture_with_its_joint() {
+    use nalgebra::UnitQuaternion;
+    use viewport::editor::Editor;
+    // The texel: a normal leaning -x and +y in tangent space, so that
+    // the turned, the unturned and the unmapped normal face the sun apart.
+    let texel = [(-0.5f64, 0.5f64, 0.7f64)].map(|(x, y, z)| {
+        let n = normalized([x, y, z]);
+        n.map(|c| ((c + 1.0) * 0.5 * 255.0).round() as u8)
+    })[0];
+    let decoded = texel.map(|b| f64::from(b) / 255.0 * 2.0 - 1.0);
+    let m = Mat { base: [0.6, 0.5, 0.4], metallic: 0.0, roughness: 0.5, emissive: [0.0; 3] };
+    let base = lighting(ToneMapping::Linear, 0.0);
+    let l = Lighting { sun: base.sun.map(|s| Sun { illuminance: 3.0, ..s }), ..base };
+    // The quarter turn about +z: (x, y, z) -> (-y, x, z).
+    let quarter = |v: [f64; 3]| [-v[1], v[0], v[2]];
+    // The lit normal in the tangent frame T, B (the normal is +z).
+    let lit_normal = |t: [f64; 3], b: [f64; 3]| {
+        normalized(std::array::from_fn(|k| t[k] * decoded[0] + b[k] * decoded[1] + [0.0, 0.0, decoded[2]][k]))
+    };
+    let depth = DepthMode::Reversed;
+    let cases =
+        [(Some([0.0, 1.0, 0.0, 1.0]), [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]), (None, [1.0, 0.0, 0.0], [0.0, -1.0, 0.0])];
+    for (tangent, t, b) in cases {
+        let mut material = m.json();
+        material["normalTexture"] = json!({"index": 0});
+        let doc = Doc {
+            quads: vec![Quad { tangent, skinned: true, ..Quad::new([0.0; 3], 1.0, Some(0)) }],
+            materials: vec![material],
+            textures: vec![json!({"source": 0})],
+            images: vec![Image {
+                bytes: Some(png_rgba(2, 2, &[texel[0], texel[1], texel[2], 255].repeat(4))),
+                at: ImageAt::DataUri,
+            }],
+            ..Doc::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = doc.write(dir.path(), "skinned-normal.gltf");
+        let rest = lit_normal(t, b);
+        let turned = lit_normal(quarter(t), quarter(b));
+        // Checks a frame against the normal `n`, and that `others` (with
+        // what they are) do not show.
+        let check = |shot: &RgbaImage, n: [f64; 3], others: &[([f64; 3], &str)], what: &str| {
+            // The centre first: there every other colour must differ.
+            for (k, p) in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]].into_iter().enumerate() {
+                let (px, py) = project(&camera(), depth, W, H, Point3::new(p[0], p[1], 0.0));
+                let (px, py) = (px as u32, py as u32);
+                let q = surface_point(depth, px, py);
+                let want = expected_with_normal(&m, q, &l, n).map(to_srgb);
+                let got = shot.pixel(px, py);
+                let close = |a: [u8; 3]| (0..3).all(|k| (i32::from(got[k]) - i32::from(a[k])).abs() <= 3);
+                assert!(close(want), "{tangent:?} {what} at {p:?}: pixel {got:?}, want {want:?}");
+                for (other, name) in others {
+                    let o = expected_with_normal(&m, q, &l, *other).map(to_srgb);
+                    let apart = (0..3).any(|k| want[k].abs_diff(o[k]) > 8);
+                    assert!(k > 0 || apart, "{tangent:?} {what}: the {name} colour {o:?} is too near {want:?}");
+                    assert!(!apart || !close(o), "{tangent:?} {what} at {p:?}: {got:?} is the {name} colour {o:?}");
+                }
+            }
+        };
+        let shoot = |r: &mut viewport::render::Renderer, meshes: &mut SceneMeshes, editor: &Editor| {
+            meshes.pose_skins(r, editor).unwrap();
+            let (mut frame, _) = meshes.editor_frame(editor);
+            frame.overlay.clear();
+            r.draw(&frame).unwrap();
+            r.read_color().unwrap()
+        };
+        let turn = |editor: &mut Editor| {
+            let bone = editor.scene().find("bone0").unwrap();
+            let before = editor.scene().objects()[bone].transform;
+            let rotation = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2);
+            assert!(editor.commit_transform(bone, before, viewport::math::Transform { rotation, ..before }));
+        };
+        let flat = [0.0, 0.0, 1.0];
+        for turn_first in [true, false] {
+            let (mut editor, loaded) = open_editor_for(open_scene(Some(&path)).unwrap(), (W, H), depth).unwrap();
+            editor.camera = camera();
+            editor.lighting = l;
+            let mut r = renderer(W, H);
+            let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+            if turn_first {
+                turn(&mut editor);
+                let shot = shoot(&mut r, &mut meshes, &editor);
+                check(&shot, turned, &[(rest, "unturned tangent"), (flat, "unmapped")], "turned, uploaded");
+            } else {
+                let shot = shoot(&mut r, &mut meshes, &editor);
+                check(&shot, rest, &[(turned, "turned tangent"), (flat, "unmapped")], "at rest, uploaded");
+                turn(&mut editor);
+                let shot = shoot(&mut r, &mut meshes, &editor);
+                check(&shot, turned, &[(rest, "unturned tangent"), (flat, "unmapped")], "turned, rewritten");
+                assert!(editor.undo());
+                let shot = shoot(&mut r, &mut meshes, &editor);
+                check(&shot, rest, &[(turned, "turned tangent")], "at rest again, rewritten");
+            }
+            assert_no_validation_errors(&r);
+        }
+    }
+}
+
 /// A frame of `path` as the editor draws it (its lights placed by their
 /// objects), with `lighting`.
 fn shoot_editor(path: &std::path::Path, lighting: &Lighting) -> RgbaImage {

@@ -45,6 +45,10 @@ pub struct Quad {
     pub uv1: Option<[[f32; 2]; 4]>,
     /// The node's rotation (quaternion x, y, z, w), if any.
     pub rotation: Option<[f32; 4]>,
+    /// Skinned: every vertex follows one joint, node `bone{i}` (a root
+    /// at the quad's translation, inverse bind matrix identity), so the
+    /// quad turns about its centre as that node turns.
+    pub skinned: bool,
 }
 
 impl Quad {
@@ -59,6 +63,7 @@ impl Quad {
             tangent: None,
             uv1: None,
             rotation: None,
+            skinned: false,
         }
     }
 }
@@ -123,6 +128,14 @@ impl Doc {
                 accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC4"}));
                 attributes["TANGENT"] = json!(accessors.len() - 1);
             }
+            if q.skinned {
+                let v = view(&mut bin, &[0u8; 16]);
+                accessors.push(json!({"bufferView": v, "componentType": 5121, "count": 4, "type": "VEC4"}));
+                attributes["JOINTS_0"] = json!(accessors.len() - 1);
+                let v = view(&mut bin, &floats(&[1.0, 0.0, 0.0, 0.0].repeat(4)));
+                accessors.push(json!({"bufferView": v, "componentType": 5126, "count": 4, "type": "VEC4"}));
+                attributes["WEIGHTS_0"] = json!(accessors.len() - 1);
+            }
             let indices: [u16; 6] = [0, 3, 2, 0, 2, 1];
             let v = view(&mut bin, &indices.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
             accessors.push(json!({"bufferView": v, "componentType": 5123, "count": 6, "type": "SCALAR"}));
@@ -139,6 +152,12 @@ impl Doc {
         for (k, (_, t, r)) in self.lights.iter().enumerate() {
             nodes.push(json!({"name": format!("light{k}"), "translation": t, "rotation": r,
                               "extensions": {"KHR_lights_punctual": {"light": k}}}));
+        }
+        let mut skins = vec![];
+        for (i, q) in self.quads.iter().enumerate().filter(|(_, q)| q.skinned) {
+            nodes.push(json!({"name": format!("bone{i}"), "translation": q.translation}));
+            skins.push(json!({"joints": [nodes.len() - 1]}));
+            nodes[i]["skin"] = json!(skins.len() - 1);
         }
         let mut images = vec![];
         for image in &self.images {
@@ -181,6 +200,9 @@ impl Doc {
         }
         if !images.is_empty() {
             doc["images"] = json!(images);
+        }
+        if !skins.is_empty() {
+            doc["skins"] = json!(skins);
         }
         if !self.lights.is_empty() {
             doc["extensionsUsed"] = json!(["KHR_materials_unlit", "KHR_lights_punctual"]);

@@ -31,6 +31,26 @@ fn vertices(mesh: &MeshData) -> Result<Vec<Vertex>, RenderError> {
     Ok(mesh.positions.iter().zip(&mesh.normals).map(|(&position, &normal)| Vertex { position, normal }).collect())
 }
 
+/// The surface buffer's vertices (UVs, colour, tangent) of a mesh of `n`
+/// vertices, checking that `s` has `n` of each.
+fn surface_vertices(n: usize, s: &MeshSurface<'_>) -> Result<Vec<SurfaceVertex>, RenderError> {
+    let tangents = s.tangents.map_or(n, <[_]>::len);
+    let uvs1 = s.uvs1.map_or(n, <[_]>::len);
+    if s.uvs.len() != n || uvs1 != n || s.colors.len() != n || tangents != n {
+        return Err(RenderError::BadMesh(format!(
+            "{} UVs, {uvs1} second UVs, {} colours and {tangents} tangents for {n} vertices",
+            s.uvs.len(),
+            s.colors.len()
+        )));
+    }
+    let tangent = |k: usize| s.tangents.map_or([0.0; 4], |t| t[k]);
+    let uv = |k: usize| {
+        let (a, b) = (s.uvs[k], s.uvs1.map_or([0.0; 2], |u| u[k]));
+        [a[0], a[1], b[0], b[1]]
+    };
+    Ok((0..n).map(|k| SurfaceVertex { uv: uv(k), color: s.colors[k], tangent: tangent(k) }).collect())
+}
+
 impl GpuMesh {
     fn empty(index_count: usize, vertex_count: usize) -> GpuMesh {
         GpuMesh {
@@ -57,24 +77,7 @@ impl GpuMesh {
         let whole = [MeshPart { first: 0, count: mesh.indices.len() as u32, material: MaterialId::DEFAULT }];
         let (surface_vertices, parts) = match surface {
             None => (vec![SurfaceVertex { uv: [0.0; 4], color: [1.0; 4], tangent: [0.0; 4] }; n], &whole[..]),
-            Some(s) => {
-                let tangents = s.tangents.map_or(n, <[_]>::len);
-                let uvs1 = s.uvs1.map_or(n, <[_]>::len);
-                if s.uvs.len() != n || uvs1 != n || s.colors.len() != n || tangents != n {
-                    return Err(RenderError::BadMesh(format!(
-                        "{} UVs, {uvs1} second UVs, {} colours and {tangents} tangents for {n} vertices",
-                        s.uvs.len(),
-                        s.colors.len()
-                    )));
-                }
-                let tangent = |k: usize| s.tangents.map_or([0.0; 4], |t| t[k]);
-                let uv = |k: usize| {
-                    let (a, b) = (s.uvs[k], s.uvs1.map_or([0.0; 2], |u| u[k]));
-                    [a[0], a[1], b[0], b[1]]
-                };
-                let sv = (0..n).map(|k| SurfaceVertex { uv: uv(k), color: s.colors[k], tangent: tangent(k) }).collect();
-                (sv, s.parts)
-            }
+            Some(s) => (surface_vertices(n, &s)?, s.parts),
         };
         for p in parts {
             let end = u64::from(p.first) + u64::from(p.count);
@@ -97,9 +100,17 @@ impl GpuMesh {
     }
 
     /// A device-local vertex buffer with `mesh`'s positions and normals in
-    /// place of the current one, which is returned (the caller retires it
-    /// once no frame in flight reads it). The vertex count must not change.
-    pub fn replace_vertices(&mut self, ctx: &Context, mesh: &MeshData) -> Result<Option<Buffer>, RenderError> {
+    /// place of the current one, and with `surface` a surface buffer of
+    /// its UVs, colours and tangents in place of that one; the buffers
+    /// replaced are returned (the caller retires them once no frame in
+    /// flight reads them). The vertex and index counts must not change,
+    /// nor the parts (`surface`'s must be the mesh's).
+    pub fn replace_vertices(
+        &mut self,
+        ctx: &Context,
+        mesh: &MeshData,
+        surface: Option<MeshSurface<'_>>,
+    ) -> Result<Vec<Buffer>, RenderError> {
         let v = vertices(mesh)?;
         if v.len() != self.vertex_count as usize || mesh.indices.len() != self.index_count as usize {
             return Err(RenderError::BadMesh(format!(
@@ -110,9 +121,27 @@ impl GpuMesh {
                 self.index_count
             )));
         }
+        // Everything is checked before anything is replaced.
+        let surface_vertices = match surface {
+            Some(s) => {
+                if !s.parts.iter().filter(|p| p.count > 0).eq(&self.parts) {
+                    return Err(RenderError::BadMesh("a posed mesh's parts differ from its mesh's".into()));
+                }
+                Some(surface_vertices(v.len(), &s)?)
+            }
+            None => None,
+        };
         let usage = vk::BufferUsageFlags::VERTEX_BUFFER;
-        let fresh = upload_buffer(ctx, bytemuck::cast_slice(&v), usage, "posed mesh vertices")?;
-        Ok(self.vertices.replace(fresh))
+        // Guarded until both are uploaded: a failed surface upload leaves
+        // the mesh as it was and frees the new vertices.
+        let fresh = Guard::new(&ctx.gpu, upload_buffer(ctx, bytemuck::cast_slice(&v), usage, "posed mesh vertices")?);
+        let fresh_surface = match surface_vertices {
+            Some(sv) => Some(upload_buffer(ctx, bytemuck::cast_slice(&sv), usage, "posed mesh surface")?),
+            None => None,
+        };
+        let mut old: Vec<Buffer> = self.vertices.replace(fresh.finish()).into_iter().collect();
+        old.extend(fresh_surface.and_then(|b| self.surface.replace(b)));
+        Ok(old)
     }
 
     /// Puts a mesh into host-visible memory that the GPU reads directly:

@@ -270,15 +270,23 @@ impl Renderer {
     }
 
     /// Replaces the vertex positions and normals of mesh `id` (a skinned
-    /// mesh posed anew); the vertex and index counts must stay the same.
-    /// The old vertex buffer is destroyed once no frame in flight reads it.
-    pub fn set_mesh_vertices(&mut self, id: MeshId, mesh: &MeshData) -> Result<(), RenderError> {
+    /// mesh posed anew) and, with `surface`, its per-vertex UVs, colours
+    /// and tangents (a posed mesh's tangents turn with it); the vertex and
+    /// index counts must stay the same, and `surface`'s parts be those the
+    /// mesh was added with. The old buffers are destroyed once no frame in
+    /// flight reads them.
+    pub fn set_mesh_vertices(
+        &mut self,
+        id: MeshId,
+        mesh: &MeshData,
+        surface: Option<MeshSurface<'_>>,
+    ) -> Result<(), RenderError> {
         let gpu_mesh = self
             .parts
             .meshes
             .get_mut(id.0 as usize)
             .ok_or_else(|| RenderError::BadMesh(format!("no mesh {}", id.0)))?;
-        if let Some(old) = gpu_mesh.replace_vertices(&self.ctx, mesh)? {
+        for old in gpu_mesh.replace_vertices(&self.ctx, mesh, surface)? {
             self.parts.retired.push(self.frames_drawn, old);
         }
         // The pose's box: the culls (frustum, small objects) test it.

@@ -659,7 +659,7 @@ mod tests {
         let skin = file.skin_data(0, 0).unwrap();
         let worlds: Vec<Matrix4<f64>> =
             (0..JOINTS).map(|k| Matrix4::new_translation(&Vector3::new(k as f64, 0.0, 0.0))).collect();
-        let posed = skin.pose(&worlds, &Matrix4::identity());
+        let posed = skin.pose(&worlds, &Matrix4::identity()).mesh;
         // Without normals each triangle has its own three vertices, in the
         // order of the (sequentially encoded, so unchanged) triangles.
         let half_step = 1.0 / 4095.0 / 2.0 + 1e-5;

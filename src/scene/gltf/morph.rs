@@ -1,15 +1,17 @@
 //! Reading a glTF mesh's morph targets for posing on the CPU
 //! ([`MorphData`]): the mesh with no target applied, in the vertex order
 //! [`GltfFile::mesh`] gives (flat-shaded primitives repeat a vertex per
-//! triangle corner), and each target's POSITION / NORMAL displacements
-//! carried into that order. Accessors are read with the same
-//! bounds-checked code as the rest of the mesh.
+//! triangle corner), and each target's POSITION / NORMAL / TANGENT
+//! displacements carried into that order, with the mesh's tangents at no
+//! weight (where a normal texture has any). Accessors are read with the
+//! same bounds-checked code as the rest of the mesh.
 
 use std::sync::Arc;
 
 use gltf::mesh::Semantic;
 
 use super::accessor::read_vec3;
+use super::materials::{uv_maps, NORMAL};
 use super::{GltfError, GltfFile};
 use crate::scene::MorphData;
 
@@ -44,10 +46,11 @@ impl GltfFile {
         }
         let mut positions: Displacements = vec![None; count];
         let mut normals: Displacements = vec![None; count];
+        let mut tangents: Displacements = vec![None; count];
         let mut flat = Vec::new();
         let mut total = 0usize;
         // No weight: every target off.
-        let (base, _) = self.mesh_visiting(n, Some(&[][..]), |primitive, sources| {
+        let (base, surface) = self.mesh_visiting(n, Some(&[][..]), |primitive, sources| {
             let start = total;
             total += sources.len();
             if sources.is_empty() {
@@ -58,11 +61,17 @@ impl GltfFile {
                 flat.push(start..total);
             }
             let vertices = primitive.get(&Semantic::Positions).map_or(0, |a| a.count());
+            // Tangents exist only for a normal texture: without one a
+            // target's TANGENT has nothing to move.
+            let mapped = uv_maps(&primitive.material())[NORMAL].is_some();
             for (k, target) in primitive.morph_targets().enumerate() {
                 let normal = if smooth { target.normals() } else { None };
-                for (accessor, what, into) in
-                    [(target.positions(), "POSITION", &mut positions[k]), (normal, "NORMAL", &mut normals[k])]
-                {
+                let tangent = if mapped { target.tangents() } else { None };
+                for (accessor, what, into) in [
+                    (target.positions(), "POSITION", &mut positions[k]),
+                    (normal, "NORMAL", &mut normals[k]),
+                    (tangent, "TANGENT", &mut tangents[k]),
+                ] {
                     let Some(a) = accessor else { continue };
                     let d = read_vec3(&a, &self.buffers, &format!("morph {what}"))?;
                     if d.len() != vertices {
@@ -79,7 +88,7 @@ impl GltfFile {
             }
             Ok(())
         })?;
-        for list in positions.iter_mut().chain(&mut normals).flatten() {
+        for list in positions.iter_mut().chain(&mut normals).chain(&mut tangents).flatten() {
             list.resize(total, [0.0; 3]);
         }
         let defaults = self
@@ -90,7 +99,9 @@ impl GltfFile {
                 m.weights().map(|w| w.iter().map(|&x| if x.is_finite() { f64::from(x) } else { 0.0 }).collect())
             })
             .unwrap_or_default();
+        let tangents = if tangents.iter().any(Option::is_some) { tangents } else { Vec::new() };
         MorphData::new(Arc::new(base), positions, normals, flat, defaults)
+            .and_then(|m| m.with_tangents(surface.tangents, tangents))
             .map(Some)
             .map_err(|e| self.invalid(format!("mesh {n}: {e}")))
     }

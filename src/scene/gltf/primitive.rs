@@ -104,7 +104,12 @@ pub(super) fn append_primitive(
     // moved by its transform (a turned normal texture turns its tangents).
     let mut corner_tangents =
         normal_map.map(|map| match attribute(Semantic::Tangents, "TANGENT", &[Dimensions::Vec4]) {
-            Some(t) => triangles.iter().flatten().map(|&i| t[i as usize]).collect(),
+            Some(mut t) => {
+                if let Err(e) = morph_tangents(primitive, weights, buffers, &mut t) {
+                    log::warn!("{e}; the tangents are drawn unmorphed");
+                }
+                triangles.iter().flatten().map(|&i| t[i as usize]).collect()
+            }
             None => {
                 let set = if map.stream() == 1 { uvs1.as_deref().unwrap_or(&uvs) } else { &uvs };
                 let moved: Vec<[f32; 2]> =
@@ -268,6 +273,45 @@ pub(super) fn morph(
     }
     if positions.iter().flatten().any(|x| !x.is_finite()) {
         return Err("morphed positions are not finite".into());
+    }
+    Ok(())
+}
+
+/// Adds the morph targets' TANGENT displacements at `weights` to the
+/// primitive's own tangents (xyz; the bitangent sign w is kept, glTF 2.0
+/// section 3.7.2.2) and renormalises the moved ones. On an error (a
+/// target of another count) `tangents` is left as it was.
+fn morph_tangents(
+    primitive: &gltf::Primitive<'_>,
+    weights: &[f32],
+    buffers: &[Vec<u8>],
+    tangents: &mut [[f32; 4]],
+) -> Result<(), String> {
+    let mut sum: Vec<Vector3<f64>> = tangents.iter().map(|t| Vector3::new(t[0], t[1], t[2]).map(f64::from)).collect();
+    let mut moved = false;
+    for (k, target) in primitive.morph_targets().enumerate() {
+        let w = f64::from(weights.get(k).copied().unwrap_or(0.0));
+        let Some(a) = target.tangents().filter(|_| w != 0.0 && w.is_finite()) else { continue };
+        let d = read_vec3(&a, buffers, "morph TANGENT")?;
+        if d.len() != sum.len() {
+            return Err(format!(
+                "accessor {}: morph target {k} has {} tangents for {} vertices",
+                a.index(),
+                d.len(),
+                sum.len()
+            ));
+        }
+        for (t, d) in sum.iter_mut().zip(&d) {
+            *t += Vector3::from(d.map(f64::from)) * w;
+        }
+        moved = true;
+    }
+    if moved {
+        for (t, s) in tangents.iter_mut().zip(&sum) {
+            if let Some(u) = s.try_normalize(1e-30).filter(|u| u.iter().all(|x| x.is_finite())) {
+                *t = [u.x as f32, u.y as f32, u.z as f32, t[3]];
+            }
+        }
     }
     Ok(())
 }

@@ -62,7 +62,7 @@ impl GltfFile {
         };
         let mut starts = vec![0u32];
         let mut links: Vec<(u32, f32)> = Vec::new();
-        let (mesh, _) = self.mesh_visiting(n, None, |primitive, sources| {
+        let (mesh, surface) = self.mesh_visiting(n, None, |primitive, sources| {
             if sources.is_empty() {
                 return Ok(());
             }
@@ -75,7 +75,9 @@ impl GltfFile {
             }
             Ok(())
         })?;
+        // The tangents of the normal textures' primitives pose with the mesh.
         SkinData::new(Arc::new(mesh), starts, links, inverse_bind)
+            .and_then(|skin| skin.with_tangents(surface.tangents))
             .map_err(|e| self.invalid(format!("mesh {n} with skin {s}: {e}")))
     }
 }

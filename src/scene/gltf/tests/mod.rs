@@ -386,24 +386,77 @@ fn morph_data_holds_the_unmorphed_mesh_and_each_targets_displacements() {
     assert_eq!(&m.base.positions[..3], &TRIANGLE);
     assert_eq!(&m.base.positions[3..], &TRIANGLE);
     // At the defaults it gives the loaded mesh.
-    let at = m.apply(&m.defaults);
+    let at = m.apply(&m.defaults).mesh;
     for (a, b) in at.positions.iter().zip(&loaded.positions).chain(at.normals.iter().zip(&loaded.normals)) {
         assert_near(*a, *b);
     }
     // Target 1 alone moves every vertex of both primitives by +z; the flat
     // primitive's normals stay its face's.
-    let w = m.apply(&[0.0, 1.0]);
+    let w = m.apply(&[0.0, 1.0]).mesh;
     for (a, b) in w.positions.iter().zip(&m.base.positions) {
         assert_near(*a, [b[0], b[1], b[2] + 1.0]);
     }
     assert!(w.normals[3..].iter().all(|n| *n == [0.0, 0.0, 1.0]), "{:?}", w.normals);
     // Target 0 at 1: the smooth primitive's normal tips, the flat one's
     // face (0,0),(1,0),(0,3) keeps +z as its normal.
-    let w = m.apply(&[1.0, 0.0]);
+    let w = m.apply(&[1.0, 0.0]).mesh;
     assert_near(w.positions[2], [0.0, 3.0, 0.0]);
     assert_near(w.positions[5], [0.0, 3.0, 0.0]);
     assert_near(w.normals[2], [1.0, 0.0, 0.0]);
     assert_near(w.normals[5], [0.0, 0.0, 1.0]);
+}
+
+/// A primitive with a normal texture and its own TANGENT, and one morph
+/// target moving the tangents: the loaded mesh shows them at the mesh's
+/// default weight, the morph data holds the unmorphed ones and moves them
+/// by the target's displacements (xyz; w kept), renormalised.
+#[test]
+fn morph_targets_move_the_files_tangents() {
+    let mut doc = Doc::default();
+    let p = doc.vec3(&TRIANGLE);
+    let n = doc.vec3(&[[0.0, 0.0, 1.0]; 3]);
+    let base: [[f32; 4]; 3] = [[1.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, -1.0], [0.0, 1.0, 0.0, 1.0]];
+    let bytes: Vec<u8> = base.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+    let view = doc.view(&bytes);
+    let t = doc.accessor(format!(r#"{{"bufferView":{view},"componentType":5126,"count":3,"type":"VEC4"}}"#));
+    let uv_bytes: Vec<u8> = [0.0f32, 0.0, 1.0, 0.0, 0.0, 1.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let view = doc.view(&uv_bytes);
+    let uv = doc.accessor(format!(r#"{{"bufferView":{view},"componentType":5126,"count":3,"type":"VEC2"}}"#));
+    let d = [[0.0f32, 2.0, 0.0], [0.0, 0.0, 4.0], [0.0, 0.0, 0.0]];
+    let dt = doc.vec3(&d);
+    let meshes = format!(
+        r#"[{{"primitives":[{{"attributes":{{"POSITION":{p},"NORMAL":{n},"TANGENT":{t},"TEXCOORD_0":{uv}}},"material":0,"targets":[{{"TANGENT":{dt}}}]}}],"weights":[0.5]}}]"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "m", ONE_MESH, &meshes);
+    let json = std::fs::read_to_string(&path).unwrap().replacen(
+        r#"{"asset""#,
+        r#"{"materials":[{"normalTexture":{"index":0}}],"textures":[{"source":0}],"images":[{"uri":"n.png"}],"asset""#,
+        1,
+    );
+    std::fs::write(&path, json).unwrap();
+    let file = GltfFile::read(&path).unwrap();
+    // normalise(base + w d), worked out per vertex.
+    let moved = |k: usize, w: f32| {
+        let s: [f32; 3] = std::array::from_fn(|c| base[k][c] + w * d[k][c]);
+        let len = (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt();
+        s.map(|x| x / len)
+    };
+    let xyz = |t: [f32; 4]| [t[0], t[1], t[2]];
+    let (_, surface) = file.mesh_with_surface(0).unwrap();
+    for (k, t) in surface.tangents.iter().enumerate() {
+        assert_near(xyz(*t), moved(k, 0.5));
+        assert_eq!(t[3], base[k][3], "w is kept");
+    }
+    assert_eq!(surface.tangents.len(), 3);
+    let m = file.morph_data(0).unwrap().unwrap();
+    assert_eq!(m.base_tangents(), &base[..]);
+    let at = m.apply(&[1.0]);
+    for (k, t) in at.tangents.iter().enumerate() {
+        assert_near(xyz(*t), moved(k, 1.0));
+        assert_eq!(t[3], base[k][3], "w is kept");
+    }
+    assert_eq!(at.tangents.len(), 3);
 }
 
 mod compressed;
