@@ -367,8 +367,20 @@ impl SceneMeshes {
     /// when the lighting turns them on), the grid, the background.
     fn light_frame(&self, editor: &Editor, frame: &mut FrameDesc) {
         let scene = editor.scene();
-        // Selected light objects show their icon, in every view.
-        for (i, def) in self.lights.iter().filter(|(i, _)| editor.is_selected(*i)) {
+        // Selected light objects show their icon in every view, and so do
+        // hovered ones: the cursor within the icon's sun in the view it is
+        // over (a light has no geometry of its own to hover).
+        let cursor = editor.cursor();
+        let under_cursor =
+            (0..editor.views().len().max(1)).filter_map(|k| editor.view_of(k)).find(|v| v.contains_screen(&cursor));
+        let hovered = |i: usize| {
+            let Some(v) = &under_cursor else { return false };
+            let w = scene.world_matrix(i);
+            let at = nalgebra::Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
+            v.world_to_screen(&at).is_some_and(|s| (s - cursor).norm() <= light_icon::ICON_RING_PX)
+        };
+        let shown = self.lights.iter().filter(|(i, _)| !scene.is_hidden(*i) && (editor.is_selected(*i) || hovered(*i)));
+        for (i, def) in shown {
             let world = scene.world_matrix(*i);
             if frame.views.is_empty() {
                 if let Some(v) = editor.view_of(0) {

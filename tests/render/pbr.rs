@@ -797,3 +797,46 @@ fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
     let got = shot.pixel(px as u32, py as u32);
     assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "off: {got:?} vs {want:?}");
 }
+
+/// A light's icon (a small sun, `KHR_lights_punctual`) shows while the
+/// light is selected or hovered: the cursor within the sun's radius of
+/// where the light projects. Elsewhere, or hidden, it shows nothing.
+#[test]
+fn a_light_shows_its_icon_while_selected_or_hovered() {
+    use viewport::draw::light_icon::ICON_RING_PX;
+    use viewport::input::Event;
+    let light_at = [0.3f32, -0.2, 1.6];
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 1.0, None)],
+        lights: vec![(json!({"type": "point", "intensity": 6.0}), light_at, [0.0, 0.0, 0.0, 1.0])],
+        ..Doc::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = doc.write(dir.path(), "light.gltf");
+    let (mut editor, loaded) = open_editor_for(open_scene(Some(&path)).unwrap(), (W, H), DepthMode::Reversed).unwrap();
+    editor.camera = camera();
+    let mut r = renderer(W, H);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let light = (0..editor.scene().objects().len())
+        .find(|&i| editor.scene().objects()[i].mesh == viewport::scene::MeshRef::Empty)
+        .expect("the light's node is an empty");
+    let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(0.3, -0.2, 1.6));
+    let icon = |editor: &viewport::editor::Editor| meshes.editor_frame(editor).0.overlay.len();
+    // Away from the light, nothing.
+    editor.handle(&Event::CursorMoved { x: x + ICON_RING_PX + 3.0, y });
+    assert_eq!(icon(&editor), 0);
+    // Over it (inside the sun's radius), the icon.
+    editor.handle(&Event::CursorMoved { x: x + ICON_RING_PX - 3.0, y });
+    let hovered = icon(&editor);
+    assert!(hovered > 0);
+    // Selected, the same icon wherever the cursor is (a point light: no
+    // arrow), plus the empty's axis cross.
+    editor.handle(&Event::CursorMoved { x: 2.0, y: 2.0 });
+    editor.set_selection(&[light]);
+    assert!(icon(&editor) > hovered, "the icon and the axis cross");
+    // Hidden, not even hovered.
+    assert!(editor.hide_selected());
+    editor.handle(&Event::CursorMoved { x, y });
+    assert_eq!(icon(&editor), 0);
+    assert_no_validation_errors(&r);
+}
