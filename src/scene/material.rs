@@ -100,9 +100,13 @@ impl UvTransform {
 /// Which UV set a texture reads and how it moves it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct UvMap {
-    /// The `TEXCOORD_n` set: `KHR_texture_transform`'s `texCoord` where it
-    /// gives one, else the texture info's. Sets 0 and 1 are drawn; a higher
-    /// set reads set 0 (a warning says so when the file is read).
+    /// The UV stream of the mesh the texture reads: 0 or 1. A glTF file's
+    /// `TEXCOORD_0` and `TEXCOORD_1` are streams 0 and 1, unless the
+    /// material's textures read other sets (`KHR_texture_transform`'s
+    /// `texCoord` where it gives one, else the texture info's): then its
+    /// lowest set is stream 0 and the next one stream 1 (the loader reads
+    /// those sets into the streams; a third set reads stream 0, with a
+    /// warning).
     pub set: u32,
     /// `KHR_texture_transform`, when the texture info has it.
     pub transform: Option<UvTransform>,

@@ -135,6 +135,21 @@ fn an_unlit_textured_quad_shows_its_texels_from_the_named_uv_set() {
     }
 }
 
+/// A texture reading `TEXCOORD_3` (sets 0 to 2 are decoys of one texel)
+/// shows its texels: the sets a material reads are loaded into the mesh's
+/// UV streams, whatever their numbers.
+#[test]
+fn a_texture_of_a_higher_uv_set_shows_its_texels() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = textured_doc(unlit([1.0; 4], Some((0, 3))), ImageAt::DataUri);
+    doc.quads[0].uv_set = 3;
+    let shot = shoot(&doc.write(dir.path(), "set3.gltf"));
+    for (centre, texel) in CENTRES.iter().zip(TEXELS) {
+        let got = shot.color(*centre);
+        assert!(close(got, [texel[0], texel[1], texel[2]], 1), "at {centre:?}: got {got:?}, texel {texel:?}");
+    }
+}
+
 #[test]
 fn a_lit_textured_quad_is_its_texels_times_the_lighting() {
     let dir = tempfile::tempdir().unwrap();

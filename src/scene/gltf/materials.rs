@@ -150,11 +150,34 @@ const EMISSIVE: usize = 2;
 const OCCLUSION: usize = 3;
 pub(super) const NORMAL: usize = 4;
 
-/// The UV set and `KHR_texture_transform` of each texture info of `m`, in
-/// the order of [`Material::textures_mut`] (base colour,
-/// metallic-roughness, emissive, occlusion, normal); `None` where the
-/// material has no such texture.
-pub(super) fn uv_maps(m: &gltf::Material<'_>) -> [Option<UvMap>; 5] {
+/// The UV stream and `KHR_texture_transform` of each texture info of `m`,
+/// in the order of [`Material::textures_mut`] (base colour,
+/// metallic-roughness, emissive, occlusion, normal; `None` where the
+/// material has no such texture), and the `TEXCOORD_n` set each of the
+/// mesh's two UV streams reads for this material ([`uv_layout`]).
+pub(super) fn uv_maps(m: &gltf::Material<'_>) -> ([Option<UvMap>; 5], [u32; 2]) {
+    uv_layout(file_uv_maps(m))
+}
+
+/// Gives the sets a material's textures read to the mesh's two UV streams:
+/// sets 0 and 1 to streams 0 and 1 when the textures read no other; else
+/// the lowest set read to stream 0 and the next one to stream 1. A texture
+/// of a third set reads stream 0 (the only case not drawn as the file
+/// says; the caller warns). `maps` hold sets as the file gives them; the
+/// result's hold streams.
+pub(super) fn uv_layout(mut maps: [Option<UvMap>; 5]) -> ([Option<UvMap>; 5], [u32; 2]) {
+    let mut sets: Vec<u32> = maps.iter().flatten().map(|m| m.set).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    let sources = if sets.iter().all(|&s| s <= 1) { [0, 1] } else { [sets[0], sets.get(1).copied().unwrap_or(1)] };
+    for m in maps.iter_mut().flatten() {
+        m.set = sources.iter().position(|&s| s == m.set).unwrap_or(0) as u32;
+    }
+    (maps, sources)
+}
+
+/// [`uv_maps`] with the sets as the file gives them.
+fn file_uv_maps(m: &gltf::Material<'_>) -> [Option<UvMap>; 5] {
     let pbr = m.pbr_metallic_roughness();
     let info = |i: Option<gltf::texture::Info<'_>>| {
         i.map(|i| {
@@ -210,11 +233,13 @@ fn transform_from_json(v: &serde_json::Value) -> Option<(UvTransform, Option<u32
 
 fn material(m: &gltf::Material<'_>, texture_images: &[Option<usize>]) -> Material {
     let pbr = m.pbr_metallic_roughness();
-    let uv = uv_maps(m);
-    for set in uv.iter().flatten().map(|u| u.set).filter(|&s| s > 1) {
+    let file_sets = file_uv_maps(m);
+    let (uv, sources) = uv_layout(file_sets);
+    for set in file_sets.iter().flatten().map(|u| u.set).filter(|s| !sources.contains(s)) {
         log::warn!(
-            "material {}: a texture reads TEXCOORD_{set}; only TEXCOORD_0 and TEXCOORD_1 are drawn, it reads TEXCOORD_0",
-            m.index().map_or("(default)".to_string(), |i| i.to_string())
+            "material {}: its textures read more than two UV sets; TEXCOORD_{set} is not drawn, its texture reads TEXCOORD_{}",
+            m.index().map_or("(default)".to_string(), |i| i.to_string()),
+            sources[0]
         );
     }
     // A texture none of whose images could be read draws the factor alone.
@@ -387,6 +412,25 @@ mod tests {
         assert!(decode(b"RIFF\0\0\0\0WEBPVP8 ").unwrap_err().contains("cannot decode"));
         assert!(decode(b"GIF89a").unwrap_err().contains("not a PNG, JPEG, WebP or KTX2"));
         assert!(decode(b"\x89PNG\r\n\x1a\n truncated").unwrap_err().contains("cannot decode"));
+    }
+
+    #[test]
+    fn a_materials_uv_sets_go_to_the_two_streams_lowest_first() {
+        let map = |set| Some(UvMap { set, transform: None });
+        let layout = |sets: [Option<u32>; 5]| {
+            let (maps, sources) = uv_layout(sets.map(|s| s.and_then(map)));
+            (maps.map(|m| m.map(|m| m.set)), sources)
+        };
+        // Sets 0 and 1 stay where they are.
+        assert_eq!(layout([Some(1), None, Some(0), None, None]), ([Some(1), None, Some(0), None, None], [0, 1]));
+        // A lone higher set is stream 0.
+        assert_eq!(layout([Some(2), Some(2), None, None, None]).1, [2, 1]);
+        assert_eq!(layout([Some(2), Some(2), None, None, None]).0, [Some(0), Some(0), None, None, None]);
+        // 0 and 3: 3 is stream 1; 1 and 2: 1 is stream 0, 2 stream 1.
+        assert_eq!(layout([Some(0), None, None, Some(3), None]), ([Some(0), None, None, Some(1), None], [0, 3]));
+        assert_eq!(layout([None, Some(2), Some(1), None, None]), ([None, Some(1), Some(0), None, None], [1, 2]));
+        // A third set reads stream 0.
+        assert_eq!(layout([Some(0), Some(1), Some(2), None, None]), ([Some(0), Some(1), Some(0), None, None], [0, 1]));
     }
 
     #[test]

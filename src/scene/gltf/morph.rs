@@ -63,7 +63,7 @@ impl GltfFile {
             let vertices = primitive.get(&Semantic::Positions).map_or(0, |a| a.count());
             // Tangents exist only for a normal texture: without one a
             // target's TANGENT has nothing to move.
-            let mapped = uv_maps(&primitive.material())[NORMAL].is_some();
+            let mapped = uv_maps(&primitive.material()).0[NORMAL].is_some();
             for (k, target) in primitive.morph_targets().enumerate() {
                 let normal = if smooth { target.normals() } else { None };
                 let tangent = if mapped { target.tangents() } else { None };
