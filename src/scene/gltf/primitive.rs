@@ -51,7 +51,7 @@ pub(super) fn append_primitive(
     let material = primitive.material();
     // Each texture reads its own set; its KHR_texture_transform is applied
     // when it is drawn, so the UVs are kept as the file gives them.
-    let (maps, sources) = uv_maps(&material);
+    let (maps, uv_sets) = uv_maps(&material);
     let normal_map = maps[NORMAL];
     let reads = |stream: usize| maps.iter().flatten().any(|m| m.stream() == stream);
     // What only changes the look is never an error: a TEXCOORD or COLOR_0
@@ -72,8 +72,8 @@ pub(super) fn append_primitive(
             None => vec![[0.0; 2]; count],
         }
     };
-    let uvs = if reads(0) { read_uvs(sources[0]) } else { vec![[0.0; 2]; count] };
-    let uvs1 = reads(1).then(|| read_uvs(sources[1]));
+    let uvs = if reads(0) { read_uvs(uv_sets[0]) } else { vec![[0.0; 2]; count] };
+    let uvs1 = reads(1).then(|| read_uvs(uv_sets[1]));
     let colors = match attribute(Semantic::Colors(0), "COLOR_0", &[Dimensions::Vec3, Dimensions::Vec4]) {
         Some(rgba) => {
             let opaque = primitive.get(&Semantic::Colors(0)).is_some_and(|a| a.dimensions() == Dimensions::Vec3);
