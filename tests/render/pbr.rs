@@ -508,6 +508,23 @@ fn an_occlusion_map_of_strength_half_halves_the_environment_term_only() {
 /// normal x tangent = -x. The texture's x and y are scaled by `scale`.
 /// Expected colours: the formulas above with the normal the test works
 /// out from the texel bytes.
+/// A file of `quad` whose material is `m` with a normal texture of one
+/// colour, `texel`, at `scale`.
+fn normal_map_doc(m: &Mat, texel: [u8; 3], quad: Quad, scale: serde_json::Value) -> Doc {
+    let mut material = m.json();
+    material["normalTexture"] = json!({"index": 0, "scale": scale});
+    Doc {
+        quads: vec![quad],
+        materials: vec![material],
+        textures: vec![json!({"source": 0})],
+        images: vec![Image {
+            bytes: Some(png_rgba(2, 2, &[texel[0], texel[1], texel[2], 255].repeat(4))),
+            at: ImageAt::DataUri,
+        }],
+        ..Doc::default()
+    }
+}
+
 #[test]
 fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
     // The texel: a normal leaning +x and +y in tangent space.
@@ -527,18 +544,7 @@ fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
         (Some([0.0, 1.0, 0.0, 1.0]), 1.0, [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]),
     ];
     for (tangent, scale, t, b) in cases {
-        let mut material = m.json();
-        material["normalTexture"] = json!({"index": 0, "scale": scale});
-        let doc = Doc {
-            quads: vec![Quad { tangent, ..Quad::new([0.0; 3], 1.0, Some(0)) }],
-            materials: vec![material],
-            textures: vec![json!({"source": 0})],
-            images: vec![Image {
-                bytes: Some(png_rgba(2, 2, &[texel[0], texel[1], texel[2], 255].repeat(4))),
-                at: ImageAt::DataUri,
-            }],
-            ..Doc::default()
-        };
+        let doc = normal_map_doc(&m, texel, Quad { tangent, ..Quad::new([0.0; 3], 1.0, Some(0)) }, json!(scale));
         let dir = tempfile::tempdir().unwrap();
         let path = doc.write(dir.path(), "normal.gltf");
         let shot = shoot(&path, DepthMode::Reversed, &l);
@@ -597,18 +603,8 @@ fn a_posed_skin_turns_its_normal_texture_with_its_joint() {
     let cases =
         [(Some([0.0, 1.0, 0.0, 1.0]), [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]), (None, [1.0, 0.0, 0.0], [0.0, -1.0, 0.0])];
     for (tangent, t, b) in cases {
-        let mut material = m.json();
-        material["normalTexture"] = json!({"index": 0});
-        let doc = Doc {
-            quads: vec![Quad { tangent, skinned: true, ..Quad::new([0.0; 3], 1.0, Some(0)) }],
-            materials: vec![material],
-            textures: vec![json!({"source": 0})],
-            images: vec![Image {
-                bytes: Some(png_rgba(2, 2, &[texel[0], texel[1], texel[2], 255].repeat(4))),
-                at: ImageAt::DataUri,
-            }],
-            ..Doc::default()
-        };
+        let quad = Quad { tangent, skinned: true, ..Quad::new([0.0; 3], 1.0, Some(0)) };
+        let doc = normal_map_doc(&m, texel, quad, json!(1.0));
         let dir = tempfile::tempdir().unwrap();
         let path = doc.write(dir.path(), "skinned-normal.gltf");
         let rest = lit_normal(t, b);
