@@ -92,13 +92,13 @@ fn basis_header(bytes: &[u8]) -> Result<Header, String> {
     if ![SCHEME_NONE, SCHEME_BASIS_LZ, SCHEME_ZSTD].contains(&h.scheme) {
         return Err(format!("KTX2 supercompression scheme {} is not Basis or Zstandard", h.scheme));
     }
-    // A UASTC level is 16 bytes per 4x4 block: its stored (or, for
-    // Zstandard, unpacked) size must be exactly that, so that no level
-    // asks the unpacker for more.
+    // A UASTC level is 16 bytes per 4x4 block (as BC7 is): its stored
+    // (or, for Zstandard, unpacked) size must be exactly that, so that no
+    // level asks the unpacker for more.
     if h.scheme != SCHEME_BASIS_LZ {
         for (l, &(_, length, unpacked)) in h.levels.iter().enumerate() {
             let (w, hh) = ((h.width >> l).max(1), (h.height >> l).max(1));
-            let want = u64::from(w.div_ceil(4)) * u64::from(hh.div_ceil(4)) * 16;
+            let want = bc7_size(w, hh) as u64;
             let size = if h.scheme == SCHEME_ZSTD { unpacked } else { length };
             if size != want {
                 return Err(format!("KTX2 mip level {l} holds {size} bytes, a {w}x{hh} UASTC level {want}"));
@@ -117,12 +117,12 @@ fn transcode(
     target: basisu::TargetFormat,
     size: impl Fn(u32) -> usize,
 ) -> Result<Vec<Vec<u8>>, String> {
-    // Unwind safety: nothing the closure captures outlives a panic in it
-    // except `size`, which is only read.
     // The transcoder smooths ETC1S chroma across blocks when it makes BC7
     // by default; not here, so that BC7 and RGBA8 show the same texels on
     // every device (and the CPU's texels, read for alpha picking, agree).
     let flags = basisu::DecodeFlags::NO_ETC1S_CHROMA_FILTERING;
+    // Unwind safety: nothing the closure captures outlives a panic in it
+    // except `size`, which is only read.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<Vec<Vec<u8>>, String> {
         let t = basisu::Transcoder::new(bytes).map_err(|e| format!("corrupt Basis Universal data ({e:?})"))?;
         if t.is_video() {
