@@ -1,5 +1,6 @@
 //! Images that cannot be used (`docs/spec/assets.md`, "What is drawn" and "Errors"):
-//! a missing side file or a KTX2 image is one warning line naming it, the
+//! a missing side file or a broken KTX2 image (a header of zeros) is one
+//! warning line naming it, the
 //! file still opens (exit 0, no validation error), and the material draws
 //! with its colour factor alone. The glTF is written here.
 
@@ -9,7 +10,7 @@ use crate::support::textured::{close, to_srgb, unlit, Doc, Image, ImageAt, Quad}
 use serde_json::json;
 
 #[test]
-fn a_missing_or_ktx2_image_is_one_warning_and_its_material_draws_the_factor() {
+fn a_missing_or_broken_ktx2_image_is_one_warning_and_its_material_draws_the_factor() {
     let dir = tempfile::tempdir().unwrap();
     let (left, right) = ([0.2, 0.6, 0.9, 1.0], [0.9, 0.5, 0.1, 1.0]);
     let mut ktx2 = b"\xabKTX 20\xbb\r\n\x1a\n".to_vec();
