@@ -379,7 +379,10 @@ impl SceneMeshes {
             let at = nalgebra::Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
             v.world_to_screen(&at).is_some_and(|s| (s - cursor).norm() <= light_icon::ICON_RING_PX)
         };
-        let shown = self.lights.iter().filter(|(i, _)| !scene.is_hidden(*i) && (editor.is_selected(*i) || hovered(*i)));
+        let shown = self
+            .lights
+            .iter()
+            .filter(|(i, _)| scene.contains(*i) && !scene.is_hidden(*i) && (editor.is_selected(*i) || hovered(*i)));
         for (i, def) in shown {
             let world = scene.world_matrix(*i);
             if frame.views.is_empty() {

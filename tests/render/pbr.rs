@@ -834,5 +834,11 @@ fn a_light_shows_its_icon_while_selected_or_hovered() {
     assert!(editor.hide_selected());
     editor.handle(&Event::CursorMoved { x, y });
     assert_eq!(icon(&editor), 0);
+    // Shown again (and selected, as Alt+H does) it shows; deleted, it is
+    // gone even under the cursor.
+    assert!(editor.unhide_all());
+    assert!(icon(&editor) > hovered);
+    assert!(editor.delete());
+    assert_eq!(icon(&editor), 0);
     assert_no_validation_errors(&r);
 }
