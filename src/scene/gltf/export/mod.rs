@@ -17,7 +17,8 @@
 //! as one mesh (a bare path) becomes its meshes on child nodes of the
 //! object's node, placed as the file places them.
 //!
-//! Not written: morph-target weights on nodes. Images are embedded in a
+//! A node's own morph `weights` are written where its object draws a mesh
+//! with as many targets. Images are embedded in a
 //! `.glb` and written beside a `.gltf` as `STEM_N.EXT`. What cannot be
 //! written as the spec asks (a skin whose joints stay out of a selection,
 //! a whole file whose nodes are sheared) is written as close as glTF allows,
@@ -139,10 +140,14 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
         if matches!(o.mesh, MeshRef::Gltf(_)) && mesh.is_some_and(|m| b.has_morph_targets(m.value() as u32)) {
             b.morph_nodes.insert(placed.node_of[i]);
         }
-        let (camera, light) = match &o.origin {
+        let (camera, light, weights) = match &o.origin {
             Some(origin) => b.origin_parts(&origin.file, origin.node),
-            None => (None, None),
+            None => (None, None, None),
         };
+        // The node's own morph weights go with the mesh they weigh (the
+        // object still draws its node's mesh: as many targets).
+        let targets = mesh.map_or(0, |m| b.morph_target_count(m.value() as u32));
+        let weights = weights.filter(|w| matches!(o.mesh, MeshRef::Gltf(_)) && targets > 0 && w.len() == targets);
         let mut children: Vec<gj::Index<gj::Node>> = scene
             .hierarchy()
             .children(i)
@@ -177,6 +182,7 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
             mesh,
             skin,
             camera: camera.map(gj::Index::new),
+            weights,
             children: (!children.is_empty()).then_some(children),
             translation,
             rotation,
@@ -517,11 +523,18 @@ impl Builder {
 
     /// Whether mesh `m` (written) has morph targets.
     fn has_morph_targets(&self, m: u32) -> bool {
+        self.morph_target_count(m) > 0
+    }
+
+    /// How many morph targets written mesh `m` has (its primitives' most).
+    fn morph_target_count(&self, m: u32) -> usize {
         self.meshes[m as usize]["primitives"]
             .as_array()
             .into_iter()
             .flatten()
-            .any(|p| p["targets"].as_array().is_some_and(|t| !t.is_empty()))
+            .filter_map(|p| p["targets"].as_array().map(Vec::len))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Appends `node` to the serialised node list.

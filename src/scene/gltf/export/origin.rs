@@ -21,24 +21,32 @@ use serde_json::{json, Value};
 use super::copy::{index, Source, Use};
 use super::{push, Builder, Placed};
 
+/// A node's camera and light (indices in the export) and its own morph
+/// weights.
+type OriginParts = (Option<u32>, Option<u32>, Option<Vec<f32>>);
+
 /// The channel target paths that are copied.
 const PATHS: [&str; 4] = ["translation", "rotation", "scale", "weights"];
 
 impl Builder {
     /// The camera and light (indices in the export) of node `node` of the
-    /// glTF file at `file`, each copied once.
-    pub(super) fn origin_parts(&mut self, file: &Path, node: usize) -> (Option<u32>, Option<u32>) {
+    /// glTF file at `file`, each copied once, and the node's own morph
+    /// `weights` (finite numbers only).
+    pub(super) fn origin_parts(&mut self, file: &Path, node: usize) -> OriginParts {
         match self.with_source(file, |b, s| Ok(b.origin_parts_from(s, node))) {
             Ok(parts) => parts,
             Err(e) => {
                 self.warn(format!("{e}: the cameras, lights and animations of its nodes are not exported"));
-                (None, None)
+                (None, None, None)
             }
         }
     }
 
-    fn origin_parts_from(&mut self, s: &mut Source, node: usize) -> (Option<u32>, Option<u32>) {
+    fn origin_parts_from(&mut self, s: &mut Source, node: usize) -> OriginParts {
         let raw = &s.json["nodes"][node];
+        let weights: Option<Vec<f32>> = raw["weights"]
+            .as_array()
+            .and_then(|w| w.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect());
         let camera = index(&raw["camera"]);
         let light = index(&raw["extensions"]["KHR_lights_punctual"]["light"]);
         let camera = camera.and_then(|c| {
@@ -62,7 +70,7 @@ impl Builder {
             s.lights.insert(l, k);
             Some(k)
         });
-        (camera, light)
+        (camera, light, weights)
     }
 
     /// Copies the animations of the glTF file at `file` that move written

@@ -369,7 +369,8 @@ fn morph_data_holds_the_unmorphed_mesh_and_each_targets_displacements() {
         r#"[{{"primitives":[{{"attributes":{{"POSITION":{p},"NORMAL":{n}}},{targets}}},{{"attributes":{{"POSITION":{p}}},{targets}}}],"weights":[0.5]}},{{"primitives":[{{"attributes":{{"POSITION":{p}}}}}]}}]"#
     );
     let dir = tempfile::tempdir().unwrap();
-    let path = doc.write(dir.path(), "m", r#"[{"mesh":0},{"mesh":0,"weights":[0,1]},{"mesh":1}]"#, &meshes);
+    let nodes = r#"[{"mesh":0,"children":[1,2]},{"mesh":0,"weights":[0,1]},{"mesh":1}]"#;
+    let path = doc.write(dir.path(), "m", nodes, &meshes);
     let file = GltfFile::read(&path).unwrap();
     assert_eq!(file.morph_target_count(0), 2);
     assert_eq!(file.morph_target_count(1), 0);
@@ -404,6 +405,18 @@ fn morph_data_holds_the_unmorphed_mesh_and_each_targets_displacements() {
     assert_near(w.positions[5], [0.0, 3.0, 0.0]);
     assert_near(w.normals[2], [1.0, 0.0, 0.0]);
     assert_near(w.normals[5], [0.0, 0.0, 1.0]);
+
+    // Opened as a scene and exported, node 1 keeps its own weights; the
+    // others had none and get none.
+    let scene = crate::setup::open_scene(Some(&path)).unwrap().scene;
+    let out = dir.path().join("out.gltf");
+    let warnings = export::export_scene(&scene, None, &out).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let weights: Vec<&serde_json::Value> = (0..3).map(|k| &json["nodes"][k]["weights"]).collect();
+    assert_eq!(weights, [&serde_json::Value::Null, &serde_json::json!([0.0, 1.0]), &serde_json::Value::Null]);
+    let again = GltfFile::read(&out).unwrap();
+    assert_eq!(again.node_weights(1), Some(vec![0.0, 1.0]));
 }
 
 /// A primitive with a normal texture and its own TANGENT, and one morph
