@@ -174,10 +174,13 @@ impl SceneMeshes {
                     }
                 }
             }
+            // Each record made as the renderer reads it (no list of them).
             let mut runs = MeshRuns::new(self);
-            let changed: Vec<(u32, SceneObject)> =
-                ids.into_iter().map(|i| (i as u32, runs.object(scene, i, || scene.world_matrix(i)))).collect();
-            renderer.update_scene_objects(&changed)?;
+            let ids: Vec<u32> = ids.into_iter().map(|i| i as u32).collect();
+            renderer.update_scene_objects_with(&ids, |i| {
+                let i = i as usize;
+                runs.object(scene, i, || scene.world_matrix(i))
+            })?;
         }
         sync.mark = Some(editor.change_mark());
         Ok(())
@@ -219,12 +222,14 @@ impl SceneMeshes {
                 let scene = editor.scene();
                 let objects = scene.objects();
                 let mut runs = MeshRuns::new(self);
+                // Every listed object is selected (no flag to look up): the
+                // last one is the active one.
+                let active = editor.active();
                 let list: Outlined = editor
                     .selection()
                     .iter()
                     .filter(|&&i| runs.get(&objects[i].mesh).is_some() && !scene.is_hidden(i))
-                    .map(|&i| (i as u32 + 1, highlight.of(i)))
-                    .filter(|(_, h)| *h != Highlight::None)
+                    .map(|&i| (i as u32 + 1, if Some(i) == active { Highlight::Active } else { Highlight::Selected }))
                     .collect();
                 sync.highlights = Some((key, list.clone()));
                 list

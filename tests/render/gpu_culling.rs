@@ -722,8 +722,10 @@ fn upload_in_pieces(staged: bool) {
 }
 
 /// The GPU path keeps each frame slot's outline table while the selection's
-/// list stays the same: frames drawn again and again with one selection,
-/// with the selection changed, emptied and given back, and across a resize
+/// list stays the same, and rewrites only the entries of the old and new
+/// lists when it changes: frames drawn again and again with one selection,
+/// with the selection changed, grown to higher ids, shrunk, emptied and
+/// given back, and across a resize
 /// (a new ID target view), look exactly as the CPU path, which makes its
 /// table every frame, draws them.
 #[test]
@@ -737,10 +739,13 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
     e.camera = top_down(9.0, 9.0, 30.0, 1.0, 100.0);
     let mut sync = GpuSync::default();
     let mut unselected = None;
-    let selections: [&[usize]; 6] = [&[3, 40], &[3, 40], &[], &[55], &[3, 40], &[3, 40]];
+    // Each slot's table is brought from the list it holds to the next one
+    // entry by entry: higher ids grow it, ids left out are cleared, the
+    // active object changes.
+    let selections: [&[usize]; 8] = [&[3, 40], &[3, 40], &[], &[55], &[3, 40], &[77, 12], &[12], &[3, 40]];
     for (k, sel) in selections.iter().enumerate() {
         e.set_selection(sel);
-        if k == 5 {
+        if k == selections.len() - 1 {
             r.resize(W + 24, H).unwrap();
             fresh.resize(W + 24, H).unwrap();
             e.handle(&Event::Resize { width: (W + 24) as f64, height: H as f64 });

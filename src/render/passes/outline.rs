@@ -41,6 +41,11 @@ pub(crate) struct OutlinePass {
     /// Per frame slot: the shared list its table was last made from
     /// ([`OutlinePass::prepare_shared`]) and the table's length in entries.
     written: Vec<(Option<SharedHighlights>, usize)>,
+    /// Per frame slot: a shared list and a length `n` such that the
+    /// slot's table holds that list's codes and zeros everywhere else
+    /// below `n` (`None`: unknown, a dense table was written or none). The
+    /// next shared list then rewrites only the entries of the two lists.
+    kept: Vec<Option<(SharedHighlights, usize)>>,
 }
 
 /// The outline's per-id table ([`crate::render::desc::Highlight::code`] at index id) of a
@@ -71,6 +76,7 @@ impl Default for OutlinePass {
             sampler: vk::Sampler::null(),
             tables: Vec::new(),
             written: Vec::new(),
+            kept: Vec::new(),
         }
     }
 }
@@ -110,6 +116,7 @@ impl OutlinePass {
             .map(|_| GrowBuffer::new(vk::BufferUsageFlags::STORAGE_BUFFER, MemoryLocation::CpuToGpu, "highlights"))
             .collect();
         o.written = vec![(None, 0); frames];
+        o.kept = vec![None; frames];
         let set_layouts = [o.set_layout];
         o.pipeline = PipelineDesc {
             name: "outline",
@@ -147,6 +154,7 @@ impl OutlinePass {
         highlights: &[u32],
     ) -> Result<bool, RenderError> {
         self.written[fi] = (None, highlights.len());
+        self.kept[fi] = None;
         if highlights.is_empty() {
             return Ok(false);
         }
@@ -173,8 +181,10 @@ impl OutlinePass {
     ) -> Result<bool, RenderError> {
         let same = self.written[fi].0.as_ref().is_some_and(|w| std::sync::Arc::ptr_eq(w, list));
         if !same {
-            let outlined = self.prepare(gpu, fi, ids, &highlight_table(&[], list))?;
-            self.written[fi].0 = Some(list.clone());
+            let outlined = self.write_shared(gpu, fi, list)?;
+            if outlined {
+                self.bind(gpu, fi, ids);
+            }
             return Ok(outlined);
         }
         let outlined = self.written[fi].1 > 0;
@@ -183,6 +193,61 @@ impl OutlinePass {
             self.bind(gpu, fi, ids);
         }
         Ok(outlined)
+    }
+
+    /// Brings frame `fi`'s table to `list` (the table [`highlight_table`]
+    /// makes of it, with zeros past its end up to the table's length),
+    /// written in the mapped memory in place: where the slot's table holds
+    /// an earlier shared list and room enough, only that list's entries are
+    /// cleared and the new ones set (and the entries the table grows by
+    /// zeroed), so a large selection over a large scene costs its own
+    /// entries, not the highest id; otherwise the table is written whole.
+    /// Returns whether anything is outlined.
+    ///
+    /// # Safety
+    /// As for [`OutlinePass::prepare`].
+    unsafe fn write_shared(&mut self, gpu: &Gpu, fi: usize, list: &SharedHighlights) -> Result<bool, RenderError> {
+        use crate::render::desc::Highlight;
+        const WORD: usize = std::mem::size_of::<u32>();
+        let shown = || list.iter().filter(|(_, h)| *h != Highlight::None);
+        let needed = shown().map(|&(id, _)| id as usize + 1).max().unwrap_or(0);
+        let table = &mut self.tables[fi];
+        let kept = match self.kept[fi].take() {
+            Some((old, n)) if !table.must_grow((needed.max(n) * WORD) as u64) => Some((old, n)),
+            _ => None,
+        };
+        if needed == 0 && kept.is_none() {
+            self.written[fi] = (Some(list.clone()), 0);
+            return Ok(false);
+        }
+        let buffer = table.reserve(gpu, (needed * WORD) as u64)?;
+        let mapped = buffer.mapped().ok_or(RenderError::NotHostVisible("highlights"))?;
+        let put = |mapped: &mut [u8], id: usize, code: u32| {
+            mapped[id * WORD..(id + 1) * WORD].copy_from_slice(&code.to_ne_bytes());
+        };
+        let len = match kept {
+            Some((old, n)) => {
+                for &(id, _) in old.iter().filter(|(_, h)| *h != Highlight::None) {
+                    put(mapped, id as usize, 0);
+                }
+                if needed > n {
+                    mapped[n * WORD..needed * WORD].fill(0);
+                }
+                n.max(needed)
+            }
+            None => {
+                mapped[..needed * WORD].fill(0);
+                needed
+            }
+        };
+        for &(id, h) in shown() {
+            put(mapped, id as usize, h.code());
+        }
+        self.kept[fi] = Some((list.clone(), len));
+        // Nothing shown: the pass is not recorded (the table stays kept).
+        let len = if needed == 0 { 0 } else { len };
+        self.written[fi] = (Some(list.clone()), len);
+        Ok(len > 0)
     }
 
     /// Points frame `fi`'s descriptor set at its table (as long as the

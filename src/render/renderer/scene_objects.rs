@@ -128,7 +128,31 @@ impl Renderer {
         let Some(s) = &mut self.parts.gpu_scene else {
             return Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 });
         };
-        if s.update(changed, &self.parts.bounds)? {
+        let remeshed = s.update(changed, &self.parts.bounds)?;
+        self.rebuild_members_if(remeshed)
+    }
+
+    /// [`Renderer::update_scene_objects`] for the objects `ids` names,
+    /// each made by `object(index)` as it is read (no list of them: an
+    /// edit of thousands of objects writes each record once). Nothing is
+    /// queued, and `object` not called, when an index is past the objects.
+    pub fn update_scene_objects_with(
+        &mut self,
+        ids: &[u32],
+        object: impl FnMut(u32) -> SceneObject,
+    ) -> Result<(), RenderError> {
+        let Some(s) = &mut self.parts.gpu_scene else {
+            return Err(RenderError::BadObject { index: ids.first().copied().unwrap_or(0), count: 0 });
+        };
+        let remeshed = s.update_with(ids, object, &self.parts.bounds)?;
+        self.rebuild_members_if(remeshed)
+    }
+
+    /// Rebuilds the member list after an update that left it stale (waits
+    /// for the device).
+    fn rebuild_members_if(&mut self, remeshed: bool) -> Result<(), RenderError> {
+        let Some(s) = &mut self.parts.gpu_scene else { return Ok(()) };
+        if remeshed {
             self.ctx.wait_idle()?;
             // SAFETY: the device is idle.
             unsafe { s.set_members(&self.ctx, self.parts.bounds.len())? };

@@ -5,7 +5,7 @@
 
 use ash::vk;
 
-use super::chunks::{chunk_of, GpuChunk};
+use super::chunks::{chunk_of, GpuChunk, Growth};
 use super::records::NO_MESH;
 use super::{Access, GpuObjectRecord, GpuScene, MeshBounds, SceneObject, Stage, CHUNK_BYTES, RECORD};
 use crate::render::device::error::RenderError;
@@ -98,35 +98,71 @@ impl GpuScene {
     /// under its old mesh, where the cull skips it, so deleting objects and
     /// undoing the delete leave the member list as it is.
     pub fn update(&mut self, changed: &[(u32, SceneObject)], bounds: &[MeshBounds]) -> Result<bool, RenderError> {
-        if let Some(&(i, _)) = changed.iter().find(|(i, _)| *i >= self.count) {
+        let ids: Vec<u32> = changed.iter().map(|&(i, _)| i).collect();
+        let mut objects = changed.iter().map(|(_, o)| o);
+        self.update_with(&ids, |_| *objects.next().expect("one object per id"), bounds)
+    }
+
+    /// [`GpuScene::update`] with the objects made as they are read:
+    /// `object(i)` for each index of `ids` in turn (none is called when an
+    /// index is past the objects). A run of indices in one chunk grows the
+    /// chunk's box once.
+    pub fn update_with(
+        &mut self,
+        ids: &[u32],
+        mut object: impl FnMut(u32) -> SceneObject,
+        bounds: &[MeshBounds],
+    ) -> Result<bool, RenderError> {
+        if let Some(&i) = ids.iter().find(|&&i| i >= self.count) {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
         let mut remeshed = false;
-        self.pending.reserve(changed.len());
-        for (i, o) in changed {
-            let (r, b) = GpuObjectRecord::with_box(o, bounds);
+        self.pending.reserve(ids.len());
+        // The chunk of the run of objects read last, and their boxes.
+        let mut run: Option<(usize, Growth)> = None;
+        for &i in ids {
+            let o = object(i);
+            let (r, b) = GpuObjectRecord::with_box(&o, bounds);
             // A whole record says itself whether the object draws.
-            self.drawn[*i as usize] = r.mesh != NO_MESH;
-            self.set_bit(*i, false);
+            self.drawn[i as usize] = r.mesh != NO_MESH;
+            self.set_bit(i, false);
             // The chunk's box grows to hold the object's new box.
-            let c = chunk_of(*i);
-            let before = self.chunks[c];
-            self.chunks[c].add(&b);
-            if self.chunks[c] != before {
-                // Chunk indices fit u32: a chunk holds many object indices (u32).
-                self.pending_chunks.insert(c as u32, ());
+            let c = chunk_of(i);
+            match &mut run {
+                Some((at, g)) if *at == c => g.add(&b),
+                _ => {
+                    if let Some((at, g)) = run.take() {
+                        self.grow_chunk(at, &g);
+                    }
+                    let mut g = Growth::default();
+                    g.add(&b);
+                    run = Some((c, g));
+                }
             }
-            let listed = &mut self.object_mesh[*i as usize];
+            let listed = &mut self.object_mesh[i as usize];
             if r.mesh != NO_MESH && r.mesh != *listed {
                 let appended = *listed == NO_MESH
                     && !remeshed
-                    && self.members.append(*i, r.mesh as usize, &mut self.pending_members);
+                    && self.members.append(i, r.mesh as usize, &mut self.pending_members);
                 *listed = r.mesh;
                 remeshed |= !appended;
             }
-            self.pending.insert(*i, r);
+            self.pending.insert(i, r);
+        }
+        if let Some((at, g)) = run {
+            self.grow_chunk(at, &g);
         }
         Ok(remeshed)
+    }
+
+    /// Grows chunk `c`'s box by `g`, queuing the chunk when it changes.
+    fn grow_chunk(&mut self, c: usize, g: &Growth) {
+        let before = self.chunks[c];
+        self.chunks[c].grow(g);
+        if self.chunks[c] != before {
+            // Chunk indices fit u32: a chunk holds many object indices (u32).
+            self.pending_chunks.insert(c as u32, ());
+        }
     }
 
     /// Objects hidden (`None`) or shown again (`Some(m)`: it draws mesh
@@ -204,8 +240,12 @@ impl GpuScene {
                 None => bit_words.len() as u64 * 4,
             };
             let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes + bit_bytes)?;
-            let records: Vec<GpuObjectRecord> = self.pending.values().collect();
-            staging.write(0, bytemuck::cast_slice(&records), "object staging")?;
+            // The records go straight into the mapped memory, one after another.
+            let mapped = staging.mapped().ok_or(RenderError::NotHostVisible("object staging"))?;
+            let unit = RECORD as usize;
+            for (dst, r) in mapped[..record_bytes as usize].chunks_exact_mut(unit).zip(self.pending.values()) {
+                dst.copy_from_slice(bytemuck::bytes_of(&r));
+            }
             let boxes: Vec<GpuChunk> = self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu()).collect();
             staging.write(record_bytes as usize, bytemuck::cast_slice(&boxes), "object staging")?;
             let words: Vec<u32> = self.pending_members.values().collect();

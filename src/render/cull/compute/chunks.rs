@@ -110,6 +110,20 @@ impl ChunkBox {
         }
     }
 
+    /// Grows the box by what `g` gathered: the same box as adding each of
+    /// its objects with [`ChunkBox::add`] (rounding outwards is monotone,
+    /// so rounding the f64 extremes once gives the extremes of the rounded
+    /// boxes).
+    pub fn grow(&mut self, g: &Growth) {
+        self.always |= g.always;
+        // Nothing gathered on a side: +inf / -inf round to themselves and
+        // leave it as it is.
+        for k in 0..3 {
+            self.min[k] = self.min[k].min(down(g.min[k]));
+            self.max[k] = self.max[k].max(up(g.max[k]));
+        }
+    }
+
     /// The GPU's copy: the centre split as object translations are, half
     /// sizes rounded up to f32 (never smaller than the box).
     pub fn gpu(&self) -> GpuChunk {
@@ -124,6 +138,42 @@ impl ChunkBox {
             c.half[k] = up(0.5 * (hi - lo));
         }
         c
+    }
+}
+
+/// The widened boxes of a run of objects of one chunk gathered in f64
+/// (NaN sides are skipped, as [`ChunkBox::add`] skips them), for
+/// [`ChunkBox::grow`] to round once: a run of new objects rounds its
+/// chunk's box once, not once an object.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Growth {
+    min: [f64; 3],
+    max: [f64; 3],
+    always: bool,
+}
+
+impl Default for Growth {
+    fn default() -> Growth {
+        Growth { min: [f64::INFINITY; 3], max: [f64::NEG_INFINITY; 3], always: false }
+    }
+}
+
+impl Growth {
+    /// Gathers `b` (widened as [`ChunkBox::add`] widens it).
+    pub fn add(&mut self, b: &ObjectBox) {
+        match *b {
+            ObjectBox::None => {}
+            ObjectBox::Always => self.always = true,
+            ObjectBox::Box { min, max, translation } => {
+                let centre = nalgebra::center(&min, &max);
+                let offset = (centre - translation).abs().sum() + (max - min).sum();
+                let widen = 1e-5 * offset;
+                for k in 0..3 {
+                    self.min[k] = self.min[k].min(min[k] - widen);
+                    self.max[k] = self.max[k].max(max[k] + widen);
+                }
+            }
+        }
     }
 }
 
@@ -176,5 +226,55 @@ mod tests {
             assert!(f64::from(up(x)) - f64::from(down(x)) <= 2.5e-7 * x.abs() + 1e-44, "{x}: one f32 step");
         }
         assert_eq!((chunk_of(0), chunk_of(CHUNK - 1), chunk_of(CHUNK)), (0, 0, 1));
+    }
+
+    /// A run's boxes gathered in f64 and rounded once grow a chunk to
+    /// exactly the box that adding them one by one gives (far from the
+    /// origin, where each rounding moves a side, and with a box without
+    /// sides, an always box and NaN sides among them).
+    #[test]
+    fn a_gathered_run_grows_a_chunk_as_its_objects_one_by_one() {
+        let b = |lo: [f64; 3], hi: [f64; 3], t: [f64; 3]| ObjectBox::Box {
+            min: Point3::from(lo),
+            max: Point3::from(hi),
+            translation: Point3::from(t),
+        };
+        let far = 3.0e5 + 0.123;
+        let runs: [Vec<ObjectBox>; 3] = [
+            (0..32)
+                .map(|k| {
+                    let x = far + 0.37 * f64::from(k);
+                    b([x, -1.0 - 1e-3 * f64::from(k), 7.0], [x + 1.0, 2.0, 7.5 + 1e-4 * f64::from(k)], [x, 0.0, 7.0])
+                })
+                .collect(),
+            vec![ObjectBox::None, b([1.0, 2.0, 3.0], [1.5, 2.5, 3.5], [0.0; 3]), ObjectBox::Always],
+            vec![
+                b([f64::NAN, 0.0, 0.0], [f64::NAN, 1.0, 1.0], [0.0; 3]),
+                b([-2.0, 0.5, 0.5], [4.0, 0.75, 2.0], [0.0; 3]),
+            ],
+        ];
+        let start = {
+            let mut c = ChunkBox::default();
+            c.add(&b([far, 0.0, 0.0], [far + 0.5, 0.5, 0.5], [far, 0.0, 0.0]));
+            c
+        };
+        for (n, run) in runs.iter().enumerate() {
+            for from in [ChunkBox::default(), start] {
+                let mut one_by_one = from;
+                let mut g = Growth::default();
+                for o in run {
+                    one_by_one.add(o);
+                    g.add(o);
+                }
+                let mut gathered = from;
+                gathered.grow(&g);
+                assert_eq!(gathered, one_by_one, "run {n}");
+                assert_eq!(gathered.gpu(), one_by_one.gpu(), "run {n}");
+            }
+        }
+        // Nothing gathered leaves a box as it is.
+        let mut c = start;
+        c.grow(&Growth::default());
+        assert_eq!(c, start);
     }
 }

@@ -116,7 +116,9 @@ fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, P
     let edges = [lin.column(0) * half.x, lin.column(1) * half.y, lin.column(2) * half.z];
     let center = lin * mid.coords + w.fixed_view::<3, 1>(0, 3);
     let tame = |v: f64| v.abs() < 1e150;
-    let scale = edges.iter().map(|e| e.norm()).fold(0.0, f64::max);
+    // The longest edge: one square root of the largest squared length (the
+    // root is monotone and correctly rounded, so the same value).
+    let scale = edges.iter().map(|e| e.norm_squared()).fold(0.0, f64::max).sqrt();
     let ordinary = center.iter().chain(edges.iter().flat_map(|e| e.iter())).all(|&v| tame(v))
         && scale > 1e-150
         && (edges[0] / scale).dot(&(edges[1] / scale).cross(&(edges[2] / scale))).abs() > 1e-6
