@@ -508,6 +508,13 @@ fn an_occlusion_map_of_strength_half_halves_the_environment_term_only() {
 /// normal x tangent = -x. The texture's x and y are scaled by `scale`.
 /// Expected colours: the formulas above with the normal the test works
 /// out from the texel bytes.
+/// The texel of a normal texture holding the direction `n` (normalised)
+/// and the normal a shader decodes from it.
+fn normal_texel(n: [f64; 3]) -> ([u8; 3], [f64; 3]) {
+    let texel = normalized(n).map(|c| ((c + 1.0) * 0.5 * 255.0).round() as u8);
+    (texel, texel.map(|b| f64::from(b) / 255.0 * 2.0 - 1.0))
+}
+
 /// A file of `quad` whose material is `m` with a normal texture of one
 /// colour, `texel`, at `scale`.
 fn normal_map_doc(m: &Mat, texel: [u8; 3], quad: Quad, scale: serde_json::Value) -> Doc {
@@ -528,11 +535,7 @@ fn normal_map_doc(m: &Mat, texel: [u8; 3], quad: Quad, scale: serde_json::Value)
 #[test]
 fn a_normal_texture_turns_the_lit_normal_in_the_tangent_frame() {
     // The texel: a normal leaning +x and +y in tangent space.
-    let texel = [(0.6f64, 0.45f64, 0.66f64)].map(|(x, y, z)| {
-        let n = normalized([x, y, z]);
-        n.map(|c| ((c + 1.0) * 0.5 * 255.0).round() as u8)
-    })[0];
-    let decoded = texel.map(|b| f64::from(b) / 255.0 * 2.0 - 1.0);
+    let (texel, decoded) = normal_texel([0.6, 0.45, 0.66]);
     let m = Mat { base: [0.6, 0.5, 0.4], metallic: 0.0, roughness: 0.5, emissive: [0.0; 3] };
     // A strong sun: the turned normal shows clearly.
     let base = lighting(ToneMapping::Linear, 0.0);
@@ -585,11 +588,7 @@ fn a_posed_skin_turns_its_normal_texture_with_its_joint() {
     use viewport::editor::Editor;
     // The texel: a normal leaning -x and +y in tangent space, so that
     // the turned, the unturned and the unmapped normal face the sun apart.
-    let texel = [(-0.5f64, 0.5f64, 0.7f64)].map(|(x, y, z)| {
-        let n = normalized([x, y, z]);
-        n.map(|c| ((c + 1.0) * 0.5 * 255.0).round() as u8)
-    })[0];
-    let decoded = texel.map(|b| f64::from(b) / 255.0 * 2.0 - 1.0);
+    let (texel, decoded) = normal_texel([-0.5, 0.5, 0.7]);
     let m = Mat { base: [0.6, 0.5, 0.4], metallic: 0.0, roughness: 0.5, emissive: [0.0; 3] };
     let base = lighting(ToneMapping::Linear, 0.0);
     let l = Lighting { sun: base.sun.map(|s| Sun { illuminance: 3.0, ..s }), ..base };

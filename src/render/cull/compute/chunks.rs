@@ -92,6 +92,14 @@ pub(crate) enum ObjectBox {
     Always,
 }
 
+/// An object's world box `min`..`max` moved out by the widening the module
+/// docs describe (before any rounding), for an object at `translation`.
+fn widened(min: Point3<f64>, max: Point3<f64>, translation: Point3<f64>) -> ([f64; 3], [f64; 3]) {
+    let centre = nalgebra::center(&min, &max);
+    let widen = 1e-5 * ((centre - translation).abs().sum() + (max - min).sum());
+    ([0, 1, 2].map(|k| min[k] - widen), [0, 1, 2].map(|k| max[k] + widen))
+}
+
 impl ChunkBox {
     /// Grows the box to hold `b` (widened, see the module docs).
     pub fn add(&mut self, b: &ObjectBox) {
@@ -99,12 +107,10 @@ impl ChunkBox {
             ObjectBox::None => {}
             ObjectBox::Always => self.always = true,
             ObjectBox::Box { min, max, translation } => {
-                let centre = nalgebra::center(&min, &max);
-                let offset = (centre - translation).abs().sum() + (max - min).sum();
-                let widen = 1e-5 * offset;
+                let (lo, hi) = widened(min, max, translation);
                 for k in 0..3 {
-                    self.min[k] = self.min[k].min(down(min[k] - widen));
-                    self.max[k] = self.max[k].max(up(max[k] + widen));
+                    self.min[k] = self.min[k].min(down(lo[k]));
+                    self.max[k] = self.max[k].max(up(hi[k]));
                 }
             }
         }
@@ -165,12 +171,10 @@ impl Growth {
             ObjectBox::None => {}
             ObjectBox::Always => self.always = true,
             ObjectBox::Box { min, max, translation } => {
-                let centre = nalgebra::center(&min, &max);
-                let offset = (centre - translation).abs().sum() + (max - min).sum();
-                let widen = 1e-5 * offset;
+                let (lo, hi) = widened(min, max, translation);
                 for k in 0..3 {
-                    self.min[k] = self.min[k].min(min[k] - widen);
-                    self.max[k] = self.max[k].max(max[k] + widen);
+                    self.min[k] = self.min[k].min(lo[k]);
+                    self.max[k] = self.max[k].max(hi[k]);
                 }
             }
         }
