@@ -43,25 +43,25 @@ fn level_bytes(format: vk::Format, size: usize, (width, height): (u32, u32)) -> 
     }
 }
 
+/// Whether optimally tiled images of `format` have every feature of
+/// `needed` on the device.
+fn has_features(ctx: &Context, format: vk::Format, needed: vk::FormatFeatureFlags) -> bool {
+    // SAFETY: the physical device belongs to the live instance.
+    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, format) };
+    props.optimal_tiling_features.contains(needed)
+}
+
 /// Whether the device samples `format` (a block-compressed one) with
 /// linear filtering and takes it from transfers.
 fn can_sample(ctx: &Context, format: vk::Format) -> bool {
-    // SAFETY: the physical device belongs to the live instance.
-    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, format) };
-    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE
-        | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR
-        | vk::FormatFeatureFlags::TRANSFER_DST;
-    props.optimal_tiling_features.contains(needed)
+    use vk::FormatFeatureFlags as F;
+    has_features(ctx, format, F::SAMPLED_IMAGE | F::SAMPLED_IMAGE_FILTER_LINEAR | F::TRANSFER_DST)
 }
 
 /// Whether the device can make mip levels of `format` by blits.
 fn can_blit(ctx: &Context, format: vk::Format) -> bool {
-    // SAFETY: the physical device belongs to the live instance.
-    let props = unsafe { ctx.roots.instance.get_physical_device_format_properties(ctx.physical, format) };
-    let needed = vk::FormatFeatureFlags::BLIT_SRC
-        | vk::FormatFeatureFlags::BLIT_DST
-        | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR;
-    props.optimal_tiling_features.contains(needed)
+    use vk::FormatFeatureFlags as F;
+    has_features(ctx, format, F::BLIT_SRC | F::BLIT_DST | F::SAMPLED_IMAGE_FILTER_LINEAR)
 }
 
 fn levels_range(base: u32, count: u32) -> vk::ImageSubresourceRange {
