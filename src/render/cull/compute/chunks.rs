@@ -101,19 +101,12 @@ fn widened(min: Point3<f64>, max: Point3<f64>, translation: Point3<f64>) -> ([f6
 }
 
 impl ChunkBox {
-    /// Grows the box to hold `b` (widened, see the module docs).
+    /// Grows the box to hold `b` (widened, see the module docs): a
+    /// [`Growth`] of the one box, rounded outwards.
     pub fn add(&mut self, b: &ObjectBox) {
-        match *b {
-            ObjectBox::None => {}
-            ObjectBox::Always => self.always = true,
-            ObjectBox::Box { min, max, translation } => {
-                let (lo, hi) = widened(min, max, translation);
-                for k in 0..3 {
-                    self.min[k] = self.min[k].min(down(lo[k]));
-                    self.max[k] = self.max[k].max(up(hi[k]));
-                }
-            }
-        }
+        let mut g = Growth::default();
+        g.add(b);
+        self.grow(&g);
     }
 
     /// Grows the box by what `g` gathered: the same box as adding each of
@@ -148,7 +141,7 @@ impl ChunkBox {
 }
 
 /// The widened boxes of a run of objects of one chunk gathered in f64
-/// (NaN sides are skipped, as [`ChunkBox::add`] skips them), for
+/// (NaN sides are skipped: `min` / `max` pass over NaN), for
 /// [`ChunkBox::grow`] to round once: a run of new objects rounds its
 /// chunk's box once, not once an object.
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +158,7 @@ impl Default for Growth {
 }
 
 impl Growth {
-    /// Gathers `b` (widened as [`ChunkBox::add`] widens it).
+    /// Gathers `b`, widened (see the module docs).
     pub fn add(&mut self, b: &ObjectBox) {
         match *b {
             ObjectBox::None => {}
