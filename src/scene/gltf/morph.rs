@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use gltf::mesh::Semantic;
 
-use super::accessor::read_vec3;
 use super::materials::{uv_maps, NORMAL};
+use super::primitive::target_values;
 use super::{GltfError, GltfFile};
 use crate::scene::MorphData;
 
@@ -73,14 +73,7 @@ impl GltfFile {
                     (tangent, "TANGENT", &mut tangents[k]),
                 ] {
                     let Some(a) = accessor else { continue };
-                    let d = read_vec3(&a, &self.buffers, &format!("morph {what}"))?;
-                    if d.len() != vertices {
-                        return Err(format!(
-                            "accessor {}: morph target {k} has {} values for {vertices} vertices",
-                            a.index(),
-                            d.len()
-                        ));
-                    }
+                    let d = target_values(&a, &self.buffers, what, k, vertices)?;
                     let list = into.get_or_insert_with(Vec::new);
                     list.resize(start, [0.0; 3]);
                     list.extend(sources.iter().map(|&s| d[s as usize]));

@@ -244,15 +244,7 @@ pub(super) fn morph(
         }
         let add = |accessor: Option<Accessor<'_>>, what: &str, into: &mut [[f32; 3]]| -> Result<bool, String> {
             let Some(a) = accessor else { return Ok(false) };
-            let d = read_vec3(&a, buffers, what)?;
-            if d.len() != into.len() {
-                return Err(format!(
-                    "accessor {}: morph target {k} has {} values for {} vertices",
-                    a.index(),
-                    d.len(),
-                    into.len()
-                ));
-            }
+            let d = target_values(&a, buffers, what, k, into.len())?;
             for (v, d) in into.iter_mut().zip(&d) {
                 for c in 0..3 {
                     v[c] += w * d[c];
@@ -260,9 +252,9 @@ pub(super) fn morph(
             }
             Ok(true)
         };
-        add(target.positions(), "morph POSITION", positions)?;
+        add(target.positions(), "POSITION", positions)?;
         if let Some(n) = normals.as_deref_mut() {
-            moved_normals |= add(target.normals(), "morph NORMAL", n)?;
+            moved_normals |= add(target.normals(), "NORMAL", n)?;
         }
     }
     if let (true, Some(n)) = (moved_normals, normals) {
@@ -275,6 +267,23 @@ pub(super) fn morph(
         return Err("morphed positions are not finite".into());
     }
     Ok(())
+}
+
+/// Morph target `k`'s `what` displacements (`POSITION`, `NORMAL`,
+/// `TANGENT`) read from accessor `a`: one per vertex of the `vertices`,
+/// else an error naming the accessor.
+pub(super) fn target_values(
+    a: &Accessor<'_>,
+    buffers: &[Vec<u8>],
+    what: &str,
+    k: usize,
+    vertices: usize,
+) -> Result<Vec<[f32; 3]>, String> {
+    let d = read_vec3(a, buffers, &format!("morph {what}"))?;
+    if d.len() != vertices {
+        return Err(format!("accessor {}: morph target {k} has {} values for {vertices} vertices", a.index(), d.len()));
+    }
+    Ok(d)
 }
 
 /// Adds the morph targets' TANGENT displacements at `weights` to the
@@ -292,15 +301,7 @@ fn morph_tangents(
     for (k, target) in primitive.morph_targets().enumerate() {
         let w = f64::from(weights.get(k).copied().unwrap_or(0.0));
         let Some(a) = target.tangents().filter(|_| w != 0.0 && w.is_finite()) else { continue };
-        let d = read_vec3(&a, buffers, "morph TANGENT")?;
-        if d.len() != sum.len() {
-            return Err(format!(
-                "accessor {}: morph target {k} has {} tangents for {} vertices",
-                a.index(),
-                d.len(),
-                sum.len()
-            ));
-        }
+        let d = target_values(&a, buffers, "TANGENT", k, sum.len())?;
         for (t, d) in sum.iter_mut().zip(&d) {
             *t += Vector3::from(d.map(f64::from)) * w;
         }
