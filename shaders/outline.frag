@@ -5,8 +5,12 @@
 // object's outline wins over the selected one's. Other pixels are left alone.
 
 layout(set = 0, binding = 0) uniform usampler2D ids;
+// Per object id: a generation (bits 2 and up) and a code (0 none,
+// 1 selected, 2 active). Only entries of the table's own generation,
+// entry 0's (id 0 is no object), count: a table rewritten for a new list
+// need not clear the entries of the lists before it.
 layout(std430, set = 0, binding = 1) readonly buffer Highlights {
-    uint highlight[]; // per object id: 0 none, 1 selected, 2 active
+    uint highlight[];
 };
 
 layout(push_constant) uniform Push {
@@ -17,7 +21,11 @@ layout(push_constant) uniform Push {
 layout(location = 0) out vec4 out_color;
 
 uint highlight_of(uint id) {
-    return id < uint(highlight.length()) ? highlight[id] : 0u;
+    if (id >= uint(highlight.length())) {
+        return 0u;
+    }
+    uint entry = highlight[id];
+    return (entry >> 2) == (highlight[0] >> 2) ? (entry & 3u) : 0u;
 }
 
 void main() {

@@ -158,7 +158,8 @@ impl Autosaver {
             let finished = match editor.changes_since(Some(mark)) {
                 SceneChanges::Changed(ids) => {
                     // Objects hidden or shown meanwhile are taken again too.
-                    let ids = [ids, editor.visibility_since(Some(mark))].concat();
+                    let shown_or_hidden = editor.visibility_since(Some(mark)).iter().map(|&(i, _)| i);
+                    let ids: Vec<usize> = ids.iter().copied().chain(shown_or_hidden).collect();
                     scene.finish_copy(copy, &ids, Some(editor.camera_to_save()))
                 }
                 SceneChanges::All => None,

@@ -134,30 +134,29 @@ impl SceneMeshes {
             // Objects hidden or shown, nothing else of them changed: a bit
             // each for the cull (the whole record where the renderer cannot
             // take the record back, and always when blended meshes are
-            // about, whose objects are listed apart).
-            let mut vis: Vec<usize> = shown_or_hidden
-                .iter()
-                .copied()
-                .filter(|&i| i < sync.records && ids.binary_search(&i).is_err())
-                .collect();
-            vis.sort_unstable();
-            vis.dedup();
-            if any_blended {
-                ids.extend_from_slice(&vis);
-            } else if !vis.is_empty() {
-                let mut runs = MeshRuns::new(self);
-                let mut words: Vec<(u32, Option<MeshId>)> = Vec::with_capacity(vis.len());
-                for &i in &vis {
-                    match scene.get(i) {
-                        Some(o) if !scene.is_hidden(i) => match runs.get(&o.mesh) {
-                            Some(m) => words.push((i as u32, Some(m))),
-                            None => ids.push(i),
-                        },
-                        Some(_) => words.push((i as u32, None)),
-                        None => ids.push(i),
+            // about, whose objects are listed apart). The log says each
+            // one's state; the last entry of an object is its state now (a
+            // stable sort keeps entries in log order), so no object is
+            // read: objects spread through a large scene cost their bits.
+            let keep = |&&(i, _): &&(usize, bool)| i < sync.records && ids.binary_search(&i).is_err();
+            let last: Vec<(u32, bool)> = if shown_or_hidden.is_sorted_by(|a, b| a.0 < b.0) {
+                // One edit's objects: ascending, each once.
+                shown_or_hidden.iter().filter(keep).map(|&(i, h)| (i as u32, h)).collect()
+            } else {
+                let mut vis: Vec<(usize, bool)> = shown_or_hidden.iter().filter(keep).copied().collect();
+                vis.sort_by_key(|&(i, _)| i);
+                let mut last = Vec::with_capacity(vis.len());
+                for (k, &(i, hidden)) in vis.iter().enumerate() {
+                    if vis.get(k + 1).is_none_or(|&(next, _)| next != i) {
+                        last.push((i as u32, hidden));
                     }
                 }
-                let whole = renderer.set_scene_objects_shown(&words)?;
+                last
+            };
+            if any_blended {
+                ids.extend(last.iter().map(|&(i, _)| i as usize));
+            } else if !last.is_empty() {
+                let whole = renderer.set_scene_objects_shown(&last)?;
                 ids.extend(whole.into_iter().map(|i| i as usize));
             }
             ids.sort_unstable();
@@ -219,16 +218,16 @@ impl SceneMeshes {
         let highlights = match &sync.highlights {
             Some((k, list)) if *k == key => list.clone(),
             _ => {
-                let scene = editor.scene();
-                let objects = scene.objects();
-                let mut runs = MeshRuns::new(self);
                 // Every listed object is selected (no flag to look up): the
-                // last one is the active one.
+                // last one is the active one. Selected objects that draw
+                // nothing (empties, hidden ones) are listed too: with no
+                // pixels in the ID target they are outlined nowhere, and a
+                // large selection spread through a large scene is listed
+                // without reading its objects.
                 let active = editor.active();
                 let list: Outlined = editor
                     .selection()
                     .iter()
-                    .filter(|&&i| runs.get(&objects[i].mesh).is_some() && !scene.is_hidden(i))
                     .map(|&i| (i as u32 + 1, if Some(i) == active { Highlight::Active } else { Highlight::Selected }))
                     .collect();
                 sync.highlights = Some((key, list.clone()));

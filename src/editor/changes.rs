@@ -55,9 +55,12 @@ pub(super) struct ChangeLog {
     /// renderer, marking every frame) has taken.
     newest: std::cell::Cell<(usize, usize)>,
     changed: Vec<usize>,
-    /// Objects whose visibility (alone) may have changed, in order: their
-    /// records need a new mesh word, not a new matrix.
-    visibility: Vec<usize>,
+    /// Objects whose visibility (alone) may have changed, in order, each
+    /// with whether it was hidden then (by its own flag, an ancestor's or
+    /// local view): their records need a bit, not a new matrix, and the
+    /// last entry of an object tells its state now (unless `changed` lists
+    /// it, which its reader takes whole).
+    visibility: Vec<(usize, bool)>,
     /// Counts changes that touch no object (bookmarks): they make the
     /// scene unsaved without asking renderers to look at any object.
     pub(super) other: u64,
@@ -88,8 +91,8 @@ impl ChangeLog {
     }
 
     /// Logs objects that were hidden or shown (nothing else of them
-    /// changed): an edit.
-    pub(super) fn visibility_changed(&mut self, objects: &[usize], id_bound: usize) {
+    /// changed), with whether each is hidden now: an edit.
+    pub(super) fn visibility_changed(&mut self, objects: &[(usize, bool)], id_bound: usize) {
         self.visibility.extend_from_slice(objects);
         if !objects.is_empty() {
             self.edits += 1;
@@ -164,11 +167,13 @@ impl Editor {
         }
     }
 
-    /// The objects hidden or shown since `mark` (possibly repeated; their
-    /// other state as it was, unless [`Editor::changes_since`] lists them
-    /// too). Empty when the mark is from before the log's start, where
-    /// [`Editor::changes_since`] says [`SceneChanges::All`].
-    pub fn visibility_since(&self, mark: Option<ChangeMark>) -> &[usize] {
+    /// The objects hidden or shown since `mark`, in order and possibly
+    /// repeated, each with whether it was hidden then: an object's last
+    /// entry is its state now, and nothing else of it changed unless
+    /// [`Editor::changes_since`] lists it too. Empty when the mark is from
+    /// before the log's start, where [`Editor::changes_since`] says
+    /// [`SceneChanges::All`].
+    pub fn visibility_since(&self, mark: Option<ChangeMark>) -> &[(usize, bool)] {
         match mark {
             Some(m) if m.epoch == self.log.epoch => match m.visibility.checked_sub(self.log.dropped.1) {
                 Some(at) if at <= self.log.visibility.len() => &self.log.visibility[at..],
@@ -567,7 +572,7 @@ mod tests {
         // Visibility too: a hide after the recent mark is listed.
         e.set_selection(&[3]);
         assert!(e.hide_selected());
-        assert_eq!(e.visibility_since(Some(recent)), &[3]);
+        assert_eq!(e.visibility_since(Some(recent)), &[(3, true)]);
         // No mark for more than the limit: the log starts over.
         for k in 0..9000 {
             moved(&mut e, k % 10, -(k as f64));

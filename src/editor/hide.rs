@@ -125,8 +125,10 @@ impl Editor {
     /// hidden ones' leaves are parked, the shown ones' taken back, a flag
     /// each (no tree surgery unless a box changed meanwhile).
     pub(super) fn refresh_visibility(&mut self, ids: &[usize]) {
-        let (gone, shown): (Vec<usize>, Vec<usize>) = ids.iter().partition(|&&i| self.scene.is_hidden(i));
-        self.log.visibility_changed(ids, self.scene.id_bound());
+        let states: Vec<(usize, bool)> = ids.iter().map(|&i| (i, self.scene.is_hidden(i))).collect();
+        let gone: Vec<usize> = states.iter().filter(|&&(_, h)| h).map(|&(i, _)| i).collect();
+        let shown: Vec<usize> = states.iter().filter(|&&(_, h)| !h).map(|&(i, _)| i).collect();
+        self.log.visibility_changed(&states, self.scene.id_bound());
         self.pick.park_many(&gone);
         self.pick.unpark_many(&shown, &self.scene);
     }

@@ -762,8 +762,19 @@ impl Scene {
     /// from the root down as [`Scene::world_matrices`] does, so that both
     /// give the same bits (the pick boxes derived from one match what is
     /// drawn from the other).
+    #[inline]
     pub fn world_matrix(&self, i: usize) -> Matrix4<f64> {
         let local = self.obj(i).transform.matrix();
+        // A root's is its own (most objects of a large scene): no walk.
+        if self.hierarchy.parent(i).is_none() {
+            return local;
+        }
+        self.world_below_parent(i, local)
+    }
+
+    /// [`Scene::world_matrix`] of an object with a parent, its own matrix
+    /// `local` made.
+    fn world_below_parent(&self, i: usize, local: Matrix4<f64>) -> Matrix4<f64> {
         // The nearest ancestors on the stack (no allocation for a pick box
         // derived under a parent), any beyond them in a list.
         let mut near = [0usize; 16];

@@ -722,11 +722,11 @@ fn upload_in_pieces(staged: bool) {
 }
 
 /// The GPU path keeps each frame slot's outline table while the selection's
-/// list stays the same, and rewrites only the entries of the old and new
-/// lists when it changes: frames drawn again and again with one selection,
-/// with the selection changed, grown to higher ids, shrunk, emptied and
-/// given back, and across a resize
-/// (a new ID target view), look exactly as the CPU path, which makes its
+/// list stays the same, and writes only the new list's entries, under the
+/// table's next generation, when it changes: frames drawn again and again
+/// with one selection, with the selection changed, grown to higher ids,
+/// shrunk, emptied and given back, and across a resize (a new ID target
+/// view), look exactly as the CPU path, which makes its
 /// table every frame, draws them.
 #[test]
 fn kept_outline_tables_draw_what_the_cpu_path_draws() {
@@ -740,8 +740,8 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
     let mut sync = GpuSync::default();
     let mut unselected = None;
     // Each slot's table is brought from the list it holds to the next one
-    // entry by entry: higher ids grow it, ids left out are cleared, the
-    // active object changes.
+    // entry by entry: higher ids grow it, ids left out go stale with their
+    // generation, the active object changes.
     let selections: [&[usize]; 8] = [&[3, 40], &[3, 40], &[], &[55], &[3, 40], &[77, 12], &[12], &[3, 40]];
     for (k, sel) in selections.iter().enumerate() {
         e.set_selection(sel);
@@ -848,6 +848,21 @@ fn hiding_and_showing_set_bits_and_draw_what_the_cpu_path_draws() {
     let (_, ids) = frame(&e, &mut r, &mut sync);
     agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "undone");
     assert_eq!(r.read_scene_object(213).unwrap(), before[213 - 195]);
+
+    // Hidden and shown again between two frames, or the other way: the
+    // last state counts (bits only).
+    e.set_selection(&[209]);
+    assert!(e.hide_selected() && e.undo());
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert_eq!(uploaded, 0);
+    assert!(on_screen(&ids, 209), "hidden, then shown");
+    assert!(e.redo());
+    frame(&e, &mut r, &mut sync);
+    assert!(e.undo() && e.redo());
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert_eq!(uploaded, 0);
+    assert!(!on_screen(&ids, 209), "shown, then hidden");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "shown, then hidden");
     assert_no_validation_errors(&r);
 }
 

@@ -3,12 +3,17 @@
 //! ring around the visible pixels of highlighted objects.
 //!
 //! Per-object state reaches the shader as a small storage buffer, one `u32`
-//! per object id ([`crate::render::desc::Highlight::code`]), written by the host each
-//! frame from the same single pass over the objects that builds the
-//! instance data ([`crate::render::passes::scene::SceneBatches`]); one buffer and one
-//! descriptor set (ID image + that buffer) per frame in flight. The object's
-//! own pixels are never touched, so it keeps its colour. The pass is skipped
-//! when nothing is highlighted.
+//! per object id ([`crate::render::desc::Highlight::code`] in the low two
+//! bits, a generation above them), written by the host each frame from the
+//! same single pass over the objects that builds the instance data
+//! ([`crate::render::passes::scene::SceneBatches`]); one buffer and one
+//! descriptor set (ID image + that buffer) per frame in flight. Only
+//! entries of the generation entry 0 holds count (id 0 is no object): such
+//! a table written whole uses generation 0, and a GPU-culled frame's table
+//! kept from an earlier list takes the next generation and writes only the
+//! new list's entries, the old ones going stale without a write. The
+//! object's own pixels are never touched, so it keeps its colour. The pass
+//! is skipped when nothing is highlighted.
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
@@ -41,11 +46,12 @@ pub(crate) struct OutlinePass {
     /// Per frame slot: the shared list its table was last made from
     /// ([`OutlinePass::prepare_shared`]) and the table's length in entries.
     written: Vec<(Option<SharedHighlights>, usize)>,
-    /// Per frame slot: a shared list and a length `n` such that the
-    /// slot's table holds that list's codes and zeros everywhere else
-    /// below `n` (`None`: unknown, a dense table was written or none). The
-    /// next shared list then rewrites only the entries of the two lists.
-    kept: Vec<Option<(SharedHighlights, usize)>>,
+    /// Per frame slot: a length `n` and a generation `g` above 0 such that
+    /// the slot's table holds no entry of a generation above `g` below `n`
+    /// (`None`: unknown, a dense table was written or none). The next
+    /// shared list then takes generation `g + 1` and writes its own
+    /// entries alone.
+    kept: Vec<Option<(usize, u32)>>,
 }
 
 /// The outline's per-id table ([`crate::render::desc::Highlight::code`] at index id) of a
@@ -195,57 +201,67 @@ impl OutlinePass {
         Ok(outlined)
     }
 
-    /// Brings frame `fi`'s table to `list` (the table [`highlight_table`]
-    /// makes of it, with zeros past its end up to the table's length),
-    /// written in the mapped memory in place: where the slot's table holds
-    /// an earlier shared list and room enough, only that list's entries are
-    /// cleared and the new ones set (and the entries the table grows by
-    /// zeroed), so a large selection over a large scene costs its own
-    /// entries, not the highest id; otherwise the table is written whole.
-    /// Returns whether anything is outlined.
+    /// Brings frame `fi`'s table to `list` (the codes [`highlight_table`]
+    /// makes of it), written in the mapped memory in place: where the
+    /// slot's table was kept from an earlier shared list and has room
+    /// enough, the list's entries are written with the next generation
+    /// (and the entries the table grows by zeroed), so a large selection
+    /// over a large scene costs its own entries, not the highest id nor the
+    /// list before it; otherwise the table is zeroed and written with
+    /// generation 1. Returns whether anything is outlined.
     ///
     /// # Safety
     /// As for [`OutlinePass::prepare`].
     unsafe fn write_shared(&mut self, gpu: &Gpu, fi: usize, list: &SharedHighlights) -> Result<bool, RenderError> {
         use crate::render::desc::Highlight;
         const WORD: usize = std::mem::size_of::<u32>();
-        let shown = || list.iter().filter(|(_, h)| *h != Highlight::None);
-        let needed = shown().map(|&(id, _)| id as usize + 1).max().unwrap_or(0);
+        // Generations fill the bits above the code's two.
+        const LAST_GENERATION: u32 = u32::MAX >> 2;
+        let needed =
+            list.iter().filter(|(_, h)| *h != Highlight::None).map(|&(id, _)| id as usize + 1).max().unwrap_or(0);
         let table = &mut self.tables[fi];
         let kept = match self.kept[fi].take() {
-            Some((old, n)) if !table.must_grow((needed.max(n) * WORD) as u64) => Some((old, n)),
+            Some((n, g)) if g < LAST_GENERATION && !table.must_grow((needed.max(n) * WORD) as u64) => Some((n, g)),
             _ => None,
         };
         if needed == 0 && kept.is_none() {
             self.written[fi] = (Some(list.clone()), 0);
             return Ok(false);
         }
+        let outlined = needed > 0;
+        // Entry 0 (no object) holds the generation: at least one entry.
+        let needed = needed.max(1);
         let buffer = table.reserve(gpu, (needed * WORD) as u64)?;
         let mapped = buffer.mapped().ok_or(RenderError::NotHostVisible("highlights"))?;
-        let put = |mapped: &mut [u8], id: usize, code: u32| {
-            mapped[id * WORD..(id + 1) * WORD].copy_from_slice(&code.to_ne_bytes());
+        let put = |mapped: &mut [u8], id: usize, entry: u32| {
+            mapped[id * WORD..(id + 1) * WORD].copy_from_slice(&entry.to_ne_bytes());
         };
-        let len = match kept {
-            Some((old, n)) => {
-                for &(id, _) in old.iter().filter(|(_, h)| *h != Highlight::None) {
-                    put(mapped, id as usize, 0);
-                }
+        let (len, generation) = match kept {
+            Some((n, g)) => {
                 if needed > n {
                     mapped[n * WORD..needed * WORD].fill(0);
                 }
-                n.max(needed)
+                (n.max(needed), g + 1)
             }
             None => {
                 mapped[..needed * WORD].fill(0);
-                needed
+                (needed, 1)
             }
         };
-        for &(id, h) in shown() {
-            put(mapped, id as usize, h.code());
+        put(mapped, 0, generation << 2);
+        for (at, &(id, h)) in list.iter().enumerate() {
+            // A large selection spread through a large scene writes entries
+            // far apart: start loading the one a later step writes.
+            if let Some(&(ahead, _)) = list.get(at + crate::prefetch::AHEAD) {
+                crate::prefetch::prefetch_at(mapped, ahead as usize * WORD);
+            }
+            if h != Highlight::None {
+                put(mapped, id as usize, generation << 2 | h.code());
+            }
         }
-        self.kept[fi] = Some((list.clone(), len));
+        self.kept[fi] = Some((len, generation));
         // Nothing shown: the pass is not recorded (the table stays kept).
-        let len = if needed == 0 { 0 } else { len };
+        let len = if outlined { len } else { 0 };
         self.written[fi] = (Some(list.clone()), len);
         Ok(len > 0)
     }

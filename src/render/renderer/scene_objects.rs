@@ -160,18 +160,17 @@ impl Renderer {
         Ok(())
     }
 
-    /// GPU culling: objects hidden (`None`) or shown again (`Some(mesh)`)
-    /// with nothing else of them changed: a bit each is set or cleared for
-    /// the cull (copied by the next frame), their records kept as they
-    /// are. Returns the shown objects whose records must be made whole
-    /// instead ([`Renderer::update_scene_objects`]): those whose records
-    /// were made while they were hidden, or for another mesh.
-    pub fn set_scene_objects_shown(&mut self, items: &[(u32, Option<MeshId>)]) -> Result<Vec<u32>, RenderError> {
+    /// GPU culling: objects hidden (`true`) or shown again (`false`) with
+    /// nothing else of them changed: a bit each is set or cleared for the
+    /// cull (copied by the next frame), their records kept as they are.
+    /// Returns the shown objects whose records must be made whole instead
+    /// ([`Renderer::update_scene_objects`]): those whose records were made
+    /// while they were hidden, and so draw nothing.
+    pub fn set_scene_objects_shown(&mut self, items: &[(u32, bool)]) -> Result<Vec<u32>, RenderError> {
         let Some(s) = &mut self.parts.gpu_scene else {
             return Err(RenderError::BadObject { index: items.first().map_or(0, |c| c.0), count: 0 });
         };
-        let items: Vec<(u32, Option<u32>)> = items.iter().map(|&(i, m)| (i, m.map(|m| m.0))).collect();
-        s.set_hidden(&items)
+        s.set_hidden(items)
     }
 
     /// GPU culling: object `index`'s record as the GPU holds it (waits for

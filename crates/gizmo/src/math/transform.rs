@@ -29,6 +29,7 @@ impl Transform {
     };
 
     /// `T * R * S` as a 4x4 matrix.
+    #[inline]
     pub fn matrix(&self) -> Matrix4<f64> {
         let mut m = self.rotation.to_homogeneous();
         for c in 0..3 {

@@ -152,6 +152,7 @@ impl GpuScene {
         if let Some((at, g)) = run {
             self.grow_chunk(at, &g);
         }
+        self.members.write_spans(&mut self.pending_members);
         Ok(remeshed)
     }
 
@@ -165,27 +166,32 @@ impl GpuScene {
         }
     }
 
-    /// Objects hidden (`None`) or shown again (`Some(m)`: it draws mesh
-    /// `m`) with nothing else of them changed: a hidden object's bit is set
-    /// and its record kept as it is; a shown one's bit is cleared when its
-    /// record, as last written whole, draws `m`. Bits go to the GPU by
-    /// whole words, a run of words at once when many changed: so hiding
-    /// thousands of objects costs a bit each, not a record. The shown
-    /// objects whose records cannot be taken back (made while they were
-    /// hidden, or for another mesh) are returned for a whole new record
-    /// ([`GpuScene::update`]). An index past the objects is an error,
-    /// nothing queued.
-    pub fn set_hidden(&mut self, items: &[(u32, Option<u32>)]) -> Result<Vec<u32>, RenderError> {
+    /// Objects hidden (`true`) or shown again (`false`) with nothing else
+    /// of them changed: a hidden object's bit is set and its record kept as
+    /// it is; a shown one's bit is cleared when its record, as last written
+    /// whole, draws a mesh. Bits go to the GPU by whole words, a run of
+    /// words at once when many changed: so hiding thousands of objects
+    /// costs a bit each, not a record. The shown objects whose records
+    /// cannot be taken back (made while they were hidden) are returned for
+    /// a whole new record ([`GpuScene::update`]). An index past the objects
+    /// is an error, nothing queued.
+    pub fn set_hidden(&mut self, items: &[(u32, bool)]) -> Result<Vec<u32>, RenderError> {
         if let Some(&(i, _)) = items.iter().find(|(i, _)| *i >= self.count) {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
         let mut whole = Vec::new();
-        for &(i, mesh) in items {
-            let k = i as usize;
-            match mesh {
-                None => self.set_bit(i, true),
-                Some(m) if self.drawn[k] && self.object_mesh[k] == m => self.set_bit(i, false),
-                Some(_) => whole.push(i),
+        for (at, &(i, hidden)) in items.iter().enumerate() {
+            // Objects spread through a large scene: start loading what a
+            // later shown item reads.
+            if let Some(&(ahead, false)) = items.get(at + crate::prefetch::AHEAD) {
+                crate::prefetch::prefetch_at(&self.drawn, ahead as usize);
+            }
+            if hidden {
+                self.set_bit(i, true);
+            } else if self.drawn[i as usize] {
+                self.set_bit(i, false);
+            } else {
+                whole.push(i);
             }
         }
         Ok(whole)

@@ -94,6 +94,7 @@ pub(crate) enum ObjectBox {
 
 /// An object's world box `min`..`max` moved out by the widening the module
 /// docs describe (before any rounding), for an object at `translation`.
+#[inline(always)]
 fn widened(min: Point3<f64>, max: Point3<f64>, translation: Point3<f64>) -> ([f64; 3], [f64; 3]) {
     let centre = nalgebra::center(&min, &max);
     let widen = 1e-5 * ((centre - translation).abs().sum() + (max - min).sum());
@@ -159,6 +160,7 @@ impl Default for Growth {
 
 impl Growth {
     /// Gathers `b`, widened (see the module docs).
+    #[inline(always)]
     pub fn add(&mut self, b: &ObjectBox) {
         match *b {
             ObjectBox::None => {}

@@ -69,6 +69,7 @@ impl GpuObjectRecord {
     /// [`GpuObjectRecord::new`] and what the object adds to its chunk's
     /// box: its world box (the CPU cull's: the world AABB of its OBB), or
     /// "always" when it has none (never culled), or nothing (no mesh).
+    #[inline(always)]
     pub(crate) fn with_box(o: &SceneObject, bounds: &[MeshBounds]) -> (GpuObjectRecord, ObjectBox) {
         let w = &o.world;
         let (mut hi, mut lo) = ([0.0; 3], [0.0; 3]);
@@ -105,8 +106,15 @@ impl GpuObjectRecord {
 /// certain to be `Some` when the box's half-edges, scaled by the longest,
 /// span a volume above 1e-6: each scaled edge is then longer than 1e-6
 /// (more than `Obb::new`'s 1e-9) and each face normal's cross product too
-/// (more than its 1e-12). Otherwise, and for non-finite or huge values,
-/// the OBB decides.
+/// (more than its 1e-12). That volume is `|det| / s^3` for the edges'
+/// determinant `det` and the longest edge `s`; it is tested as
+/// `det^2 > 1e-12 s^6` (no root, no division), which is exact enough while
+/// `s^2` stays within 1e-80..1e80: both sides are then normal f64 numbers
+/// (at least 1e-252, at most 1e240), so rounding moves the comparison by
+/// parts in 1e15, far inside the margins above. Otherwise (longer or
+/// shorter edges, non-finite or huge values, a projective last row) the
+/// OBB decides.
+#[inline(always)]
 fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, Point3<f64>)> {
     let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
     let (min, max) = (p(min), p(max));
@@ -115,13 +123,13 @@ fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, P
     let lin = w.fixed_view::<3, 3>(0, 0);
     let edges = [lin.column(0) * half.x, lin.column(1) * half.y, lin.column(2) * half.z];
     let center = lin * mid.coords + w.fixed_view::<3, 1>(0, 3);
-    let tame = |v: f64| v.abs() < 1e150;
-    // The longest edge: one square root of the largest squared length (the
-    // root is monotone and correctly rounded, so the same value).
-    let scale = edges.iter().map(|e| e.norm_squared()).fold(0.0, f64::max).sqrt();
-    let ordinary = center.iter().chain(edges.iter().flat_map(|e| e.iter())).all(|&v| tame(v))
-        && scale > 1e-150
-        && (edges[0] / scale).dot(&(edges[1] / scale).cross(&(edges[2] / scale))).abs() > 1e-6
+    let s2 = edges[0].norm_squared().max(edges[1].norm_squared()).max(edges[2].norm_squared());
+    let det = edges[0].dot(&edges[1].cross(&edges[2]));
+    // A NaN edge makes `det` NaN (the comparison fails) whatever `max`
+    // made of its length.
+    let ordinary = (1e-80..=1e80).contains(&s2)
+        && det * det > 1e-12 * (s2 * s2 * s2)
+        && center.iter().all(|&v| v.abs() < 1e150)
         && w[(3, 0)] == 0.0
         && w[(3, 1)] == 0.0
         && w[(3, 2)] == 0.0
@@ -200,6 +208,9 @@ pub(crate) struct Members {
     /// ([`super::chunks::CHUNK`] ids) its objects fall in ([`NO_SPAN`]:
     /// none). Uploaded after the slots.
     pub spans: Vec<[u32; 2]>,
+    /// Workgroups whose spans [`Members::append`] changed and
+    /// [`Members::write_spans`] has not queued yet (each once, in order).
+    pub touched: Vec<u32>,
 }
 
 impl Members {
@@ -236,7 +247,7 @@ impl Members {
                 None => NO_SPAN,
             })
             .collect();
-        Members { len: slots.len() as u32, slots, base, count, last, spans }
+        Members { len: slots.len() as u32, slots, base, count, last, spans, touched: Vec::new() }
     }
 
     /// Mesh `m`'s first slot and workgroups holding objects (a mesh past
@@ -261,9 +272,11 @@ impl Members {
 
     /// Lists object `i` under mesh `m` in the first free slot after the
     /// mesh's run, when the mesh has room and `i` comes after its listed
-    /// objects (the run stays ascending). The words of the uploaded list
-    /// that change (the slot, and its workgroup's span after the
-    /// [`Members::len`] slots) go to `writes` (word index -> value).
+    /// objects (the run stays ascending). The slot's word of the uploaded
+    /// list goes to `writes` (word index -> value); its workgroup's span
+    /// (after the [`Members::len`] slots) waits for
+    /// [`Members::write_spans`], so a run of appends to one workgroup
+    /// queues its span once and the slots' words stay ascending.
     /// Returns false, changing nothing, when `i` cannot be appended.
     pub fn append(&mut self, i: u32, m: usize, writes: &mut super::changes::Pending<u32>) -> bool {
         let (Some(&count), Some(room), Some(&last)) = (self.count.get(m), self.room(m), self.last.get(m)) else {
@@ -279,11 +292,21 @@ impl Members {
         let span = if slot.is_multiple_of(GROUP) { [chunk, chunk] } else { [self.spans[g][0], chunk] };
         self.spans[g] = span;
         writes.insert(slot, i);
-        writes.insert(self.len + 2 * g as u32, span[0]);
-        writes.insert(self.len + 2 * g as u32 + 1, span[1]);
+        if self.touched.last() != Some(&(g as u32)) {
+            self.touched.push(g as u32);
+        }
         self.count[m] = count + 1;
         self.last[m] = i;
         true
+    }
+
+    /// Queues the spans [`Members::append`] changed in `writes`.
+    pub fn write_spans(&mut self, writes: &mut super::changes::Pending<u32>) {
+        for g in self.touched.drain(..) {
+            let [first, last] = self.spans[g as usize];
+            writes.insert(self.len + 2 * g, first);
+            writes.insert(self.len + 2 * g + 1, last);
+        }
     }
 }
 
@@ -373,7 +396,16 @@ mod tests {
         let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
         let turn = Rotation3::from_axis_angle(&Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0)), 0.7);
         let mut worlds = Vec::new();
-        for scale in [Vector3::new(1.0, 2.0, 3.0), Vector3::new(1e-4, 1.0, 1.0), Vector3::new(0.0, 1.0, 1.0)] {
+        // Ordinary, thin, flat; then edges past either end of the quick
+        // test's range (the OBB decides those).
+        let scales = [
+            Vector3::new(1.0, 2.0, 3.0),
+            Vector3::new(1e-4, 1.0, 1.0),
+            Vector3::new(0.0, 1.0, 1.0),
+            Vector3::new(1e-45, 2e-45, 3e-45),
+            Vector3::new(1e45, 1e45, 2e45),
+        ];
+        for scale in scales {
             for far in [0.0, 3.0e5] {
                 let t = Matrix4::new_translation(&Vector3::new(far, -far, 1.0));
                 worlds.push(t * turn.to_homogeneous() * Matrix4::new_nonuniform_scaling(&scale));
@@ -403,7 +435,7 @@ mod tests {
                 none += 1;
             }
         }
-        assert_eq!((some, none), (7, 3), "flat boxes have one, lines, points and NaN none");
+        assert_eq!((some, none), (11, 3), "flat, tiny and huge boxes have one, lines, points and NaN none");
     }
 
     #[test]
@@ -476,6 +508,7 @@ mod tests {
         // and 257; the spans follow the 384 slots, two words a workgroup).
         assert!(m.append(2000, 0, &mut writes));
         assert!(m.append(2100, 0, &mut writes));
+        m.write_spans(&mut writes);
         let spans_at = 384 + 2 * 4;
         let want = [(256, 2000), (257, 2100), (spans_at, 2000 / 32), (spans_at + 1, 2100 / 32)];
         writes.settle();
@@ -485,6 +518,7 @@ mod tests {
         // Mesh 1 joins its first workgroup, which keeps its first chunk.
         assert!(m.append(1500, 1, &mut writes));
         assert_eq!(m.spans[5], [1000 / 32, 1500 / 32]);
+        m.write_spans(&mut writes);
         writes.settle();
         assert_eq!(writes.keys().zip(writes.values()).find(|&(k, _)| k == 320 + 10), Some((330, 1500)));
         // Mesh 0 fills its room (62 more), then refuses.
