@@ -225,6 +225,12 @@ impl Editor {
                 }
                 let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
                 self.write_transforms_from(objects, &transforms, Some(&worlds));
+                // Hidden flags are inherited: under a hidden parent (or out
+                // from under one) the moved subtrees hide or show.
+                if self.scene.hidden_count() > 0 {
+                    let touched = self.scene.with_descendants(objects);
+                    self.refresh_visibility(&touched);
+                }
                 self.relink_skins();
             }
             Edit::Transform { objects, before, after } => {

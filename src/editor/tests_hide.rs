@@ -161,3 +161,41 @@ fn hidden_objects_are_not_clicked_boxed_snapped_to_or_framed() {
     assert!(e.focus());
     assert!((e.camera.target - Point3::new(3.0, 0.0, 0.0)).norm() < 1e-9, "{:?}", e.camera.target);
 }
+
+/// Hidden flags are inherited through reparenting too: an object taken
+/// under a hidden parent hides with it (gone from clicks and boxes, logged
+/// hidden for renderers), one taken out from under it shows again, and
+/// undo gives back each state.
+#[test]
+fn reparenting_under_a_hidden_parent_hides_and_out_from_under_it_shows() {
+    let mut e = editor();
+    let (p, d) = (id(&e, "p"), id(&e, "d"));
+    let at_d = screen_of(&e, Point3::new(3.0, 0.1, 0.5));
+    let whole = (Point2::new(0.0, 0.0), Point2::new(1280.0, 720.0));
+    assert!(e.toggle_hidden(p));
+    let mark = e.change_mark();
+    e.reparent(&[d], Some(p)).unwrap();
+    assert!(e.scene().is_hidden(d) && !e.scene().objects()[d].hidden, "hidden by its parent, its own flag unset");
+    assert_eq!(shown(&e), ["a", "b"]);
+    assert_eq!(e.visibility_since(Some(mark)).last(), Some(&(d, true)), "renderers are told");
+    click(&mut e, at_d);
+    assert!(e.selection().is_empty(), "d is passed by a click");
+    assert!(!e.objects_in_rect(whole.0, whole.1).contains(&d));
+    // Taken out again (Alt+P on it: a root), it shows.
+    let mark = e.change_mark();
+    e.reparent(&[d], None).unwrap();
+    assert!(!e.scene().is_hidden(d));
+    assert_eq!(e.visibility_since(Some(mark)).last(), Some(&(d, false)));
+    click(&mut e, at_d);
+    assert_eq!(e.selection(), [d]);
+    // Undo twice: under p (hidden), then a root again (shown).
+    e.set_selection(&[]);
+    assert!(e.undo());
+    assert!(e.scene().is_hidden(d));
+    click(&mut e, at_d);
+    assert!(e.selection().is_empty());
+    assert!(e.undo());
+    assert!(!e.scene().is_hidden(d) && e.scene().parent(d).is_none());
+    click(&mut e, at_d);
+    assert_eq!(e.selection(), [d]);
+}

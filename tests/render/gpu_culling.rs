@@ -776,7 +776,8 @@ fn kept_outline_tables_draw_what_the_cpu_path_draws() {
 /// showing gives back every record exactly as it was, an object moved in
 /// the same frame as another is hidden gets its whole record, and an
 /// object that was hidden from the start (never listed under its mesh)
-/// comes back through a whole record.
+/// comes back through a whole record, and an object taken under a hidden
+/// parent hides with it and shows again when taken out.
 #[test]
 fn hiding_and_showing_set_bits_and_draw_what_the_cpu_path_draws() {
     let mut r = renderer(W, H);
@@ -849,8 +850,26 @@ fn hiding_and_showing_set_bits_and_draw_what_the_cpu_path_draws() {
     agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "undone");
     assert_eq!(r.read_scene_object(213).unwrap(), before[213 - 195]);
 
+    // Taken under a hidden parent, an object hides with it; taken out, it
+    // shows again (world transforms kept: bits, and at most its own record).
+    assert!(on_screen(&first, 208));
+    e.set_selection(&[206]);
+    assert!(e.hide_selected());
+    frame(&e, &mut r, &mut sync);
+    e.reparent(&[208], Some(206)).unwrap();
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert!(uploaded <= 1, "{uploaded} records");
+    assert!(!on_screen(&ids, 208), "under a hidden parent");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "reparented under a hidden parent");
+    e.reparent(&[208], None).unwrap();
+    let (uploaded, ids) = frame(&e, &mut r, &mut sync);
+    assert!(uploaded <= 1, "{uploaded} records");
+    assert!(on_screen(&ids, 208), "out from under it");
+    agree(&ids, &cpu_path_ids(&mut r, &meshes, &e), "taken out again");
+
     // Hidden and shown again between two frames, or the other way: the
     // last state counts (bits only).
+    assert!(on_screen(&ids, 209));
     e.set_selection(&[209]);
     assert!(e.hide_selected() && e.undo());
     let (uploaded, ids) = frame(&e, &mut r, &mut sync);
