@@ -15,24 +15,27 @@ use crate::render::device::Gpu;
 /// come (a batch of ascending indices stays sorted for free), sorted and
 /// rid of repeats (the last value of an index wins) once, when read. Cheaper
 /// than an ordered map for the thousands of records an edit of many
-/// objects queues.
+/// objects queues; indices and values are kept apart, so settled values
+/// are one slice (records go to staging memory in one copy).
 #[derive(Debug)]
 pub(super) struct Pending<T> {
-    items: Vec<(u32, T)>,
-    /// Whether `items` is strictly ascending by index.
+    keys: Vec<u32>,
+    values: Vec<T>,
+    /// Whether `keys` is strictly ascending.
     settled: bool,
 }
 
 impl<T: Copy> Pending<T> {
     pub(super) fn new() -> Pending<T> {
-        Pending { items: Vec::new(), settled: true }
+        Pending { keys: Vec::new(), values: Vec::new(), settled: true }
     }
 
     pub(super) fn insert(&mut self, index: u32, value: T) {
-        if self.items.last().is_some_and(|&(last, _)| last >= index) {
+        if self.keys.last().is_some_and(|&last| last >= index) {
             self.settled = false;
         }
-        self.items.push((index, value));
+        self.keys.push(index);
+        self.values.push(value);
     }
 
     /// Sorts by index and keeps the last value of each.
@@ -41,49 +44,51 @@ impl<T: Copy> Pending<T> {
             return;
         }
         // Stable: for equal indices, the later value ends last.
-        self.items.sort_by_key(|&(i, _)| i);
-        let mut out = 0;
-        for k in 0..self.items.len() {
-            if out > 0 && self.items[out - 1].0 == self.items[k].0 {
-                self.items[out - 1] = self.items[k];
-            } else {
-                self.items[out] = self.items[k];
-                out += 1;
+        let mut order: Vec<usize> = (0..self.keys.len()).collect();
+        order.sort_by_key(|&k| self.keys[k]);
+        let mut keys = Vec::with_capacity(order.len());
+        let mut values = Vec::with_capacity(order.len());
+        for (at, &k) in order.iter().enumerate() {
+            if order.get(at + 1).is_none_or(|&next| self.keys[next] != self.keys[k]) {
+                keys.push(self.keys[k]);
+                values.push(self.values[k]);
             }
         }
-        self.items.truncate(out);
+        (self.keys, self.values) = (keys, values);
         self.settled = true;
     }
 
     /// Distinct indices queued ([`Pending::settle`] first).
     pub(super) fn len(&self) -> usize {
         debug_assert!(self.settled);
-        self.items.len()
+        self.keys.len()
     }
 
     pub(super) fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.keys.is_empty()
     }
 
     pub(super) fn reserve(&mut self, additional: usize) {
-        self.items.reserve(additional);
+        self.keys.reserve(additional);
+        self.values.reserve(additional);
     }
 
     pub(super) fn clear(&mut self) {
-        self.items.clear();
+        self.keys.clear();
+        self.values.clear();
         self.settled = true;
     }
 
     /// Indices, ascending ([`Pending::settle`] first).
     pub(super) fn keys(&self) -> impl Iterator<Item = u32> + '_ {
         debug_assert!(self.settled);
-        self.items.iter().map(|&(i, _)| i)
+        self.keys.iter().copied()
     }
 
     /// Values in index order ([`Pending::settle`] first).
-    pub(super) fn values(&self) -> impl Iterator<Item = T> + '_ {
+    pub(super) fn values(&self) -> &[T] {
         debug_assert!(self.settled);
-        self.items.iter().map(|&(_, v)| v)
+        &self.values
     }
 }
 
@@ -248,15 +253,11 @@ impl GpuScene {
             let staging = self.staging[fi].reserve(gpu, record_bytes + chunk_bytes + member_bytes + bit_bytes)?;
             // The records go straight into the mapped memory, one after another.
             let mapped = staging.mapped().ok_or(RenderError::NotHostVisible("object staging"))?;
-            let unit = RECORD as usize;
-            for (dst, r) in mapped[..record_bytes as usize].chunks_exact_mut(unit).zip(self.pending.values()) {
-                dst.copy_from_slice(bytemuck::bytes_of(&r));
-            }
+            mapped[..record_bytes as usize].copy_from_slice(bytemuck::cast_slice(self.pending.values()));
             let boxes: Vec<GpuChunk> = self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu()).collect();
             staging.write(record_bytes as usize, bytemuck::cast_slice(&boxes), "object staging")?;
-            let words: Vec<u32> = self.pending_members.values().collect();
             let member_at = record_bytes + chunk_bytes;
-            staging.write(member_at as usize, bytemuck::cast_slice(&words), "object staging")?;
+            staging.write(member_at as usize, bytemuck::cast_slice(self.pending_members.values()), "object staging")?;
             let regions = copy_regions(self.pending.keys().map(u64::from), RECORD, 0);
             let chunk_regions = copy_regions(self.pending_chunks.keys().map(u64::from), CHUNK_BYTES, record_bytes);
             let member_regions = copy_regions(self.pending_members.keys().map(u64::from), 4, member_at);
@@ -327,4 +328,37 @@ fn copy_regions(indices: impl Iterator<Item = u64>, unit: u64, src: u64) -> Vec<
         last = Some(i);
     }
     regions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+
+    /// Against a map that keeps the last value of each index.
+    #[test]
+    fn pending_items_settle_in_index_order_keeping_the_last_value() {
+        let mut p: Pending<u64> = Pending::new();
+        let mut want = std::collections::BTreeMap::new();
+        // Ascending first (settled for free), then repeats and indices
+        // out of order, from a fixed pseudo-random sequence.
+        for i in 0..50u32 {
+            p.insert(i * 3, u64::from(i));
+            want.insert(i * 3, u64::from(i));
+        }
+        p.settle();
+        assert_eq!(p.keys().collect::<Vec<_>>(), want.keys().copied().collect::<Vec<_>>());
+        let mut x = 12345u64;
+        for v in 0..400u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let i = (x >> 40) as u32 % 97;
+            p.insert(i, 1000 + v);
+            want.insert(i, 1000 + v);
+        }
+        p.settle();
+        assert_eq!(p.len(), want.len());
+        assert_eq!(p.keys().collect::<Vec<_>>(), want.keys().copied().collect::<Vec<_>>());
+        assert_eq!(p.values(), want.values().copied().collect::<Vec<_>>().as_slice());
+        p.clear();
+        assert!(p.is_empty());
+    }
 }

@@ -108,10 +108,11 @@ impl GpuObjectRecord {
 /// (more than `Obb::new`'s 1e-9) and each face normal's cross product too
 /// (more than its 1e-12). That volume is `|det| / s^3` for the edges'
 /// determinant `det` and the longest edge `s`; it is tested as
-/// `det^2 > 1e-12 s^6` (no root, no division), which is exact enough while
-/// `s^2` stays within 1e-80..1e80: both sides are then normal f64 numbers
-/// (at least 1e-252, at most 1e240), so rounding moves the comparison by
-/// parts in 1e15, far inside the margins above. Otherwise (longer or
+/// `det^2 > 1e-12 s^6` (no root, no division) while `s^2` stays within
+/// 1e-80..1e80: nothing overflows, the right side is a normal f64 number
+/// (at least 1e-252), and `det` is computed within a few parts in 1e16 of
+/// `s^3` (cancellation included), which moves the test by far less than the
+/// margins above. Otherwise (longer or
 /// shorter edges, non-finite or huge values, a projective last row) the
 /// OBB decides.
 #[inline(always)]
@@ -209,7 +210,8 @@ pub(crate) struct Members {
     /// none). Uploaded after the slots.
     pub spans: Vec<[u32; 2]>,
     /// Workgroups whose spans [`Members::append`] changed and
-    /// [`Members::write_spans`] has not queued yet (each once, in order).
+    /// [`Members::write_spans`] has not queued yet (a run of appends to
+    /// one workgroup lists it once).
     pub touched: Vec<u32>,
 }
 
@@ -276,7 +278,7 @@ impl Members {
     /// list goes to `writes` (word index -> value); its workgroup's span
     /// (after the [`Members::len`] slots) waits for
     /// [`Members::write_spans`], so a run of appends to one workgroup
-    /// queues its span once and the slots' words stay ascending.
+    /// queues its span once.
     /// Returns false, changing nothing, when `i` cannot be appended.
     pub fn append(&mut self, i: u32, m: usize, writes: &mut super::changes::Pending<u32>) -> bool {
         let (Some(&count), Some(room), Some(&last)) = (self.count.get(m), self.room(m), self.last.get(m)) else {
@@ -300,8 +302,11 @@ impl Members {
         true
     }
 
-    /// Queues the spans [`Members::append`] changed in `writes`.
+    /// Queues the spans [`Members::append`] changed in `writes`, each
+    /// once, in ascending order.
     pub fn write_spans(&mut self, writes: &mut super::changes::Pending<u32>) {
+        self.touched.sort_unstable();
+        self.touched.dedup();
         for g in self.touched.drain(..) {
             let [first, last] = self.spans[g as usize];
             writes.insert(self.len + 2 * g, first);
@@ -512,7 +517,7 @@ mod tests {
         let spans_at = 384 + 2 * 4;
         let want = [(256, 2000), (257, 2100), (spans_at, 2000 / 32), (spans_at + 1, 2100 / 32)];
         writes.settle();
-        assert_eq!(writes.keys().zip(writes.values()).collect::<Vec<_>>(), want);
+        assert_eq!(writes.keys().zip(writes.values().iter().copied()).collect::<Vec<_>>(), want);
         assert_eq!((m.spans[4], m.count[0], m.last[0]), ([62, 65], 258, 2100));
         assert_eq!((m.of(0), m.used_groups()), ((0, 5), 6));
         // Mesh 1 joins its first workgroup, which keeps its first chunk.
@@ -520,7 +525,7 @@ mod tests {
         assert_eq!(m.spans[5], [1000 / 32, 1500 / 32]);
         m.write_spans(&mut writes);
         writes.settle();
-        assert_eq!(writes.keys().zip(writes.values()).find(|&(k, _)| k == 320 + 10), Some((330, 1500)));
+        assert_eq!(writes.keys().zip(writes.values().iter().copied()).find(|&(k, _)| k == 320 + 10), Some((330, 1500)));
         // Mesh 0 fills its room (62 more), then refuses.
         for k in 0..62 {
             assert!(m.append(3000 + k, 0, &mut writes), "{k}");
