@@ -90,7 +90,7 @@ impl ChangeLog {
         }
     }
 
-    /// Logs objects that were hidden or shown (nothing else of them
+    /// Logs objects that were hidden or shown (nothing else drawn of them
     /// changed), with whether each is hidden now: an edit.
     pub(super) fn visibility_changed(&mut self, objects: &[(usize, bool)], id_bound: usize) {
         self.visibility.extend_from_slice(objects);
@@ -217,6 +217,13 @@ impl Editor {
                     if forward { (0..objects.len()).collect() } else { (0..objects.len()).rev().collect() };
                 // Kept by the new parents: what renderers hold stays valid.
                 let worlds: Vec<nalgebra::Matrix4<f64>> = objects.iter().map(|&i| self.scene.world_matrix(i)).collect();
+                // Hidden flags are inherited: under a hidden parent (or out
+                // from under one) moved objects hide or show. While any
+                // object is hidden, the moved subtrees' states are taken
+                // before and after, and those that turned are refreshed.
+                let subtrees =
+                    if self.scene.hidden_count() > 0 { self.scene.with_descendants(objects) } else { Vec::new() };
+                let was_hidden: Vec<bool> = subtrees.iter().map(|&i| self.scene.is_hidden(i)).collect();
                 for k in order {
                     let (parent, place) = (to[k].0, if forward { places[k].1 } else { places[k].0 });
                     self.scene
@@ -225,11 +232,14 @@ impl Editor {
                 }
                 let transforms: Vec<crate::math::Transform> = to.iter().map(|(_, t)| *t).collect();
                 self.write_transforms_from(objects, &transforms, Some(&worlds));
-                // Hidden flags are inherited: under a hidden parent (or out
-                // from under one) the moved subtrees hide or show.
-                if self.scene.hidden_count() > 0 {
-                    let touched = self.scene.with_descendants(objects);
-                    self.refresh_visibility(&touched);
+                let turned: Vec<usize> = subtrees
+                    .iter()
+                    .zip(was_hidden)
+                    .filter(|&(&i, was)| self.scene.is_hidden(i) != was)
+                    .map(|(&i, _)| i)
+                    .collect();
+                if !turned.is_empty() {
+                    self.refresh_visibility(&turned);
                 }
                 self.relink_skins();
             }

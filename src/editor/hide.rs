@@ -3,8 +3,8 @@
 //! ([`Edit::Hide`]). An object's own flag lives in the scene; whether it
 //! shows also follows its ancestors ([`crate::scene::Scene::is_hidden`]).
 //! The pick tree leaves hidden objects out (their boxes are `None`), and
-//! the change log lists every object whose visibility may have changed, so
-//! the GPU path rewrites just those records.
+//! the change log lists every object whose visibility may have changed,
+//! with whether it is hidden, so the GPU path sets or clears a bit each.
 
 use super::{Edit, Editor};
 

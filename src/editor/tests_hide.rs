@@ -173,6 +173,11 @@ fn reparenting_under_a_hidden_parent_hides_and_out_from_under_it_shows() {
     let at_d = screen_of(&e, Point3::new(3.0, 0.1, 0.5));
     let whole = (Point2::new(0.0, 0.0), Point2::new(1280.0, 720.0));
     assert!(e.toggle_hidden(p));
+    // A reparent that turns no object logs no visibility.
+    let mark = e.change_mark();
+    e.reparent(&[id(&e, "a")], Some(d)).unwrap();
+    assert!(e.visibility_since(Some(mark)).is_empty());
+    assert!(e.undo());
     let mark = e.change_mark();
     e.reparent(&[d], Some(p)).unwrap();
     assert!(e.scene().is_hidden(d) && !e.scene().objects()[d].hidden, "hidden by its parent, its own flag unset");

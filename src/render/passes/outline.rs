@@ -8,10 +8,11 @@
 //! same single pass over the objects that builds the instance data
 //! ([`crate::render::passes::scene::SceneBatches`]); one buffer and one
 //! descriptor set (ID image + that buffer) per frame in flight. Only
-//! entries of the generation entry 0 holds count (id 0 is no object): such
-//! a table written whole uses generation 0, and a GPU-culled frame's table
-//! kept from an earlier list takes the next generation and writes only the
-//! new list's entries, the old ones going stale without a write. The
+//! entries of the generation entry 0 holds count (id 0 is no object): a
+//! dense table ([`OutlinePass::prepare`]) is generation 0; a GPU-culled
+//! frame's table starts at 1 and, kept from an earlier list, takes the
+//! next generation and writes only the new list's entries, the old ones
+//! going stale without a write. The
 //! object's own pixels are never touched, so it keeps its colour. The pass
 //! is skipped when nothing is highlighted.
 
@@ -217,6 +218,9 @@ impl OutlinePass {
         const WORD: usize = std::mem::size_of::<u32>();
         // Generations fill the bits above the code's two.
         const LAST_GENERATION: u32 = u32::MAX >> 2;
+        // Nothing is bound until the table is written (a failed
+        // allocation below leaves no stale length behind).
+        self.written[fi] = (None, 0);
         let needed =
             list.iter().filter(|(_, h)| *h != Highlight::None).map(|&(id, _)| id as usize + 1).max().unwrap_or(0);
         let table = &mut self.tables[fi];

@@ -164,8 +164,9 @@ impl Renderer {
     /// nothing else of them changed: a bit each is set or cleared for the
     /// cull (copied by the next frame), their records kept as they are.
     /// Returns the shown objects whose records must be made whole instead
-    /// ([`Renderer::update_scene_objects`]): those whose records were made
-    /// while they were hidden, and so draw nothing.
+    /// ([`Renderer::update_scene_objects`]): those whose records draw
+    /// nothing (made while they were hidden, or before their mesh was
+    /// uploaded).
     pub fn set_scene_objects_shown(&mut self, items: &[(u32, bool)]) -> Result<Vec<u32>, RenderError> {
         let Some(s) = &mut self.parts.gpu_scene else {
             return Err(RenderError::BadObject { index: items.first().map_or(0, |c| c.0), count: 0 });
