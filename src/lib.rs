@@ -33,7 +33,6 @@ pub mod headless;
 pub mod input;
 pub mod lighting;
 pub mod picking;
-mod prefetch;
 pub mod reload;
 pub mod render;
 pub mod scene;

@@ -253,12 +253,7 @@ impl OutlinePass {
             }
         };
         put(mapped, 0, generation << 2);
-        for (at, &(id, h)) in list.iter().enumerate() {
-            // A large selection spread through a large scene writes entries
-            // far apart: start loading the one a later step writes.
-            if let Some(&(ahead, _)) = list.get(at + crate::prefetch::AHEAD) {
-                crate::prefetch::prefetch_at(mapped, ahead as usize * WORD);
-            }
+        for &(id, h) in list.iter() {
             if h != Highlight::None {
                 put(mapped, id as usize, generation << 2 | h.code());
             }

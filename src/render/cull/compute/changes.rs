@@ -185,12 +185,7 @@ impl GpuScene {
             return Err(RenderError::BadObject { index: i, count: self.count });
         }
         let mut whole = Vec::new();
-        for (at, &(i, hidden)) in items.iter().enumerate() {
-            // Objects spread through a large scene: start loading what a
-            // later shown item reads.
-            if let Some(&(ahead, false)) = items.get(at + crate::prefetch::AHEAD) {
-                crate::prefetch::prefetch_at(&self.drawn, ahead as usize);
-            }
+        for &(i, hidden) in items {
             if hidden {
                 self.set_bit(i, true);
             } else if self.drawn[i as usize] {
