@@ -15,6 +15,7 @@ use std::sync::Arc;
 use super::{appearance, CullStats, DrawError, Highlighter, SceneMeshes};
 use crate::editor::{ChangeMark, Editor, SceneChanges};
 use crate::math::View;
+use crate::render::cull::compute::Pending;
 use crate::render::{FrameDesc, GpuSceneFrame, Highlight, MeshId, Renderer, SceneObject};
 use crate::scene::{MeshRef, Object, Scene};
 
@@ -135,24 +136,17 @@ impl SceneMeshes {
             // each for the cull (the whole record where the renderer cannot
             // take the record back, and always when blended meshes are
             // about, whose objects are listed apart). The log says each
-            // one's state; the last entry of an object is its state now (a
-            // stable sort keeps entries in log order), so no object is
-            // read: objects spread through a large scene cost their bits.
-            let keep = |&&(i, _): &&(usize, bool)| i < sync.records && ids.binary_search(&i).is_err();
-            let last: Vec<(u32, bool)> = if shown_or_hidden.is_sorted_by(|a, b| a.0 < b.0) {
-                // One edit's objects: ascending, each once.
-                shown_or_hidden.iter().filter(keep).map(|&(i, h)| (i as u32, h)).collect()
-            } else {
-                let mut vis: Vec<(usize, bool)> = shown_or_hidden.iter().filter(keep).copied().collect();
-                vis.sort_by_key(|&(i, _)| i);
-                let mut last = Vec::with_capacity(vis.len());
-                for (k, &(i, hidden)) in vis.iter().enumerate() {
-                    if vis.get(k + 1).is_none_or(|&(next, _)| next != i) {
-                        last.push((i as u32, hidden));
-                    }
+            // one's state; the last entry of an object is its state now, so
+            // no object is read: objects spread through a large scene cost
+            // their bits.
+            let mut states = Pending::new();
+            for &(i, hidden) in shown_or_hidden.iter().filter(|&&(i, _)| i < sync.records) {
+                if ids.binary_search(&i).is_err() {
+                    states.insert(i as u32, hidden);
                 }
-                last
-            };
+            }
+            states.settle();
+            let last: Vec<(u32, bool)> = states.keys().zip(states.values().iter().copied()).collect();
             if any_blended {
                 ids.extend(last.iter().map(|&(i, _)| i as usize));
             } else if !last.is_empty() {

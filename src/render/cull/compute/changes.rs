@@ -11,14 +11,16 @@ use super::{Access, GpuObjectRecord, GpuScene, MeshBounds, SceneObject, Stage, C
 use crate::render::device::error::RenderError;
 use crate::render::device::Gpu;
 
-/// Items queued by index for the next frame's copies: appended as they
-/// come (a batch of ascending indices stays sorted for free), sorted and
-/// rid of repeats (the last value of an index wins) once, when read. Cheaper
-/// than an ordered map for the thousands of records an edit of many
-/// objects queues; indices and values are kept apart, so settled values
-/// are one slice (records go to staging memory in one copy).
+/// Values by index, the last one given for an index winning: appended as
+/// they come (a batch of ascending indices stays sorted for free), sorted
+/// and rid of repeats once, when read. Cheaper than an ordered map for the
+/// thousands of records an edit of many objects queues for the next
+/// frame's copies, and for the states of the objects hidden and shown
+/// since the last frame (`draw/gpu.rs`); indices and values are kept
+/// apart, so settled values are one slice (records go to staging memory in
+/// one copy).
 #[derive(Debug)]
-pub(super) struct Pending<T> {
+pub(crate) struct Pending<T> {
     keys: Vec<u32>,
     values: Vec<T>,
     /// Whether `keys` is strictly ascending.
@@ -26,11 +28,11 @@ pub(super) struct Pending<T> {
 }
 
 impl<T: Copy> Pending<T> {
-    pub(super) fn new() -> Pending<T> {
+    pub(crate) fn new() -> Pending<T> {
         Pending { keys: Vec::new(), values: Vec::new(), settled: true }
     }
 
-    pub(super) fn insert(&mut self, index: u32, value: T) {
+    pub(crate) fn insert(&mut self, index: u32, value: T) {
         if self.keys.last().is_some_and(|&last| last >= index) {
             self.settled = false;
         }
@@ -39,7 +41,7 @@ impl<T: Copy> Pending<T> {
     }
 
     /// Sorts by index and keeps the last value of each.
-    pub(super) fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         if self.settled {
             return;
         }
@@ -59,34 +61,34 @@ impl<T: Copy> Pending<T> {
     }
 
     /// Distinct indices queued ([`Pending::settle`] first).
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         debug_assert!(self.settled);
         self.keys.len()
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
-    pub(super) fn reserve(&mut self, additional: usize) {
+    pub(crate) fn reserve(&mut self, additional: usize) {
         self.keys.reserve(additional);
         self.values.reserve(additional);
     }
 
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.keys.clear();
         self.values.clear();
         self.settled = true;
     }
 
     /// Indices, ascending ([`Pending::settle`] first).
-    pub(super) fn keys(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + '_ {
         debug_assert!(self.settled);
         self.keys.iter().copied()
     }
 
     /// Values in index order ([`Pending::settle`] first).
-    pub(super) fn values(&self) -> &[T] {
+    pub(crate) fn values(&self) -> &[T] {
         debug_assert!(self.settled);
         &self.values
     }

@@ -51,6 +51,7 @@ use gpu_allocator::MemoryLocation;
 use nalgebra::{Matrix4, Point3};
 
 pub(crate) use crate::render::cull::MeshBounds;
+pub(crate) use changes::Pending;
 pub use chunks::split_f64;
 use chunks::{chunk_of, ChunkBox, GpuChunk, CHUNK};
 use records::{FrameHeader, IndexedCommand, Members, MeshInfo, GROUP, NO_MESH};
