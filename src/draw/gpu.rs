@@ -218,12 +218,8 @@ impl SceneMeshes {
                 // pixels in the ID target they are outlined nowhere, and a
                 // large selection spread through a large scene is listed
                 // without reading its objects.
-                let active = editor.active();
-                let list: Outlined = editor
-                    .selection()
-                    .iter()
-                    .map(|&i| (i as u32 + 1, if Some(i) == active { Highlight::Active } else { Highlight::Selected }))
-                    .collect();
+                let list: Outlined =
+                    editor.selection().iter().map(|&i| (i as u32 + 1, highlight.of_selected(i))).collect();
                 sync.highlights = Some((key, list.clone()));
                 list
             }

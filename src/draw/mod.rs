@@ -460,16 +460,25 @@ impl<'a> Highlighter<'a> {
     }
 
     fn of(&self, i: usize) -> Highlight {
-        let selected = match &self.selected {
-            Selected::Editor(e) => e.is_selected(i),
-            Selected::List(s) => s.contains(i),
-        };
-        if self.active == Some(i) {
-            Highlight::Active
-        } else if selected {
-            Highlight::Selected
+        let selected = self.active == Some(i)
+            || match &self.selected {
+                Selected::Editor(e) => e.is_selected(i),
+                Selected::List(s) => s.contains(i),
+            };
+        if selected {
+            self.of_selected(i)
         } else {
             Highlight::None
+        }
+    }
+
+    /// How `i`, known to be selected, is highlighted (no membership to
+    /// look up).
+    fn of_selected(&self, i: usize) -> Highlight {
+        if self.active == Some(i) {
+            Highlight::Active
+        } else {
+            Highlight::Selected
         }
     }
 }
