@@ -12,9 +12,8 @@
 //! dense table ([`OutlinePass::prepare`]) is generation 0; a GPU-culled
 //! frame's table starts at 1 and, kept from an earlier list, takes the
 //! next generation and writes only the new list's entries, the old ones
-//! going stale without a write. The
-//! object's own pixels are never touched, so it keeps its colour. The pass
-//! is skipped when nothing is highlighted.
+//! going stale without a write. The object's own pixels are never touched,
+//! so it keeps its colour. The pass is skipped when nothing is highlighted.
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};

@@ -179,8 +179,9 @@ impl GpuScene {
     /// whole, draws a mesh. Bits go to the GPU by whole words, a run of
     /// words at once when many changed: so hiding thousands of objects
     /// costs a bit each, not a record. The shown objects whose records
-    /// cannot be taken back (made while they were hidden) are returned for
-    /// a whole new record ([`GpuScene::update`]). An index past the objects
+    /// cannot be taken back (they draw nothing: made while the object was
+    /// hidden, or before its mesh was uploaded) are returned for a whole new
+    /// record ([`GpuScene::update`]). An index past the objects
     /// is an error, nothing queued.
     pub fn set_hidden(&mut self, items: &[(u32, bool)]) -> Result<Vec<u32>, RenderError> {
         if let Some(&(i, _)) = items.iter().find(|(i, _)| *i >= self.count) {

@@ -112,9 +112,8 @@ impl GpuObjectRecord {
 /// 1e-80..1e80: nothing overflows, the right side is a normal f64 number
 /// (at least 1e-252), and `det` is computed within a few parts in 1e16 of
 /// `s^3` (cancellation included), which moves the test by far less than the
-/// margins above. Otherwise (longer or
-/// shorter edges, non-finite or huge values, a projective last row) the
-/// OBB decides.
+/// margins above. Otherwise (longer or shorter edges, non-finite or huge
+/// values, a projective last row) the OBB decides.
 #[inline(always)]
 fn world_box(w: &Matrix4<f64>, (min, max): MeshBounds) -> Option<(Point3<f64>, Point3<f64>)> {
     let p = |v: [f32; 3]| Point3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2]));
