@@ -126,8 +126,12 @@ pub struct Cli {
     /// The same as `--culling gpu`.
     #[arg(long, conflicts_with = "culling")]
     pub gpu_culling: bool,
+    /// Seconds between autosaves of unsaved changes in the window
+    /// (fractions allowed, up to 1e9; 0 turns autosave off)
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_autosave)]
     pub autosave_secs: f64,
+    /// Open SCENE's autosave (STEM.autosave.json; without SCENE, the demo's)
+    /// in its place; Ctrl+S still writes SCENE; exit 2 if there is none
     #[arg(long)]
     pub recover: bool,
     /// Shading mode and lights: a JSON file holding the replay script's

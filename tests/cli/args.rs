@@ -140,6 +140,24 @@ fn help_lists_every_binding_of_the_readme() {
     }
 }
 
+/// Every option `--help` lists says what it does: each line of its
+/// options that names a flag goes on, after the flag, with words.
+#[test]
+fn help_describes_every_option() {
+    let out = viewport_cli(&["--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let options = help.split("Options:").nth(1).unwrap().split("\n\n").next().unwrap();
+    let flags: Vec<&str> = options.lines().filter(|l| l.trim_start().starts_with('-')).collect();
+    assert!(flags.len() >= 15, "{options}");
+    for line in flags {
+        // The flag (and its value name) and the description are apart by
+        // two spaces or more.
+        let text = line.trim().split_once("  ").map(|(_, rest)| rest.trim()).unwrap_or("");
+        assert!(!text.is_empty(), "--help says nothing of `{}`", line.trim());
+    }
+}
+
 /// `--culling auto` (the default) is CPU culling on lavapipe, a CPU
 /// rasteriser: the same picture as `--culling cpu`, and the start-up line
 /// says which path and why. GPU culling (`--culling gpu`, `--gpu-culling`)
