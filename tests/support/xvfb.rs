@@ -65,6 +65,19 @@ impl Xvfb {
         panic!("Xvfb on {display} did not answer");
     }
 
+    /// Whether the server answers `xdpyinfo` within `wait` (asked every
+    /// 50 ms; the wait is spent in full, so a retry starts no sooner).
+    pub fn answers_within(&self, wait: Duration) -> bool {
+        let start = std::time::Instant::now();
+        let mut answered = false;
+        while start.elapsed() < wait {
+            answered |=
+                Command::new("xdpyinfo").args(["-display", &self.display]).output().is_ok_and(|o| o.status.success());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        answered
+    }
+
     /// Runs an X client (xdotool, import) against this server.
     pub fn run(&self, program: &str, args: &[&str]) -> String {
         let out = std::process::Command::new(program)
@@ -152,11 +165,19 @@ pub fn spawn_window_logged(
         loop {
             if let Some(status) = child.try_wait().unwrap() {
                 let said = log.and_then(|l| std::fs::read_to_string(l).ok()).unwrap_or_default();
+                // Before the next try, give the server time to answer
+                // again (a second, then two), and say whether it did.
+                let answers = x.answers_within(Duration::from_secs(attempt));
                 assert!(
                     attempt < 3,
-                    "the program exited before its window showed, three times: {status}; it said: {said}"
+                    "the program exited before its window showed, three times: {status}; it said: {said}; \
+                     the server on {} answers: {answers}",
+                    x.display
                 );
-                eprintln!("attempt {attempt}: the program exited before its window showed: {status}; it said: {said}");
+                eprintln!(
+                    "attempt {attempt}: the program exited before its window showed: {status}; it said: {said}; \
+                     the server answers: {answers}"
+                );
                 break;
             }
             // This child's window (by its _NET_WM_PID): a test may run
