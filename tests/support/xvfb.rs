@@ -55,7 +55,7 @@ impl Xvfb {
         }
         // Wait until the server answers.
         for _ in 0..100 {
-            if Command::new("xdpyinfo").args(["-display", &x.display]).output().is_ok_and(|o| o.status.success()) {
+            if x.answers() {
                 return Some(x);
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -65,14 +65,18 @@ impl Xvfb {
         panic!("Xvfb on {display} did not answer");
     }
 
-    /// Whether the server answers `xdpyinfo` within `wait` (asked every
-    /// 50 ms; the wait is spent in full, so a retry starts no sooner).
+    /// Whether the server answers `xdpyinfo` now.
+    fn answers(&self) -> bool {
+        Command::new("xdpyinfo").args(["-display", &self.display]).output().is_ok_and(|o| o.status.success())
+    }
+
+    /// Whether the server answers within `wait` (asked every 50 ms; the
+    /// wait is spent in full, so a retry starts no sooner).
     pub fn answers_within(&self, wait: Duration) -> bool {
         let start = std::time::Instant::now();
         let mut answered = false;
         while start.elapsed() < wait {
-            answered |=
-                Command::new("xdpyinfo").args(["-display", &self.display]).output().is_ok_and(|o| o.status.success());
+            answered |= self.answers();
             std::thread::sleep(Duration::from_millis(50));
         }
         answered
