@@ -34,6 +34,15 @@ layout(location = 5) flat in uint v_mirrored;
 // MikkTSpace's; zero where the mesh has none.
 layout(location = 6) in vec4 v_tangent;
 
+// Zero, from a flat input (v_mirrored is 0 or 1), added to every value
+// from a uniform block or push constant that an `if`, a `?:` or the light
+// loop's count depends on. Lavapipe (Mesa 22.3, Debian 12) "inlines"
+// uniforms that such conditions read alone: at each pipeline bind it
+// compiles a new copy of the shader with their values built in and never
+// frees the old one (about 1.7 MB a frame here). A condition that also
+// reads an input cannot be inlined. Set first thing in main().
+float live_zero = 0.0;
+
 layout(set = 0, binding = 0) uniform sampler2D base_color_texture;
 // Per frame, view space (`render/assets/environment.rs`, `LightingBlock`).
 layout(std140, set = 0, binding = 1) uniform Lighting {
@@ -84,7 +93,7 @@ const int NORMAL = 4;
 vec2 uv_of(int k) {
     vec4 r0 = uv_maps.rows[2 * k];
     vec4 r1 = uv_maps.rows[2 * k + 1];
-    vec3 uv = vec3(r0.w > 0.5 ? v_uv.zw : v_uv.xy, 1.0);
+    vec3 uv = vec3(r0.w + live_zero > 0.5 ? v_uv.zw : v_uv.xy, 1.0);
     return vec2(dot(r0.xyz, uv), dot(r1.xyz, uv));
 }
 
@@ -138,14 +147,14 @@ vec2 equirect_uv(vec3 w) {
 // irradiance is mean + slope x 2/3 x n.up); the irradiance map's for a
 // .hdr file.
 vec3 env_diffuse(vec3 n) {
-    if (lighting.env.w > 1.5) {
+    if (lighting.env.w + live_zero > 1.5) {
         // The map's first and last rows are the poles (`envmap.rs`).
         vec2 uv = equirect_uv(n);
         float rows = float(textureSize(env_irradiance_map, 0).y);
         uv.y = (uv.y * (rows - 1.0) + 0.5) / rows;
         return lighting.env.rgb * textureLod(env_irradiance_map, uv, 0.0).rgb;
     }
-    if (lighting.env.w < 0.5) {
+    if (lighting.env.w + live_zero < 0.5) {
         return lighting.env.rgb;
     }
     return lighting.env.rgb * (STUDIO_MEAN + STUDIO_SLOPE * (2.0 / 3.0) * dot(n, lighting.up.xyz));
@@ -157,11 +166,11 @@ vec3 env_diffuse(vec3 n) {
 // roughness grows; an approximation (docs/spec/materials.md). A .hdr
 // file: its prefiltered map at the roughness's level.
 vec3 env_specular(vec3 r, float roughness) {
-    if (lighting.env.w > 1.5) {
+    if (lighting.env.w + live_zero > 1.5) {
         float lod = roughness * lighting.to_world[0].w;
         return lighting.env.rgb * textureLod(env_specular_map, equirect_uv(r), lod).rgb;
     }
-    if (lighting.env.w < 0.5) {
+    if (lighting.env.w + live_zero < 0.5) {
         return lighting.env.rgb;
     }
     float shrink = mix(1.0, 2.0 / 3.0, roughness * roughness);
@@ -195,10 +204,10 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, 
     float a2 = max(alpha * alpha, 1e-8);
     float nv = clamp(dot(n, v), 0.0, 1.0);
     vec3 color = vec3(0.0);
-    if (lighting.sun_dir.w > 0.5) {
+    if (lighting.sun_dir.w + live_zero > 0.5) {
         color += direct(normalize(lighting.sun_dir.xyz), lighting.sun_e.rgb, n, v, c_diff, f0, a2, nv);
     }
-    int count = min(int(lighting.params.w + 0.5), MAX_LIGHTS);
+    int count = min(int(lighting.params.w + live_zero + 0.5), MAX_LIGHTS);
     for (int i = 0; i < count; i++) {
         vec4 at = lighting.lights[4 * i];
         vec4 dir = lighting.lights[4 * i + 1];
@@ -252,10 +261,11 @@ vec3 mapped_normal(vec3 n) {
 }
 
 void main() {
+    live_zero = float(v_mirrored >> 1u);
     // Single-sided materials: back faces are not drawn. The pipelines'
     // front face is clockwise in framebuffer space, glTF's counter-clockwise
     // seen from the front; a mirroring model-view swaps them.
-    if (pc.emissive.w > 0.5 && gl_FrontFacing != (v_mirrored != 0u)) {
+    if (pc.emissive.w + live_zero > 0.5 && gl_FrontFacing != (v_mirrored != 0u)) {
         discard;
     }
     vec4 color = pc.base_color * texture(base_color_texture, uv_of(BASE)) * v_color;
@@ -263,12 +273,12 @@ void main() {
         discard;
     }
     vec3 rgb = color.rgb;
-    if (pc.params.y < 0.5) {
+    if (pc.params.y + live_zero < 0.5) {
         vec3 n = normalize(v_normal);
         // The camera's direction: towards the eye (perspective) or along
         // +z (orthographic, where the projection's w row is (0, 0, 0, 1)).
-        vec3 v = pc.projection[2][3] == 0.0 ? vec3(0.0, 0.0, 1.0) : normalize(-v_view_position);
-        if (lighting.params.z > 0.5) {
+        vec3 v = pc.projection[2][3] + live_zero == 0.0 ? vec3(0.0, 0.0, 1.0) : normalize(-v_view_position);
+        if (lighting.params.z + live_zero > 0.5) {
             // Two-sided: light the side that faces the viewer (planes have one side).
             if (dot(n, -v_view_position) < 0.0) {
                 n = -n;
@@ -279,7 +289,7 @@ void main() {
             // A back face turns its whole tangent frame (as glTF viewers
             // do): the mapped normal of the front, negated.
             bool back = dot(n, v) < 0.0;
-            if (pc.normal.y > 0.5) {
+            if (pc.normal.y + live_zero > 0.5) {
                 n = mapped_normal(n);
             }
             if (back) {
@@ -292,7 +302,7 @@ void main() {
             vec3 radiance = shade_material(rgb, n, v, metallic, roughness, occlusion);
             radiance += pc.emissive.rgb * texture(emissive_texture, uv_of(EMISSIVE)).rgb;
             radiance *= lighting.params.x;
-            rgb = lighting.params.y < 0.5 ? pbr_neutral(radiance) : radiance;
+            rgb = lighting.params.y + live_zero < 0.5 ? pbr_neutral(radiance) : radiance;
             rgb = clamp(rgb, 0.0, 1.0);
         }
     }

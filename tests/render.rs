@@ -40,6 +40,9 @@ mod id_buffer;
 /// glTF materials: textures, factors, vertex colours, MASK and BLEND.
 #[path = "render/materials.rs"]
 mod materials;
+/// Memory stays flat while frames are drawn over and over.
+#[path = "render/memory.rs"]
+mod memory;
 /// MSAA: blended edges, exact depth, outline and overlay.
 #[path = "render/msaa.rs"]
 mod msaa;
