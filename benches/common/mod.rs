@@ -127,6 +127,35 @@ pub fn frame_after<R, S>(
     steps_and_frames(e, gpu, iters, false, step, back)
 }
 
+/// The slowest of the GPU-culling frames that follow the frame after
+/// `step` while some records are still provisional (an edit of more
+/// objects than a frame makes boxes for; `Renderer::settle_scene_objects`),
+/// each timed alone ([`Gpu::timed_frame`]), summed over `iters` rounds;
+/// `step`, the frame after it, `back` and its frame run untimed. A round
+/// whose frame after the step left nothing provisional counts zero.
+pub fn slowest_settling_frame<R, S>(
+    e: &mut Editor,
+    gpu: &mut Gpu,
+    iters: u64,
+    mut step: impl FnMut(&mut Editor) -> R,
+    mut back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        gpu.r.wait_idle().unwrap();
+        black_box(step(e));
+        gpu.draw(e);
+        let mut slowest = Duration::ZERO;
+        while gpu.r.provisional_scene_objects() > 0 {
+            slowest = slowest.max(gpu.timed_frame(e));
+        }
+        total += slowest;
+        back(e);
+        gpu.draw(e);
+    }
+    total
+}
+
 /// `iters` rounds of `step` and the frame after it (timed, with the step
 /// too when `with_step`), then `back` and its frame (untimed).
 fn steps_and_frames<R, S>(

@@ -119,7 +119,7 @@ impl SceneMeshes {
             let shown_or_hidden = editor.visibility_since(sync.mark);
             if changed.is_empty() && shown_or_hidden.is_empty() {
                 sync.mark = Some(editor.change_mark());
-                return Ok(());
+                return self.settle(scene, renderer);
             }
             if bound > sync.records {
                 renderer.grow_scene_objects(bound + bound / 2)?;
@@ -174,8 +174,23 @@ impl SceneMeshes {
                 let i = i as usize;
                 runs.object(scene, i, || scene.world_matrix(i))
             })?;
+            self.settle(scene, renderer)?;
         }
         sync.mark = Some(editor.change_mark());
+        Ok(())
+    }
+
+    /// Makes the world boxes earlier frames left to make, within this
+    /// frame's budget ([`Renderer::settle_scene_objects`]).
+    fn settle(&self, scene: &Scene, renderer: &mut Renderer) -> Result<(), DrawError> {
+        if renderer.provisional_scene_objects() == 0 {
+            return Ok(());
+        }
+        let mut runs = MeshRuns::new(self);
+        renderer.settle_scene_objects(|i| {
+            let i = i as usize;
+            runs.object(scene, i, || scene.world_matrix(i))
+        })?;
         Ok(())
     }
 

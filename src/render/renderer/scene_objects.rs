@@ -123,7 +123,11 @@ impl Renderer {
     /// objects new to a mesh). No wait, unless an object moved to another
     /// mesh, or new objects do not fit their mesh's room in the member
     /// list or come before its listed ones: then the member list is rebuilt
-    /// (waits for the device).
+    /// (waits for the device). A frame makes the world boxes of up to
+    /// 1,024 objects; the records of the others it changes are provisional
+    /// (drawn without the frustum test) until
+    /// [`Renderer::settle_scene_objects`] makes their boxes in the next
+    /// frames.
     pub fn update_scene_objects(&mut self, changed: &[(u32, SceneObject)]) -> Result<(), RenderError> {
         let Some(s) = &mut self.parts.gpu_scene else {
             return Err(RenderError::BadObject { index: changed.first().map_or(0, |c| c.0), count: 0 });
@@ -146,6 +150,25 @@ impl Renderer {
         };
         let remeshed = s.update_with(ids, object, &self.parts.bounds)?;
         self.rebuild_members_if(remeshed)
+    }
+
+    /// GPU culling: makes the world boxes that earlier frames left to make
+    /// (their records provisional, see [`Renderer::update_scene_objects`]),
+    /// up to what is left of this frame's budget of 1,024, oldest first,
+    /// each object's record made again by `object(index)`. Call it once a
+    /// frame, before drawing, with the objects as they are now; nothing
+    /// happens when no record is provisional.
+    pub fn settle_scene_objects(&mut self, object: impl FnMut(u32) -> SceneObject) -> Result<(), RenderError> {
+        let Some(s) = &mut self.parts.gpu_scene else { return Ok(()) };
+        let remeshed = s.settle_with(object, &self.parts.bounds)?;
+        self.rebuild_members_if(remeshed)
+    }
+
+    /// Objects whose records are provisional (GPU culling; none without
+    /// it): drawn without the frustum test until their boxes are made
+    /// ([`Renderer::settle_scene_objects`]).
+    pub fn provisional_scene_objects(&self) -> usize {
+        self.parts.gpu_scene.as_ref().map_or(0, |s| s.provisional_objects())
     }
 
     /// Rebuilds the member list after an update that left it stale (waits

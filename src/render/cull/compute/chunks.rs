@@ -124,6 +124,17 @@ impl ChunkBox {
         }
     }
 
+    /// The GPU's copy of a chunk that holds `provisional` objects with
+    /// provisional records (`GpuObjectRecord::provisional`): while it holds
+    /// any, the box does not hold them, and the chunk always meets the
+    /// frustum; otherwise [`ChunkBox::gpu`].
+    pub fn gpu_with(&self, provisional: u8) -> GpuChunk {
+        if provisional > 0 {
+            return GpuChunk { flags: ALWAYS, ..GpuChunk::default() };
+        }
+        self.gpu()
+    }
+
     /// The GPU's copy: the centre split as object translations are, half
     /// sizes rounded up to f32 (never smaller than the box).
     pub fn gpu(&self) -> GpuChunk {

@@ -120,9 +120,14 @@ pub(crate) struct GpuScene {
     drawn: Vec<bool>,
     /// How often the buffers were built again (for tests).
     rebuilds: GpuSceneRebuilds,
-    /// The chunks' boxes ([`chunks`]), and those grown since the GPU's copy.
+    /// The chunks' boxes ([`chunks`]), and those grown or changed since
+    /// the GPU's copy.
     chunks: Vec<ChunkBox>,
     pending_chunks: changes::Pending<()>,
+    /// Objects whose records are provisional (made without their boxes
+    /// past a frame's [`BOXES_PER_FRAME`]), and their boxes still to make:
+    /// see [`changes`].
+    provisional: changes::Provisional,
     objects: Option<Buffer>,
     chunk_boxes: Option<Buffer>,
     hidden_buffer: Option<Buffer>,
@@ -206,6 +211,7 @@ impl GpuScene {
                 rebuilds: GpuSceneRebuilds::default(),
                 chunks: Vec::new(),
                 pending_chunks: changes::Pending::new(),
+                provisional: changes::Provisional::default(),
                 objects: None,
                 chunk_boxes: None,
                 hidden_buffer: None,
@@ -342,6 +348,8 @@ impl GpuScene {
         })?;
         // Hidden objects' records draw nothing: no bit is set.
         self.hidden_bits = vec![0; count.div_ceil(32)];
+        // Every record was made with its box.
+        self.provisional = changes::Provisional::default();
         self.replace_objects(ctx, buffer, chunks, count)?;
         self.object_mesh = object_mesh;
         self.drawn = drawn;
@@ -410,7 +418,8 @@ impl GpuScene {
     ) -> Result<(), RenderError> {
         let gpu = &ctx.gpu;
         let objects = Guard::new(gpu, objects);
-        let boxes = Guard::new(gpu, upload_chunks(ctx, &chunks)?);
+        self.provisional.resize(count);
+        let boxes = Guard::new(gpu, upload_chunks(ctx, &chunks, self.provisional.per_chunk())?);
         let bits = upload_words(ctx, &self.hidden_bits)?;
         let boxes = boxes.finish();
         self.chunks = chunks;
@@ -511,13 +520,17 @@ fn upload_words(ctx: &Context, words: &[u32]) -> Result<Buffer, RenderError> {
     })
 }
 
-/// A buffer of chunk boxes holding `chunks`' GPU form.
-fn upload_chunks(ctx: &Context, chunks: &[ChunkBox]) -> Result<Buffer, RenderError> {
+/// A buffer of chunk boxes holding `chunks`' GPU form, each chunk with
+/// the count of its provisional records `provisional` gives
+/// ([`ChunkBox::gpu_with`]).
+fn upload_chunks(ctx: &Context, chunks: &[ChunkBox], provisional: &[u8]) -> Result<Buffer, RenderError> {
     let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
     let unit = CHUNK_BYTES as usize;
     upload_buffer_with(ctx, chunks.len() * unit, unit, usage, "cull chunks", |at, dst| {
-        for (dst, c) in dst.chunks_exact_mut(unit).zip(&chunks[at / unit..]) {
-            dst.copy_from_slice(bytemuck::bytes_of(&c.gpu()));
+        let first = at / unit;
+        for (k, (dst, c)) in dst.chunks_exact_mut(unit).zip(&chunks[first..]).enumerate() {
+            let held = provisional.get(first + k).copied().unwrap_or(0);
+            dst.copy_from_slice(bytemuck::bytes_of(&c.gpu_with(held)));
         }
     })
 }

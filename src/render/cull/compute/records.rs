@@ -71,6 +71,29 @@ impl GpuObjectRecord {
     /// "always" when it has none (never culled), or nothing (no mesh).
     #[inline(always)]
     pub(crate) fn with_box(o: &SceneObject, bounds: &[MeshBounds]) -> (GpuObjectRecord, ObjectBox) {
+        let mut record = GpuObjectRecord::unboxed(o, bounds);
+        let object_box = match record.mesh {
+            NO_MESH => ObjectBox::None,
+            m => match world_box(&o.world, bounds[m as usize]) {
+                None => {
+                    record.flags = FLAG_NO_BOX;
+                    ObjectBox::Always
+                }
+                Some((min, max)) => {
+                    let w = &o.world;
+                    let translation = Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
+                    ObjectBox::Box { min, max, translation }
+                }
+            },
+        };
+        (record, object_box)
+    }
+
+    /// The record of `o` without its box: flags clear, so it is culled as
+    /// an object with a box would be. [`GpuObjectRecord::provisional`] and
+    /// [`GpuObjectRecord::with_box`] decide the flags.
+    #[inline(always)]
+    fn unboxed(o: &SceneObject, bounds: &[MeshBounds]) -> GpuObjectRecord {
         let w = &o.world;
         let (mut hi, mut lo) = ([0.0; 3], [0.0; 3]);
         for k in 0..3 {
@@ -78,19 +101,21 @@ impl GpuObjectRecord {
         }
         let columns = std::array::from_fn(|c| [w[(0, c)] as f32, w[(1, c)] as f32, w[(2, c)] as f32, o.color[c]]);
         let mesh = o.mesh.map(|m| m.0).filter(|&m| (m as usize) < bounds.len());
-        let (flags, object_box) = match mesh {
-            Some(m) => match world_box(w, bounds[m as usize]) {
-                None => (FLAG_NO_BOX, ObjectBox::Always),
-                Some((min, max)) => {
-                    let translation = Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
-                    (0, ObjectBox::Box { min, max, translation })
-                }
-            },
-            None => (0, ObjectBox::None),
-        };
-        let record =
-            GpuObjectRecord { translation_hi: hi, mesh: mesh.unwrap_or(NO_MESH), translation_lo: lo, flags, columns };
-        (record, object_box)
+        GpuObjectRecord { translation_hi: hi, mesh: mesh.unwrap_or(NO_MESH), translation_lo: lo, flags: 0, columns }
+    }
+
+    /// A provisional record of `o`, made without its world box (about
+    /// half the cost of [`GpuObjectRecord::with_box`]): one that draws a
+    /// mesh is flagged as having no box, so the cull never drops it, as
+    /// it never drops a degenerate object. It is drawn, never wrongly
+    /// culled, until a record with its box replaces it.
+    #[inline(always)]
+    pub(crate) fn provisional(o: &SceneObject, bounds: &[MeshBounds]) -> GpuObjectRecord {
+        let mut record = GpuObjectRecord::unboxed(o, bounds);
+        if record.mesh != NO_MESH {
+            record.flags = FLAG_NO_BOX;
+        }
+        record
     }
 
     /// The world translation, hi + lo in f64.
