@@ -145,10 +145,13 @@ fn organise(c: &mut Criterion) {
             b.iter_custom(|it| frame_after(&mut e, &mut gpu, it, copy_paste, Editor::undo))
         });
         // The frame after makes the boxes of 1,024 new records; the next
-        // frames make the rest, 1,024 a frame: the slowest of them.
-        g.bench_function("copy_and_paste_slowest_settling_frame", |b| {
-            b.iter_custom(|it| slowest_settling_frame(&mut e, &mut gpu, it, copy_paste, Editor::undo))
-        });
+        // frames make the rest, 1,024 a frame: the slowest of them (none
+        // at 1k, where the frame after makes all 1,000).
+        if k > 1024 {
+            g.bench_function("copy_and_paste_slowest_settling_frame", |b| {
+                b.iter_custom(|it| slowest_settling_frame(&mut e, &mut gpu, it, copy_paste, Editor::undo))
+            });
+        }
 
         // Drop the raised objects (End) onto the cubes beside which they
         // were raised: each falls onto that cube's top (y = 0.5), its
