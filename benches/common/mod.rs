@@ -137,23 +137,17 @@ pub fn slowest_settling_frame<R, S>(
     e: &mut Editor,
     gpu: &mut Gpu,
     iters: u64,
-    mut step: impl FnMut(&mut Editor) -> R,
-    mut back: impl FnMut(&mut Editor) -> S,
+    step: impl FnMut(&mut Editor) -> R,
+    back: impl FnMut(&mut Editor) -> S,
 ) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iters {
-        gpu.r.wait_idle().unwrap();
-        black_box(step(e));
+    rounds(e, gpu, iters, step, back, |e, gpu, _| {
         gpu.draw(e);
         let mut slowest = Duration::ZERO;
         while gpu.r.provisional_scene_objects() > 0 {
             slowest = slowest.max(gpu.timed_frame(e));
         }
-        total += slowest;
-        back(e);
-        gpu.draw(e);
-    }
-    total
+        slowest
+    })
 }
 
 /// `iters` rounds of `step` and the frame after it (timed, with the step
@@ -163,18 +157,31 @@ fn steps_and_frames<R, S>(
     gpu: &mut Gpu,
     iters: u64,
     with_step: bool,
+    step: impl FnMut(&mut Editor) -> R,
+    back: impl FnMut(&mut Editor) -> S,
+) -> Duration {
+    rounds(e, gpu, iters, step, back, |e, gpu, started| {
+        let stepped = if with_step { started.elapsed() } else { Duration::ZERO };
+        stepped + gpu.timed_frame(e)
+    })
+}
+
+/// `iters` rounds of: the device idle, `step`, then what `measure` times
+/// (given when the step started), then `back` and its frame (untimed).
+fn rounds<R, S>(
+    e: &mut Editor,
+    gpu: &mut Gpu,
+    iters: u64,
     mut step: impl FnMut(&mut Editor) -> R,
     mut back: impl FnMut(&mut Editor) -> S,
+    mut measure: impl FnMut(&mut Editor, &mut Gpu, Instant) -> Duration,
 ) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         gpu.r.wait_idle().unwrap();
-        let t = Instant::now();
+        let started = Instant::now();
         black_box(step(e));
-        if with_step {
-            total += t.elapsed();
-        }
-        total += gpu.timed_frame(e);
+        total += measure(e, gpu, started);
         back(e);
         gpu.draw(e);
     }

@@ -9,6 +9,7 @@ use nalgebra::Vector3;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::Editor;
 use viewport::math::DepthMode;
+use viewport::render::Renderer;
 use viewport::scene::Scene;
 
 use crate::support::cameras::top_down;
@@ -25,16 +26,21 @@ fn cpu_kept(meshes: &SceneMeshes, e: &Editor) -> Vec<u32> {
     ids
 }
 
-#[test]
-fn a_view_of_a_corner_tests_few_workgroups_and_moved_objects_follow_their_chunks() {
+/// 200 x 200 cubes 2 m apart (x and z from 0 to 398), looked down on at
+/// the corner at the origin from 30 m: a few hundred cubes in view of
+/// 40,000. The renderer, its meshes and the editor.
+fn corner_of_a_grid() -> (Renderer, SceneMeshes, Editor) {
     let mut r = renderer(W, H);
-    // 200 x 200 cubes 2 m apart (x and z from 0 to 398).
     let scene = Scene::cube_grid(40_000);
     let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
     let mut e = Editor::new(scene, W as f64, H as f64);
-    // Looking down on the corner at the origin from 30 m: a few hundred
-    // cubes in view of 40,000.
     e.camera = top_down(10.0, 10.0, 30.0, 0.5, 2000.0);
+    (r, meshes, e)
+}
+
+#[test]
+fn a_view_of_a_corner_tests_few_workgroups_and_moved_objects_follow_their_chunks() {
+    let (mut r, meshes, mut e) = corner_of_a_grid();
     let mut sync = GpuSync::default();
     for depth in [DepthMode::Reversed, DepthMode::Standard] {
         e.depth = depth;
@@ -93,11 +99,7 @@ const BOXES_PER_FRAME: usize = 1024;
 /// GPU keeps exactly what the CPU keeps again.
 #[test]
 fn a_large_edit_draws_provisional_records_until_the_next_frames_make_their_boxes() {
-    let mut r = renderer(W, H);
-    let scene = Scene::cube_grid(40_000);
-    let meshes = SceneMeshes::upload(&mut r, &scene).unwrap();
-    let mut e = Editor::new(scene, W as f64, H as f64);
-    e.camera = top_down(10.0, 10.0, 30.0, 0.5, 2000.0);
+    let (mut r, meshes, mut e) = corner_of_a_grid();
     let mut sync = GpuSync::default();
     let frame = meshes.gpu_frame(&e, &mut r, &mut sync).unwrap();
     r.draw(&frame).unwrap();
