@@ -116,7 +116,7 @@ pub(crate) const BOXES_PER_FRAME: usize = 1024;
 
 /// The objects whose records are provisional, and the order their boxes
 /// are to be made in.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Provisional {
     /// One bit per object: its record is provisional.
     bits: Vec<u32>,
@@ -192,14 +192,39 @@ impl Provisional {
         let held = &mut self.per_chunk[c];
         if provisional {
             *held += 1;
+            let first = *held == 1;
             self.count += 1;
             self.queue.push_back(i);
-            (*held == 1).then_some(c)
+            self.compact();
+            first.then_some(c)
         } else {
             *held -= 1;
+            let last = *held == 0;
             self.count -= 1;
-            (*held == 0).then_some(c)
+            if self.count == 0 {
+                self.queue.clear();
+            }
+            last.then_some(c)
         }
+    }
+
+    /// An object given a provisional record again after its box was made
+    /// is queued again: when entries passed over or repeated are most of
+    /// the queue, keeps the first entry of each object still provisional
+    /// (so the queue stays within about twice the provisional objects, even
+    /// while every frame's budget goes to new edits).
+    fn compact(&mut self) {
+        if self.queue.len() <= 2 * self.count + 1024 {
+            return;
+        }
+        let mut seen = vec![0u32; self.bits.len()];
+        let bits = &self.bits;
+        self.queue.retain(|&i| {
+            let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
+            let keep = bits[w] & bit != 0 && seen[w] & bit == 0;
+            seen[w] |= bit;
+            keep
+        });
     }
 
     fn is_set(&self, i: u32) -> bool {
@@ -214,21 +239,12 @@ impl Provisional {
             let Some(i) = self.queue.pop_front() else { break };
             if self.is_set(i) {
                 ids.push(i);
+                if ids.len() == self.boxes_left {
+                    // An object queued twice counts once.
+                    ids.sort_unstable();
+                    ids.dedup();
+                }
             }
-        }
-        // An object given a provisional record again after its box was
-        // made is queued again: when entries passed over or repeated are
-        // most of the queue, keep the first entry of each object still
-        // provisional.
-        if self.queue.len() > 2 * self.count + 1024 {
-            let mut seen = vec![0u32; self.bits.len()];
-            let bits = &self.bits;
-            self.queue.retain(|&i| {
-                let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
-                let keep = bits[w] & bit != 0 && seen[w] & bit == 0;
-                seen[w] |= bit;
-                keep
-            });
         }
         ids.sort_unstable();
         ids.dedup();
@@ -429,9 +445,9 @@ impl GpuScene {
             // The records go straight into the mapped memory, one after another.
             let mapped = staging.mapped().ok_or(RenderError::NotHostVisible("object staging"))?;
             mapped[..record_bytes as usize].copy_from_slice(bytemuck::cast_slice(self.pending.values()));
-            let held = self.provisional.per_chunk();
+            let held = |c: u32| self.provisional.per_chunk().get(c as usize).copied().unwrap_or(0);
             let boxes: Vec<GpuChunk> =
-                self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu_with(held[c as usize])).collect();
+                self.pending_chunks.keys().map(|c| self.chunks[c as usize].gpu_with(held(c))).collect();
             staging.write(record_bytes as usize, bytemuck::cast_slice(&boxes), "object staging")?;
             let member_at = record_bytes + chunk_bytes;
             staging.write(member_at as usize, bytemuck::cast_slice(self.pending_members.values()), "object staging")?;
@@ -560,16 +576,24 @@ mod tests {
         let mut p = Provisional::default();
         p.resize(64);
         p.set(3, true);
+        // Every frame's budget gone to other edits: nothing is taken from
+        // the queue.
+        p.boxes_left = 0;
         for _ in 0..5000 {
             p.set(9, true);
             p.set(9, false);
+            // At most two objects provisional at once.
+            assert!(p.queue.len() <= 2 * 2 + 1024, "{} queued", p.queue.len());
         }
         p.set(9, true);
-        p.boxes_left = 0;
         assert!(p.next_batch().is_empty());
-        assert_eq!(p.queue.iter().copied().collect::<Vec<_>>(), vec![3, 9]);
-        p.new_frame();
+        // 9 queued more than once counts once in a batch.
+        p.boxes_left = 2;
         assert_eq!(p.next_batch(), vec![3, 9]);
+        // Nothing provisional: nothing queued.
+        p.set(3, false);
+        p.set(9, false);
+        assert!(p.queue.is_empty());
     }
 
     /// Against a map that keeps the last value of each index.

@@ -349,8 +349,7 @@ impl GpuScene {
         // Hidden objects' records draw nothing: no bit is set.
         self.hidden_bits = vec![0; count.div_ceil(32)];
         // Every record was made with its box.
-        self.provisional = changes::Provisional::default();
-        self.replace_objects(ctx, buffer, chunks, count)?;
+        self.replace_objects(ctx, buffer, chunks, changes::Provisional::default(), count)?;
         self.object_mesh = object_mesh;
         self.drawn = drawn;
         self.pending.clear();
@@ -395,7 +394,7 @@ impl GpuScene {
         let mut chunks = self.chunks.clone();
         chunks.resize(count.div_ceil(CHUNK as usize), ChunkBox::default());
         self.hidden_bits.resize(count.div_ceil(32), 0);
-        self.replace_objects(ctx, buffer.finish(), chunks, count)?;
+        self.replace_objects(ctx, buffer.finish(), chunks, self.provisional.clone(), count)?;
         self.object_mesh.resize(count, NO_MESH);
         self.drawn.resize(count, false);
         self.rebuilds.grown += 1;
@@ -403,9 +402,10 @@ impl GpuScene {
     }
 
     /// Puts `objects` (a buffer of `count` records) in place of the object
-    /// buffer, and `chunks` and their uploaded boxes in place of the
-    /// chunks: the one place both buffers are destroyed and replaced (a
-    /// whole upload, a grown buffer). On an error nothing is replaced.
+    /// buffer, `chunks` and their uploaded boxes in place of the chunks,
+    /// and `provisional` (which of the records are provisional) in place of
+    /// the old one: the one place both buffers are destroyed and replaced
+    /// (a whole upload, a grown buffer). On an error nothing is replaced.
     ///
     /// # Safety
     /// The device is idle (the old buffers may be destroyed).
@@ -414,15 +414,17 @@ impl GpuScene {
         ctx: &Context,
         objects: Buffer,
         chunks: Vec<ChunkBox>,
+        mut provisional: changes::Provisional,
         count: usize,
     ) -> Result<(), RenderError> {
         let gpu = &ctx.gpu;
         let objects = Guard::new(gpu, objects);
-        self.provisional.resize(count);
-        let boxes = Guard::new(gpu, upload_chunks(ctx, &chunks, self.provisional.per_chunk())?);
+        provisional.resize(count);
+        let boxes = Guard::new(gpu, upload_chunks(ctx, &chunks, provisional.per_chunk())?);
         let bits = upload_words(ctx, &self.hidden_bits)?;
         let boxes = boxes.finish();
         self.chunks = chunks;
+        self.provisional = provisional;
         // The sets name the old buffers until written again.
         self.written.fill(false);
         self.objects.destroy(gpu);
