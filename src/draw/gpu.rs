@@ -69,6 +69,13 @@ impl<'a> MeshRuns<'a> {
         }
     }
 
+    /// Object `i` of `scene` as it is now (its world matrix made from the
+    /// scene), for a renderer that asks by index.
+    fn current(&mut self, scene: &'a Scene, i: u32) -> SceneObject {
+        let i = i as usize;
+        self.object(scene, i, || scene.world_matrix(i))
+    }
+
     /// Object `i` of `scene` as the GPU path keeps it, `world` giving its
     /// world matrix (a dead slot: a record that draws nothing).
     fn object(&mut self, scene: &'a Scene, i: usize, world: impl FnOnce() -> nalgebra::Matrix4<f64>) -> SceneObject {
@@ -170,10 +177,7 @@ impl SceneMeshes {
             // Each record made as the renderer reads it (no list of them).
             let mut runs = MeshRuns::new(self);
             let ids: Vec<u32> = ids.into_iter().map(|i| i as u32).collect();
-            renderer.update_scene_objects_with(&ids, |i| {
-                let i = i as usize;
-                runs.object(scene, i, || scene.world_matrix(i))
-            })?;
+            renderer.update_scene_objects_with(&ids, |i| runs.current(scene, i))?;
             self.settle(scene, renderer)?;
         }
         sync.mark = Some(editor.change_mark());
@@ -183,14 +187,8 @@ impl SceneMeshes {
     /// Makes the world boxes earlier frames left to make, within this
     /// frame's budget ([`Renderer::settle_scene_objects`]).
     fn settle(&self, scene: &Scene, renderer: &mut Renderer) -> Result<(), DrawError> {
-        if renderer.provisional_scene_objects() == 0 {
-            return Ok(());
-        }
         let mut runs = MeshRuns::new(self);
-        renderer.settle_scene_objects(|i| {
-            let i = i as usize;
-            runs.object(scene, i, || scene.world_matrix(i))
-        })?;
+        renderer.settle_scene_objects(|i| runs.current(scene, i))?;
         Ok(())
     }
 

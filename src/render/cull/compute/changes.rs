@@ -110,6 +110,13 @@ impl<T: Copy> Pending<T> {
     }
 }
 
+/// The word and the bit of object `i` in a bit-per-object list (the
+/// hidden bits, the provisional records).
+#[inline(always)]
+fn bit_of(i: u32) -> (usize, u32) {
+    ((i / 32) as usize, 1u32 << (i % 32))
+}
+
 /// How many object boxes a frame makes (see the module docs): about
 /// 35 us of CPU time on the 2-core machine of `docs/benchmarks.md`.
 pub(crate) const BOXES_PER_FRAME: usize = 1024;
@@ -180,7 +187,7 @@ impl Provisional {
     /// its last one replaced).
     #[inline(always)]
     fn set(&mut self, i: u32, provisional: bool) -> Option<usize> {
-        let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
+        let (w, bit) = bit_of(i);
         // Sized with the records (`GpuScene::replace_objects`).
         debug_assert!(w < self.bits.len());
         let word = self.bits.get_mut(w)?;
@@ -220,7 +227,7 @@ impl Provisional {
         let mut seen = vec![0u32; self.bits.len()];
         let bits = &self.bits;
         self.queue.retain(|&i| {
-            let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
+            let (w, bit) = bit_of(i);
             let keep = bits[w] & bit != 0 && seen[w] & bit == 0;
             seen[w] |= bit;
             keep
@@ -228,7 +235,8 @@ impl Provisional {
     }
 
     fn is_set(&self, i: u32) -> bool {
-        self.bits.get((i / 32) as usize).is_some_and(|w| w & (1 << (i % 32)) != 0)
+        let (w, bit) = bit_of(i);
+        self.bits.get(w).is_some_and(|word| word & bit != 0)
     }
 
     /// Up to the frame's budget of objects whose boxes are still to be
@@ -393,7 +401,7 @@ impl GpuScene {
 
     /// Sets object `i`'s hidden bit, queuing its word when it changes.
     fn set_bit(&mut self, i: u32, hidden: bool) {
-        let (w, bit) = ((i / 32) as usize, 1u32 << (i % 32));
+        let (w, bit) = bit_of(i);
         let Some(word) = self.hidden_bits.get_mut(w) else { return };
         let new = if hidden { *word | bit } else { *word & !bit };
         if new != *word {
