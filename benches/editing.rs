@@ -30,7 +30,7 @@ use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, Projection};
 use viewport::render::Culling;
 use viewport::scene::Scene;
-use viewport::setup::Options;
+use viewport::app::open::Options;
 use viewport::ui::Ui;
 
 fn grid(n: usize) -> Scene {

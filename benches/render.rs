@@ -27,11 +27,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
-use viewport::lighting::Shading;
+use viewport::look::Shading;
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, FrameDesc, Renderer};
 use viewport::scene::Scene;
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::ui::Ui;
 
 #[allow(dead_code)]
@@ -312,7 +312,7 @@ fn record_time(renderer: &mut Renderer, desc: &FrameDesc, iters: u64) -> Duratio
 /// The `.hdr` environment's precomputation on a 1024x512 image of
 /// smoothly varying radiance with a small bright sun (decoding not counted).
 fn environment(c: &mut Criterion) {
-    use viewport::envmap::{direction_at, precompute, EnvImage};
+    use viewport::look::envmap::{direction_at, precompute, EnvImage};
     let (w, h) = (1024u32, 512u32);
     let texels = (0..w * h)
         .map(|k| {

@@ -20,7 +20,7 @@ fn export(c: &mut Criterion) {
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(4));
     let helmet =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets/FlightHelmet/FlightHelmet.gltf");
-    if let Ok(opened) = viewport::setup::open_scene(Some(&helmet)) {
+    if let Ok(opened) = viewport::app::open::open_scene(Some(&helmet)) {
         group.bench_function("flight_helmet", |b| {
             b.iter(|| black_box(export_scene(&opened.scene, None, &out).unwrap()))
         });
@@ -65,10 +65,10 @@ fn reload(c: &mut Criterion) {
         .collect();
     let scene_path = dir.path().join("level.json");
     std::fs::write(&scene_path, format!(r#"{{"objects": [{}]}}"#, objects.join(","))).unwrap();
-    let opened = viewport::setup::open_scene(Some(&scene_path)).unwrap();
+    let opened = viewport::app::open::open_scene(Some(&scene_path)).unwrap();
     let mut reloader = opened.reloader();
     let (mut editor, _loaded) =
-        viewport::setup::open_editor_for(opened, (640, 480), viewport::math::DepthMode::Reversed).unwrap();
+        viewport::app::open::open_editor_for(opened, (640, 480), viewport::math::DepthMode::Reversed).unwrap();
     let mut group = c.benchmark_group("reload");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(6));
     let mut turn = 0u64;
@@ -93,7 +93,7 @@ fn reload(c: &mut Criterion) {
 /// the finish, and for reference the whole copy at once and the write of
 /// the 1M scene on its own thread.
 ///
-/// [`COPY_STEP`]: viewport::autosave::COPY_STEP
+/// [`COPY_STEP`]: viewport::app::autosave::COPY_STEP
 fn autosave(c: &mut Criterion) {
     let mut group = c.benchmark_group("autosave");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(4));
@@ -103,7 +103,7 @@ fn autosave(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("first_step", label), scene, |b, scene| {
             b.iter(|| {
                 let mut copy = scene.start_copy();
-                scene.copy_piece(&mut copy, viewport::autosave::COPY_STEP);
+                scene.copy_piece(&mut copy, viewport::app::autosave::COPY_STEP);
                 black_box(copy)
             })
         });
@@ -111,7 +111,7 @@ fn autosave(c: &mut Criterion) {
             b.iter_batched(
                 || {
                     let mut copy = scene.start_copy();
-                    while !scene.copy_piece(&mut copy, viewport::autosave::COPY_STEP) {}
+                    while !scene.copy_piece(&mut copy, viewport::app::autosave::COPY_STEP) {}
                     copy
                 },
                 |copy| black_box(scene.finish_copy(copy, &[], None)),

@@ -14,9 +14,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 /// in the pick tree (the triangle BVH is built only when something picks).
 fn skin(c: &mut Criterion) {
     let fox = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-assets/Fox.glb");
-    let Ok(opened) = viewport::setup::open_scene(Some(&fox)) else { return };
+    let Ok(opened) = viewport::app::open::open_scene(Some(&fox)) else { return };
     let size = (1280, 720);
-    let (mut e, _) = viewport::setup::open_editor_for(opened, size, viewport::math::DepthMode::Reversed).unwrap();
+    let (mut e, _) = viewport::app::open::open_editor_for(opened, size, viewport::math::DepthMode::Reversed).unwrap();
     let joint = e.scene().find("b_Spine01_02").expect("the fox's spine joint");
     let fox = e.scene().find("fox").expect("the skinned fox");
     let rest = e.scene().objects()[joint].transform;

@@ -16,7 +16,7 @@ use std::time::Instant;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, Renderer};
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::ui::Ui;
 
 /// `VmRSS` and `VmHWM` of this process in MB.

@@ -5,76 +5,118 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
-use crate::error::Error;
 use crate::headless::Outputs;
 use crate::math::DepthMode;
 use crate::render::Culling;
-use crate::setup::Options;
+use crate::app::open::Options;
+use crate::editor::{Command, KeyMap};
 
-pub const BINDINGS_HELP: &str = "\
-Window controls:
-  Left click            select (Shift+click adds / removes)
-  Left drag on handle   move / rotate / scale; the grabbed point stays under the cursor
-  Left drag elsewhere   box selection (Shift adds, Ctrl removes, Esc or right click cancels)
-  W / E / R / T         translate / rotate / scale / universal gizmo
-  X                     toggle world / local space
-  Period (.)            cycle the pivot: median, individual origins, active object, bounds centre
-  Ctrl (held)           snap the drag (0.5 m, 15 degrees, 0.1 scale)
-  V (held)              vertex snap: a translate drag's pivot to the nearest vertex within 20 px
-  Ctrl+Shift (held)     surface snap: a translate drag's pivot to the surface under the cursor
-  Esc, right click      cancel the drag in progress
-  0-9, . and - (drag)   type the drag's value (m, degrees, factor); Enter confirms
-  Ctrl+Z, Ctrl+Shift+Z  undo, redo (Ctrl+Y also redoes)
-  Ctrl+D, Shift+D       duplicate the selection (with children)
-  Delete                delete the selection (with children)
-  A, Ctrl+A             select every object
-  Alt+A                 select nothing
-  Ctrl+F                filter the outliner's rows by name (ancestors kept)
-  H                     hide the selection (children too); one undo step
-  Shift+H               hide everything but the selection and its ancestors
-  Alt+H                 show everything hidden and select it
-  M                     the ruler: drag to measure (V: vertices); M again: off
-  NumpadDivide, /       local view: only the selection (framed); again: back
-  Ctrl+1 ... Ctrl+9     store the camera as a bookmark (saved in the scene file)
-  1 ... 9               move the camera to that bookmark
-  Shift+A               add menu: a primitive or an empty under the cursor
-  Ctrl+P                parent the other selected objects to the active one (world kept)
-  Alt+P                 make the selected objects roots (world kept)
-  Ctrl+G                group the selection under a new empty at the pivot
-  End                   drop the selection onto the surface below, or the ground
-  Ctrl+C, Ctrl+V        copy the selection to the clipboard, paste it (names made unique)
-  F, NumpadDecimal      focus the selection
-  Numpad1 / 3 / 7       front / right / top view (Ctrl: back / left / bottom), orthographic
-  Numpad5               toggle perspective / orthographic
-  Ctrl+Alt+Q            quad view: Top, Front, Right and perspective; again: one view
-  Middle drag           orbit about the point under the cursor
-  Shift+middle drag     pan
-  Wheel                 zoom towards the point under the cursor
-  Right drag            fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns
-  F2                    rename the active object in its outliner row (a taken name gets .NNN)
-  Shift+F2              toggle reversed / standard depth
-  Z                     toggle material / solid shading
-  Space                 play / pause the glTF animation shown (the first clip when none is)
-  F12                   screenshot (viewport-screenshot-N.png)
-  Ctrl+S                save the scene to its file
-  Ctrl+E                export as glTF: a dialog with the file (STEM.glb) and a selection-only box
-  Ctrl+O                open another scene or glTF file (a dialog; unsaved changes: press twice)
-  Ctrl+Shift+S          save as (a dialog; the file becomes the scene's file)
-  Ctrl+N                a new, empty scene (a dialog for its file; unsaved changes: press twice)
-  Ctrl+Shift+R          recover the autosave offered on opening (one undo step)
-  Drop a .gltf/.glb     import it under the cursor (one undo step)
-  N                     show / hide the side panel (outliner, transform fields)
-  Toolbar               gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights (tooltips name the keys)
-  Side panel            outliner (drag rows onto a row to reparent, double click to rename,
-                        arrows fold), the active object's name and transform fields, and
-                        the Animation section (clip, play / pause, time) when there are clips
-  View widget           click a ball for that side's view; drag on it to orbit
-  Ctrl+Q, close         quit (with unsaved changes: the first press warns, the second quits)";
+/// Anything that ends the program: a host's error, the program's own, or
+/// a bad `--lighting` file. [`main`] alone turns it into the user's one
+/// line (and exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    App(crate::app::Error),
+    #[error(transparent)]
+    Headless(#[from] crate::headless::Error),
+    #[error(transparent)]
+    Window(#[from] crate::window::Error),
+    /// A `--lighting` file that cannot be read or has a bad field.
+    #[error("{0}")]
+    Lighting(String),
+}
+
+crate::app::error::wraps_app_errors!(Error);
+
+/// The window's controls as `--help` lists them: each row's keys with
+/// `{command}` standing for the chords that run it in the key map in force
+/// (`docs/spec/automation.md`, "Key map").
+const CONTROLS: &[(&str, &str)] = &[
+    ("Left click", "select (Shift+click adds / removes)"),
+    ("Left drag on handle", "move / rotate / scale; the grabbed point stays under the cursor"),
+    ("Left drag elsewhere", "box selection (Shift adds, Ctrl removes, Esc or right click cancels)"),
+    ("{translate} / {rotate} / {scale} / {universal}", "translate / rotate / scale / universal gizmo"),
+    ("{toggle_space}", "toggle world / local space"),
+    ("{cycle_pivot}", "cycle the pivot: median, individual origins, active object, bounds centre"),
+    ("Ctrl (held)", "snap the drag (0.5 m, 15 degrees, 0.1 scale)"),
+    ("V (held)", "vertex snap: a translate drag's pivot to the nearest vertex within 20 px"),
+    ("Ctrl+Shift (held)", "surface snap: a translate drag's pivot to the surface under the cursor"),
+    ("{cancel}, right click", "cancel the drag in progress"),
+    ("0-9, . and - (drag)", "type the drag's value (m, degrees, factor); Enter confirms"),
+    ("{undo}", "undo"),
+    ("{redo}", "redo"),
+    ("{duplicate}", "duplicate the selection (with children)"),
+    ("{delete}", "delete the selection (with children)"),
+    ("{select_all}", "select every object"),
+    ("{select_none}", "select nothing"),
+    ("{filter}", "filter the outliner's rows by name (ancestors kept)"),
+    ("{hide}", "hide the selection (children too); one undo step"),
+    ("{hide_unselected}", "hide everything but the selection and its ancestors"),
+    ("{unhide_all}", "show everything hidden and select it"),
+    ("{toggle_ruler}", "the ruler: drag to measure (V: vertices); again: off"),
+    ("{local_view}", "local view: only the selection (framed); again: back"),
+    ("{store_bookmark_1} ... {store_bookmark_9}", "store the camera as a bookmark (saved in the scene file)"),
+    ("{recall_bookmark_1} ... {recall_bookmark_9}", "move the camera to that bookmark"),
+    ("{add_menu}", "add menu: a primitive or an empty under the cursor"),
+    ("{parent_to_active}", "parent the other selected objects to the active one (world kept)"),
+    ("{clear_parent}", "make the selected objects roots (world kept)"),
+    ("{group}", "group the selection under a new empty at the pivot"),
+    ("{drop_to_floor}", "drop the selection onto the surface below, or the ground"),
+    ("{copy}, {paste}", "copy the selection to the clipboard, paste it (names made unique)"),
+    ("{focus}", "focus the selection"),
+    ("{view_front} / {view_right} / {view_top}", "front / right / top view, orthographic"),
+    ("{view_back} / {view_left} / {view_bottom}", "back / left / bottom view, orthographic"),
+    ("{toggle_projection}", "toggle perspective / orthographic"),
+    ("{toggle_quad_view}", "quad view: Top, Front, Right and perspective; again: one view"),
+    ("Middle drag", "orbit about the point under the cursor"),
+    ("Shift+middle drag", "pan"),
+    ("Wheel", "zoom towards the point under the cursor"),
+    ("Right drag", "fly: W/A/S/D/Q/E move (Shift faster), wheel sets the speed, cursor turns"),
+    ("{rename}", "rename the active object in its outliner row (a taken name gets .NNN)"),
+    ("{toggle_depth}", "toggle reversed / standard depth"),
+    ("{toggle_shading}", "toggle material / solid shading"),
+    ("{toggle_play}", "play / pause the glTF animation shown (the first clip when none is)"),
+    ("{screenshot}", "screenshot (viewport-screenshot-N.png)"),
+    ("{save}", "save the scene to its file"),
+    ("{export}", "export as glTF: a dialog with the file (STEM.glb) and a selection-only box"),
+    ("{open}", "open another scene or glTF file (a dialog; unsaved changes: press twice)"),
+    ("{save_as}", "save as (a dialog; the file becomes the scene's file)"),
+    ("{new}", "a new, empty scene (a dialog for its file; unsaved changes: press twice)"),
+    ("{recover}", "recover the autosave offered on opening (one undo step)"),
+    ("Drop a .gltf/.glb", "import it under the cursor (one undo step)"),
+    ("N", "show / hide the side panel (outliner, transform fields)"),
+    ("Toolbar", "gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights (tooltips name the keys)"),
+    ("Side panel", "outliner (drag rows onto a row to reparent, double click to rename, arrows fold),\n                        the active object's name and transform fields, and the Animation\n                        section (clip, play / pause, time) when there are clips"),
+    ("View widget", "click a ball for that side's view; drag on it to orbit"),
+    ("{quit}, close", "quit (with unsaved changes: the first press warns, the second quits)"),
+];
+
+/// `--help`'s list of the window's controls, with the chords of `keymap`.
+pub fn controls_help(keymap: &KeyMap) -> String {
+    let mut out = String::from("Window controls:\n");
+    for (keys, what) in CONTROLS {
+        let mut shown = String::new();
+        let mut rest = *keys;
+        while let Some(open) = rest.find('{') {
+            let close = open + rest[open..].find('}').expect("a closed placeholder");
+            shown.push_str(&rest[..open]);
+            let command = Command::named(&rest[open + 1..close]).expect("a command of the key map");
+            let chords: Vec<String> = keymap.shown_chords(command).iter().map(ToString::to_string).collect();
+            shown.push_str(&if chords.is_empty() { "unbound".to_string() } else { chords.join(", ") });
+            rest = &rest[close + 1..];
+        }
+        shown.push_str(rest);
+        out.push_str(&format!("  {shown:<21} {what}\n"));
+    }
+    out.push_str("\nKeys can be rebound: --keymap FILE, or ~/.config/viewport/keymap.json (--list-commands)");
+    out
+}
 
 #[derive(Debug, Parser)]
-#[command(name = "viewport", version, about = "An editor viewport on Vulkan with pixel-perfect gizmos", after_help = BINDINGS_HELP)]
+#[command(name = "viewport", version, about = "An editor viewport on Vulkan with pixel-perfect gizmos")]
 pub struct Cli {
     /// Scene file (JSON); the built-in demo scene when omitted.
     pub scene: Option<PathBuf>,
@@ -138,6 +180,34 @@ pub struct Cli {
     /// `lighting` object (docs/spec/materials.md); every field optional.
     #[arg(long, value_name = "FILE.json")]
     pub lighting: Option<PathBuf>,
+    /// Key bindings: a JSON file of chords and commands over the defaults
+    /// (docs/spec/automation.md); default: $XDG_CONFIG_HOME/viewport/keymap.json
+    /// (~/.config/viewport/keymap.json) when present
+    #[arg(long, value_name = "FILE.json")]
+    pub keymap: Option<PathBuf>,
+    /// Print every command a key can run, one per line, with the chords that
+    /// run it in the key map in force, and exit
+    #[arg(long)]
+    pub list_commands: bool,
+}
+
+/// The `--keymap` value among raw arguments, read before they are parsed
+/// so that `--help` shows the key map in force.
+fn keymap_arg(args: &[std::ffi::OsString]) -> Option<PathBuf> {
+    let mut args = args.iter().skip(1);
+    while let Some(a) = args.next() {
+        let a = a.to_string_lossy();
+        if a == "--" {
+            return None;
+        }
+        if a == "--keymap" {
+            return args.next().map(PathBuf::from);
+        }
+        if let Some(v) = a.strip_prefix("--keymap=") {
+            return Some(PathBuf::from(v));
+        }
+    }
+    None
 }
 
 fn parse_autosave(s: &str) -> Result<f64, String> {
@@ -175,7 +245,12 @@ fn parse_depth(s: &str) -> Result<DepthMode, String> {
 /// Runs the CLI and returns the process exit status.
 pub fn main() -> i32 {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).try_init();
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `--help` lists the chords in force; a bad key map file is reported
+    // after parsing, as every other bad input.
+    let keymap = crate::app::keys::load_keymap(keymap_arg(&args).as_deref()).unwrap_or_default();
+    let parsed = Cli::command().after_help(controls_help(&keymap)).try_get_matches_from(args);
+    let cli = match parsed.and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -213,9 +288,14 @@ fn has_display() -> bool {
 
 /// Opens the window, or runs headless; returns the validation error count.
 fn run(cli: &Cli) -> Result<u32, Error> {
+    let keymap = crate::app::keys::load_keymap(cli.keymap.as_deref())?;
+    if cli.list_commands {
+        print!("{}", keymap.listing());
+        return Ok(0);
+    }
     let lighting = match &cli.lighting {
-        Some(path) => crate::lighting::Lighting::read(path).map_err(Error::Lighting)?,
-        None => crate::lighting::Lighting::default(),
+        Some(path) => crate::look::Lighting::read(path).map_err(Error::Lighting)?,
+        None => crate::look::Lighting::default(),
     };
     let options = Options {
         lighting,
@@ -229,6 +309,7 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         culling: if cli.gpu_culling { Culling::Gpu } else { cli.culling.unwrap_or_default() },
         recover: cli.recover,
         autosave_secs: cli.autosave_secs,
+        keymap,
     };
     let mut outputs = Outputs {
         replay: cli.replay.clone(),
@@ -238,14 +319,14 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         export: cli.export.clone(),
     };
     if cli.headless {
-        return crate::headless::run(&options, &outputs);
+        return Ok(crate::headless::run(&options, &outputs)?);
     }
     if !has_display() {
         let out = outputs.screenshot.get_or_insert_with(|| PathBuf::from("viewport-headless.png"));
         eprintln!("viewport: no display found (DISPLAY is not set); rendering headless to {}", out.display());
-        return crate::headless::run(&options, &outputs);
+        return Ok(crate::headless::run(&options, &outputs)?);
     }
-    crate::app::run_window(&options)
+    Ok(crate::window::run_window(&options)?)
 }
 
 /// Exit status for the validation outcome, with a summary line.

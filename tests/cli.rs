@@ -23,6 +23,9 @@ mod editing_snap;
 /// Export to glTF: the written file read back, reopened, bad paths.
 #[path = "cli/export.rs"]
 mod export;
+/// The user's key map: --keymap, the config file, --list-commands.
+#[path = "cli/keymap.rs"]
+mod keymap;
 /// Ctrl+O, Ctrl+Shift+S and Ctrl+N through their dialogs.
 #[path = "cli/files.rs"]
 mod files;

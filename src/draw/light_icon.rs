@@ -7,7 +7,7 @@
 use nalgebra::{Matrix4, Point3, Vector3, Vector4};
 
 use crate::gizmo::{HandleState, MeshKind, OverlayInstance};
-use crate::lighting::LightKind;
+use crate::look::LightKind;
 use crate::math::View;
 
 /// The dot's radius, the rays' outer radius and the arrow's length, in

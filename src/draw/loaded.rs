@@ -58,7 +58,7 @@ pub struct LoadedMeshes {
     single_sided: Option<usize>,
     /// The objects read from `KHR_lights_punctual` light nodes of the files
     /// read, with their lights.
-    pub(super) lights: Vec<(usize, crate::lighting::LightDef)>,
+    pub(super) lights: Vec<(usize, crate::look::LightDef)>,
 }
 
 impl LoadedMeshes {

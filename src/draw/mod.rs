@@ -21,7 +21,7 @@ pub use gpu::GpuSync;
 pub use loaded::LoadedMeshes;
 
 use crate::editor::{Editor, FrameProbe, IdSet, PickMesh};
-use crate::lighting::PunctualLight;
+use crate::look::PunctualLight;
 use crate::math::Obb;
 use crate::math::{Camera, DepthMode, Frustum, View};
 use crate::render::{
@@ -86,7 +86,7 @@ pub struct SceneMeshes {
     parts_of: HashMap<MeshRef, Vec<MeshPart>>,
     /// The objects that carry glTF lights (`KHR_lights_punctual`) when the
     /// scene was uploaded, with their lights.
-    lights: Vec<(usize, crate::lighting::LightDef)>,
+    lights: Vec<(usize, crate::look::LightDef)>,
 }
 
 /// How many objects a frame kept and culled.

@@ -4,11 +4,12 @@
 //! those that concern the editor. The program-level ones (save, screenshot,
 //! quit) are returned to the window or the replay by `session`.
 //!
-//! Adding a command is one variant here plus its arm in `execute` (and a
-//! row in [`keymap::BINDINGS`] if a key runs it).
+//! Adding a command is one variant here plus its arm in `execute` (a
+//! program command: its arm in `app::dispatch` instead), and, if a key runs
+//! it, its name in [`NAMED`] and a row in [`keymap::DEFAULTS`].
 //!
 //! [`keymap`]: super::keymap
-//! [`keymap::BINDINGS`]: super::keymap::BINDINGS
+//! [`keymap::DEFAULTS`]: super::keymap::DEFAULTS
 
 use super::camera::AxisView;
 use super::Editor;
@@ -123,7 +124,88 @@ pub enum Command {
     StopAnimation,
 }
 
+/// Every command a key can run, by the name key map files and
+/// `viewport --list-commands` use (`docs/spec/automation.md`, "Key map"):
+/// editor commands first, then the program's.
+pub const NAMED: &[(&str, Command)] = &[
+    ("translate", Command::SetMode(Mode::Translate)),
+    ("rotate", Command::SetMode(Mode::Rotate)),
+    ("scale", Command::SetMode(Mode::Scale)),
+    ("universal", Command::SetMode(Mode::Universal)),
+    ("toggle_space", Command::ToggleSpace),
+    ("cycle_pivot", Command::CyclePivot),
+    ("cancel", Command::Cancel),
+    ("undo", Command::Undo),
+    ("redo", Command::Redo),
+    ("duplicate", Command::Duplicate),
+    ("delete", Command::Delete),
+    ("hide", Command::Hide),
+    ("hide_unselected", Command::HideUnselected),
+    ("unhide_all", Command::UnhideAll),
+    ("select_all", Command::SelectAll),
+    ("select_none", Command::SelectNone),
+    ("parent_to_active", Command::ParentToActive),
+    ("clear_parent", Command::ClearParent),
+    ("group", Command::Group),
+    ("drop_to_floor", Command::DropToFloor),
+    ("focus", Command::Focus),
+    ("view_front", Command::AxisView(AxisView::Front)),
+    ("view_back", Command::AxisView(AxisView::Back)),
+    ("view_right", Command::AxisView(AxisView::Right)),
+    ("view_left", Command::AxisView(AxisView::Left)),
+    ("view_top", Command::AxisView(AxisView::Top)),
+    ("view_bottom", Command::AxisView(AxisView::Bottom)),
+    ("toggle_projection", Command::ToggleProjection),
+    ("toggle_quad_view", Command::ToggleQuadView),
+    ("local_view", Command::LocalView),
+    ("toggle_ruler", Command::ToggleRuler),
+    ("toggle_depth", Command::ToggleDepth),
+    ("toggle_shading", Command::ToggleShading),
+    ("toggle_scene_lights", Command::ToggleSceneLights),
+    ("toggle_play", Command::TogglePlay),
+    ("store_bookmark_1", Command::StoreBookmark(1)),
+    ("store_bookmark_2", Command::StoreBookmark(2)),
+    ("store_bookmark_3", Command::StoreBookmark(3)),
+    ("store_bookmark_4", Command::StoreBookmark(4)),
+    ("store_bookmark_5", Command::StoreBookmark(5)),
+    ("store_bookmark_6", Command::StoreBookmark(6)),
+    ("store_bookmark_7", Command::StoreBookmark(7)),
+    ("store_bookmark_8", Command::StoreBookmark(8)),
+    ("store_bookmark_9", Command::StoreBookmark(9)),
+    ("recall_bookmark_1", Command::RecallBookmark(1)),
+    ("recall_bookmark_2", Command::RecallBookmark(2)),
+    ("recall_bookmark_3", Command::RecallBookmark(3)),
+    ("recall_bookmark_4", Command::RecallBookmark(4)),
+    ("recall_bookmark_5", Command::RecallBookmark(5)),
+    ("recall_bookmark_6", Command::RecallBookmark(6)),
+    ("recall_bookmark_7", Command::RecallBookmark(7)),
+    ("recall_bookmark_8", Command::RecallBookmark(8)),
+    ("recall_bookmark_9", Command::RecallBookmark(9)),
+    ("save", Command::Save),
+    ("save_as", Command::SaveAsDialog),
+    ("open", Command::OpenDialog),
+    ("new", Command::NewDialog),
+    ("export", Command::ExportDialog),
+    ("recover", Command::Recover),
+    ("screenshot", Command::Screenshot),
+    ("quit", Command::Quit),
+    ("copy", Command::Copy),
+    ("paste", Command::Paste),
+    ("add_menu", Command::AddMenu),
+    ("rename", Command::RenameActive),
+    ("filter", Command::FocusFilter),
+];
+
 impl Command {
+    /// The command's name in key map files, if a key can run it.
+    pub fn name(&self) -> Option<&'static str> {
+        NAMED.iter().find(|(_, c)| c == self).map(|&(n, _)| n)
+    }
+
+    /// The command a key map file names.
+    pub fn named(name: &str) -> Option<Command> {
+        NAMED.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+    }
     /// Whether the program, not the editor, carries it out.
     pub fn is_program(&self) -> bool {
         matches!(

@@ -3,12 +3,26 @@
 
 use nalgebra::Point2;
 
-use super::keymap;
 use super::*;
 
 impl Editor {
     /// Handles one event; returns whether anything visible may have changed.
     pub fn handle(&mut self, event: &Event) -> bool {
+        self.respond_to(event).redraws()
+    }
+
+    /// Handles one event; returns what it asks of the program.
+    fn respond_to(&mut self, event: &Event) -> Outcome {
+        match event {
+            Event::KeyDown { key } => self.key_down(key),
+            // The program reads the file and imports it (`app::dispatch`).
+            Event::Drop { path } => Outcome::Import(path.clone()),
+            _ => Outcome::redraw_if(self.handle_pointer_and_view(event)),
+        }
+    }
+
+    /// Every event but a key press and a dropped file.
+    fn handle_pointer_and_view(&mut self, event: &Event) -> bool {
         match event {
             Event::Modifiers(m) => {
                 self.pointer.mods = *m;
@@ -40,7 +54,7 @@ impl Editor {
                 self.rehover();
                 changed
             }
-            Event::KeyDown { key } => self.key_down(key),
+            Event::KeyDown { .. } | Event::Drop { .. } => false,
             // Text is the UI's business, but for numbers typed during a drag.
             Event::Text { text } => self.type_into_drag(text),
             Event::KeyUp { key } => {
@@ -53,16 +67,22 @@ impl Editor {
                 }
                 false
             }
-            // The program reads the file and calls `import` (see `session`).
-            Event::Drop { .. } => false,
         }
     }
 
     /// Sets the modifiers, then handles `event` (for scripts that give the
     /// modifiers per event).
     pub fn handle_with_mods(&mut self, event: &Event, mods: Modifiers) -> bool {
+        self.respond_with_mods(event, mods).redraws()
+    }
+
+    /// [`Editor::handle_with_mods`], returning what the event asks of the program.
+    pub(super) fn respond_with_mods(&mut self, event: &Event, mods: Modifiers) -> Outcome {
         let a = if mods != self.pointer.mods { self.handle(&Event::Modifiers(mods)) } else { false };
-        self.handle(event) || a
+        match self.respond_to(event) {
+            Outcome::None if a => Outcome::Redraw,
+            outcome => outcome,
+        }
     }
 
     pub(super) fn rehover(&mut self) {
@@ -225,31 +245,38 @@ impl Editor {
         }
     }
 
-    fn key_down(&mut self, key: &str) -> bool {
+    /// A key press: looked up once in the key map; a program command goes
+    /// back to the program at once (even mid-drag), then typed values, the
+    /// fly keys and V held come before the editor's commands.
+    fn key_down(&mut self, key: &str) -> Outcome {
+        let command = self.keymap.lookup(key, self.pointer.mods);
+        if let Some(c) = command.filter(Command::is_program) {
+            return Outcome::Program(c);
+        }
         let ctrl = self.pointer.mods.ctrl;
         if let Some(text) = self.pointer.typed.as_mut() {
             match key {
                 "Backspace" => {
                     text.pop();
-                    return self.place_typed();
+                    return Outcome::redraw_if(self.place_typed());
                 }
-                "Enter" | "NumpadEnter" => return self.end_drag(),
+                "Enter" | "NumpadEnter" => return Outcome::redraw_if(self.end_drag()),
                 _ => {}
             }
         }
         if let (Some(fly), Some(k)) = (self.navigation.fly.as_mut(), FLY_KEYS.iter().position(|f| *f == key)) {
             // The view starts moving: the window must keep drawing.
             fly.held[k] = true;
-            return true;
+            return Outcome::Redraw;
         }
         if key == "V" && !ctrl {
             // Held: vertex snapping during a translate drag or a measurement.
             self.pointer.vertex_snap_held = true;
-            return self.drag_to(self.pointer.cursor) | self.ruler_follow();
+            return Outcome::redraw_if(self.drag_to(self.pointer.cursor) | self.ruler_follow());
         }
-        match keymap::lookup(key, self.pointer.mods) {
-            Some(command) if !command.is_program() => self.execute(&command),
-            _ => false,
+        match command {
+            Some(command) => Outcome::redraw_if(self.execute(&command)),
+            None => Outcome::None,
         }
     }
 

@@ -33,6 +33,7 @@ pub mod keymap;
 mod local;
 mod meshes;
 mod navigate;
+mod outcome;
 pub mod organise;
 mod parts;
 mod pick;
@@ -43,6 +44,8 @@ mod skin;
 
 pub use animate::AnimationState;
 pub use command::Command;
+pub use keymap::KeyMap;
+pub use outcome::Outcome;
 pub use pick::PickMesh;
 pub use select::{FrameProbe, IdSet, NoFrame};
 pub use skin::SkinKey;
@@ -55,7 +58,7 @@ use nalgebra::{Matrix4, Point2, Point3};
 
 use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Placement, Space, Target};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::lighting::Lighting;
+use crate::look::Lighting;
 use crate::math::{Camera, DepthMode, Transform, View};
 use crate::picking::{BoxTree, Boxes};
 use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
@@ -170,6 +173,8 @@ pub struct Editor {
     pub ui_scale: f64,
     /// The glTF files' clips and the animation pose shown.
     animations: animate::Animations,
+    /// The key map in force: the one lookup of every key press.
+    pub keymap: KeyMap,
 }
 
 /// Fly-camera state: which movement keys are held.
@@ -217,6 +222,7 @@ impl Editor {
             quad: None,
             ui_scale: 1.0,
             animations: animate::Animations::default(),
+            keymap: KeyMap::default(),
         };
         editor.add_primitive_meshes();
         editor

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use nalgebra::Point2;
 
-use super::Editor;
+use super::{Editor, Outcome};
 use crate::input::{Event, Modifiers, MouseButton};
 
 /// Membership in a list of object ids (a selection): a scan of the list
@@ -179,6 +179,15 @@ impl Editor {
     /// box selection takes the objects with visible pixels in the box (from
     /// the object-ID buffer).
     pub fn handle_with_frame(&mut self, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> bool {
+        self.respond(event, mods, frame).redraws()
+    }
+
+    /// [`Editor::handle_with_frame`], returning what the event asks of the
+    /// program: the one entry of the window's and the replay's events (the
+    /// UI passes on those it does not use). A key press is looked up once,
+    /// in [`Editor::keymap`]; a program command comes back as
+    /// [`Outcome::Program`], a dropped file as [`Outcome::Import`].
+    pub fn respond(&mut self, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> Outcome {
         let wants_surface = matches!(event, Event::MouseDown { button: MouseButton::Middle } | Event::Scroll { .. });
         self.pointer.surface = None;
         if wants_surface && !self.gizmo.is_dragging() {
@@ -193,10 +202,10 @@ impl Editor {
             let (min, max) = (Point2::new(x0 as f64, y0 as f64), Point2::new(x1 as f64, y1 as f64));
             self.pointer.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
         }
-        let changed = self.handle_with_mods(event, mods);
+        let outcome = self.respond_with_mods(event, mods);
         self.pointer.surface = None;
         self.pointer.boxed = None;
-        changed
+        outcome
     }
 
     /// The box-selection rectangle being dragged, `[x0, y0, x1, y1]` in

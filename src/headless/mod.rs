@@ -1,27 +1,29 @@
 //! Off-screen runs: the same program without a window. Applies a replay
-//! script through the same [`Editor`] and [`session`](crate::session) code
-//! as the window, renders the final frame off-screen, and writes the
-//! screenshot, scene and trace atomically.
+//! script through the same [`Editor`], UI and program dispatch
+//! ([`crate::app::dispatch`]) as the window, renders the final frame
+//! off-screen, and writes the screenshot, scene and trace atomically.
 
-pub use crate::script;
+mod error;
+pub mod script;
+
+pub use error::{Error, ReplayError};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-use crate::autosave::Recovery;
-use crate::document::{Document, FileStep};
-use crate::draw::{GpuSync, RenderProbe, SceneMeshes};
-use crate::editor::{Editor, FrameProbe};
-use crate::error::Error;
+use crate::app::dispatch::{dispatch, export_editor, Host, Program};
+use crate::app::document::Document;
+use crate::app::open::{open_for, read_import, Options, ReadImport};
+use crate::draw::{GpuSync, LoadedMeshes, RenderProbe, SceneMeshes};
+use crate::editor::{Editor, FrameProbe, Outcome};
 use crate::files::{save_png, write_atomic};
 use crate::input::{Event, MouseButton};
 use crate::render::{ContextDesc, Renderer};
 use crate::scene::gltf::export;
 use crate::scene::{camera_to_file, Scene};
-use crate::script::ClipName;
-use crate::session::{Outcome, SaveStep};
-use crate::setup::{import_into, open_for, read_import, Options, ReadImport};
 use crate::ui::Ui;
+use script::ClipName;
 pub use script::{Script, Step, TraceLine, TraceObject, TraceView};
 
 /// What a headless run writes, besides the options it opens with.
@@ -56,9 +58,9 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
     // So are `.hdr` environments; the file is read (and prefiltered) now.
     if let Some(l) = &mut script.lighting {
         l.relative_to(dir);
-        l.over(&crate::lighting::Lighting::default()).map_err(|problem| Error::Script {
+        l.over(&crate::look::Lighting::default()).map_err(|problem| Error::Script {
             path: path.to_path_buf(),
-            source: crate::script::ScriptError::Setting(problem),
+            source: crate::headless::script::ScriptError::Setting(problem),
         })?;
     }
     Ok(script)
@@ -82,13 +84,14 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     for step in script.iter().flat_map(|s| &s.steps) {
         if let Step::Input(Event::Drop { path }, _) = step {
             if !imports.contains_key(path) {
-                imports.insert(path.clone(), read_import(path)?);
+                imports.insert(path.clone(), Rc::new(read_import(path)?));
             }
         }
     }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
     let (doc, mut editor, loaded) = Document::open(opened, size, options.depth)?;
     editor.lighting = options.lighting;
+    editor.keymap = options.keymap.clone();
     if let Some(s) = &script {
         prepare(&mut editor, s);
     }
@@ -106,6 +109,8 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
     doc.dress(&mut ui);
+    let mut program =
+        Program { editor, ui, doc, clipboard: crate::app::clipboard::Clipboard::own(), autosaver: None, autosave_secs: 0.0 };
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -116,18 +121,12 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     let trace = match &script {
         Some(s) => {
             let probe = RenderProbe::new(&mut renderer);
-            let mut target = Offscreen {
-                probe,
-                meshes: &mut meshes,
-                imports: &imports,
-                gpu: gpu.as_mut(),
-                doc,
-                clipboard: crate::clip::Clipboard::own(),
-            };
-            replay(&mut editor, &mut ui, s, &mut target)?
+            let mut target = Offscreen { probe, meshes: &mut meshes, imports: &imports, gpu: gpu.as_mut() };
+            replay(&mut program, s, &mut target)?
         }
         None => Vec::new(),
     };
+    let Program { mut editor, mut ui, .. } = program;
     let mut last = meshes.frame_for(&editor, &mut renderer, gpu.as_mut())?;
     last.ui = Some(ui.draw(&mut editor));
     renderer.draw(&last)?;
@@ -149,45 +148,14 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     Ok(renderer.validation().errors())
 }
 
-/// Writes the editor's scene (or, with `selection`, the selected objects
-/// and their descendants) as glTF to `path`, with a warning line for each
-/// thing not yet written as the spec asks.
-pub fn export_editor(editor: &Editor, selection: bool, path: &Path) -> Result<(), export::ExportError> {
-    let only = selection.then(|| editor.selection().to_vec());
-    for w in export::export_scene(&editor.scene_at_rest(), only.as_deref(), path)? {
-        eprintln!("viewport: warning: {w}");
-    }
-    Ok(())
-}
-
-/// The export dialog's export ([`export_editor`]): a failure is a line on
-/// stderr, not the end of the run. Returns the status line's notice.
-pub fn export_notice(editor: &Editor, selection: bool, path: &Path) -> String {
-    match export_editor(editor, selection, path) {
-        Ok(()) => {
-            eprintln!("viewport: exported {}", path.display());
-            format!("Exported {}", path.display())
-        }
-        Err(e) => {
-            eprintln!("viewport: {e}");
-            format!("Export failed: {e}")
-        }
-    }
-}
-
 /// The headless renderer as a replay target.
 struct Offscreen<'a> {
     probe: RenderProbe<'a>,
     meshes: &'a mut SceneMeshes,
     /// The script's imports, read before the run.
-    imports: &'a HashMap<PathBuf, ReadImport>,
+    imports: &'a HashMap<PathBuf, Rc<ReadImport>>,
     /// With GPU culling: what the renderer holds of the scene.
     gpu: Option<&'a mut GpuSync>,
-    /// The scene's file: where a script's Ctrl+S writes, the used glTF
-    /// files for `reload`, the autosave offered for Ctrl+Shift+R.
-    doc: Document,
-    /// Ctrl+C and Ctrl+V: this run's own clipboard.
-    clipboard: crate::clip::Clipboard,
 }
 
 impl FrameProbe for Offscreen<'_> {
@@ -199,77 +167,41 @@ impl FrameProbe for Offscreen<'_> {
     }
 }
 
+impl Host for Offscreen<'_> {
+    fn add_meshes(&mut self, loaded: &LoadedMeshes) -> Result<(), crate::app::Error> {
+        Ok(self.meshes.add_loaded(self.probe.renderer, loaded)?)
+    }
+    fn replace_meshes(&mut self, loaded: &LoadedMeshes) -> Result<(), crate::app::Error> {
+        *self.meshes = SceneMeshes::upload_loaded(self.probe.renderer, loaded)?;
+        if let Some(sync) = self.gpu.as_deref_mut() {
+            sync.reset();
+        }
+        Ok(())
+    }
+    fn read_import(&mut self, path: &Path) -> Result<Rc<ReadImport>, crate::app::Error> {
+        match self.imports.get(path) {
+            Some(read) => Ok(read.clone()),
+            None => Ok(Rc::new(read_import(path)?)),
+        }
+    }
+    /// Screenshots and quitting are the window's business; a script's
+    /// outputs are named on the command line.
+    fn screenshot(&mut self, _program: &mut Program) -> Result<(), crate::app::Error> {
+        Ok(())
+    }
+    fn quit(&mut self, _program: &mut Program) {}
+    fn watch(&mut self, _files: &[PathBuf]) {}
+}
+
 impl ReplayTarget for Offscreen<'_> {
-    type Error = Error;
-    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), crate::app::Error> {
         let mut frame = self.meshes.frame_for(editor, self.probe.renderer, self.gpu.as_deref_mut())?;
         frame.ui = Some(ui.draw(editor));
         self.probe.renderer.draw(&frame)?;
         Ok(())
     }
-    fn take_error(&mut self) -> Option<Error> {
-        self.probe.failed.take().map(Error::from)
-    }
-    fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        match self.doc.save.save(editor)? {
-            SaveStep::Write(_) => ui.notice = None,
-            SaveStep::Warn(warning) => ui.notice = Some(warning),
-            SaveStep::NoFile => {}
-        }
-        Ok(())
-    }
-    fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Error> {
-        let read = match self.imports.get(path) {
-            Some(read) => read,
-            None => &read_import(path)?,
-        };
-        import_into(editor, read);
-        self.meshes.add_loaded(self.probe.renderer, &read.loaded)?;
-        self.doc.reloader.track(editor.scene());
-        Ok(())
-    }
-    fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        if let Some(notice) = recover(&mut self.doc.recovery, editor, |loaded| {
-            self.meshes.add_loaded(self.probe.renderer, loaded).map_err(Error::from)
-        })? {
-            ui.notice = Some(notice);
-        }
-        Ok(())
-    }
-    fn file(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Error> {
-        if let FileStep::Replaced(loaded) = self.doc.act(editor, ui, outcome)? {
-            *self.meshes = SceneMeshes::upload_loaded(self.probe.renderer, &loaded)?;
-            if let Some(sync) = self.gpu.as_deref_mut() {
-                sync.reset();
-            }
-        }
-        Ok(())
-    }
-    fn clip(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Error> {
-        let step = match outcome {
-            Outcome::Copy => crate::clip::copy(editor, &mut self.clipboard),
-            Outcome::Paste => crate::clip::paste(editor, &mut self.clipboard)?,
-            Outcome::Add(name) => crate::clip::add(editor, name)?,
-            _ => return Ok(()),
-        };
-        if let Some(loaded) = &step.loaded {
-            self.meshes.add_loaded(self.probe.renderer, loaded)?;
-        }
-        if step.notice.is_some() {
-            ui.notice = step.notice;
-        }
-        Ok(())
-    }
-    fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
-        // A script's events never leave a drag half done at a reload.
-        let Some(done) = self.doc.reloader.reload(editor) else { return Ok(()) };
-        for loaded in &done.loaded {
-            self.meshes.add_loaded(self.probe.renderer, loaded)?;
-        }
-        if let Some(notice) = done.notice() {
-            ui.notice = Some(notice);
-        }
-        Ok(())
+    fn take_error(&mut self) -> Option<crate::app::Error> {
+        self.probe.failed.take().map(crate::app::Error::from)
     }
 }
 
@@ -330,7 +262,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         // Walks the scene only while something is hidden.
         hidden: scene.hidden_ids().map(|i| scene.objects()[i].name.to_string()).collect(),
         local_view: editor.in_local_view(),
-        measure: editor.measurement().map(|(a, b)| crate::script::TraceMeasure {
+        measure: editor.measurement().map(|(a, b)| crate::headless::script::TraceMeasure {
             from: a.into(),
             to: b.into(),
             length: (b - a).norm(),
@@ -338,115 +270,61 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         camera: camera_to_file(&editor.camera),
         views: editor.views().iter().map(|v| TraceView { rect: v.rect, camera: camera_to_file(&v.camera) }).collect(),
         ui: None,
-        animation: editor.animation().map(|a| crate::script::TraceAnimation { clip: a.name, time: a.time }),
+        animation: editor.animation().map(|a| crate::headless::script::TraceAnimation { clip: a.name, time: a.time }),
     }
-}
-
-/// A script step that cannot be carried out on the scene as it is when it comes.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
-    #[error("event {event}: no animation clip {clip} (the scene's clips: {known})")]
-    NoClip { event: usize, clip: String, known: String },
 }
 
 /// How much time one `{"frame": 1}` of a script lets pass.
 pub const SCRIPT_FRAME_SECONDS: f64 = 1.0 / 60.0;
 
 /// What a replay draws into: frames, which the editor reads back as a
-/// [`FrameProbe`] (the depth under the cursor, the objects in a box).
-pub trait ReplayTarget: FrameProbe {
-    type Error;
+/// [`FrameProbe`] (the depth under the cursor, the objects in a box), and
+/// the program's [`Host`].
+pub trait ReplayTarget: FrameProbe + Host {
     /// Draws the editor's current state with its UI.
-    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), crate::app::Error>;
     /// The first read of the frame that failed since the last call.
-    fn take_error(&mut self) -> Option<Self::Error>;
-    /// Imports a glTF file (a script's `import`) and readies its meshes.
-    fn import(&mut self, editor: &mut Editor, path: &Path) -> Result<(), Self::Error>;
-    /// Ctrl+S: saves the scene to its file, as the window does.
-    fn save(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
-    /// Reloads the used glTF files that changed (a script's `reload`).
-    fn reload(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
-    /// Ctrl+Shift+R: recovers the autosave offered on opening, as the window does.
-    fn recover(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Self::Error>;
-    /// Ctrl+O, Ctrl+Shift+S, Ctrl+N and their dialogs' answers, as in the window.
-    fn file(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Self::Error>;
-    /// Ctrl+C, Ctrl+V, the add menu's choice and a script's `add`.
-    fn clip(&mut self, editor: &mut Editor, ui: &mut Ui, outcome: &Outcome) -> Result<(), Self::Error>;
+    fn take_error(&mut self) -> Option<crate::app::Error>;
 }
 
-/// Ctrl+Shift+R in the window and in scripts: replaces the scene with the
-/// autosave offered on opening (one undo step) while the offer stands, and
-/// hands its meshes to `upload`. Returns the status line's notice; an
-/// autosave that cannot be read is a notice and a line, not the end.
-pub fn recover(
-    offer: &mut Option<Recovery>,
-    editor: &mut Editor,
-    upload: impl FnOnce(&crate::draw::LoadedMeshes) -> Result<(), Error>,
-) -> Result<Option<String>, Error> {
-    let Some(r) = offer.take().filter(|r| r.stands(editor)) else {
-        return Ok(Some("No autosave to recover (the offer ends with the first edit)".into()));
-    };
-    match r.recover(editor) {
-        Ok(loaded) => {
-            upload(&loaded)?;
-            eprintln!("viewport: recovered the autosave");
-            Ok(Some("Recovered the autosave (Ctrl+Z takes it back)".into()))
-        }
-        Err(e) => {
-            eprintln!("viewport: {e}");
-            Ok(Some(format!("Could not recover the autosave: {e}")))
-        }
-    }
-}
-
-/// Applies every step of `script` to `editor`, drawing into `target` at
-/// each frame step; returns one trace line per step.
-pub fn replay<T: ReplayTarget>(
-    editor: &mut Editor,
-    ui: &mut Ui,
-    script: &Script,
-    target: &mut T,
-) -> Result<Vec<TraceLine>, T::Error>
-where
-    T::Error: From<export::ExportError> + From<ReplayError>,
-{
+/// Applies every step of `script` to the program, drawing into `target`
+/// at each frame step; returns one trace line per step.
+pub fn replay<T: ReplayTarget>(program: &mut Program, script: &Script, target: &mut T) -> Result<Vec<TraceLine>, Error> {
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
         match step {
             Step::Input(event, mods) => {
+                let Program { editor, ui, .. } = &mut *program;
                 // A box is taken from the object-ID buffer of the frame as it
                 // looks now, as in the window, which draws all the time.
                 if matches!(event, Event::MouseUp { button: MouseButton::Left }) && editor.selection_rect().is_some() {
                     target.frame(editor, ui)?;
                 }
-                let command = ui.handle(editor, event, *mods, target);
+                let outcome = ui.handle(editor, event, *mods, target);
                 // A failed read of the frame (e.g. a lost device) ends the replay.
                 if let Some(e) = target.take_error() {
-                    return Err(e);
+                    return Err(e.into());
                 }
-                match command {
-                    Outcome::Import(path) => target.import(editor, &path)?,
-                    Outcome::Save => target.save(editor, ui)?,
-                    Outcome::Recover => target.recover(editor, ui)?,
-                    Outcome::OpenDialog
-                    | Outcome::SaveAsDialog
-                    | Outcome::NewDialog
-                    | Outcome::Open(_)
-                    | Outcome::SaveAs(_)
-                    | Outcome::New(_) => target.file(editor, ui, &command)?,
-                    Outcome::Copy | Outcome::Paste | Outcome::Add(_) => target.clip(editor, ui, &command)?,
-                    Outcome::AddMenu | Outcome::FocusFilter | Outcome::RenameActive => {}
-                    // The dialog's export: as in the window, a failure is a
-                    // line and a notice, not the end of the run.
-                    Outcome::Export { path, selection } => ui.notice = Some(export_notice(editor, selection, &path)),
-                    // Screenshots and quitting are the window's business; a
-                    // script's outputs are named on the command line.
-                    Outcome::Screenshot | Outcome::Quit | Outcome::None | Outcome::Redraw | Outcome::ExportDialog => {}
-                }
+                dispatch(program, target, outcome)?;
             }
-            Step::Export { path, selection } => export_editor(editor, *selection, path)?,
-            Step::Reload => target.reload(editor, ui)?,
-            Step::Add(name) => target.clip(editor, ui, &Outcome::Add(name.clone()))?,
+            Step::Export { path, selection } => export_editor(&program.editor, *selection, path)?,
+            // A script's events never leave a drag half done at a reload.
+            Step::Reload => {
+                crate::app::dispatch::reload(program, target)?;
+            }
+            Step::Add(name) => dispatch(program, target, Outcome::Add(name.clone()))?,
+            step => editor_step(&mut program.editor, &mut program.ui, step, i, target)?,
+        }
+        let mut line = trace_line(&program.editor, i);
+        line.ui = program.ui.trace().cloned();
+        trace.push(line);
+    }
+    Ok(trace)
+}
+
+/// A script step for the editor and its UI alone.
+fn editor_step(editor: &mut Editor, ui: &mut Ui, step: &Step, i: usize, target: &mut impl ReplayTarget) -> Result<(), Error> {
+    match step {
             Step::Filter(text) => {
                 ui.set_filter(text);
                 // Laid out now, so that the trace line shows the rows it keeps.
@@ -493,12 +371,9 @@ where
                     }
                 }
             }
-        }
-        let mut line = trace_line(editor, i);
-        line.ui = ui.trace().cloned();
-        trace.push(line);
+            Step::Input(..) | Step::Export { .. } | Step::Reload | Step::Add(_) => {}
     }
-    Ok(trace)
+    Ok(())
 }
 
 /// Whether time passing would change nothing drawn: no held fly key moves

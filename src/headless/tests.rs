@@ -20,33 +20,33 @@ impl FrameProbe for Counting {
     }
 }
 
+impl Host for Counting {
+    fn add_meshes(&mut self, _loaded: &LoadedMeshes) -> Result<(), crate::app::Error> {
+        unreachable!("no new meshes in these scripts")
+    }
+    fn replace_meshes(&mut self, _loaded: &LoadedMeshes) -> Result<(), crate::app::Error> {
+        unreachable!("no file commands in these scripts")
+    }
+    fn read_import(&mut self, _path: &Path) -> Result<Rc<ReadImport>, crate::app::Error> {
+        unreachable!("no imports in these scripts")
+    }
+    fn screenshot(&mut self, _program: &mut Program) -> Result<(), crate::app::Error> {
+        unreachable!("no screenshots in these scripts")
+    }
+    fn quit(&mut self, _program: &mut Program) {
+        unreachable!("no quitting in these scripts")
+    }
+    fn watch(&mut self, _files: &[PathBuf]) {}
+}
+
 impl ReplayTarget for Counting {
-    type Error = Error;
-    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), Error> {
+    fn frame(&mut self, editor: &mut Editor, ui: &mut Ui) -> Result<(), crate::app::Error> {
         ui.draw(editor);
         self.frames += 1;
         Ok(())
     }
-    fn take_error(&mut self) -> Option<Error> {
+    fn take_error(&mut self) -> Option<crate::app::Error> {
         None
-    }
-    fn import(&mut self, _editor: &mut Editor, _path: &Path) -> Result<(), Error> {
-        unreachable!("no imports in these scripts")
-    }
-    fn save(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
-        unreachable!("no saves in these scripts")
-    }
-    fn reload(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
-        unreachable!("no reloads in these scripts")
-    }
-    fn recover(&mut self, _editor: &mut Editor, _ui: &mut Ui) -> Result<(), Error> {
-        unreachable!("no recovery in these scripts")
-    }
-    fn file(&mut self, _editor: &mut Editor, _ui: &mut Ui, _outcome: &Outcome) -> Result<(), Error> {
-        unreachable!("no file commands in these scripts")
-    }
-    fn clip(&mut self, _editor: &mut Editor, _ui: &mut Ui, _outcome: &Outcome) -> Result<(), Error> {
-        unreachable!("no copy, paste or add in these scripts")
     }
 }
 
@@ -54,12 +54,16 @@ impl ReplayTarget for Counting {
 /// shown; returns the editor, the UI and the frames drawn.
 fn run(events: &str) -> (Editor, Ui, u64) {
     let scene = Scene::demo();
-    let script = crate::script::Script::from_json(&format!(r#"{{"events":{events}}}"#), &scene).unwrap();
-    let mut editor = Editor::new(scene, 1280.0, 720.0);
-    let mut ui = Ui::new(1.0, 1280.0, 720.0, true);
+    let script = crate::headless::script::Script::from_json(&format!(r#"{{"events":{events}}}"#), &scene).unwrap();
+    let editor = Editor::new(scene, 1280.0, 720.0);
+    let ui = Ui::new(1.0, 1280.0, 720.0, true);
+    let opened = crate::app::open::Opened::without_file(Scene::demo());
+    let (doc, _, _) = Document::open(opened, (1280, 720), crate::math::DepthMode::Reversed).unwrap();
+    let clipboard = crate::app::clipboard::Clipboard::own();
+    let mut program = Program { editor, ui, doc, clipboard, autosaver: None, autosave_secs: 0.0 };
     let mut target = Counting::default();
-    replay(&mut editor, &mut ui, &script, &mut target).unwrap();
-    (editor, ui, target.frames)
+    replay(&mut program, &script, &mut target).unwrap();
+    (program.editor, program.ui, target.frames)
 }
 
 #[test]

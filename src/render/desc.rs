@@ -7,7 +7,7 @@ use std::time::Duration;
 use nalgebra::Matrix4;
 
 use crate::gizmo::OverlayInstance;
-use crate::lighting::{Lighting, PunctualLight};
+use crate::look::{Lighting, PunctualLight};
 use crate::math::{Camera, DepthMode};
 use crate::scene::material::{AlphaMode, SamplerDesc, UvMap};
 

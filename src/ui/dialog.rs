@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use super::UiTrace;
-use crate::session::Outcome;
+use crate::editor::Outcome;
 
 /// Which dialog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

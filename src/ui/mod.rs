@@ -31,11 +31,10 @@ use nalgebra::Point2;
 use serde::{Deserialize, Serialize};
 
 use crate::editor::quad::PERSPECTIVE;
-use crate::editor::{Command, Editor, FrameProbe};
+use crate::editor::{Command, Editor, FrameProbe, Outcome};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::Transform;
 use crate::render::UiDraw;
-use crate::session::{self, Outcome};
 
 /// Toolbar height in points (at most 40).
 pub const TOOLBAR_HEIGHT: f32 = 32.0;
@@ -314,7 +313,7 @@ impl Ui {
     }
 
     /// Handles one event: routes it to the UI, the view widget or the
-    /// editor (through [`session::handle`]), then runs a UI pass.
+    /// editor (through [`Editor::respond`]), then runs a UI pass.
     pub fn handle(
         &mut self,
         editor: &mut Editor,
@@ -323,7 +322,7 @@ impl Ui {
         frame: &mut dyn FrameProbe,
     ) -> Outcome {
         if self.off {
-            return session::handle(editor, event, mods, frame);
+            return editor.respond(event, mods, frame);
         }
         let u = self.scale;
         let mut to_editor = false;
@@ -472,16 +471,16 @@ impl Ui {
                 }
             }
         }
-        let mut command = if to_editor { session::handle(editor, event, mods, frame) } else { Outcome::None };
+        let mut command = if to_editor { editor.respond(event, mods, frame) } else { Outcome::None };
         // The export and save-as dialogs open here; open and new ask the
         // program first (unsaved changes), which calls `open_dialog`.
         let opens = match command {
-            Outcome::ExportDialog => Some((DialogKind::Export, self.export_default.clone())),
-            Outcome::SaveAsDialog => Some((DialogKind::SaveAs, self.save_default.clone())),
+            Outcome::Program(Command::ExportDialog) => Some((DialogKind::Export, self.export_default.clone())),
+            Outcome::Program(Command::SaveAsDialog) => Some((DialogKind::SaveAs, self.save_default.clone())),
             _ => None,
         };
         // F2: the active object's row, shown and scrolled to, takes its name.
-        if command == Outcome::RenameActive && !self.off {
+        if command == Outcome::Program(Command::RenameActive) && !self.off {
             if let Some(&i) = editor.selection().last() {
                 self.panel = true;
                 self.reveal_active = true;
@@ -501,12 +500,12 @@ impl Ui {
             self.open_dialog(editor, kind, path);
             command = Outcome::Redraw;
         }
-        if command == Outcome::FocusFilter && !self.off {
+        if command == Outcome::Program(Command::FocusFilter) && !self.off {
             self.panel = true;
             self.focus_filter = true;
             command = Outcome::Redraw;
         }
-        if command == Outcome::AddMenu && !self.off {
+        if command == Outcome::Program(Command::AddMenu) && !self.off {
             let c = editor.cursor();
             self.add_menu = Some(Pos2::new((c.x / self.scale) as f32, (c.y / self.scale) as f32));
             command = Outcome::Redraw;

@@ -229,8 +229,8 @@ pub(super) fn build(
                 let shading = editor.lighting.shading;
                 let r = ui
                     .button(match shading {
-                        crate::lighting::Shading::Material => "Material",
-                        crate::lighting::Shading::Solid => "Solid",
+                        crate::look::Shading::Material => "Material",
+                        crate::look::Shading::Solid => "Solid",
                     })
                     .on_hover_text(format!(
                         "Shading: material (lit as authored) / solid (Z)\nEnvironment: {}",

@@ -9,7 +9,7 @@ use crate::support::skinned::{write_skinned_strip, TIP_AT};
 use nalgebra::{Point3, Translation3, Vector3};
 use viewport::editor::Editor;
 use viewport::math::{DepthMode, Transform};
-use viewport::setup::{open_editor_for, open_scene, read_import};
+use viewport::app::open::{open_editor_for, open_scene, read_import};
 
 fn open(tag: &str) -> (Editor, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("viewport-skin-core-{tag}-{}", std::process::id()));
@@ -143,7 +143,7 @@ fn a_duplicated_model_is_posed_by_its_copied_joints() {
 fn an_import_renames_the_joints_with_the_objects() {
     let (mut e, dir) = open("import");
     let read = read_import(&dir.join("strip.gltf")).unwrap();
-    viewport::setup::import_into(&mut e, &read);
+    viewport::app::open::import_into(&mut e, &read);
     let copy = e.scene().find("strip.001").unwrap();
     assert_eq!(e.scene().objects()[copy].skin.as_ref().unwrap().joints, vec!["root.001", "tip.001"]);
     // Posed by its own joints: the imported root was placed (moved), and

@@ -577,8 +577,8 @@ fn overlapping_translucent_objects_look_the_same_on_both_paths() {
     });
     let path = dir.path().join("glass.json");
     std::fs::write(&path, scene.to_string()).unwrap();
-    let opened = viewport::setup::open_scene(Some(&path)).unwrap();
-    let (e, loaded) = viewport::setup::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
+    let opened = viewport::app::open::open_scene(Some(&path)).unwrap();
+    let (e, loaded) = viewport::app::open::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
     let mut r = renderer(W, H);
     let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
 

@@ -13,10 +13,10 @@ use serde_json::json;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 use viewport::draw::SceneMeshes;
-use viewport::lighting::{Environment, Lighting, LightingFile, Shading, Sun, ToneMapping};
+use viewport::look::{Environment, Lighting, LightingFile, Shading, Sun, ToneMapping};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{Renderer, RgbaImage};
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 160;
 const H: u32 = 120;

@@ -11,7 +11,7 @@ use viewport::draw::SceneMeshes;
 use viewport::math::DepthMode;
 use viewport::render::{RenderError, Renderer, RgbaImage};
 use viewport::scene::Scene;
-use viewport::setup::open_editor;
+use viewport::app::open::open_editor;
 
 const W: u32 = 320;
 const H: u32 = 240;
@@ -121,7 +121,7 @@ fn draw_scene(r: &mut Renderer, scene: &Scene, depth: DepthMode) -> (viewport::e
     frame.grid = false;
     // Objects are told apart by their lit colour channels: the solid look
     // (the material mode's white specular lights every channel a little).
-    frame.lighting.shading = viewport::lighting::Shading::Solid;
+    frame.lighting.shading = viewport::look::Shading::Solid;
     r.draw(&frame).unwrap();
     let ids = r.read_ids().unwrap();
     let color = r.read_color().unwrap();
@@ -303,7 +303,7 @@ fn draw_editor(r: &mut Renderer, meshes: &SceneMeshes, editor: &viewport::editor
     frame.grid = false;
     // Objects are told apart by their lit colour channels: the solid look
     // (the material mode's white specular lights every channel a little).
-    frame.lighting.shading = viewport::lighting::Shading::Solid;
+    frame.lighting.shading = viewport::look::Shading::Solid;
     r.draw(&frame).unwrap();
     (r.read_ids().unwrap(), r.read_color().unwrap())
 }

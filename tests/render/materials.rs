@@ -16,7 +16,7 @@ use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{FrameDesc, RgbaImage};
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -78,11 +78,11 @@ fn shoot(path: &Path) -> Shot {
 /// As [`shoot`], with `samples` MSAA samples per pixel (the ids and depth
 /// then come from the single-sample ids pass and its own shader).
 fn shoot_with(path: &Path, samples: u32) -> Shot {
-    shoot_lit(path, samples, |l| l.shading = viewport::lighting::Shading::Solid)
+    shoot_lit(path, samples, |l| l.shading = viewport::look::Shading::Solid)
 }
 
 /// As [`shoot_with`], the frame's lighting set by `light`.
-fn shoot_lit(path: &Path, samples: u32, light: impl FnOnce(&mut viewport::lighting::Lighting)) -> Shot {
+fn shoot_lit(path: &Path, samples: u32, light: impl FnOnce(&mut viewport::look::Lighting)) -> Shot {
     let opened = open_scene(Some(path)).expect("the glTF opens");
     let (mut editor, loaded) = open_editor_for(opened, (W, H), DepthMode::Reversed).expect("its meshes load");
     editor.camera = camera();
@@ -429,11 +429,11 @@ fn each_texture_reads_its_own_uv_set_through_its_own_transform() {
     };
     for samples in [1, 4] {
         let shot = shoot_lit(&path, samples, |l| {
-            l.shading = viewport::lighting::Shading::Material;
+            l.shading = viewport::look::Shading::Material;
             l.sun = None;
             l.environment_color = [0.0; 3];
             l.exposure_ev = 0.0;
-            l.tone_mapping = viewport::lighting::ToneMapping::Linear;
+            l.tone_mapping = viewport::look::ToneMapping::Linear;
             l.scene_lights = false;
         });
         let (mut kept, mut cut, mut telling, mut bad) = (0, 0, 0, Vec::new());

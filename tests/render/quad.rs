@@ -12,11 +12,11 @@ use nalgebra::Point2;
 use std::path::Path;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::input::Event;
-use viewport::lighting::Shading;
+use viewport::look::Shading;
 use viewport::math::{DepthMode, View};
 use viewport::render::{FrameDesc, RgbaImage};
 use viewport::scene::Scene;
-use viewport::setup::open_editor;
+use viewport::app::open::open_editor;
 
 const W: u32 = 401;
 const H: u32 = 301;

@@ -12,9 +12,9 @@ use std::path::Path;
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::math::{Camera, DepthMode, Projection, Transform};
-use viewport::reload::Reloader;
+use viewport::app::reload::Reloader;
 use viewport::render::Renderer;
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 200;
 const H: u32 = 150;
@@ -223,7 +223,7 @@ fn node_keys_tell_same_named_siblings_apart() {
     ];
     write(&path, &gltf(&nodes, &[Square { name: "m", half: 0.1, color: RED }]));
     let file = viewport::scene::gltf::GltfFile::read(&path).unwrap();
-    let keys = viewport::reload::node_keys(&file.nodes().unwrap());
+    let keys = viewport::app::reload::node_keys(&file.nodes().unwrap());
     let key = |parts: &[(&str, usize)]| parts.iter().map(|(n, k)| (n.to_string(), *k)).collect::<Vec<_>>();
     assert_eq!(
         keys,

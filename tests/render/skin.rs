@@ -14,7 +14,7 @@ use viewport::editor::{Editor, FrameProbe};
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::Renderer;
-use viewport::setup::{open_editor_for, open_scene};
+use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 320;
 const H: u32 = 240;
@@ -147,8 +147,8 @@ fn an_imported_skin_of_a_mesh_already_drawn_plain_is_posed() {
     let mut meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
     // Imported under the cursor (the viewport's centre, over the
     // background): the roots' origins go to the camera target.
-    let read = viewport::setup::read_import(&path).unwrap();
-    viewport::setup::import_into(&mut editor, &read);
+    let read = viewport::app::open::read_import(&path).unwrap();
+    viewport::app::open::import_into(&mut editor, &read);
     meshes.add_loaded(&mut r, &read.loaded).unwrap();
     let at = camera().target.coords;
     let (strip, tip) = (editor.scene().find("strip").unwrap(), editor.scene().find("tip").unwrap());

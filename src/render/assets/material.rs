@@ -12,7 +12,7 @@
 //! [`UvBlock`]; one 256-byte slot per set in a buffer per descriptor pool,
 //! written once when the material is added), 8 and 9 the irradiance and
 //! prefiltered specular maps of a `.hdr` environment (RGBA16F,
-//! equirectangular, `crate::envmap`; a 1x1 black texture while the
+//! equirectangular, `crate::look::envmap`; a 1x1 black texture while the
 //! environment is analytic), rewritten in every set when the environment
 //! changes.
 //!
@@ -27,7 +27,7 @@ use bytemuck::{Pod, Zeroable};
 
 use gpu_allocator::MemoryLocation;
 
-use crate::envmap::{EnvImage, HdrId};
+use crate::look::envmap::{EnvImage, HdrId};
 use crate::render::assets::environment::{brdf_lut, half, LightingBlock, LUT_SIZE};
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT, TEXTURE_FORMAT};
 use crate::render::desc::{MaterialDesc, MaterialId, MaterialTexture, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};

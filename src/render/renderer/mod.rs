@@ -357,7 +357,7 @@ impl Renderer {
         // A `.hdr` environment not bound yet: its maps are made and bound
         // in every material's set while nothing is in flight (rare: the
         // lighting changed).
-        if let crate::lighting::Environment::Hdr(id) = desc.lighting.environment {
+        if let crate::look::Environment::Hdr(id) = desc.lighting.environment {
             if self.parts.materials.environment() != Some(id) {
                 self.ctx.wait_idle()?;
                 // SAFETY: the device is idle.

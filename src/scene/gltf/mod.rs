@@ -106,8 +106,8 @@ pub struct GltfNode {
 
 impl GltfFile {
     /// The `KHR_lights_punctual` light node `node` carries, if any.
-    pub fn light_of_node(&self, node: usize) -> Option<crate::lighting::LightDef> {
-        use crate::lighting::{LightDef, LightKind};
+    pub fn light_of_node(&self, node: usize) -> Option<crate::look::LightDef> {
+        use crate::look::{LightDef, LightKind};
         use gltf::khr_lights_punctual::Kind;
         let light = self.document.nodes().nth(node)?.light()?;
         let kind = match light.kind() {

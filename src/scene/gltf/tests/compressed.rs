@@ -440,8 +440,8 @@ fn picture_with(
     use nalgebra::{Point3, Vector3};
     const W: u32 = 160;
     const H: u32 = 120;
-    let opened = crate::setup::open_scene(Some(path)).unwrap();
-    let (mut editor, loaded) = crate::setup::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
+    let opened = crate::app::open::open_scene(Some(path)).unwrap();
+    let (mut editor, loaded) = crate::app::open::open_editor_for(opened, (W, H), DepthMode::Reversed).unwrap();
     editor.camera = Camera {
         eye: Point3::new(0.375, 0.625, 4.0),
         target: Point3::new(0.375, 0.625, 0.05),

@@ -408,7 +408,7 @@ fn morph_data_holds_the_unmorphed_mesh_and_each_targets_displacements() {
 
     // Opened as a scene and exported, node 1 keeps its own weights; the
     // others had none and get none.
-    let scene = crate::setup::open_scene(Some(&path)).unwrap().scene;
+    let scene = crate::app::open::open_scene(Some(&path)).unwrap().scene;
     let out = dir.path().join("out.gltf");
     let warnings = export::export_scene(&scene, None, &out).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");

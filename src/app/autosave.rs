@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::draw::LoadedMeshes;
 use crate::editor::{ChangeMark, EditMark, Editor, SceneChanges};
-use crate::error::Error;
+use crate::app::error::Error;
 use crate::scene::{Scene, SceneCopy};
 
 /// The autosave interval when `--autosave-secs` is not given.

@@ -1,65 +1,10 @@
-//! App-level commands on top of the editor, shared by the window and the
-//! replay runner so that both treat every event the same way.
-//!
-//! The editor carries out every [`Command`] that concerns the scene, the
-//! camera or the gizmo; this layer hands the program-level ones (saving,
-//! screenshots, quitting) and dropped files back to the window or replay.
+//! Saving: where Ctrl+S writes ([`SaveTarget`]) and the edits not saved
+//! yet ([`Unsaved`]), which guard the quit.
 
-use crate::editor::{keymap, Command, EditMark, Editor, FrameProbe};
 use std::path::{Path, PathBuf};
 
-use crate::input::{Event, Modifiers};
+use crate::editor::{EditMark, Editor};
 use crate::scene::SceneError;
-
-/// What the program should do after an event.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Nothing changed.
-    None,
-    /// Something visible may have changed.
-    Redraw,
-    /// Ctrl+S: save the scene to the file it came from.
-    Save,
-    /// F12: write a screenshot.
-    Screenshot,
-    /// Ctrl+Q.
-    Quit,
-    /// Import this glTF file into the scene (a dropped file, a script's
-    /// `import`); the window or replay loads it and hands it to
-    /// [`Editor::import`](crate::editor::Editor::import).
-    Import(std::path::PathBuf),
-    /// Ctrl+E: the UI opens its export dialog.
-    ExportDialog,
-    /// The export dialog confirmed: write the scene (or the selection and
-    /// its descendants) as glTF to this file.
-    Export { path: PathBuf, selection: bool },
-    /// Ctrl+Shift+R: replace the scene with its newer autosave, if one was offered.
-    Recover,
-    /// Ctrl+O: the program asks about unsaved changes, then the UI opens its dialog.
-    OpenDialog,
-    /// Ctrl+Shift+S: the UI opens its save-as dialog.
-    SaveAsDialog,
-    /// Ctrl+N: the program asks about unsaved changes, then the UI opens its dialog.
-    NewDialog,
-    /// The open dialog confirmed: open this scene or glTF file in place of the scene.
-    Open(PathBuf),
-    /// The save-as dialog confirmed: save to this file, which becomes the scene's.
-    SaveAs(PathBuf),
-    /// The new dialog confirmed: an empty scene, saved to this file if given.
-    New(Option<PathBuf>),
-    /// F2: the UI edits the active object's name in its outliner row.
-    RenameActive,
-    /// Ctrl+F: the UI shows the panel and focuses the outliner's filter.
-    FocusFilter,
-    /// Shift+A: the UI opens its add menu.
-    AddMenu,
-    /// The add menu's choice, a script's `add`: a primitive or `empty` at the cursor.
-    Add(String),
-    /// Ctrl+C: the selection to the clipboard.
-    Copy,
-    /// Ctrl+V: the clipboard's objects into the scene.
-    Paste,
-}
 
 /// Where Ctrl+S writes, and the one warning before it replaces a file this
 /// session neither opened nor wrote: a `STEM.scene.json` beside an opened
@@ -188,42 +133,10 @@ impl Unsaved {
     }
 }
 
-/// Handles one event with the modifiers held during it. `frame` reads the
-/// last drawn frame (the depth under the cursor for orbit and zoom, the
-/// objects in a selection box); `&mut NoFrame` where there is none.
-pub fn handle(editor: &mut Editor, event: &Event, mods: Modifiers, frame: &mut dyn FrameProbe) -> Outcome {
-    if let Event::KeyDown { key } = event {
-        match keymap::lookup(key, mods) {
-            Some(Command::Save) => return Outcome::Save,
-            Some(Command::Screenshot) => return Outcome::Screenshot,
-            Some(Command::Quit) => return Outcome::Quit,
-            Some(Command::ExportDialog) => return Outcome::ExportDialog,
-            Some(Command::Recover) => return Outcome::Recover,
-            Some(Command::OpenDialog) => return Outcome::OpenDialog,
-            Some(Command::SaveAsDialog) => return Outcome::SaveAsDialog,
-            Some(Command::NewDialog) => return Outcome::NewDialog,
-            Some(Command::AddMenu) => return Outcome::AddMenu,
-            Some(Command::FocusFilter) => return Outcome::FocusFilter,
-            Some(Command::RenameActive) => return Outcome::RenameActive,
-            Some(Command::Copy) => return Outcome::Copy,
-            Some(Command::Paste) => return Outcome::Paste,
-            _ => {}
-        }
-    }
-    if let Event::Drop { path } = event {
-        return Outcome::Import(path.clone());
-    }
-    if editor.handle_with_frame(event, mods, frame) {
-        Outcome::Redraw
-    } else {
-        Outcome::None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::DepthMode;
+    use crate::input::Event;
     use crate::scene::Scene;
 
     #[test]
@@ -268,23 +181,5 @@ mod tests {
         assert!(e.undo());
         assert!(unsaved.is_modified(&e));
         assert!(!unsaved.may_quit(&e));
-    }
-
-    #[test]
-    fn app_keys_map_to_commands_and_the_rest_reaches_the_editor() {
-        let mut e = Editor::new(Scene::demo(), 640.0, 480.0);
-        let key = |k: &str| Event::KeyDown { key: k.into() };
-        let handle = |e: &mut Editor, ev: &Event, m| handle(e, ev, m, &mut crate::editor::NoFrame);
-        let ctrl = Modifiers { ctrl: true, ..Modifiers::NONE };
-        assert_eq!(e.depth, DepthMode::Reversed);
-        let shift = Modifiers { shift: true, ..Modifiers::NONE };
-        assert_eq!(handle(&mut e, &key("F2"), shift), Outcome::Redraw);
-        assert_eq!(e.depth, DepthMode::Standard);
-        assert_eq!(handle(&mut e, &key("S"), ctrl), Outcome::Save);
-        assert_eq!(handle(&mut e, &key("Q"), ctrl), Outcome::Quit);
-        assert_eq!(handle(&mut e, &key("F12"), Modifiers::NONE), Outcome::Screenshot);
-        // E switches the gizmo to rotate: the editor saw it.
-        assert_eq!(handle(&mut e, &key("E"), Modifiers::NONE), Outcome::Redraw);
-        assert_eq!(e.gizmo.config.mode, crate::gizmo::Mode::Rotate);
     }
 }

@@ -10,7 +10,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
-use crate::error::Error;
+use crate::app::error::Error;
 use crate::math::{Camera, DepthMode, Projection};
 use crate::render::Culling;
 use crate::scene::gltf::GltfFile;
@@ -44,7 +44,9 @@ pub struct Options {
     /// changes; 0 turns autosaving off (`--autosave-secs`).
     pub autosave_secs: f64,
     /// The shading mode and lights to start with (`--lighting`).
-    pub lighting: crate::lighting::Lighting,
+    pub lighting: crate::look::Lighting,
+    /// The key map in force (`--keymap`, the user's key map file).
+    pub keymap: crate::editor::KeyMap,
 }
 
 impl Default for Options {
@@ -58,8 +60,9 @@ impl Default for Options {
             ui: true,
             culling: Culling::Auto,
             recover: false,
-            autosave_secs: crate::autosave::DEFAULT_SECS,
-            lighting: crate::lighting::Lighting::default(),
+            autosave_secs: crate::app::autosave::DEFAULT_SECS,
+            lighting: crate::look::Lighting::default(),
+            keymap: crate::editor::KeyMap::default(),
         }
     }
 }
@@ -159,7 +162,7 @@ pub fn open_recovered(path: Option<&Path>) -> Result<Opened, SceneError> {
         e == "gltf" || e == "glb"
     });
     let save_path = path.map(|p| if is_gltf { gltf_save_path(p) } else { p.to_path_buf() });
-    let autosave = crate::autosave::autosave_path(save_path.as_deref()).ok_or(SceneError::NoStateFolder)?;
+    let autosave = crate::app::autosave::autosave_path(save_path.as_deref()).ok_or(SceneError::NoStateFolder)?;
     if !autosave.is_file() {
         return Err(SceneError::NoAutosave(autosave));
     }
@@ -192,21 +195,21 @@ impl Opened {
     }
 
     /// Where Ctrl+S writes, guarded against replacing earlier edits.
-    pub fn save_target(&self) -> crate::session::SaveTarget {
-        crate::session::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
+    pub fn save_target(&self) -> crate::app::save::SaveTarget {
+        crate::app::save::SaveTarget::new(self.save_path.clone(), self.save_path_opened)
     }
 
     /// The autosave that may be offered for recovery on opening and the
     /// file it must be newer than (`None` for the demo and for `--recover`).
     pub fn recovery_paths(&self) -> Option<(PathBuf, PathBuf)> {
         let file = self.file.as_ref().filter(|_| !self.recovered)?;
-        Some((crate::autosave::autosave_path(self.save_path.as_deref())?, file.clone()))
+        Some((crate::app::autosave::autosave_path(self.save_path.as_deref())?, file.clone()))
     }
 
     /// What the files the scene uses hold now, to reload them when they change.
-    pub fn reloader(&self) -> crate::reload::Reloader {
+    pub fn reloader(&self) -> crate::app::reload::Reloader {
         let opened = self.gltf.as_ref().and_then(|p| Some((p.as_path(), self.files.get(p)?)));
-        crate::reload::Reloader::new(&self.scene, opened)
+        crate::app::reload::Reloader::new(&self.scene, opened)
     }
 }
 

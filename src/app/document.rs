@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use crate::draw::LoadedMeshes;
 use crate::editor::Editor;
-use crate::error::Error;
+use crate::app::error::Error;
 use crate::math::DepthMode;
-use crate::session::Outcome;
+use crate::editor::{Command, Outcome};
 use crate::ui::{DialogKind, Ui};
 
 /// What the program keeps about the scene's file: where Ctrl+S writes (and
@@ -19,11 +19,11 @@ use crate::ui::{DialogKind, Ui};
 /// scene is opened, at start and by Ctrl+O / Ctrl+N.
 #[derive(Debug)]
 pub struct Document {
-    pub save: crate::session::SaveTarget,
-    pub unsaved: crate::session::Unsaved,
-    pub reloader: crate::reload::Reloader,
+    pub save: crate::app::save::SaveTarget,
+    pub unsaved: crate::app::save::Unsaved,
+    pub reloader: crate::app::reload::Reloader,
     /// The autosave offered on opening, until an edit dismisses it.
-    pub recovery: Option<crate::autosave::Recovery>,
+    pub recovery: Option<crate::app::autosave::Recovery>,
     /// Where autosaves of this scene go.
     pub autosave: Option<PathBuf>,
     /// Ctrl+O or Ctrl+N warned about unsaved changes: the next one goes on.
@@ -35,10 +35,10 @@ impl Document {
     /// document, the editor and the scene's meshes (to upload). Notices
     /// (earlier edits beside a glTF, a newer autosave) are printed.
     pub fn open(
-        opened: crate::setup::Opened,
+        opened: crate::app::open::Opened,
         size: (u32, u32),
         depth: crate::math::DepthMode,
-    ) -> Result<(Document, Editor, crate::draw::LoadedMeshes), crate::error::Error> {
+    ) -> Result<(Document, Editor, crate::draw::LoadedMeshes), crate::app::error::Error> {
         let save = opened.save_target();
         if let Some(notice) = save.opening_notice() {
             eprintln!("viewport: {notice}");
@@ -46,13 +46,13 @@ impl Document {
         let reloader = opened.reloader();
         let recovered = opened.recovered;
         let recovery_paths = opened.recovery_paths();
-        let autosave = crate::autosave::autosave_path(opened.save_path.as_deref());
-        let (editor, loaded) = crate::setup::open_editor_for(opened, size, depth)?;
+        let autosave = crate::app::autosave::autosave_path(opened.save_path.as_deref());
+        let (editor, loaded) = crate::app::open::open_editor_for(opened, size, depth)?;
         // A recovered autosave is not what the scene's file holds.
         let unsaved =
-            if recovered { crate::session::Unsaved::modified() } else { crate::session::Unsaved::new(&editor) };
+            if recovered { crate::app::save::Unsaved::modified() } else { crate::app::save::Unsaved::new(&editor) };
         let recovery =
-            recovery_paths.and_then(|(autosave, file)| crate::autosave::Recovery::offer(&autosave, &file, &editor));
+            recovery_paths.and_then(|(autosave, file)| crate::app::autosave::Recovery::offer(&autosave, &file, &editor));
         if let Some(r) = &recovery {
             eprintln!("viewport: {}", r.notice());
         }
@@ -65,17 +65,17 @@ impl Document {
         path: Option<PathBuf>,
         size: (u32, u32),
         depth: crate::math::DepthMode,
-    ) -> Result<(Document, Editor, crate::draw::LoadedMeshes), crate::error::Error> {
+    ) -> Result<(Document, Editor, crate::draw::LoadedMeshes), crate::app::error::Error> {
         // Not opened from `path`: a file of that name this session did not
         // write is guarded (`SaveTarget`).
-        let mut opened = crate::setup::Opened::without_file(crate::scene::Scene::default());
+        let mut opened = crate::app::open::Opened::without_file(crate::scene::Scene::default());
         opened.save_path = path;
         Document::open(opened, size, depth)
     }
 
     /// The status line's first notice: a newer autosave, else earlier edits beside a glTF.
     pub fn opening_notice(&self) -> Option<String> {
-        self.recovery.as_ref().map(crate::autosave::Recovery::notice).or_else(|| self.save.opening_notice())
+        self.recovery.as_ref().map(crate::app::autosave::Recovery::notice).or_else(|| self.save.opening_notice())
     }
 
     /// Ctrl+O or Ctrl+N: `Ok` to go on; with unsaved changes the first
@@ -85,7 +85,7 @@ impl Document {
             return Ok(());
         }
         self.discard_warned = true;
-        Err("crate::session::Unsaved changes: Ctrl+S saves them; press the key again to go on without saving".into())
+        Err("crate::app::save::Unsaved changes: Ctrl+S saves them; press the key again to go on without saving".into())
     }
 
     /// Ctrl+Shift+S: writes the scene to `path`, which becomes the scene's
@@ -93,9 +93,9 @@ impl Document {
     pub fn save_as(&mut self, editor: &Editor, path: PathBuf) -> Result<(), crate::scene::SceneError> {
         editor.scene_to_save().save(&path)?;
         eprintln!("viewport: saved {}", path.display());
-        self.save = crate::session::SaveTarget::new(Some(path.clone()), true);
+        self.save = crate::app::save::SaveTarget::new(Some(path.clone()), true);
         self.unsaved.saved(editor);
-        self.autosave = crate::autosave::autosave_path(Some(&path));
+        self.autosave = crate::app::autosave::autosave_path(Some(&path));
         Ok(())
     }
 }
@@ -127,9 +127,9 @@ impl Document {
         let size = (w.max(1.0) as u32, h.max(1.0) as u32);
         let depth: DepthMode = editor.depth;
         let replaced = match outcome {
-            Outcome::OpenDialog | Outcome::NewDialog => {
+            Outcome::Program(c @ (Command::OpenDialog | Command::NewDialog)) => {
                 match self.may_discard(editor) {
-                    Ok(()) if *outcome == Outcome::OpenDialog => {
+                    Ok(()) if *c == Command::OpenDialog => {
                         let folder = self.save.path().and_then(|p| p.parent()).map(|d| d.join(""));
                         let start = folder.map_or_else(String::new, |d| d.display().to_string());
                         ui.open_dialog(editor, DialogKind::Open, start);
@@ -143,7 +143,7 @@ impl Document {
                 None
             }
             Outcome::Open(path) => {
-                let opened = crate::setup::open_scene(Some(path)).map_err(Error::from);
+                let opened = crate::app::open::open_scene(Some(path)).map_err(Error::from);
                 match opened.and_then(|o| Document::open(o, size, depth)) {
                     Ok(done) => Some(done),
                     Err(e) => {
@@ -170,8 +170,9 @@ impl Document {
         let Some((doc, mut new_editor, loaded)) = replaced else { return Ok(FileStep::Done) };
         ui.scale_gizmo(&mut new_editor);
         ui.settle(&mut new_editor);
-        // The view's settings stay with the window, not the file.
+        // The view's settings and the key map stay with the window, not the file.
         new_editor.lighting = editor.lighting;
+        new_editor.keymap = std::mem::take(&mut editor.keymap);
         *editor = new_editor;
         *self = doc;
         self.dress(ui);
@@ -179,6 +180,12 @@ impl Document {
             eprintln!("viewport: opened {}", p.display());
         }
         Ok(FileStep::Replaced(Box::new(loaded)))
+    }
+
+    /// The name of the file Ctrl+S writes, if there is one.
+    pub fn scene_name(&self) -> Option<String> {
+        let p = self.save.path()?;
+        Some(p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
     }
 
     /// The UI's export and save-as paths for the current file.

@@ -7,7 +7,7 @@
 use crate::draw::LoadedMeshes;
 use crate::editor::organise::add_mesh;
 use crate::editor::Editor;
-use crate::error::Error;
+use crate::app::error::Error;
 use crate::math::Transform;
 use crate::scene::{Object, Scene};
 

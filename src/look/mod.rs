@@ -5,12 +5,20 @@
 //! same object; every field is optional and a bad one is one line naming
 //! it. The editor holds one, the frame description carries it and the
 //! renderer turns it into the scene shader's lighting block.
+//!
+//! This room is plain CPU code, below both the editor and the renderer:
+//! the lighting description (here), reading and prefiltering `.hdr`
+//! environments ([`envmap`]) and the split-sum BRDF table ([`brdf`]).
+//! `render/` only uploads what these compute.
+
+pub mod brdf;
+pub mod envmap;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::envmap::HdrId;
+use envmap::HdrId;
 
 /// Which look the scene pass draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -58,7 +66,7 @@ pub enum Environment {
     Studio,
     /// The same radiance `colour x intensity` from every direction.
     Uniform,
-    /// A Radiance `.hdr` file (equirectangular, `crate::envmap`): radiance
+    /// A Radiance `.hdr` file (equirectangular, `crate::look::envmap`): radiance
     /// `colour x intensity x` the file's texel along each direction, read
     /// and prefiltered once per process.
     Hdr(HdrId),
@@ -286,7 +294,7 @@ impl LightingFile {
                         Some(dir) => dir.join(path),
                         None => PathBuf::from(path),
                     };
-                    Environment::Hdr(crate::envmap::load(&path).map_err(|e| format!("lighting.environment: {e}"))?)
+                    Environment::Hdr(crate::look::envmap::load(&path).map_err(|e| format!("lighting.environment: {e}"))?)
                 }
                 other => {
                     return Err(format!(

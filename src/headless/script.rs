@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gizmo::{GizmoConfig, Mode, Pivot, Snap, Space};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::lighting::LightingFile;
+use crate::look::LightingFile;
 use crate::math::{Camera, DepthMode};
 use crate::scene::{camera_from_file, CameraFile, Scene, SceneError};
 

@@ -23,7 +23,7 @@ use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::render::assets::environment::ggx_half_vector;
+use super::brdf::ggx_half_vector;
 
 /// The width of the mirror level (roughness 0) of the specular map.
 pub const BASE_WIDTH: u32 = 256;
