@@ -23,6 +23,7 @@ use common::{close_camera, gpu_frames, small_renderer, timed, timed_gpu, Gpu};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Point3, Vector3};
+use viewport::app::open::Options;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::editor::{Editor, FrameProbe};
 use viewport::headless::{self, Outputs};
@@ -30,7 +31,6 @@ use viewport::input::{Event, Modifiers, MouseButton};
 use viewport::math::{Camera, Projection};
 use viewport::render::Culling;
 use viewport::scene::Scene;
-use viewport::app::open::Options;
 use viewport::ui::Ui;
 
 fn grid(n: usize) -> Scene {

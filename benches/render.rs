@@ -25,13 +25,13 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::look::Shading;
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, FrameDesc, Renderer};
 use viewport::scene::Scene;
-use viewport::app::open::{open_editor_for, open_scene};
 use viewport::ui::Ui;
 
 #[allow(dead_code)]

@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::math::DepthMode;
 use viewport::render::{ContextDesc, Renderer};
-use viewport::app::open::{open_editor_for, open_scene};
 use viewport::ui::Ui;
 
 /// `VmRSS` and `VmHWM` of this process in MB.

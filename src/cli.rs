@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
+use crate::app::open::Options;
+use crate::editor::{Command, KeyMap};
 use crate::headless::Outputs;
 use crate::math::DepthMode;
 use crate::render::Culling;
-use crate::app::open::Options;
-use crate::editor::{Command, KeyMap};
 
 /// Anything that ends the program: a host's error, the program's own, or
 /// a bad `--lighting` file. [`main`] alone turns it into the user's one

@@ -23,9 +23,6 @@ mod editing_snap;
 /// Export to glTF: the written file read back, reopened, bad paths.
 #[path = "cli/export.rs"]
 mod export;
-/// The user's key map: --keymap, the config file, --list-commands.
-#[path = "cli/keymap.rs"]
-mod keymap;
 /// Ctrl+O, Ctrl+Shift+S and Ctrl+N through their dialogs.
 #[path = "cli/files.rs"]
 mod files;
@@ -38,6 +35,9 @@ mod hide;
 /// Importing a glTF file into an open scene (a script's `import`).
 #[path = "cli/import.rs"]
 mod import;
+/// The user's key map: --keymap, the config file, --list-commands.
+#[path = "cli/keymap.rs"]
+mod keymap;
 /// Images that cannot be used: a warning, and the colour factor.
 #[path = "cli/materials.rs"]
 mod materials;

@@ -6,6 +6,10 @@
 
 mod support;
 
+/// docs/architecture.md's folder map, the files in src/ and their lengths.
+#[path = "core/architecture.rs"]
+mod architecture;
+
 /// Stable ids: random scene changes against a slot model, saved files compared.
 #[path = "core/stable_ids.rs"]
 mod stable_ids;

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::app::error::Error;
 use crate::draw::LoadedMeshes;
 use crate::editor::{ChangeMark, EditMark, Editor, SceneChanges};
-use crate::app::error::Error;
 use crate::scene::{Scene, SceneCopy};
 
 /// The autosave interval when `--autosave-secs` is not given.

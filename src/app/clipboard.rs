@@ -4,10 +4,10 @@
 //! mesh paths, and adding a primitive or an empty at the cursor. Both bring
 //! meshes the scene may not have loaded yet, which the caller uploads.
 
+use crate::app::error::Error;
 use crate::draw::LoadedMeshes;
 use crate::editor::organise::add_mesh;
 use crate::editor::Editor;
-use crate::app::error::Error;
 use crate::math::Transform;
 use crate::scene::{Object, Scene};
 

@@ -78,7 +78,8 @@ impl Program {
                     "viewport: unsaved changes to {}: Ctrl+S saves, Ctrl+Q again quits without saving",
                     path.display()
                 );
-                self.ui.notice = Some(format!("Unsaved changes to {name}: Ctrl+S saves, Ctrl+Q again quits without saving"));
+                self.ui.notice =
+                    Some(format!("Unsaved changes to {name}: Ctrl+S saves, Ctrl+Q again quits without saving"));
                 false
             }
             _ => true,

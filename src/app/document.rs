@@ -6,11 +6,11 @@
 
 use std::path::PathBuf;
 
+use crate::app::error::Error;
 use crate::draw::LoadedMeshes;
 use crate::editor::Editor;
-use crate::app::error::Error;
-use crate::math::DepthMode;
 use crate::editor::{Command, Outcome};
+use crate::math::DepthMode;
 use crate::ui::{DialogKind, Ui};
 
 /// What the program keeps about the scene's file: where Ctrl+S writes (and
@@ -51,8 +51,8 @@ impl Document {
         // A recovered autosave is not what the scene's file holds.
         let unsaved =
             if recovered { crate::app::save::Unsaved::modified() } else { crate::app::save::Unsaved::new(&editor) };
-        let recovery =
-            recovery_paths.and_then(|(autosave, file)| crate::app::autosave::Recovery::offer(&autosave, &file, &editor));
+        let recovery = recovery_paths
+            .and_then(|(autosave, file)| crate::app::autosave::Recovery::offer(&autosave, &file, &editor));
         if let Some(r) = &recovery {
             eprintln!("viewport: {}", r.notice());
         }

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Point3, Vector3};
 
+use crate::app::error::Error;
 use crate::draw::{DrawError, LoadedMeshes};
 use crate::editor::Editor;
-use crate::app::error::Error;
 use crate::math::{Camera, DepthMode, Projection};
 use crate::render::Culling;
 use crate::scene::gltf::GltfFile;

@@ -109,8 +109,14 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     ui.scale_gizmo(&mut editor);
     ui.settle(&mut editor);
     doc.dress(&mut ui);
-    let mut program =
-        Program { editor, ui, doc, clipboard: crate::app::clipboard::Clipboard::own(), autosaver: None, autosave_secs: 0.0 };
+    let mut program = Program {
+        editor,
+        ui,
+        doc,
+        clipboard: crate::app::clipboard::Clipboard::own(),
+        autosaver: None,
+        autosave_secs: 0.0,
+    };
 
     let mut renderer =
         Renderer::headless(&ContextDesc { validation: options.validation, samples: options.samples }, size.0, size.1)?;
@@ -289,7 +295,11 @@ pub trait ReplayTarget: FrameProbe + Host {
 
 /// Applies every step of `script` to the program, drawing into `target`
 /// at each frame step; returns one trace line per step.
-pub fn replay<T: ReplayTarget>(program: &mut Program, script: &Script, target: &mut T) -> Result<Vec<TraceLine>, Error> {
+pub fn replay<T: ReplayTarget>(
+    program: &mut Program,
+    script: &Script,
+    target: &mut T,
+) -> Result<Vec<TraceLine>, Error> {
     let mut trace = Vec::with_capacity(script.steps.len());
     for (i, step) in script.steps.iter().enumerate() {
         match step {
@@ -323,55 +333,61 @@ pub fn replay<T: ReplayTarget>(program: &mut Program, script: &Script, target: &
 }
 
 /// A script step for the editor and its UI alone.
-fn editor_step(editor: &mut Editor, ui: &mut Ui, step: &Step, i: usize, target: &mut impl ReplayTarget) -> Result<(), Error> {
+fn editor_step(
+    editor: &mut Editor,
+    ui: &mut Ui,
+    step: &Step,
+    i: usize,
+    target: &mut impl ReplayTarget,
+) -> Result<(), Error> {
     match step {
-            Step::Filter(text) => {
-                ui.set_filter(text);
-                // Laid out now, so that the trace line shows the rows it keeps.
-                ui.run(editor, false);
-            }
-            Step::Rename(old, new) => match editor.scene().find(old) {
-                Some(i) => {
-                    if let Err(why) = editor.rename(i, new) {
-                        ui.notice = Some(format!("Not renamed: {why}"));
-                    }
-                }
-                None => ui.notice = Some(format!("No object named \"{old}\" to rename")),
-            },
-            Step::Animation(None) => {
-                editor.leave_pose();
-            }
-            Step::Animation(Some(a)) => {
-                let clip = match &a.clip {
-                    ClipName::Index(k) => Some(*k).filter(|&k| k < editor.clips().len()),
-                    ClipName::Name(n) => editor.clip_named(n),
-                };
-                let Some(clip) = clip else {
-                    let known: Vec<String> = editor.clips().iter().map(|c| format!("\"{}\"", c.name)).collect();
-                    return Err(ReplayError::NoClip {
-                        event: i,
-                        clip: a.clip.to_string(),
-                        known: if known.is_empty() { "none".into() } else { known.join(", ") },
-                    }
-                    .into());
-                };
-                editor.show_animation(clip, a.time, a.play);
-            }
-            Step::Frame(n) => {
-                for k in 1..=*n {
-                    // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").
-                    editor.advance(SCRIPT_FRAME_SECONDS);
-                    ui.advance(SCRIPT_FRAME_SECONDS);
-                    target.frame(editor, ui)?;
-                    if is_still(editor, ui) {
-                        // The frames left would draw this one again: only
-                        // their time passes (a tooltip's delay counts it).
-                        ui.advance(f64::from(n - k) * SCRIPT_FRAME_SECONDS);
-                        break;
-                    }
+        Step::Filter(text) => {
+            ui.set_filter(text);
+            // Laid out now, so that the trace line shows the rows it keeps.
+            ui.run(editor, false);
+        }
+        Step::Rename(old, new) => match editor.scene().find(old) {
+            Some(i) => {
+                if let Err(why) = editor.rename(i, new) {
+                    ui.notice = Some(format!("Not renamed: {why}"));
                 }
             }
-            Step::Input(..) | Step::Export { .. } | Step::Reload | Step::Add(_) => {}
+            None => ui.notice = Some(format!("No object named \"{old}\" to rename")),
+        },
+        Step::Animation(None) => {
+            editor.leave_pose();
+        }
+        Step::Animation(Some(a)) => {
+            let clip = match &a.clip {
+                ClipName::Index(k) => Some(*k).filter(|&k| k < editor.clips().len()),
+                ClipName::Name(n) => editor.clip_named(n),
+            };
+            let Some(clip) = clip else {
+                let known: Vec<String> = editor.clips().iter().map(|c| format!("\"{}\"", c.name)).collect();
+                return Err(ReplayError::NoClip {
+                    event: i,
+                    clip: a.clip.to_string(),
+                    known: if known.is_empty() { "none".into() } else { known.join(", ") },
+                }
+                .into());
+            };
+            editor.show_animation(clip, a.time, a.play);
+        }
+        Step::Frame(n) => {
+            for k in 1..=*n {
+                // Script time: one frame is 1/60 s (`docs/spec/editing.md`, "Views").
+                editor.advance(SCRIPT_FRAME_SECONDS);
+                ui.advance(SCRIPT_FRAME_SECONDS);
+                target.frame(editor, ui)?;
+                if is_still(editor, ui) {
+                    // The frames left would draw this one again: only
+                    // their time passes (a tooltip's delay counts it).
+                    ui.advance(f64::from(n - k) * SCRIPT_FRAME_SECONDS);
+                    break;
+                }
+            }
+        }
+        Step::Input(..) | Step::Export { .. } | Step::Reload | Step::Add(_) => {}
     }
     Ok(())
 }

@@ -294,7 +294,9 @@ impl LightingFile {
                         Some(dir) => dir.join(path),
                         None => PathBuf::from(path),
                     };
-                    Environment::Hdr(crate::look::envmap::load(&path).map_err(|e| format!("lighting.environment: {e}"))?)
+                    Environment::Hdr(
+                        crate::look::envmap::load(&path).map_err(|e| format!("lighting.environment: {e}"))?,
+                    )
                 }
                 other => {
                     return Err(format!(

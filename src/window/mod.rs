@@ -180,7 +180,8 @@ impl App {
         // close) while a frame was being drawn: that is a close, not a
         // failure (winit's Destroyed event would have followed).
         if let Error::App(crate::app::Error::Render(crate::render::RenderError::Vk {
-            result: ash::vk::Result::ERROR_SURFACE_LOST_KHR, ..
+            result: ash::vk::Result::ERROR_SURFACE_LOST_KHR,
+            ..
         })) = &e
         {
             eprintln!("viewport: the window's surface is gone (the window was closed); quitting");
@@ -560,7 +561,10 @@ mod tests {
         let script = format!(r#"{{"events": [{{"import": "{}"}}]}}"#, path.display());
         let parsed = crate::headless::script::Script::from_json(&script, &crate::scene::Scene::demo()).unwrap();
         assert!(
-            parsed.steps.iter().any(|s| matches!(s, crate::headless::script::Step::Input(e, _) if Some(e) == dropped.as_ref())),
+            parsed
+                .steps
+                .iter()
+                .any(|s| matches!(s, crate::headless::script::Step::Input(e, _) if Some(e) == dropped.as_ref())),
             "the script's import is not the dropped file's event"
         );
     }

@@ -7,10 +7,10 @@
 
 use crate::support::morphed::*;
 use nalgebra::{Matrix4, Point3, Translation3, UnitQuaternion, Vector3};
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::LoadedMeshes;
 use viewport::editor::{Command, Editor};
 use viewport::math::DepthMode;
-use viewport::app::open::{open_editor_for, open_scene};
 
 fn open(path: &std::path::Path) -> (Editor, LoadedMeshes) {
     open_editor_for(open_scene(Some(path)).unwrap(), (320, 240), DepthMode::Reversed).unwrap()

@@ -7,9 +7,9 @@
 
 use crate::support::skinned::{write_skinned_strip, TIP_AT};
 use nalgebra::{Point3, Translation3, Vector3};
+use viewport::app::open::{open_editor_for, open_scene, read_import};
 use viewport::editor::Editor;
 use viewport::math::{DepthMode, Transform};
-use viewport::app::open::{open_editor_for, open_scene, read_import};
 
 fn open(tag: &str) -> (Editor, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("viewport-skin-core-{tag}-{}", std::process::id()));

@@ -12,11 +12,11 @@ use nalgebra::{Point3, Vector3, Vector4};
 use serde_json::json;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::SceneMeshes;
 use viewport::look::{Environment, Lighting, LightingFile, Shading, Sun, ToneMapping};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{Renderer, RgbaImage};
-use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 160;
 const H: u32 = 120;

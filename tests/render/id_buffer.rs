@@ -7,11 +7,11 @@
 use crate::support::gpu::*;
 use nalgebra::Point2;
 use std::path::{Path, PathBuf};
+use viewport::app::open::open_editor;
 use viewport::draw::SceneMeshes;
 use viewport::math::DepthMode;
 use viewport::render::{RenderError, Renderer, RgbaImage};
 use viewport::scene::Scene;
-use viewport::app::open::open_editor;
 
 const W: u32 = 320;
 const H: u32 = 240;

@@ -12,11 +12,11 @@ use crate::support::textured::{close, lit, png_rgba, quadrants, to_linear, to_sr
 use nalgebra::{Point2, Point3, Vector3};
 use serde_json::json;
 use std::path::Path;
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{FrameDesc, RgbaImage};
-use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 160;
 const H: u32 = 120;

@@ -15,11 +15,11 @@ use crate::support::textured::{png_rgba, to_linear, to_srgb, Doc, Image, ImageAt
 use nalgebra::{Point3, Vector3, Vector4};
 use serde_json::json;
 use std::f64::consts::PI;
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::SceneMeshes;
 use viewport::look::{Environment, Lighting, Shading, Sun, ToneMapping};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::RgbaImage;
-use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 200;
 const H: u32 = 150;

@@ -10,13 +10,13 @@ use crate::support::gpu::*;
 use crate::support::textured::to_srgb;
 use nalgebra::Point2;
 use std::path::Path;
+use viewport::app::open::open_editor;
 use viewport::draw::{GpuSync, SceneMeshes};
 use viewport::input::Event;
 use viewport::look::Shading;
 use viewport::math::{DepthMode, View};
 use viewport::render::{FrameDesc, RgbaImage};
 use viewport::scene::Scene;
-use viewport::app::open::open_editor;
 
 const W: u32 = 401;
 const H: u32 = 301;

@@ -9,12 +9,12 @@ use crate::support::gpu::{assert_no_validation_errors, project, renderer};
 use crate::support::squares::{gltf, Node, Square};
 use nalgebra::{Point2, Point3, Vector3};
 use std::path::Path;
+use viewport::app::open::{open_editor_for, open_scene};
+use viewport::app::reload::Reloader;
 use viewport::draw::SceneMeshes;
 use viewport::editor::Editor;
 use viewport::math::{Camera, DepthMode, Projection, Transform};
-use viewport::app::reload::Reloader;
 use viewport::render::Renderer;
-use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 200;
 const H: u32 = 150;

@@ -9,12 +9,12 @@
 use crate::support::gpu::*;
 use crate::support::skinned::{write_skinned_strip, HALF_WIDTH, TIP_AT};
 use nalgebra::{Point2, Point3, UnitQuaternion, Vector3};
+use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::{RenderProbe, SceneMeshes};
 use viewport::editor::{Editor, FrameProbe};
 use viewport::input::{Event, MouseButton};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::Renderer;
-use viewport::app::open::{open_editor_for, open_scene};
 
 const W: u32 = 320;
 const H: u32 = 240;

@@ -2,7 +2,6 @@
 //! the per-frame lighting block (the BRDF table it samples is computed in
 //! [`crate::look::brdf`]).
 
-
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Vector4};
 
@@ -11,7 +10,6 @@ use crate::look::{Environment, LightKind, Lighting, PunctualLight, Shading, Tone
 
 /// The most scene lights a frame lights with (the scene shader's array).
 pub(crate) const MAX_LIGHTS: usize = 8;
-
 
 /// A scene light's four rows of the lighting block, in view space.
 fn light_rows(light: &PunctualLight, view: &Matrix4<f64>) -> [[f32; 4]; 4] {
