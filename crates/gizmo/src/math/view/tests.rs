@@ -1,4 +1,4 @@
-//! Unit tests of `view.rs`, kept in their own file so the module stays short.
+//! Unit tests of [`View`] (`view/mod.rs`), kept in their own file so the module stays short.
 
 use super::*;
 use nalgebra::Vector2;
