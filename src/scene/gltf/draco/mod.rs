@@ -30,7 +30,7 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use draco_core::{DataType, DecodeLimits, DecoderBuffer, Mesh, MeshDecoder, PointAttribute, PointIndex};
+use draco_core::{DecodeLimits, DecoderBuffer, Mesh, MeshDecoder};
 use serde_json::{json, Map, Value};
 
 use super::{MAX_INDICES, MAX_VERTICES};

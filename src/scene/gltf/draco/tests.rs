@@ -2,7 +2,8 @@
 //! mutated data.
 
 use super::*;
-use draco_core::{EncoderBuffer, EncoderOptions, GeometryAttributeType as G, MeshEncoder};
+use draco_core::{DataType, EncoderBuffer, EncoderOptions, GeometryAttributeType as G, MeshEncoder};
+use draco_core::{PointAttribute, PointIndex};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
