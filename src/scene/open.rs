@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
+/// The one line for a file that is neither format.
+pub use super::error::ACCEPTED_FORMATS;
 use super::gltf::{GltfError, GltfFile, GltfNode};
 use super::{free_name, MeshRef, NodeOrigin, Object, Scene, SceneError, SkinRef};
 use crate::math::Transform;
@@ -18,10 +20,6 @@ pub enum FileKind {
     /// glTF 2.0: a GLB (magic `glTF`) or JSON with an `asset` field.
     Gltf,
 }
-
-/// The one line for a file that is neither format.
-pub const ACCEPTED_FORMATS: &str =
-    "neither a scene file (JSON) nor a glTF 2.0 file (.gltf JSON with an \"asset\" field, or .glb binary)";
 
 /// Only the `asset` field of a JSON object; other fields are skipped.
 #[derive(serde::Deserialize)]

@@ -1,15 +1,76 @@
-//! Writing scene files one object at a time: [`FileView`] serialises as
-//! the scene's [`super::SceneFile`] would, building each object's entry
-//! only while it is written, so saving holds no copy of the scene.
+//! Writing scene files: [`Scene::save`], [`Scene::to_json`] and
+//! [`Scene::to_file`]. Saving goes one object at a time: [`FileView`]
+//! serialises as the scene's [`SceneFile`] would, building each object's
+//! entry only while it is written, so saving holds no copy of the scene.
 
+use std::io::Write as _;
 use std::path::Path;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::{bookmarks_to_file, camera_to_file, Scene};
+use super::bookmarks::bookmarks_to_file;
+use super::error::SceneError;
+use super::file::{camera_to_file, ObjectFile, SceneFile, SkinFile};
+use super::Scene;
+use crate::files::write_atomic_with;
+
+impl Scene {
+    /// The scene as its file form (mesh paths as they were read).
+    pub fn to_file(&self) -> SceneFile {
+        self.file_form(None)
+    }
+
+    /// The scene as a file in folder `dir` (`None`: mesh paths as read).
+    fn file_form(&self, dir: Option<&Path>) -> SceneFile {
+        SceneFile {
+            camera: self.camera.as_ref().map(camera_to_file),
+            bookmarks: bookmarks_to_file(&self.bookmarks),
+            objects: self.hierarchy.by_place().into_iter().map(|i| self.object_file(i, dir)).collect(),
+        }
+    }
+
+    /// Object `i` as its file entry (see [`Scene::file_form`]).
+    fn object_file(&self, i: usize, dir: Option<&Path>) -> ObjectFile {
+        let o = self.obj(i);
+        let q = o.transform.rotation.quaternion();
+        ObjectFile {
+            name: o.name.to_string(),
+            mesh: match dir {
+                Some(dir) => o.mesh.source_from(dir),
+                None => o.mesh.source().map(str::to_string),
+            },
+            parent: self.parent(i).map(|p| self.obj(p).name.to_string()),
+            position: o.transform.position.into(),
+            rotation: [q.i, q.j, q.k, q.w],
+            scale: o.transform.scale.into(),
+            color: o.color.map(f64::from),
+            hidden: o.hidden,
+            skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
+            extras: o.extras.as_deref().cloned(),
+        }
+    }
+
+    /// Pretty JSON of [`Scene::to_file`].
+    pub fn to_json(&self) -> String {
+        let view = FileView { scene: self, dir: None };
+        serde_json::to_string_pretty(&view).expect("scene serialises") + "\n"
+    }
+
+    /// Writes the scene to `path` atomically (streamed into a temporary
+    /// file, then renamed), with glTF paths rewritten to name the same files
+    /// from its folder. One object's entry is built at a time.
+    pub fn save(&self, path: &Path) -> Result<(), SceneError> {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let view = FileView { scene: self, dir: Some(dir) };
+        Ok(write_atomic_with(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &view)?;
+            w.write_all(b"\n")
+        })?)
+    }
+}
 
 /// `scene` as its file, mesh paths as seen from `dir` (`None`: as read).
-pub(super) struct FileView<'a> {
+struct FileView<'a> {
     pub scene: &'a Scene,
     pub dir: Option<&'a Path>,
 }

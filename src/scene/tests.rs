@@ -1,6 +1,11 @@
 //! Tests of the scene: the demo, JSON round trips, world matrices, bad files, mesh references.
 
+use std::path::Path;
+
+use nalgebra::{Matrix4, Vector3};
+
 use super::*;
+use crate::math::Transform;
 
 #[test]
 fn demo_scene_loads_with_a_child_under_a_rotated_parent() {
@@ -173,6 +178,8 @@ fn removed_objects_leave_dead_slots_and_come_back_in_them() {
 }
 
 mod mesh_ref_tests {
+    use std::path::{Path, PathBuf};
+
     use super::super::*;
 
     #[test]

@@ -366,7 +366,7 @@ pub(super) fn image_bytes(image: &gltf::Image<'_>, buffers: &[Vec<u8>], base: &P
         }
         gltf::image::Source::Uri { uri, .. } if uri.contains(':') => Err("unsupported URI (not a file)".into()),
         gltf::image::Source::Uri { uri, .. } => {
-            let name = super::percent_decode(uri).ok_or("bad URI")?;
+            let name = super::parse::percent_decode(uri).ok_or("bad URI")?;
             std::fs::read(base.join(&name)).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => "missing file".to_string(),
                 _ => format!("cannot read: {e}"),

@@ -1,6 +1,6 @@
 //! [`AxisImage`]: the image of a 3-D line on screen with the exact inverse
 //! map from a screen position along it back to the line parameter, which
-//! axis drags use (see `drag.rs`), and [`depth_limit`].
+//! axis drags use (see `drag/mod.rs`), and [`depth_limit`].
 
 // `!(a > b)` is deliberate here: it is true for NaN, which must be rejected.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

@@ -14,7 +14,6 @@ pub(crate) mod closest;
 pub(crate) mod geom;
 pub(crate) mod transform;
 pub(crate) mod view;
-mod view_derive;
 
 pub use camera::{Camera, CameraError, DepthMode, Projection};
 pub use closest::{

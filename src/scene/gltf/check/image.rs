@@ -29,7 +29,7 @@ pub(super) fn check_images(root: &Value, base: &Path, buffers: &[Vec<u8>]) -> Ve
             } else if uri.contains(':') {
                 continue;
             } else {
-                let Some(name) = super::super::percent_decode(uri) else { continue };
+                let Some(name) = super::super::parse::percent_decode(uri) else { continue };
                 match std::fs::read(base.join(&name)) {
                     Ok(bytes) => bytes,
                     Err(_) => {

@@ -2,7 +2,7 @@
 //! that breaks it warns at the JSON pointer of the breach, and the same file
 //! with the breach mended does not.
 
-use super::super::{parse_with_buffers, raw_json};
+use super::super::parse::{parse_with_buffers, raw_json};
 use super::*;
 use serde_json::{json, Value};
 

@@ -24,55 +24,26 @@
 //! a whole file whose nodes are sheared) is written as close as glTF allows,
 //! with a line in [`Export::warnings`] naming the file concerned.
 
+//!
+//! Here: the [`Builder`] of the document and the nodes it places; the
+//! meshes are in `meshes.rs`, and writing the files in `write.rs`.
+
 mod copy;
+mod meshes;
 mod origin;
 mod skin;
+mod write;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use gj::validation::{Checked, USize64};
+use gj::validation::USize64;
 use gltf::json as gj;
 use serde_json::{json, Value};
 
-use super::GltfFile;
-use crate::files::{write_atomic, WriteError};
 use crate::math::Transform;
-use crate::scene::{GltfMesh, MeshData, MeshRef, Scene};
-
-/// Why a scene could not be exported (nothing was written).
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    #[error("{}: an export file must end in .glb or .gltf", path.display())]
-    Extension { path: PathBuf },
-    #[error("{}: the file is read-only", path.display())]
-    ReadOnly { path: PathBuf },
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    #[error("{}: cannot encode the binary glTF: {message}", path.display())]
-    Encode { path: PathBuf, message: String },
-}
-
-/// The two kinds of file an export writes, told by the extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExportKind {
-    /// One binary file.
-    Glb,
-    /// JSON plus `STEM.bin` beside it.
-    Gltf,
-}
-
-impl ExportKind {
-    /// The kind `path`'s extension names (case-insensitive), or an error
-    /// naming the path.
-    pub fn of(path: &Path) -> Result<ExportKind, ExportError> {
-        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-            Some("glb") => Ok(ExportKind::Glb),
-            Some("gltf") => Ok(ExportKind::Gltf),
-            _ => Err(ExportError::Extension { path: path.to_path_buf() }),
-        }
-    }
-}
+use crate::scene::{MeshRef, Scene};
+pub use write::{check_target, default_path, write, ExportError, ExportKind};
 
 /// A glTF document built from a scene, with its one binary buffer.
 #[derive(Debug)]
@@ -284,154 +255,6 @@ pub fn export_scene(scene: &Scene, only: Option<&[usize]>, path: &Path) -> Resul
     Ok(export.warnings)
 }
 
-/// The file the export dialog offers for a scene saved to `save_path`:
-/// `STEM.glb` beside it (`scene.glb` in the current folder without one).
-pub fn default_path(save_path: Option<&Path>) -> PathBuf {
-    match save_path {
-        Some(p) => p.with_extension("glb"),
-        None => PathBuf::from("scene.glb"),
-    }
-}
-
-/// Writes `export` to `path` (`.glb` or `.gltf` + `STEM.bin`), atomically.
-pub fn write(export: &Export, path: &Path) -> Result<(), ExportError> {
-    let kind = check_target(path)?;
-    let mut root = export.json.clone();
-    let encode = |e: serde_json::Error| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() };
-    match kind {
-        ExportKind::Glb => {
-            // The images go into the binary chunk after the rest.
-            let mut bin = export.bin.clone();
-            for (k, bytes) in export.images.iter().enumerate() {
-                let offset = bin.len();
-                bin.extend_from_slice(bytes);
-                bin.resize(bin.len().next_multiple_of(4), 0);
-                let view = json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()});
-                let views = root.as_object_mut().map(|o| o.entry("bufferViews").or_insert_with(|| json!([])));
-                if let Some(Value::Array(views)) = views {
-                    views.push(view);
-                    root["images"][k]["bufferView"] = json!(views.len() - 1);
-                }
-            }
-            if !bin.is_empty() {
-                let buffers = root.as_object_mut().map(|o| o.entry("buffers").or_insert_with(|| json!([{}])));
-                if let Some(Value::Array(buffers)) = buffers {
-                    buffers[0]["byteLength"] = json!(bin.len());
-                }
-            }
-            let json = with_nodes(serde_json::to_vec(&root).map_err(encode)?, &export.nodes_json);
-            let glb = gltf::binary::Glb {
-                header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
-                json: json.into(),
-                bin: (!bin.is_empty()).then(|| bin.as_slice().into()),
-            };
-            let bytes =
-                glb.to_vec().map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
-            write_atomic(path, &bytes)?;
-        }
-        ExportKind::Gltf => {
-            let bin_path = path.with_extension("bin");
-            let bin_name = bin_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if let Some(buffer) = root.get_mut("buffers").and_then(|b| b.get_mut(0)) {
-                buffer["uri"] = json!(percent_encode(&bin_name));
-            }
-            // Each image a side file, STEM_N.EXT, beside the .gltf.
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut side: Vec<(PathBuf, &[u8])> = Vec::new();
-            for (k, bytes) in export.images.iter().enumerate() {
-                let ext = match root["images"][k]["mimeType"].as_str() {
-                    Some("image/png") => "png",
-                    Some("image/jpeg") => "jpg",
-                    Some("image/webp") => "webp",
-                    Some("image/ktx2") => "ktx2",
-                    _ => "bin",
-                };
-                let name = format!("{stem}_{k}.{ext}");
-                root["images"][k]["uri"] = json!(percent_encode(&name));
-                side.push((path.with_file_name(&name), bytes.as_slice()));
-            }
-            if !export.bin.is_empty() {
-                side.push((bin_path.clone(), export.bin.as_slice()));
-            }
-            let json = with_nodes(serde_json::to_vec_pretty(&root).map_err(encode)?, &export.nodes_json);
-            // Side files first, then the JSON; a failure removes the side
-            // files this export created.
-            let mut created = Vec::new();
-            let result = side
-                .iter()
-                .try_for_each(|(p, bytes)| {
-                    let new = !p.exists();
-                    write_atomic(p, bytes)?;
-                    if new {
-                        created.push(p.clone());
-                    }
-                    Ok::<(), WriteError>(())
-                })
-                .and_then(|()| write_atomic(path, &json));
-            if let Err(e) = result {
-                for p in &created {
-                    let _ = std::fs::remove_file(p);
-                }
-                return Err(e.into());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `json` (a JSON object) with `"nodes": [nodes]` added as its last member.
-fn with_nodes(mut json: Vec<u8>, nodes: &[u8]) -> Vec<u8> {
-    if nodes.is_empty() {
-        return json;
-    }
-    while json.last().is_some_and(|b| b.is_ascii_whitespace()) {
-        json.pop();
-    }
-    let close = json.pop();
-    debug_assert_eq!(close, Some(b'}'));
-    if json.iter().rev().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        json.push(b',');
-    }
-    json.extend_from_slice(b"\"nodes\":[");
-    json.extend_from_slice(nodes);
-    json.extend_from_slice(b"]}");
-    json
-}
-
-/// Whether an export to `path` can be written, checked before any work:
-/// the extension, the folder, and no read-only file in the way (a rename
-/// would replace one, so it is refused as an editor refuses to overwrite
-/// one). Returns the kind of file.
-pub fn check_target(path: &Path) -> Result<ExportKind, ExportError> {
-    let kind = ExportKind::of(path)?;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder");
-        return Err(WriteError::Io { path: path.to_path_buf(), source }.into());
-    }
-    let bin_path = path.with_extension("bin");
-    let written: &[&Path] = if kind == ExportKind::Gltf { &[path, &bin_path] } else { &[path] };
-    for p in written {
-        if std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly()) {
-            return Err(ExportError::ReadOnly { path: p.to_path_buf() });
-        }
-    }
-    Ok(kind)
-}
-
-/// `name` with the characters a URI may not hold as they are escaped.
-fn percent_encode(name: &str) -> String {
-    let mut out = String::new();
-    for b in name.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// The object's transform relative to the world.
 fn world_transform(scene: &Scene, i: usize) -> Transform {
     let m = scene.world_matrix(i);
@@ -494,49 +317,6 @@ struct Builder {
 }
 
 impl Builder {
-    /// The mesh an object with `mesh` and `color` draws, added once.
-    fn mesh_for(&mut self, mesh: &MeshRef, color: [f32; 3]) -> Option<gj::Index<gj::Mesh>> {
-        let key = (mesh.clone(), color.map(f32::to_bits));
-        if let Some(&m) = self.mesh_index.get(&key) {
-            return m.map(gj::Index::new);
-        }
-        let index = match mesh {
-            MeshRef::Empty => None,
-            MeshRef::Primitive(p) => {
-                let material = self.color_material(color);
-                Some(self.add_triangles(Some(p.name().to_string()), &p.mesh(), material))
-            }
-            MeshRef::Gltf(g) => match g.mesh {
-                Some(n) => match self.copy_mesh(&g.path, n, color) {
-                    Ok(m) => Some(m),
-                    Err(e) => {
-                        self.warn(format!("{}: mesh {n}: {e}: exported as a node without a mesh", g.path.display()));
-                        None
-                    }
-                },
-                None => self.whole_file_triangles(&g.path, color),
-            },
-        };
-        self.mesh_index.insert(key, index);
-        index.map(gj::Index::new)
-    }
-
-    /// Whether mesh `m` (written) has morph targets.
-    fn has_morph_targets(&self, m: u32) -> bool {
-        self.morph_target_count(m) > 0
-    }
-
-    /// How many morph targets written mesh `m` has (its primitives' most).
-    fn morph_target_count(&self, m: u32) -> usize {
-        self.meshes[m as usize]["primitives"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p["targets"].as_array().map(Vec::len))
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Appends `node` to the serialised node list.
     fn push_node(&mut self, node: &gj::Node) {
         if !self.nodes_json.is_empty() {
@@ -550,158 +330,6 @@ impl Builder {
         if !self.warnings.contains(&line) {
             self.warnings.push(line);
         }
-    }
-
-    /// The meshes of a whole glTF file (a bare-path mesh) as copied meshes
-    /// on nodes placed where the file's default scene puts them (relative
-    /// to its root): one part per node with a mesh, in the file's depth
-    /// first order. `None` where one of those places is not a translation,
-    /// rotation and scale (a sheared hierarchy): the file is then written
-    /// as the triangles it draws.
-    fn file_parts(&mut self, g: &GltfMesh, color: [f32; 3]) -> Result<Option<Vec<FilePart>>, String> {
-        let instances: Vec<(usize, nalgebra::Matrix4<f64>, Option<String>)> = self.with_source(&g.path, |_, s| {
-            let list = super::mesh_instances(&s.file.document)?;
-            Ok(list
-                .into_iter()
-                .map(|(m, world, node)| {
-                    let name = node.and_then(|n| n.name().map(str::to_string)).or_else(|| m.name().map(str::to_string));
-                    (m.index(), world, name)
-                })
-                .collect())
-        })?;
-        let mut places = Vec::with_capacity(instances.len());
-        for (_, world, _) in &instances {
-            match crate::scene::open::decompose(world) {
-                Ok(t) => places.push(t),
-                Err(_) => return Ok(None),
-            }
-        }
-        let parts = instances
-            .into_iter()
-            .zip(places)
-            .map(|((n, _, name), transform)| {
-                let mesh = MeshRef::gltf(format!("{}#{n}", g.source), g.path.clone(), Some(n));
-                FilePart { name, mesh: self.mesh_for(&mesh, color).map(|m| m.value() as u32), transform }
-            })
-            .collect();
-        Ok(Some(parts))
-    }
-
-    /// A whole glTF file (a bare-path mesh) as the triangles it draws.
-    fn whole_file_triangles(&mut self, path: &Path, color: [f32; 3]) -> Option<u32> {
-        match GltfFile::read(path).and_then(|f| f.merged()) {
-            Ok(data) if !data.indices.is_empty() => {
-                self.warn(format!(
-                    "{}: a whole file used as one mesh, whose nodes are not all placed by translation, rotation and scale, is exported as the triangles it draws, without its materials",
-                    path.display()
-                ));
-                let material = self.color_material(color);
-                Some(self.add_triangles(None, &data, material))
-            }
-            Ok(_) => None,
-            Err(e) => {
-                self.warn(format!("{e}: exported as a node without a mesh"));
-                None
-            }
-        }
-    }
-
-    /// A material whose base colour is `color` (linear RGB, opaque), with
-    /// the default material's metallic and roughness, added once.
-    fn color_material(&mut self, color: [f32; 3]) -> u32 {
-        let key = color.map(f32::to_bits);
-        if let Some(&m) = self.color_materials.get(&key) {
-            return m;
-        }
-        let mut material = gj::Material::default();
-        material.pbr_metallic_roughness.base_color_factor =
-            gj::material::PbrBaseColorFactor([color[0], color[1], color[2], 1.0]);
-        // The look of a primitive's default material (a dielectric of
-        // roughness 0.5), so that the file reopens with the same picture.
-        let look = crate::scene::material::Material::default();
-        material.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(look.metallic);
-        material.pbr_metallic_roughness.roughness_factor = gj::material::StrengthFactor(look.roughness);
-        let index = push(&mut self.materials, to_value(&material));
-        self.color_materials.insert(key, index);
-        index
-    }
-
-    /// A mesh of one triangle-list primitive: POSITION (with its bounds),
-    /// NORMAL and u32 indices, each in its own buffer view.
-    fn add_triangles(&mut self, name: Option<String>, d: &MeshData, material: u32) -> u32 {
-        let (min, max) = d.bounds();
-        let positions = self.add_view(bytemuck::cast_slice(&d.positions), Some(gj::buffer::Target::ArrayBuffer), None);
-        let normals = self.add_view(bytemuck::cast_slice(&d.normals), Some(gj::buffer::Target::ArrayBuffer), None);
-        let indices =
-            self.add_view(bytemuck::cast_slice(&d.indices), Some(gj::buffer::Target::ElementArrayBuffer), None);
-        let f32s = gj::accessor::ComponentType::F32;
-        let vec3 = gj::accessor::Type::Vec3;
-        let position = self.add_accessor(positions, d.positions.len(), f32s, vec3, Some((json!(min), json!(max))));
-        let normal = self.add_accessor(normals, d.normals.len(), f32s, vec3, None);
-        let index = self.add_accessor(
-            indices,
-            d.indices.len(),
-            gj::accessor::ComponentType::U32,
-            gj::accessor::Type::Scalar,
-            None,
-        );
-        let mut mesh = json!({
-            "primitives": [{"attributes": {"POSITION": position, "NORMAL": normal}, "indices": index, "material": material}]
-        });
-        if let Some(name) = name {
-            mesh["name"] = json!(name);
-        }
-        push(&mut self.meshes, mesh)
-    }
-
-    /// A tightly packed accessor over all of `view`.
-    fn add_accessor(
-        &mut self,
-        view: gj::Index<gj::buffer::View>,
-        count: usize,
-        component: gj::accessor::ComponentType,
-        type_: gj::accessor::Type,
-        bounds: Option<(Value, Value)>,
-    ) -> u32 {
-        let (min, max) = bounds.unzip();
-        self.root
-            .push(gj::Accessor {
-                buffer_view: Some(view),
-                byte_offset: None,
-                count: USize64(count as u64),
-                component_type: Checked::Valid(gj::accessor::GenericComponentType(component)),
-                extensions: None,
-                extras: None,
-                type_: Checked::Valid(type_),
-                min,
-                max,
-                name: None,
-                normalized: false,
-                sparse: None,
-            })
-            .value() as u32
-    }
-
-    /// Appends `bytes` to the buffer (at a multiple of 4) as a buffer view.
-    fn add_view(
-        &mut self,
-        bytes: &[u8],
-        target: Option<gj::buffer::Target>,
-        stride: Option<usize>,
-    ) -> gj::Index<gj::buffer::View> {
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
-        self.bin.resize(self.bin.len().next_multiple_of(4), 0);
-        self.root.push(gj::buffer::View {
-            buffer: gj::Index::new(0),
-            byte_length: USize64(bytes.len() as u64),
-            byte_offset: Some(USize64(offset as u64)),
-            byte_stride: stride.map(gj::buffer::Stride),
-            name: None,
-            target: target.map(Checked::Valid),
-            extensions: None,
-            extras: None,
-        })
     }
 
     fn finish(mut self) -> Export {
@@ -745,14 +373,6 @@ impl Builder {
         }
         Export { json, nodes_json: self.nodes_json, bin: self.bin, images: self.image_data, warnings: self.warnings }
     }
-}
-
-/// One mesh of a whole file used as an object's mesh, written on a child
-/// node of the object's node.
-struct FilePart {
-    name: Option<String>,
-    mesh: Option<u32>,
-    transform: Transform,
 }
 
 /// Appends `value` to `list`; returns its index.

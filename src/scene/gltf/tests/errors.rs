@@ -2,6 +2,7 @@
 //! truncated and hostile files give one-line errors and never panic;
 //! legal files the strict parser refuses still open.
 
+use super::super::parse::percent_decode;
 use super::*;
 
 fn assert_error(result: Result<MeshData, GltfError>, path: &Path, needle: &str) {

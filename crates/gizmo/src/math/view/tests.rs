@@ -1,4 +1,4 @@
-//! Unit tests of `view.rs`, kept in their own file so the module stays short.
+//! Unit tests of [`View`] (`view/mod.rs`), kept in their own file so the module stays short.
 
 use super::*;
 use nalgebra::Vector2;
@@ -173,7 +173,7 @@ fn a_view_placed_in_a_window_shifts_every_screen_position_by_its_corner() {
     // the unplaced view's plus the corner; rays through corresponding
     // pixels are the same rays.
     for base in [persp(DepthMode::Reversed), persp(DepthMode::Standard), ortho(DepthMode::Reversed)] {
-        let placed = base.clone().at(300.0, 40.0);
+        let placed = base.at(300.0, 40.0);
         let shift = Vector2::new(300.0, 40.0);
         for p in [Point3::new(3.0, -2.0, -40.0), Point3::new(-1.0, 1.5, 2.0)] {
             let (a, b) = (base.world_to_screen(&p).unwrap(), placed.world_to_screen(&p).unwrap());

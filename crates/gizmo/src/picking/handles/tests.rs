@@ -1,4 +1,4 @@
-//! Unit tests of `handles.rs`, kept in their own file so the module stays short.
+//! Unit tests of `handles/mod.rs`, kept in their own file so the module stays short.
 
 use super::ring::{ring_hit_conic, ring_hit_with, ring_image, two_best_minima, RING_SAMPLES};
 use super::*;

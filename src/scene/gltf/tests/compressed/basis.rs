@@ -7,6 +7,7 @@
 //! the `.basis` file itself (another container, read by other code), and
 //! lie within the codec's loss of the encoded picture.
 
+use super::pictures::{picture_with, pixels_apart};
 use super::*;
 use basis_universal::{BasisTextureFormat, Compressor, CompressorParams};
 

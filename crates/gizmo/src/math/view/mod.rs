@@ -19,125 +19,17 @@
 
 use nalgebra::{Matrix4, Point2, Point3, Unit, Vector3, Vector4};
 
-use super::camera::{Camera, CameraError, DepthMode, Projection};
+use super::camera::{Camera, DepthMode, Projection};
 use super::geom::{Plane, Ray};
-use super::view_derive::{derive, Derived};
+use derived::{derive, Derived};
+pub use error::ViewError;
+pub use frustum::Frustum;
+use inverse::{affine_inverse, checked_inverse, projection_inverse, rigid_inverse};
 
-/// Why a [`View`] cannot be built.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ViewError {
-    /// The camera of [`View::new`] is invalid.
-    Camera(CameraError),
-    /// The viewport size (width, height) is not positive and finite.
-    Viewport(f64, f64),
-    /// A matrix (or one derived from it) is not invertible.
-    Singular,
-    /// A matrix given to [`View::from_matrices`] has a NaN or infinite entry.
-    NotFinite,
-    /// The matrices given to [`View::from_matrices`] are invertible but do
-    /// not describe a camera the gizmo can use; the text says why.
-    Unsupported(&'static str),
-}
-
-impl std::fmt::Display for ViewError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ViewError::Camera(e) => e.fmt(f),
-            ViewError::Viewport(w, h) => write!(f, "viewport size must be positive and finite, got {w} x {h}"),
-            ViewError::Singular => write!(f, "camera matrices are not invertible"),
-            ViewError::NotFinite => write!(f, "camera matrices have a non-finite entry"),
-            ViewError::Unsupported(why) => write!(f, "unsupported camera matrices: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for ViewError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ViewError::Camera(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<CameraError> for ViewError {
-    fn from(e: CameraError) -> ViewError {
-        ViewError::Camera(e)
-    }
-}
-
-/// Inverse of a rigid transform (rotation + translation).
-fn rigid_inverse(m: &Matrix4<f64>) -> Matrix4<f64> {
-    let r = m.fixed_view::<3, 3>(0, 0).transpose();
-    let t = -(r * m.fixed_view::<3, 1>(0, 3));
-    let mut out = Matrix4::identity();
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
-    out.fixed_view_mut::<3, 1>(0, 3).copy_from(&t);
-    out
-}
-
-/// Inverse of the projection matrices of [`Projection::matrix`]:
-/// perspective `[sx 0 0 0; 0 sy 0 0; 0 0 a b; 0 0 -1 0]` and orthographic
-/// `[sx 0 0 0; 0 sy 0 0; 0 0 a b; 0 0 0 1]`.
-fn projection_inverse(p: &Matrix4<f64>, ortho: bool) -> Option<Matrix4<f64>> {
-    let (sx, sy, a, b) = (p[(0, 0)], p[(1, 1)], p[(2, 2)], p[(2, 3)]);
-    let mut inv = Matrix4::zeros();
-    inv[(0, 0)] = 1.0 / sx;
-    inv[(1, 1)] = 1.0 / sy;
-    if ortho {
-        // z_c = a z_v + b.
-        inv[(2, 2)] = 1.0 / a;
-        inv[(2, 3)] = -b / a;
-        inv[(3, 3)] = 1.0;
-    } else {
-        // w_c = -z_v, z_c = a z_v + b w_v.
-        inv[(2, 3)] = -1.0;
-        inv[(3, 2)] = 1.0 / b;
-        inv[(3, 3)] = a / b;
-    }
-    inv.iter().all(|v| v.is_finite()).then_some(inv)
-}
-
-/// Max-row-sum norm.
-fn norm_inf<const N: usize>(a: &nalgebra::SMatrix<f64, N, N>) -> f64 {
-    (0..N).map(|r| a.row(r).abs().sum()).fold(0.0, f64::max)
-}
-
-/// The general inverse of an engine's projection matrix, or why there is
-/// none. It is accepted only when it is finite, the matrix is not so badly
-/// conditioned that the derived quantities would carry too few correct
-/// digits to place a cursor, and `m * inv` is the identity to match.
-fn checked_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
-    let inv = m.try_inverse().ok_or(ViewError::Singular)?;
-    let cond = norm_inf(m) * norm_inf(&inv);
-    let residual = (m * inv - Matrix4::identity()).abs().max();
-    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12 && residual <= 1e-12 * cond) {
-        return Err(ViewError::Singular);
-    }
-    Ok(inv)
-}
-
-/// The inverse of an engine's view matrix, which must be affine: the
-/// general inverse of its 3x3 linear part (conditioned as in
-/// [`checked_inverse`]) and the translation undone with it. Unlike a 4x4
-/// inverse this stays exact however far the camera is from the origin.
-fn affine_inverse(m: &Matrix4<f64>) -> Result<Matrix4<f64>, ViewError> {
-    let lin = m.fixed_view::<3, 3>(0, 0).into_owned();
-    let inv = lin.try_inverse().ok_or(ViewError::Singular)?;
-    let cond = norm_inf(&lin) * norm_inf(&inv);
-    if !(inv.iter().all(|v| v.is_finite()) && cond < 1e12) {
-        return Err(ViewError::Singular);
-    }
-    let scale = m.abs().max();
-    let tiny = |x: f64| x.abs() <= 1e-12 * scale;
-    if !(tiny(m[(3, 0)]) && tiny(m[(3, 1)]) && tiny(m[(3, 2)]) && (m[(3, 3)] - 1.0).abs() <= 1e-12) {
-        return Err(ViewError::Unsupported("the view matrix is not affine (last row must be 0 0 0 1)"));
-    }
-    let mut out = Matrix4::identity();
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(&inv);
-    out.fixed_view_mut::<3, 1>(0, 3).copy_from(&(-(inv * m.fixed_view::<3, 1>(0, 3))));
-    Ok(out)
-}
+mod derived;
+mod error;
+mod frustum;
+mod inverse;
 
 /// A world point's projection: screen position, depth-buffer value and
 /// distance along the camera's forward axis.
@@ -534,47 +426,6 @@ fn check_viewport(width: f64, height: f64) -> Result<(), ViewError> {
         Ok(())
     } else {
         Err(ViewError::Viewport(width, height))
-    }
-}
-
-/// Inward-facing frustum planes; `far` is `None` for the infinite
-/// reversed-Z perspective projection.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Frustum {
-    /// Left, right, top, bottom.
-    pub sides: [Plane; 4],
-    /// The near plane.
-    pub near: Plane,
-    /// The far plane; `None` when the projection has none.
-    pub far: Option<Plane>,
-}
-
-impl Frustum {
-    fn planes(&self) -> impl Iterator<Item = &Plane> {
-        self.sides.iter().chain(std::iter::once(&self.near)).chain(self.far.iter())
-    }
-
-    /// Whether `p` is inside (on the inner side of every plane).
-    pub fn contains_point(&self, p: &Point3<f64>) -> bool {
-        self.planes().all(|pl| pl.signed_distance(p) >= 0.0)
-    }
-
-    /// Conservative sphere test (false only when surely outside).
-    pub fn intersects_sphere(&self, center: &Point3<f64>, radius: f64) -> bool {
-        self.planes().all(|pl| pl.signed_distance(center) >= -radius)
-    }
-
-    /// Conservative axis-aligned box test (false only when surely outside).
-    pub fn intersects_aabb(&self, min: &Point3<f64>, max: &Point3<f64>) -> bool {
-        self.planes().all(|pl| {
-            let n = pl.normal;
-            let pv = Point3::new(
-                if n.x >= 0.0 { max.x } else { min.x },
-                if n.y >= 0.0 { max.y } else { min.y },
-                if n.z >= 0.0 { max.z } else { min.z },
-            );
-            pl.signed_distance(&pv) >= 0.0
-        })
     }
 }
 

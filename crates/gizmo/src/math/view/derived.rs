@@ -8,9 +8,9 @@
 
 use nalgebra::{Matrix3, Matrix4, Point3, Unit, Vector3, Vector4};
 
-use super::camera::DepthMode;
-use super::geom::unit;
-use super::view::ViewError;
+use super::error::ViewError;
+use crate::math::camera::DepthMode;
+use crate::math::geom::unit;
 
 /// Everything a [`View`] reads off its matrices.
 #[derive(Clone, Copy, Debug, PartialEq)]

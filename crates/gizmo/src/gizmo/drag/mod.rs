@@ -22,8 +22,19 @@
 //! - Ring: signed angle about the axis between the ray-plane hits, unwrapped
 //!   across frames. A ring seen nearly edge-on at mouse-down uses a
 //!   screen-space tangent drag for the whole drag instead.
+//!
+//! This file holds a drag's state, its start and the update from the
+//! cursor; `typed.rs` places the targets by a typed value or a snapped
+//! point instead, `apply.rs` turns a [`Delta`] into the targets' local
+//! transforms, `sweep.rs` gives a ring drag's swept sector, and
+//! `numeric.rs` the scalar helpers (snapping, angles, bisection).
 
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod apply;
+mod numeric;
+mod sweep;
+mod typed;
 
 use nalgebra::{Matrix3, Point2, Point3, Unit, UnitQuaternion, Vector2, Vector3};
 
@@ -33,6 +44,8 @@ use super::layout::GizmoFrame;
 use super::types::{Axis, GizmoConfig, Handle, Pivot, Snap, Target};
 use crate::math::closest::ray_plane;
 use crate::math::{closest_ray_circle, Circle, Plane, Transform, View};
+use numeric::{bisect, depth_ok, snap_along, snap_to, wrap_pi};
+pub use sweep::Sweep;
 
 /// A ring whose normal is within this cosine of perpendicular to the cursor
 /// ray at mouse-down (about 5.7 degrees from edge-on) drags along its
@@ -83,23 +96,6 @@ pub enum Delta {
     /// Scale factors along the gizmo's three axes, about the pivot.
     Scale([f64; 3]),
 }
-
-/// What a ring drag has swept so far, for drawing its sector
-/// (`Gizmo::sweep`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sweep {
-    /// The ring's centre (the pivot at mouse-down).
-    pub centre: Point3<f64>,
-    /// The ring's axis (unit): the sweep turns about it, right handed.
-    pub axis: Vector3<f64>,
-    /// Unit direction in the ring's plane where the sweep starts.
-    pub start: Vector3<f64>,
-    /// The ring's radius in world units.
-    pub radius: f64,
-    /// The angle swept (radians, signed about `axis`), as applied.
-    pub angle: f64,
-}
-
 /// One drag update's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DragUpdate {
@@ -140,65 +136,6 @@ pub struct DragState {
     /// The latest update, if the cursor has moved since mouse-down.
     pub last: Option<DragUpdate>,
 }
-
-fn depth_ok(view: &View, z: f64, zmax: f64) -> bool {
-    z >= view.near() && z <= zmax
-}
-
-fn wrap_pi(a: f64) -> f64 {
-    use std::f64::consts::{PI, TAU};
-    // The common case (a difference of two atan2 angles) without fmod.
-    if (-PI..PI).contains(&a) {
-        return a;
-    }
-    if (PI..3.0 * PI).contains(&a) {
-        return a - TAU;
-    }
-    if (-3.0 * PI..-PI).contains(&a) {
-        return a + TAU;
-    }
-    let t = TAU;
-    let r = (a + std::f64::consts::PI).rem_euclid(t) - std::f64::consts::PI;
-    if r.is_finite() {
-        r
-    } else {
-        0.0
-    }
-}
-
-fn snap_to(v: f64, inc: f64) -> f64 {
-    if inc > 0.0 && inc.is_finite() {
-        (v / inc).round() * inc
-    } else {
-        v
-    }
-}
-
-/// A translation `d` along a unit axis, snapped: the delta itself rounded
-/// to the increment, or with [`Snap::absolute`] the pivot's coordinate
-/// along the axis (`start + d`) rounded and the delta that reaches it.
-fn snap_along(start: f64, d: f64, snap: &Snap) -> f64 {
-    if snap.absolute {
-        snap_to(start + d, snap.translate) - start
-    } else {
-        snap_to(d, snap.translate)
-    }
-}
-
-/// Bisects the screen segment `ok -> m` for the last position where `valid` holds.
-fn bisect(ok: Point2<f64>, m: Point2<f64>, mut valid: impl FnMut(&Point2<f64>) -> bool) -> Point2<f64> {
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..48 {
-        let mid = 0.5 * (lo + hi);
-        if valid(&(ok + (m - ok) * mid)) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    ok + (m - ok) * lo
-}
-
 impl DragState {
     /// Starts a drag of `handle` at cursor `m0`. `None` when the handle
     /// cannot be dragged from here (its image or plane is degenerate).
@@ -474,179 +411,11 @@ impl DragState {
         self.last = Some(update.clone());
         Some(update)
     }
-
-    /// Moves the pivot to `point` instead of following the cursor (vertex
-    /// and surface snapping), within what the handle allows: along its axis,
-    /// in its plane, or freely for the view-plane handle. `None` (and no
-    /// change) for other handles or a non-finite point.
-    pub fn move_pivot_to(&mut self, point: &Point3<f64>) -> Option<DragUpdate> {
-        let to = point - self.frame.pivot;
-        let axes = &self.frame.axes;
-        let d = match self.handle {
-            Handle::TranslateAxis(a) => axes[a.index()] * axes[a.index()].dot(&to),
-            Handle::TranslatePlane(a) => to - axes[a.index()] * axes[a.index()].dot(&to),
-            Handle::TranslateView => to,
-            _ => return None,
-        };
-        if !d.iter().all(|v| v.is_finite()) {
-            return None;
-        }
-        let delta = Delta::Translate(d);
-        let update = DragUpdate {
-            handle: self.handle,
-            transforms: self.apply(&delta),
-            delta,
-            clamped: false,
-            tangent_fallback: false,
-        };
-        self.last = Some(update.clone());
-        Some(update)
-    }
-
-    /// The sector a ring drag has swept (the angle of the rotation last
-    /// applied, snapped or typed as it was); `None` for other handles.
-    pub fn sweep(&self) -> Option<Sweep> {
-        let radius = match self.handle {
-            Handle::RotateAxis(_) => GEOMETRY.ring_radius,
-            Handle::RotateView => GEOMETRY.view_ring_radius,
-            _ => return None,
-        } * self.frame.len;
-        let (axis, start) = match self.kind {
-            Kind::Ring { axis, r0, .. } => (axis.into_inner(), r0.try_normalize(1e-12)?),
-            Kind::Tangent { axis, .. } => {
-                let axis = axis.into_inner();
-                // Any direction in the ring's plane: the view's, made perpendicular.
-                let d = self.frame.view_dir - axis * axis.dot(&self.frame.view_dir);
-                let d = d.try_normalize(1e-9).unwrap_or_else(|| axis.cross(&Vector3::x()).normalize());
-                (axis, d.cross(&axis).try_normalize(1e-9)?)
-            }
-            _ => return None,
-        };
-        let angle = match self.last.as_ref().map(|u| u.delta) {
-            Some(Delta::Rotate(q)) => q.axis().map_or(0.0, |a| q.angle() * a.dot(&axis).signum()),
-            _ => 0.0,
-        };
-        // A quaternion keeps the angle within half a turn: whole turns
-        // back as typed, or as the cursor went round (the ring's total).
-        let angle = match self.kind {
-            _ if self.typed_angle.is_some() => self.typed_angle.unwrap_or(angle),
-            Kind::Ring { total, .. } => {
-                let turns = ((total - angle) / std::f64::consts::TAU).round();
-                angle + turns * std::f64::consts::TAU
-            }
-            _ => angle,
-        };
-        Some(Sweep { centre: self.frame.pivot, axis, start, radius, angle })
-    }
-
-    /// Whether the handle takes a typed value ([`DragState::typed`]):
-    /// translate and scale axes, uniform scale, the rings.
-    pub fn takes_typed(&self) -> bool {
-        match self.handle {
-            Handle::TranslateAxis(_) | Handle::ScaleAxis(_) | Handle::ScaleUniform => true,
-            Handle::RotateAxis(_) | Handle::RotateView => matches!(self.kind, Kind::Ring { .. } | Kind::Tangent { .. }),
-            _ => false,
-        }
-    }
-
-    /// Places the targets as if the drag had produced `value` exactly:
-    /// metres along the dragged axis, degrees about the ring's axis (right
-    /// handed), or the scale factor (along the axis, or uniform; at least
-    /// [`MIN_SCALE_FACTOR`]). `None` (the start transforms) shows the
-    /// drag's start; `None` is returned for handles that take no typed
-    /// value or a non-finite one. No snapping applies.
-    pub fn typed(&mut self, value: Option<f64>) -> Option<DragUpdate> {
-        if !self.takes_typed() || value.is_some_and(|v| !v.is_finite()) {
-            return None;
-        }
-        let axes = &self.frame.axes;
-        let mut clamped = false;
-        let delta = match (self.handle, value) {
-            (Handle::TranslateAxis(_) | Handle::RotateAxis(_) | Handle::RotateView, None) => {
-                self.typed_angle = Some(0.0);
-                Delta::Translate(Vector3::zeros())
-            }
-            (Handle::TranslateAxis(a), Some(v)) => Delta::Translate(axes[a.index()] * v),
-            (Handle::RotateAxis(_) | Handle::RotateView, Some(v)) => {
-                let axis = match self.kind {
-                    Kind::Ring { axis, .. } | Kind::Tangent { axis, .. } => axis,
-                    _ => return None,
-                };
-                self.typed_angle = Some(v.to_radians());
-                Delta::Rotate(UnitQuaternion::from_axis_angle(&axis, v.to_radians()))
-            }
-            (_, v) => {
-                let f = v.unwrap_or(1.0);
-                let f = if f < MIN_SCALE_FACTOR {
-                    clamped = true;
-                    MIN_SCALE_FACTOR
-                } else {
-                    f.min(1e6)
-                };
-                match self.handle {
-                    Handle::ScaleAxis(a) => {
-                        let mut s = [1.0; 3];
-                        s[a.index()] = f;
-                        Delta::Scale(s)
-                    }
-                    _ => Delta::Scale([f; 3]),
-                }
-            }
-        };
-        let update =
-            DragUpdate { handle: self.handle, transforms: self.apply(&delta), delta, clamped, tangent_fallback: false };
-        self.last = Some(update.clone());
-        Some(update)
-    }
-
-    /// Applies a world-space change about the start pivot to every target,
-    /// converting world deltas into each parent's space.
-    pub fn apply(&self, delta: &Delta) -> Vec<Transform> {
-        self.start
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let pos = self.start_pos[i];
-                // Rotations and scales turn about the pivot, or about each
-                // target's own origin (individual origins).
-                let p = if self.individual { pos } else { self.frame.pivot };
-                let mut local = t.local;
-                let world_delta = match delta {
-                    Delta::Translate(d) => *d,
-                    Delta::Rotate(q) => {
-                        let pr = self.parent_rot[i];
-                        local.rotation =
-                            UnitQuaternion::new_normalize((pr.inverse() * q * pr * local.rotation).into_inner());
-                        (p + q * (pos - p)) - pos
-                    }
-                    Delta::Scale(f) => {
-                        let mut d = Vector3::zeros();
-                        for (k, a) in self.frame.axes.iter().enumerate() {
-                            local.scale[k] *= f[k];
-                            d += a * ((f[k] - 1.0) * (pos - p).dot(a));
-                        }
-                        d
-                    }
-                };
-                if let Some(inv) = &self.parent_inv[i] {
-                    let ld = inv * world_delta;
-                    if ld.iter().all(|v| v.is_finite()) {
-                        local.position += ld;
-                    }
-                }
-                if local.is_finite() {
-                    local
-                } else {
-                    t.local
-                }
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::wrap_pi;
+    use super::numeric::wrap_pi;
 
     #[test]
     fn wrap_pi_fast_cases_match_the_general_formula() {
