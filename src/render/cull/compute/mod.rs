@@ -47,8 +47,8 @@ mod edit_copies;
 mod members;
 mod pending;
 mod provisional;
-mod read_back;
 mod records;
+mod scene_reads;
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
