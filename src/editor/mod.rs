@@ -615,11 +615,3 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_hide;
-#[cfg(test)]
-mod tests_look;
-#[cfg(test)]
-mod tests_pick;
-#[cfg(test)]
-mod tests_quad;
