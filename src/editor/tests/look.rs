@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::editor::select::Selection;
 use crate::editor::*;
+use crate::gizmo::{Mode, Pivot, Placement, Space};
 use crate::scene::Object;
 
 /// Every operation on a `Selection` against a plain list.

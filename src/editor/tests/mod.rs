@@ -4,7 +4,8 @@
 //! their own here.
 
 use super::*;
-use crate::gizmo::{Axis, Space};
+use crate::gizmo::{Axis, Mode, Space};
+use crate::math::Transform;
 use nalgebra::Vector3;
 
 mod hide;
