@@ -17,14 +17,17 @@
 //! to date incrementally while objects move) and the camera. The renderer
 //! reads [`Editor::view`], [`Editor::scene`], [`Editor::world_matrices`],
 //! [`Editor::selection`] and [`Editor::overlay`]. Submodules: [`camera`]
-//! (camera operations), `changes` (duplicate, delete, history), `navigate`
+//! (camera operations), `add_remove` (duplicate, import, delete, reload),
+//! `apply` (undo, redo), `change_log` (what renderers redraw), `navigate`
 //! (views, fly), `pick` (triangles under the cursor, vertex snapping),
 //! `select` (clicks, box selection, [`FrameProbe`]).
 
+mod add_remove;
 mod animate;
+mod apply;
 mod bounds;
 pub mod camera;
-mod changes;
+mod change_log;
 mod command;
 mod events;
 mod hide;
@@ -40,7 +43,9 @@ mod pick;
 pub mod quad;
 mod ruler;
 mod select;
+mod selection_look;
 mod skin;
+mod transforms;
 
 pub use animate::AnimationState;
 pub use command::Command;
@@ -56,17 +61,18 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix4, Point2, Point3};
 
-use crate::gizmo::{Gizmo, GizmoConfig, Handle, Mode, OverlayInstance, Pivot, Placement, Space, Target};
+use crate::gizmo::{Gizmo, GizmoConfig, Handle};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::look::Lighting;
-use crate::math::{Camera, DepthMode, Transform, View};
+use crate::math::{Camera, DepthMode, View};
 use crate::picking::{BoxTree, Boxes};
-use crate::scene::{transform_problem, MeshRef, Primitive, Scene, MIN_SCALE};
+use crate::scene::{MeshRef, Primitive, Scene};
 pub use camera::AxisView;
 
-use changes::ChangeLog;
-pub use changes::{ChangeMark, EditMark, SceneChanges};
+use change_log::ChangeLog;
+pub use change_log::{ChangeMark, EditMark, SceneChanges};
 pub use history::{Edit, History};
+use selection_look::{LookKey, SelectionLook};
 
 /// Vertex snapping reaches vertices this close to the cursor (pixels).
 pub const VERTEX_SNAP_PX: f64 = 20.0;
@@ -96,40 +102,9 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     (Point3::from(lo), Point3::from(hi))
 }
 
-/// Whether two world matrices are drawn alike: each column of the linear
-/// part within 1e-9 of its length (f32, which renderers draw with, resolves
-/// 6e-8), the translation within 1e-12 of its size (plus 1e-12 m). A
-/// reparent that keeps an object's world matrix gives one that differs from
-/// the old in the last bits of f64.
-fn drawn_alike(a: &Matrix4<f64>, b: &Matrix4<f64>) -> bool {
-    let linear = (0..3).all(|c| {
-        let (x, y) = (a.fixed_view::<3, 1>(0, c), b.fixed_view::<3, 1>(0, c));
-        (x - y).amax() <= 1e-9 * x.amax()
-    });
-    let (t, u) = (a.fixed_view::<3, 1>(0, 3), b.fixed_view::<3, 1>(0, 3));
-    linear && (t - u).amax() <= 1e-12 * (1.0 + t.amax())
-}
-
 /// The pick tree of `scene`'s objects with local bounds `bounds`.
 fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
     BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
-}
-
-/// What [`Editor::selection_look`] was worked out from.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct LookKey {
-    selection: u64,
-    changes: ChangeMark,
-    structure: u64,
-    bounds: u64,
-    gizmo: (Mode, Space, Pivot),
-}
-
-/// The gizmo's placement for the selection and its selected empties.
-#[derive(Debug)]
-struct SelectionLook {
-    placement: Option<Placement>,
-    empties: Vec<usize>,
 }
 
 /// Editor state. See the module docs for the bindings. Its parts are owned
@@ -291,60 +266,6 @@ impl Editor {
         &self.history
     }
 
-    /// Sets object `i`'s local transform (scripts, tools), keeping picking
-    /// current. Ignored during a drag, for an invalid index, and for a
-    /// transform a scene file could not hold ([`transform_problem`]: a zero
-    /// scale, a non-finite number), so whatever the editor holds can be
-    /// saved and opened again. Returns whether it was written.
-    pub fn set_transform(&mut self, i: usize, t: Transform) -> bool {
-        if !self.scene.contains(i) || self.gizmo.is_dragging() || transform_problem(&t).is_some() {
-            return false;
-        }
-        self.write_transforms(&[i], &[t]);
-        true
-    }
-
-    /// Sets object `i`'s local transform as one undo step (a typed value):
-    /// the same write and history entry a completed drag makes. `before` is
-    /// the transform the edit started from.
-    pub fn commit_transform(&mut self, i: usize, before: Transform, after: Transform) -> bool {
-        if !self.scene.contains(i) || self.gizmo.is_dragging() || transform_problem(&after).is_some() {
-            return false;
-        }
-        self.write_transforms(&[i], &[after]);
-        if before != after {
-            self.history.push(Edit::Transform { objects: vec![i], before: vec![before], after: vec![after] });
-        }
-        self.rehover();
-        true
-    }
-
-    /// Records the local transforms the objects of `before` have now as
-    /// one undo step from the transforms given there (fields typed into or
-    /// dragged over several frames write as they go, through
-    /// [`Editor::set_transform`], and record one step at the end). Objects
-    /// gone since, or unchanged, are left out.
-    pub fn commit_transforms(&mut self, before: &[(usize, Transform)]) -> bool {
-        if self.gizmo.is_dragging() {
-            return false;
-        }
-        let changed: Vec<(usize, Transform, Transform)> = before
-            .iter()
-            .filter_map(|&(i, b)| self.scene.get(i).map(|o| (i, b, o.transform)))
-            .filter(|(_, b, a)| b != a)
-            .collect();
-        if changed.is_empty() {
-            return false;
-        }
-        self.history.push(Edit::Transform {
-            objects: changed.iter().map(|c| c.0).collect(),
-            before: changed.iter().map(|c| c.1).collect(),
-            after: changed.iter().map(|c| c.2).collect(),
-        });
-        self.rehover();
-        true
-    }
-
     /// Selects object `i` as a click does (`add`: as Shift+click does, i.e.
     /// toggles it, making it active when added). A hidden object cannot be
     /// selected.
@@ -414,60 +335,6 @@ impl Editor {
         self.scene.world_matrices()
     }
 
-    /// What the selection shows, worked out again only when the selection,
-    /// a transform, the hierarchy, a mesh's bounds or the gizmo's mode,
-    /// space or pivot changed: so hovering and drawing cost the same with a
-    /// million objects selected as with one (the placement walks every
-    /// target).
-    fn selection_look(&self) -> Arc<SelectionLook> {
-        let c = &self.gizmo.config;
-        let key = LookKey {
-            selection: self.selection.version(),
-            changes: self.log_position(),
-            structure: self.scene.structure(),
-            bounds: self.pick.bounds.edits(),
-            gizmo: (c.mode, c.space, c.pivot),
-        };
-        if let Some((k, look)) = &*self.look.borrow() {
-            if *k == key {
-                return look.clone();
-            }
-        }
-        let look = Arc::new(SelectionLook {
-            placement: Placement::of(&self.targets(), c),
-            empties: self
-                .selection
-                .iter()
-                .copied()
-                .filter(|&i| self.scene.objects()[i].mesh == crate::scene::MeshRef::Empty)
-                .collect(),
-        });
-        *self.look.borrow_mut() = Some((key, look.clone()));
-        look
-    }
-
-    /// Gizmo draw data for this frame.
-    /// What the overlay pass draws: the gizmo, and an axis cross on each
-    /// selected empty (`docs/spec/assets.md`: empties have no geometry to show).
-    pub fn overlay(&self) -> Vec<OverlayInstance> {
-        let Some(v) = self.view() else { return Vec::new() };
-        self.overlay_in(&v)
-    }
-
-    /// [`Editor::overlay`] for view `v` (one view of the quad view).
-    fn overlay_in(&self, v: &View) -> Vec<OverlayInstance> {
-        let look = self.selection_look();
-        let mut out = self.gizmo.instances_at(v, look.placement.as_ref());
-        for &i in &look.empties {
-            let world = self.scene.world_matrix(i);
-            let origin = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
-            if let Some(wpp) = v.world_per_pixel(&origin) {
-                out.extend(crate::gizmo::axis_cross(&world, wpp));
-            }
-        }
-        out
-    }
-
     pub fn hovered_handle(&self) -> Option<Handle> {
         self.gizmo.hovered()
     }
@@ -479,109 +346,6 @@ impl Editor {
     /// The active (last selected) object.
     pub fn active(&self) -> Option<usize> {
         self.selection.last().copied()
-    }
-
-    /// Selected objects without a selected ancestor (moving a parent
-    /// already moves its children), the active one's root first (the gizmo
-    /// takes its local axes from the first target).
-    fn roots_of_selection(&self) -> Vec<usize> {
-        self.selection
-            .iter()
-            .rev()
-            .copied()
-            .filter(|&i| !self.scene.hierarchy().ancestors(i).any(|p| self.selection.contains(p)))
-            .collect()
-    }
-
-    /// The gizmo's targets: the selected roots.
-    pub fn targets(&self) -> Vec<Target> {
-        self.roots_of_selection()
-            .into_iter()
-            .map(|i| Target {
-                local: self.scene.objects()[i].transform,
-                parent_world: self.scene.parent_world_matrix(i),
-                bounds: Some(self.pick.bounds[i]),
-            })
-            .collect()
-    }
-
-    /// Writes transforms and refreshes the pick index for them and their descendants.
-    /// An edit's write first returns to the rest pose ([`Editor::before_edit`]).
-    fn write_transforms(&mut self, objects: &[usize], transforms: &[Transform]) {
-        self.write_transforms_from(objects, transforms, None);
-    }
-
-    /// [`Editor::write_transforms`] where the objects' world matrices
-    /// before the write are known (`worlds`, one per object; a reparent,
-    /// which keeps them): an object whose world matrix draws the same
-    /// afterwards ([`drawn_alike`]), so its whole subtree, is neither
-    /// logged nor looked at again, so reparenting many objects costs
-    /// renderers and the pick tree nothing.
-    fn write_transforms_from(&mut self, objects: &[usize], transforms: &[Transform], worlds: Option<&[Matrix4<f64>]>) {
-        self.before_edit();
-        for (&i, t) in objects.iter().zip(transforms) {
-            if let Some(o) = self.scene.object_mut(i) {
-                // A scale drag can shrink a component past what a scene file
-                // holds (each drag stops at MIN_SCALE_FACTOR of its start, but
-                // drags compound): it stops at MIN_SCALE, keeping its sign.
-                let mut t = *t;
-                for s in t.scale.iter_mut() {
-                    if s.abs() < MIN_SCALE {
-                        *s = MIN_SCALE.copysign(*s);
-                    }
-                }
-                *o.transform = t;
-            }
-        }
-        // The written objects and their subtrees, each once (a written object
-        // may sit below another): what this costs depends on what moved, not
-        // on the size of the scene.
-        let mut written: Vec<usize> = objects.to_vec();
-        written.sort_unstable();
-        let mut moved: Vec<usize> = Vec::new();
-        for (k, &i) in objects.iter().enumerate().filter(|&(_, &i)| self.scene.contains(i)) {
-            if worlds.and_then(|w| w.get(k)).is_some_and(|w| drawn_alike(w, &self.scene.world_matrix(i))) {
-                self.log.edited();
-                continue;
-            }
-            if !self.scene.hierarchy().ancestors(i).any(|p| written.binary_search(&p).is_ok()) {
-                moved.push(i);
-                moved.extend(self.scene.hierarchy().descendants(i));
-            }
-        }
-        self.log.changed(&moved, self.scene.id_bound());
-        for &i in &moved {
-            self.pick.set(i, &self.scene);
-        }
-        self.repose_moved(&moved);
-    }
-
-    pub fn undo(&mut self) -> bool {
-        if self.gizmo.is_dragging() {
-            return false;
-        }
-        match self.history.take_undo() {
-            Some(e) => {
-                self.apply(&e, false);
-                self.history.undone(e);
-                true
-            }
-            None => false,
-        }
-    }
-
-    pub fn redo(&mut self) -> bool {
-        if self.gizmo.is_dragging() {
-            return false;
-        }
-        match self.history.take_redo() {
-            Some(e) => {
-                self.apply(&e, true);
-                self.history.redone(e);
-                true
-            }
-            None => false,
-        }
     }
 
     /// Abandons a drag in progress, restoring the start transforms.
@@ -621,11 +385,3 @@ impl Editor {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_hide;
-#[cfg(test)]
-mod tests_look;
-#[cfg(test)]
-mod tests_pick;
-#[cfg(test)]
-mod tests_quad;

@@ -6,7 +6,8 @@
 //! - `renderer/`: [`Renderer`], which sequences the passes of one frame on
 //!   an off-screen image or a window (`record.rs`), with the per-frame
 //!   resources (`frame.rs`), the targets (`target.rs`: off-screen image,
-//!   swapchain, depth and id images) and the read-backs (`readback.rs`).
+//!   swapchain, depth and id images) and the read-backs (`image_copies.rs`
+//!   records the copies, `pixel_reads.rs` reads them).
 //! - `cull/`: which objects the scene pass draws: the CPU / GPU choice
 //!   (`choice.rs`), the exact small-object test (`small.rs`) and the compute
 //!   path (`compute/`: persistent object records, the cull dispatch into
@@ -16,7 +17,8 @@
 //!   also record into their own frames. Each owns its pipeline and records
 //!   itself from plain inputs inside a rendering scope.
 //! - `assets/`: meshes on the GPU with their parts by material, materials
-//!   (descriptor sets, samplers) and textures (sRGB, mips made by blits).
+//!   (descriptor sets, samplers), the environment's maps and textures
+//!   (sRGB, mips made by blits).
 //! - `device/`: context (instance, device, queue, allocator), ownership
 //!   (`Destroy` + `Guard`, which every device-level object follows), memory,
 //!   uploads, descriptors, the image-layout barrier table, what all

@@ -12,29 +12,40 @@
 //! press and a release works in scripts exactly as in the window.
 //!
 //! Sizes are egui points; one point is `u` physical pixels (the UI scale).
+//!
+//! This file holds the UI's state and the routing of events; a pass runs
+//! in `pass`, lays out through `layout` (the `toolbar`, the `status` line,
+//! the `side_panel` with the `outliner`, the `view_overlays`) and records
+//! what it laid out in the `trace`.
 
 mod dialog;
+mod egui_events;
 mod expr;
+mod layout;
 mod number;
 pub use dialog::DialogKind;
 mod outliner;
-mod panels;
+mod pass;
+mod rename;
+mod side_panel;
+mod status;
+mod toolbar;
+mod trace;
+mod view_overlays;
 pub mod widget;
 
-use panels::build;
-pub use panels::status_text;
+pub use status::status_text;
+pub use trace::UiTrace;
 
-use std::collections::BTreeMap;
-
-use egui::{Pos2, Rect, Vec2};
+use egui::{Pos2, Vec2};
 use nalgebra::Point2;
-use serde::{Deserialize, Serialize};
 
 use crate::editor::quad::PERSPECTIVE;
 use crate::editor::{Command, Editor, FrameProbe, Outcome};
 use crate::input::{Event, Modifiers, MouseButton};
-use crate::math::Transform;
-use crate::render::UiDraw;
+use egui_events::{egui_key, egui_mods};
+use pass::FieldEdit;
+use trace::px_rect;
 
 /// Toolbar height in points (at most 40).
 pub const TOOLBAR_HEIGHT: f32 = 32.0;
@@ -58,26 +69,6 @@ enum Owner {
         dragged: bool,
     },
     Editor,
-}
-
-/// What the last pass laid out, for traces and tests: the status text and
-/// the named controls' rectangles in physical pixels `[x0, y0, x1, y1]`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UiTrace {
-    /// The status line's text as laid out.
-    pub status: String,
-    /// Whether the side panel is shown.
-    pub panel: bool,
-    /// The controls by name (`mode.translate`, `position.x`, `outliner.crate`, ...).
-    pub rects: BTreeMap<String, [f64; 4]>,
-}
-
-/// An edit of a transform field in progress: the objects it changed, each
-/// with the transform it started from.
-#[derive(Clone, Debug, Default)]
-struct FieldEdit {
-    before: Vec<(usize, Transform)>,
 }
 
 /// The UI's state besides the editor's.
@@ -118,7 +109,7 @@ pub struct Ui {
     /// The outliner's filter text (Ctrl+F, a script's `filter`).
     filter: String,
     /// A rename typed in place (an outliner row, the name field).
-    renaming: Option<panels::Renaming>,
+    renaming: Option<rename::Renaming>,
     /// The outliner scrolls the active row into view in the next pass (F2).
     reveal_active: bool,
     /// The active object the outliner last unfolded its ancestors for.
@@ -139,46 +130,6 @@ pub const ROWS_PER_NOTCH: f32 = 3.5;
 impl std::fmt::Debug for Ui {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ui").field("scale", &self.scale).field("panel", &self.panel).finish_non_exhaustive()
-    }
-}
-
-fn px_rect(r: Rect, u: f64) -> [f64; 4] {
-    [r.min.x as f64 * u, r.min.y as f64 * u, r.max.x as f64 * u, r.max.y as f64 * u]
-}
-
-/// Our key name as egui's key, for keys a field uses.
-fn egui_key(name: &str) -> Option<egui::Key> {
-    use egui::Key;
-    Some(match name {
-        "Enter" | "NumpadEnter" => Key::Enter,
-        "Escape" => Key::Escape,
-        "Backspace" => Key::Backspace,
-        "Delete" => Key::Delete,
-        "Tab" => Key::Tab,
-        "ArrowLeft" => Key::ArrowLeft,
-        "ArrowRight" => Key::ArrowRight,
-        "ArrowUp" => Key::ArrowUp,
-        "ArrowDown" => Key::ArrowDown,
-        "Home" => Key::Home,
-        "End" => Key::End,
-        "A" => Key::A,
-        "C" => Key::C,
-        "V" => Key::V,
-        "X" => Key::X,
-        "Z" => Key::Z,
-        _ => return None,
-    })
-}
-
-fn egui_mods(m: Modifiers) -> egui::Modifiers {
-    egui::Modifiers { alt: m.alt, ctrl: m.ctrl, shift: m.shift, mac_cmd: false, command: m.ctrl }
-}
-
-fn egui_button(b: MouseButton) -> egui::PointerButton {
-    match b {
-        MouseButton::Left => egui::PointerButton::Primary,
-        MouseButton::Right => egui::PointerButton::Secondary,
-        MouseButton::Middle => egui::PointerButton::Middle,
     }
 }
 
@@ -294,22 +245,6 @@ impl Ui {
         if dt.is_finite() && dt > 0.0 {
             self.time += dt;
         }
-    }
-
-    /// Whether `p` is on a part of the UI (a bar, the panel, a popup, the widget).
-    fn over_ui(&self, p: Point2<f64>) -> bool {
-        let u = self.scale;
-        let (w, h) = self.size;
-        let on_bar = p.y < TOOLBAR_HEIGHT as f64 * u || p.y >= h - STATUS_HEIGHT as f64 * u;
-        let on_panel = self.panel && p.x >= w - PANEL_WIDTH as f64 * u && p.y >= PANEL_TOP as f64 * u;
-        let inside = p.x >= 0.0 && p.y >= 0.0 && p.x < w && p.y < h;
-        // Popups and other areas above the background (not tooltips, which take no input).
-        let pos = Pos2::new((p.x / u) as f32, (p.y / u) as f32);
-        let on_area = self
-            .ctx
-            .layer_id_at(pos)
-            .is_some_and(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip));
-        inside && (on_bar || on_panel || on_area)
     }
 
     /// Handles one event: routes it to the UI, the view widget or the
@@ -534,25 +469,6 @@ impl Ui {
         command
     }
 
-    /// Starts renaming object `i` in its outliner row, its text selected.
-    fn start_rename(&mut self, editor: &Editor, i: usize) {
-        let Some(o) = editor.scene().get(i) else { return };
-        self.renaming = Some(panels::Renaming { object: i, text: o.name.to_string(), start: true, in_panel: false });
-    }
-
-    /// A confirmed rename: object `i` takes `name` (made unique); a
-    /// refusal goes to the status line. An unchanged name does nothing.
-    pub fn rename_object(&mut self, editor: &mut Editor, i: usize, name: &str) {
-        if editor.scene().get(i).is_none_or(|o| o.name == name) {
-            return;
-        }
-        self.notice = match editor.rename(i, name) {
-            Ok(given) if given != name => Some(format!("Renamed to {given} (\"{name}\" is taken)")),
-            Ok(_) => None,
-            Err(why) => Some(format!("Not renamed: {why}")),
-        };
-    }
-
     /// Opens a file dialog with `path` in its field.
     pub fn open_dialog(&mut self, editor: &mut Editor, kind: DialogKind, path: String) {
         if self.off {
@@ -573,175 +489,6 @@ impl Ui {
     /// Which file dialog is open, if one is.
     pub fn dialog(&self) -> Option<DialogKind> {
         self.dialog.as_ref().map(|d| d.kind)
-    }
-
-    fn pointer_button(&mut self, button: MouseButton, pressed: bool) {
-        let Some(p) = self.cursor else { return };
-        let u = self.scale;
-        self.events.push(egui::Event::PointerButton {
-            pos: Pos2::new((p.x / u) as f32, (p.y / u) as f32),
-            button: egui_button(button),
-            pressed,
-            modifiers: egui_mods(self.mods),
-        });
-    }
-
-    /// Runs one egui pass over the queued events and applies what the UI asks.
-    /// `discard`: drop the field edits the pass asks for.
-    pub fn run(&mut self, editor: &mut Editor, discard: bool) {
-        let u = self.scale;
-        let (w, h) = self.size;
-        let mut raw = egui::RawInput {
-            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new((w / u) as f32, (h / u) as f32))),
-            time: Some(self.time),
-            events: std::mem::take(&mut self.events),
-            focused: true,
-            ..Default::default()
-        };
-        raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(u as f32);
-        let mut actions = Vec::new();
-        let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
-        let status = status_text(editor, self.frame_ms, self.notice.as_deref());
-        let ed: &Editor = editor;
-        // A new active object (a click in the 3D view) has its ancestors' rows unfolded.
-        if ed.active() != self.seen_active {
-            self.seen_active = ed.active();
-            if let Some(a) = ed.active() {
-                self.outliner.expand_to(ed.scene(), a);
-            }
-        }
-        if self.renaming.as_ref().is_some_and(|r| !ed.scene().contains(r.object)) {
-            self.renaming = None;
-        }
-        let filter_now = self.filter.clone();
-        if self.panel {
-            self.outliner.shown(ed.scene(), &filter_now);
-        }
-        let (rows, collapsed) = self.outliner.last_shown(&filter_now);
-        let mut io = panels::OutlinerIo {
-            rows,
-            collapsed,
-            filter: &mut self.filter,
-            focus_filter: std::mem::take(&mut self.focus_filter),
-            reveal_active: std::mem::take(&mut self.reveal_active),
-            renaming: &mut self.renaming,
-            toggled: None,
-            rename_row: None,
-            rename_done: None,
-        };
-        let panel = self.panel;
-        let dialog = &mut self.dialog;
-        let add_at = self.add_menu;
-        let mut added: Option<&'static str> = None;
-        let mut answer = false;
-        let mut out = self.ctx.run_ui(raw, |ui| {
-            // egui may run the pass again at once (a layout that changed
-            // size): the trace is the last pass's. Actions are kept, since
-            // only the first pass sees the input.
-            trace.rects.clear();
-            build(ui, ed, u, panel.then_some(&mut io), &status, &mut actions, &mut trace);
-            if let Some(d) = dialog.as_mut() {
-                answer |= d.show(ui.ctx(), u, &mut trace);
-            }
-            if let Some(at) = add_at {
-                added = dialog::add_menu(ui.ctx(), at, u, &mut trace).or(added);
-            }
-        });
-        let (toggled, rename_row, rename_done) = (io.toggled, io.rename_row, io.rename_done);
-        if let Some(id) = toggled {
-            self.outliner.toggle(id);
-        }
-        if let Some(i) = rename_row {
-            self.start_rename(editor, i);
-        }
-        if let Some(confirmed) = rename_done {
-            if let Some(r) = self.renaming.take().filter(|_| confirmed) {
-                self.rename_object(editor, r.object, &r.text);
-            }
-        }
-        // A fold or a rename started changes the rows: laid out again now,
-        // so that what the user sees (and the trace) follows at once.
-        let mut again = toggled.is_some() || rename_row.is_some();
-        if let Some(name) = added {
-            self.add_menu = None;
-            self.pending = Some(Outcome::Add(name.to_string()));
-        }
-        if answer {
-            if let Some(outcome) = self.dialog.as_ref().and_then(dialog::PathDialog::outcome) {
-                self.dialog = None;
-                self.pending = Some(outcome);
-            }
-        }
-        for (id, deltas) in out.textures_delta.set.drain() {
-            for d in deltas {
-                self.set_textures.push((id, d));
-            }
-        }
-        self.free_textures.extend(out.textures_delta.free.drain());
-        self.shapes = std::mem::take(&mut out.shapes);
-        self.repaint_after = out
-            .viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .map(|v| v.repaint_delay)
-            .filter(|d| *d < std::time::Duration::from_secs(60));
-        self.trace = trace;
-        // A number field's text that could not be read (the field kept its value).
-        let unreadable = self.ctx.data_mut(|d| d.remove_temp::<String>(panels::unreadable_id()));
-        if discard {
-            actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
-        } else if unreadable.is_some() {
-            self.notice = unreadable;
-            again = true;
-        }
-        self.apply(editor, actions);
-        // A refusal or a note of what the pass asked (a drop refused).
-        if let Some(message) = editor.take_message() {
-            self.notice = Some(message);
-            again = true;
-        }
-        if again {
-            self.run(editor, false);
-        }
-    }
-
-    /// Runs the commands of a pass through the editor. A transform field's
-    /// first change keeps the transform it started from, for the one undo
-    /// step the edit becomes when the field is left.
-    fn apply(&mut self, editor: &mut Editor, commands: Vec<Command>) {
-        for c in commands {
-            if let Command::SetTransform { object, .. } = c {
-                let edit = self.field_edit.get_or_insert_with(FieldEdit::default);
-                if !edit.before.iter().any(|&(o, _)| o == object) {
-                    edit.before.push((object, editor.rest_transform(object).unwrap_or_default()));
-                }
-            }
-            editor.execute(&c);
-        }
-        // A field edit ends when no field has focus and nothing is dragged:
-        // then it is one undo step.
-        let editing = self.ctx.memory(|m| m.focused().is_some()) || self.ctx.egui_is_using_pointer();
-        if !editing {
-            if let Some(e) = self.field_edit.take() {
-                editor.commit_transforms(&e.before);
-            }
-        }
-    }
-
-    /// The UI of the current state, tessellated for the renderer; takes the
-    /// texture changes made since the last frame.
-    pub fn draw(&mut self, editor: &mut Editor) -> UiDraw {
-        if self.off {
-            return UiDraw::default();
-        }
-        self.run(editor, false);
-        let u = self.scale as f32;
-        let primitives = self.ctx.tessellate(self.shapes.clone(), u);
-        UiDraw {
-            primitives,
-            set_textures: std::mem::take(&mut self.set_textures),
-            free_textures: std::mem::take(&mut self.free_textures),
-            pixels_per_point: u,
-        }
     }
 }
 

@@ -187,6 +187,12 @@ fn read(text: &str) -> Result<f64, String> {
     expr::eval(text).map_err(|why| format!("Not a number: \"{}\" ({why})", text.trim()))
 }
 
+/// Where a pass leaves the message of a number field's unreadable text,
+/// for [`super::Ui::run`] to show in the status line.
+pub(super) fn unreadable_id() -> egui::Id {
+    egui::Id::new("unreadable number")
+}
+
 #[cfg(test)]
 mod tests {
     use super::format;

@@ -2,7 +2,7 @@
 //! toolbar button changes the gizmo and does not select; text reaches a
 //! focused field only; Escape abandons and Enter confirms.
 
-use super::panels::euler_deg;
+use super::side_panel::euler_deg;
 use super::*;
 use crate::editor::NoFrame;
 use crate::gizmo::Mode;

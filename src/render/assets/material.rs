@@ -13,8 +13,8 @@
 //! written once when the material is added), 8 and 9 the irradiance and
 //! prefiltered specular maps of a `.hdr` environment (RGBA16F,
 //! equirectangular, `crate::look::envmap`; a 1x1 black texture while the
-//! environment is analytic), rewritten in every set when the environment
-//! changes.
+//! environment is analytic: [`super::environment_map`]), rewritten in
+//! every set when the environment changes.
 //!
 //! No descriptor indexing (lavapipe has none): the scene pass binds one set
 //! per material batch, so a frame's CPU cost grows with the number of
@@ -27,14 +27,16 @@ use bytemuck::{Pod, Zeroable};
 
 use gpu_allocator::MemoryLocation;
 
-use crate::look::envmap::{EnvImage, HdrId};
-use crate::render::assets::environment::{brdf_lut, half, LightingBlock, LUT_SIZE};
+use crate::look::envmap::HdrId;
+use crate::render::assets::environment::{brdf_lut, LightingBlock, LUT_SIZE};
+use crate::render::assets::environment_map::{EnvironmentMaps, ENV_SAMPLER};
+use crate::render::assets::sampler::sampler_info;
 use crate::render::assets::texture::{Texture, DATA_TEXTURE_FORMAT, TEXTURE_FORMAT};
 use crate::render::desc::{MaterialDesc, MaterialId, MaterialTexture, TextureId, FRAMES_IN_FLIGHT, MAX_VIEWS};
 use crate::render::device::context::Context;
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::Buffer;
-use crate::render::device::{Destroy, Gpu, Guard};
+use crate::render::device::{Destroy, Gpu};
 use crate::scene::material::{AlphaMode, Filter, ImageData, SamplerDesc, UvMap, Wrap};
 
 /// Which scene pipeline draws a material (the draw order, too).
@@ -110,33 +112,8 @@ const SETS_PER_POOL: u32 = 64;
 /// Image bindings per set (0, 2, 3, 4, 5, 6, 8, 9).
 const IMAGES_PER_SET: u32 = 8;
 
-/// The environment maps' format: half floats, filterable everywhere.
-const ENV_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// The format of the split-sum BRDF table.
 const LUT_FORMAT: vk::Format = vk::Format::R16G16_SFLOAT;
-
-/// The environment maps' sampler: around the horizon the image repeats,
-/// at the poles it stops; mip levels blended.
-const ENV_SAMPLER: SamplerDesc = SamplerDesc {
-    mag: Filter::Linear,
-    min: Filter::Linear,
-    mipmap: Some(Filter::Linear),
-    wrap_u: Wrap::Repeat,
-    wrap_v: Wrap::ClampToEdge,
-};
-
-/// RGBA16F texels of `image` (alpha 1).
-fn half_texels(image: &EnvImage) -> Vec<u8> {
-    let one = half(1.0).to_le_bytes();
-    let mut out = Vec::with_capacity(image.texels.len() * 8);
-    for t in &image.texels {
-        for c in t {
-            out.extend_from_slice(&half(*c).to_le_bytes());
-        }
-        out.extend_from_slice(&one);
-    }
-    out
-}
 
 /// Owns the material descriptor-set layout, its pools, the samplers (one
 /// per distinct [`SamplerDesc`]), the textures and the materials.
@@ -159,11 +136,9 @@ pub(crate) struct Materials {
     white_linear: TextureId,
     /// The split-sum BRDF table.
     lut: TextureId,
-    /// The `.hdr` environment every set reads (bindings 8 and 9): its
-    /// irradiance and specular maps, in that order; `None`: `env_black`.
-    env_maps: Option<(HdrId, Vec<Texture>)>,
-    /// 1x1 black: bindings 8 and 9 before any `.hdr` environment.
-    env_black: Option<Texture>,
+    /// The maps every set reads at bindings 8 and 9: the `.hdr`
+    /// environment's, or black.
+    env: EnvironmentMaps,
 }
 
 impl Destroy for Materials {
@@ -178,10 +153,7 @@ impl Destroy for Materials {
             gpu.device.destroy_sampler(sampler, None);
         }
         self.textures.destroy(gpu);
-        if let Some((_, mut maps)) = self.env_maps.take() {
-            maps.destroy(gpu);
-        }
-        self.env_black.destroy(gpu);
+        self.env.destroy(gpu);
         if let Some(mut b) = self.lighting.take() {
             b.destroy(gpu);
         }
@@ -189,40 +161,6 @@ impl Destroy for Materials {
         self.layout = vk::DescriptorSetLayout::null();
         self.free = 0;
     }
-}
-
-fn filter(f: Filter) -> vk::Filter {
-    match f {
-        Filter::Nearest => vk::Filter::NEAREST,
-        Filter::Linear => vk::Filter::LINEAR,
-    }
-}
-
-fn address(w: Wrap) -> vk::SamplerAddressMode {
-    match w {
-        Wrap::Repeat => vk::SamplerAddressMode::REPEAT,
-        Wrap::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
-        Wrap::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
-    }
-}
-
-/// The Vulkan sampler for a glTF sampler. Without a mipmap filter only the
-/// top level is read (`max_lod` 0.25, as OpenGL's non-mipmapped minification).
-pub(crate) fn sampler_info(s: &SamplerDesc) -> vk::SamplerCreateInfo<'static> {
-    let (mipmap_mode, max_lod) = match s.mipmap {
-        Some(Filter::Nearest) => (vk::SamplerMipmapMode::NEAREST, vk::LOD_CLAMP_NONE),
-        Some(Filter::Linear) => (vk::SamplerMipmapMode::LINEAR, vk::LOD_CLAMP_NONE),
-        None => (vk::SamplerMipmapMode::NEAREST, 0.25),
-    };
-    vk::SamplerCreateInfo::default()
-        .mag_filter(filter(s.mag))
-        .min_filter(filter(s.min))
-        .mipmap_mode(mipmap_mode)
-        .address_mode_u(address(s.wrap_u))
-        .address_mode_v(address(s.wrap_v))
-        .address_mode_w(vk::SamplerAddressMode::REPEAT)
-        .min_lod(0.0)
-        .max_lod(max_lod)
 }
 
 impl Materials {
@@ -262,14 +200,7 @@ impl Materials {
         self.white_linear = white_linear;
         let lut = Texture::upload_as(ctx, (LUT_SIZE, LUT_SIZE), brdf_lut(), (LUT_FORMAT, 4, false), "BRDF table")?;
         self.lut = self.push_texture(lut, LUT_FORMAT);
-        let black = EnvImage { width: 1, height: 1, texels: vec![[0.0; 3]] };
-        self.env_black = Some(Texture::upload_levels(
-            ctx,
-            (1, 1),
-            &[&half_texels(&black)],
-            (ENV_FORMAT, 8),
-            "environment placeholder",
-        )?);
+        self.env.init(ctx)?;
         self.lighting = Some(Buffer::new(
             &ctx.gpu,
             LIGHTING_STRIDE * (FRAMES_IN_FLIGHT * MAX_VIEWS) as u64,
@@ -506,11 +437,7 @@ impl Materials {
     /// Binding 8 (`which` 0: irradiance) or 9 (1: specular) as it is now.
     fn env_info(&mut self, d: &ash::Device, which: usize) -> Result<[vk::DescriptorImageInfo; 1], RenderError> {
         let sampler = self.sampler(d, &ENV_SAMPLER)?;
-        let view = match (&self.env_maps, &self.env_black) {
-            (Some((_, maps)), _) => maps[which].view,
-            (None, Some(black)) => black.view,
-            (None, None) => vk::ImageView::null(),
-        };
+        let view = self.env.view(which);
         Ok([vk::DescriptorImageInfo::default()
             .sampler(sampler)
             .image_view(view)
@@ -519,7 +446,7 @@ impl Materials {
 
     /// The `.hdr` environment whose maps the sets read, if any.
     pub fn environment(&self) -> Option<HdrId> {
-        self.env_maps.as_ref().map(|(id, _)| *id)
+        self.env.id()
     }
 
     /// Uploads the maps of `.hdr` environment `id` (prefiltered on the
@@ -533,23 +460,7 @@ impl Materials {
         if self.environment() == Some(id) {
             return Ok(());
         }
-        let maps = id.maps();
-        let irradiance = Guard::new(
-            &ctx.gpu,
-            Texture::upload_levels(
-                ctx,
-                (maps.irradiance.width, maps.irradiance.height),
-                &[&half_texels(&maps.irradiance)],
-                (ENV_FORMAT, 8),
-                "environment irradiance",
-            )?,
-        );
-        let levels: Vec<Vec<u8>> = maps.specular.iter().map(half_texels).collect();
-        let levels: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
-        let top = &maps.specular[0];
-        let specular =
-            Texture::upload_levels(ctx, (top.width, top.height), &levels, (ENV_FORMAT, 8), "environment specular")?;
-        let old = self.env_maps.replace((id, vec![irradiance.finish(), specular]));
+        let old = self.env.replace(ctx, id)?;
         let d = ctx.device();
         let infos = [self.env_info(d, 0)?, self.env_info(d, 1)?];
         let writes: Vec<vk::WriteDescriptorSet<'_>> = self
@@ -566,7 +477,7 @@ impl Materials {
             })
             .collect();
         d.update_descriptor_sets(&writes, &[]);
-        if let Some((_, mut old)) = old {
+        if let Some(mut old) = old {
             // No set refers to them any more, and the device is idle.
             old.destroy(&ctx.gpu);
         }
@@ -579,30 +490,5 @@ impl Materials {
 
     pub fn len(&self) -> usize {
         self.list.len()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn samplers_follow_the_gltf_modes() {
-        let s = SamplerDesc {
-            mag: Filter::Nearest,
-            min: Filter::Linear,
-            mipmap: None,
-            wrap_u: Wrap::ClampToEdge,
-            wrap_v: Wrap::MirroredRepeat,
-        };
-        let info = sampler_info(&s);
-        assert_eq!(info.mag_filter, vk::Filter::NEAREST);
-        assert_eq!(info.min_filter, vk::Filter::LINEAR);
-        assert_eq!(info.address_mode_u, vk::SamplerAddressMode::CLAMP_TO_EDGE);
-        assert_eq!(info.address_mode_v, vk::SamplerAddressMode::MIRRORED_REPEAT);
-        assert!(info.max_lod < 0.5, "no mipmap filter reads the top level only");
-        let trilinear = sampler_info(&SamplerDesc::default());
-        assert_eq!(trilinear.mipmap_mode, vk::SamplerMipmapMode::LINEAR);
-        assert!(trilinear.max_lod > 12.0);
     }
 }

@@ -12,9 +12,9 @@ use crate::render::device::error::{RenderError, VkContext};
 use crate::render::renderer::frame::Frame;
 
 pub(crate) mod frame;
+pub(crate) mod image_copies;
+mod pixel_reads;
 mod plan;
-mod read_back;
-pub(crate) mod readback;
 mod record;
 mod scene_objects;
 pub(crate) mod target;
@@ -32,7 +32,7 @@ use crate::render::passes::overlay::{OverlayDesc, OverlayRenderer};
 use crate::render::passes::rect::RectPass;
 use crate::render::passes::scene::ScenePass;
 use crate::render::passes::ui::UiPass;
-use crate::render::renderer::readback::Probe;
+use crate::render::renderer::image_copies::Probe;
 use crate::render::renderer::target::{Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
 use crate::scene::material::ImageData;
 

@@ -22,7 +22,7 @@ use crate::render::passes::grid::GridInputs;
 use crate::render::passes::outline::highlight_table;
 use crate::render::passes::overlay::OverlayFrame;
 use crate::render::passes::scene::{SceneBatches, SceneInputs, SceneInstance, ScenePush};
-use crate::render::renderer::readback;
+use crate::render::renderer::image_copies;
 use crate::render::renderer::target::Depths;
 
 /// One attachment of a rendering scope: its view, and the value to clear
@@ -503,16 +503,16 @@ impl Renderer {
             // scene depth and ids stay as copy sources for `read_region`.
             match &parts.target {
                 Target::Window(_) => {
-                    readback::record_window_end(d, cmd, color_image, depths);
+                    image_copies::record_window_end(d, cmd, color_image, depths);
                     if *capture_next {
                         let bytes = extent.width as u64 * extent.height as u64 * 4;
                         let buffer = parts.capture.get().filter(|b| b.size >= bytes);
                         if let Some(buffer) = buffer {
-                            readback::record_capture(d, cmd, color_image, buffer.raw, extent);
+                            image_copies::record_capture(d, cmd, color_image, buffer.raw, extent);
                         }
                     }
                 }
-                Target::Offscreen(o) => readback::record_offscreen(d, cmd, o, depths),
+                Target::Offscreen(o) => image_copies::record_offscreen(d, cmd, o, depths),
             }
             d.end_command_buffer(cmd).vk("vkEndCommandBuffer")?;
         }

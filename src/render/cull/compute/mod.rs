@@ -2,7 +2,7 @@
 //! persistent device-local buffer of [`GpuObjectRecord`]s, written whole
 //! when the scene's structure changes and otherwise only for the objects
 //! that changed (copied from a per-frame staging buffer in the frame's own
-//! command buffer), beside a member list ([`records::Members`]: the objects'
+//! command buffer), beside a member list ([`members::Members`]: the objects'
 //! indices grouped by mesh, ascending, padded to whole workgroups of 64)
 //! rebuilt with it, and a box per chunk of 32 consecutive ids
 //! ([`chunks`]), grown with the records that change. Each frame `cull.comp`
@@ -43,18 +43,23 @@ mod changes;
 mod chunks;
 mod dispatch;
 mod draws;
-mod read_back;
+mod edit_copies;
+mod members;
+mod pending;
+mod provisional;
 mod records;
+mod scene_reads;
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use nalgebra::{Matrix4, Point3};
 
 pub(crate) use crate::render::cull::MeshBounds;
-pub(crate) use changes::Pending;
 pub use chunks::split_f64;
 use chunks::{chunk_of, ChunkBox, GpuChunk, CHUNK};
-use records::{FrameHeader, IndexedCommand, Members, MeshInfo, GROUP, NO_MESH};
+use members::{Members, GROUP};
+pub(crate) use pending::Pending;
+use records::{FrameHeader, IndexedCommand, MeshInfo, NO_MESH};
 pub use records::{GpuObjectRecord, SceneObject};
 
 use crate::math::Frustum;
@@ -104,16 +109,16 @@ pub(crate) struct GpuScene {
     /// The CPU side of the member list (its slots are in `member_slots`).
     members: Members,
     /// Changed records not yet copied, by object index.
-    pending: changes::Pending<GpuObjectRecord>,
+    pending: pending::Pending<GpuObjectRecord>,
     /// Words of the uploaded member list not yet copied (appended members
     /// and their workgroups' spans), by word index.
-    pending_members: changes::Pending<u32>,
+    pending_members: pending::Pending<u32>,
     /// One bit per object, set while it is hidden with its record kept as
     /// it was ([`GpuScene::set_hidden`]): the cull skips it. The CPU's
     /// copy; the GPU's is `hidden_buffer`.
     hidden_bits: Vec<u32>,
     /// Words of `hidden_bits` not yet copied, by word index.
-    pending_bits: changes::Pending<()>,
+    pending_bits: pending::Pending<()>,
     /// Per object: whether its record, as last written whole, draws a mesh
     /// (an object hidden when its record was made has none, and needs a
     /// whole record to be shown).
@@ -123,11 +128,11 @@ pub(crate) struct GpuScene {
     /// The chunks' boxes ([`chunks`]), and those grown or changed since
     /// the GPU's copy.
     chunks: Vec<ChunkBox>,
-    pending_chunks: changes::Pending<()>,
+    pending_chunks: pending::Pending<()>,
     /// Objects whose records are provisional (made without their boxes
     /// past a frame's [`BOXES_PER_FRAME`]), and their boxes still to make:
-    /// see [`changes`].
-    provisional: changes::Provisional,
+    /// see [`provisional`].
+    provisional: provisional::Provisional,
     objects: Option<Buffer>,
     chunk_boxes: Option<Buffer>,
     hidden_buffer: Option<Buffer>,
@@ -203,15 +208,15 @@ impl GpuScene {
                 count: 0,
                 object_mesh: Vec::new(),
                 members: Members::default(),
-                pending: changes::Pending::new(),
-                pending_members: changes::Pending::new(),
+                pending: pending::Pending::new(),
+                pending_members: pending::Pending::new(),
                 hidden_bits: Vec::new(),
-                pending_bits: changes::Pending::new(),
+                pending_bits: pending::Pending::new(),
                 drawn: Vec::new(),
                 rebuilds: GpuSceneRebuilds::default(),
                 chunks: Vec::new(),
-                pending_chunks: changes::Pending::new(),
-                provisional: changes::Provisional::default(),
+                pending_chunks: pending::Pending::new(),
+                provisional: provisional::Provisional::default(),
                 objects: None,
                 chunk_boxes: None,
                 hidden_buffer: None,
@@ -349,7 +354,7 @@ impl GpuScene {
         // Hidden objects' records draw nothing: no bit is set.
         self.hidden_bits = vec![0; count.div_ceil(32)];
         // Every record was made with its box.
-        self.replace_objects(ctx, buffer, chunks, changes::Provisional::default(), count)?;
+        self.replace_objects(ctx, buffer, chunks, provisional::Provisional::default(), count)?;
         self.object_mesh = object_mesh;
         self.drawn = drawn;
         self.pending.clear();
@@ -414,7 +419,7 @@ impl GpuScene {
         ctx: &Context,
         objects: Buffer,
         chunks: Vec<ChunkBox>,
-        mut provisional: changes::Provisional,
+        mut provisional: provisional::Provisional,
         count: usize,
     ) -> Result<(), RenderError> {
         let gpu = &ctx.gpu;

@@ -9,7 +9,7 @@ use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::Editor;
+use crate::editor::Editor;
 use crate::math::{Obb, Ray, Transform};
 use crate::scene::{MeshRef, Object, Primitive, Scene};
 

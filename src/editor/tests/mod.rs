@@ -1,6 +1,17 @@
+//! Unit tests of the editor through its public operations and events:
+//! selection, the gizmo's drags, duplicates, deletes, undo and redo. The
+//! quad view, picking, hiding and the selection's look have files of
+//! their own here.
+
 use super::*;
-use crate::gizmo::{Axis, Space};
+use crate::gizmo::{Axis, Mode, Space};
+use crate::math::Transform;
 use nalgebra::Vector3;
+
+mod hide;
+mod look;
+mod pick;
+mod quad;
 
 fn editor() -> Editor {
     Editor::new(Scene::demo(), 1280.0, 720.0)

@@ -1,12 +1,13 @@
-//! Read-backs of the last drawn frame: colour, depth, object ids,
-//! small regions, and window captures.
+//! The renderer's reads of the last drawn frame's pixels: colour, depth,
+//! object ids, small regions, and window captures (the copies they read
+//! are recorded by `image_copies`).
 
 use std::sync::MutexGuard;
 
 use super::{Renderer, Target};
 use crate::render::desc::{FrameDesc, Region, RgbaImage, FRAMES_IN_FLIGHT};
 use crate::render::renderer::frame::Frame;
-use crate::render::renderer::readback::{self, Probe};
+use crate::render::renderer::image_copies::{self, Probe};
 use crate::render::renderer::target::Offscreen;
 use crate::render::RenderError;
 
@@ -103,7 +104,7 @@ impl Renderer {
         // The swapchain may have been recreated at present; the copy used the old extent.
         self.last_frame().wait(&self.ctx)?;
         let data = self.parts.capture.host_bytes(bytes as usize)?.to_vec();
-        Ok(RgbaImage { width: extent.width, height: extent.height, data: readback::to_rgba(data, format) })
+        Ok(RgbaImage { width: extent.width, height: extent.height, data: image_copies::to_rgba(data, format) })
     }
 
     /// The depth-buffer value at screen point (`x`, `y`) in the last drawn

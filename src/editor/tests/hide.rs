@@ -4,7 +4,7 @@
 
 use nalgebra::{Point2, Point3};
 
-use super::Editor;
+use crate::editor::Editor;
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::scene::Scene;
 
@@ -136,7 +136,9 @@ fn hidden_objects_are_not_clicked_boxed_snapped_to_or_framed() {
     assert_eq!(e.selection(), [a]);
     let corner = Point3::new(0.5, 0.5, 0.5);
     let near_corner = screen_of(&e, corner) + nalgebra::Vector2::new(2.0, -2.0);
-    assert!(e.vertex_near(near_corner, super::VERTEX_SNAP_PX, |_| true).is_some_and(|v| (v - corner).norm() < 1e-6));
+    assert!(e
+        .vertex_near(near_corner, crate::editor::VERTEX_SNAP_PX, |_| true)
+        .is_some_and(|v| (v - corner).norm() < 1e-6));
     let whole = (Point2::new(0.0, 0.0), Point2::new(1280.0, 720.0));
     let mut everything = ids(&e, &["p", "c", "g", "a", "d"]);
     everything.sort_unstable();
@@ -146,7 +148,9 @@ fn hidden_objects_are_not_clicked_boxed_snapped_to_or_framed() {
     click(&mut e, at);
     assert_eq!(e.selection(), [b]);
     assert_eq!(e.surface_at(at, |_| true).map(|h| h.0), Some(b));
-    assert!(e.vertex_near(near_corner, super::VERTEX_SNAP_PX, |_| true).is_none_or(|v| (v - corner).norm() > 1e-3));
+    assert!(e
+        .vertex_near(near_corner, crate::editor::VERTEX_SNAP_PX, |_| true)
+        .is_none_or(|v| (v - corner).norm() > 1e-3));
     let mut boxed = ids(&e, &["p", "c", "g", "b", "d"]);
     boxed.sort_unstable();
     assert_eq!(e.objects_in_rect(whole.0, whole.1), boxed);

@@ -1,5 +1,6 @@
-//! Read-backs: copies of a finished frame into host-visible buffers, and
-//! decoding them on the host.
+//! Copies of a finished frame's images into host-visible buffers (the
+//! recording side of read-backs), the probe of small rectangles of depth
+//! and ids, and decoding colour bytes on the host.
 //!
 //! Colour copies (off-screen frames, window screenshots) are recorded after
 //! the frame's last pass, outside a rendering scope, and end with a memory

@@ -14,8 +14,8 @@ use proptest::test_runner::{Config, TestRunner};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::select::NoFrame;
-use super::Editor;
+use crate::editor::select::NoFrame;
+use crate::editor::Editor;
 use crate::gizmo::{Axis, Handle, Mode, RING_EDGE_ON_COS};
 use crate::input::{Event, Modifiers, MouseButton};
 use crate::math::{closest_line_line, project_point_on_line_2d, ray_plane, Camera, DepthMode, Plane, Projection, View};

@@ -5,8 +5,9 @@
 use nalgebra::UnitQuaternion;
 use rand::{Rng, SeedableRng};
 
-use super::select::Selection;
-use super::*;
+use crate::editor::select::Selection;
+use crate::editor::*;
+use crate::gizmo::{Mode, Pivot, Placement, Space};
 use crate::scene::Object;
 
 /// Every operation on a `Selection` against a plain list.

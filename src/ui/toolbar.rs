@@ -1,0 +1,129 @@
+//! The toolbar along the top: the gizmo's mode, space and pivot, snapping
+//! and its increments, the depth and projection, shading and scene lights.
+//! Each control records its rectangle in the trace and turns a click into
+//! a [`Command`].
+
+use super::number;
+use super::trace::{note, px_rect, UiTrace};
+use super::TOOLBAR_HEIGHT;
+use crate::editor::{Command, Editor};
+use crate::gizmo::Mode;
+use crate::math::Projection;
+
+/// Lays out the toolbar for one pass.
+pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+    let cfg = editor.gizmo.config;
+    let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
+        // A window narrower than the toolbar scrolls it sideways (wheel or
+        // drag over it) rather than cutting off its right end.
+        egui::ScrollArea::horizontal().show(ui, |ui| {
+            ui.horizontal_centered(|ui| {
+                for (mode, label, key) in [
+                    (Mode::Translate, "Move", "W"),
+                    (Mode::Rotate, "Rotate", "E"),
+                    (Mode::Scale, "Scale", "R"),
+                    (Mode::Universal, "All", "T"),
+                ] {
+                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
+                    if r.clicked() {
+                        actions.push(Command::SetMode(mode));
+                    }
+                    note(trace, &format!("mode.{}", mode.name()), &r, u);
+                }
+                ui.separator();
+                let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
+                if r.clicked() {
+                    actions.push(Command::ToggleSpace);
+                }
+                note(trace, "space", &r, u);
+                let r = ui
+                    .button(format!("Pivot: {}", cfg.pivot.name()))
+                    .on_hover_text("Pivot: median, individual, active, bounds (Period)");
+                if r.clicked() {
+                    actions.push(Command::CyclePivot);
+                }
+                note(trace, "pivot", &r, u);
+                ui.separator();
+                let mut on = editor.snap_on;
+                let r =
+                    ui.toggle_value(&mut on, "Snap").on_hover_text("Snapping on / off (hold Ctrl to snap while off)");
+                if r.clicked() {
+                    actions.push(Command::SetSnapping(on));
+                }
+                note(trace, "snap", &r, u);
+                let mut snap = cfg.snap;
+                let mut changed = false;
+                let mut unreadable = None;
+                for (name, value, speed, tip) in [
+                    ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
+                    ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
+                    ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
+                ] {
+                    let id = egui::Id::new("snap field").with(name);
+                    let f = number::field(ui, id, Some(*value), speed, 1e-4..=1e4, &mut unreadable);
+                    ui.interact(f.rect, id.with("tip"), egui::Sense::hover()).on_hover_text(tip);
+                    match f.change {
+                        number::Change::Typed(v) => *value = v,
+                        number::Change::Dragged(d) => *value = (*value + d).clamp(1e-4, 1e4),
+                        number::Change::None => {}
+                    }
+                    changed |= f.change != number::Change::None;
+                    trace.rects.insert(name.to_string(), px_rect(f.rect, u));
+                    if let Some(e) = f.error {
+                        trace.rects.insert(format!("{name}.error"), px_rect(e, u));
+                    }
+                }
+                if let Some(message) = unreadable {
+                    ui.ctx().data_mut(|d| d.insert_temp(number::unreadable_id(), message));
+                }
+                let r = ui
+                    .checkbox(&mut snap.absolute, "Abs")
+                    .on_hover_text("Absolute snapping: to multiples of the increment");
+                changed |= r.changed();
+                note(trace, "snap.absolute", &r, u);
+                if changed {
+                    actions.push(Command::SetSnap(snap));
+                }
+                ui.separator();
+                let r = ui
+                    .button(format!("Depth: {}", editor.depth.name()))
+                    .on_hover_text("Reversed / standard depth (Shift+F2)");
+                if r.clicked() {
+                    actions.push(Command::ToggleDepth);
+                }
+                note(trace, "depth", &r, u);
+                let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
+                let r = ui
+                    .button(if ortho { "Ortho" } else { "Persp" })
+                    .on_hover_text("Perspective / orthographic (Numpad5)");
+                if r.clicked() {
+                    actions.push(Command::ToggleProjection);
+                }
+                note(trace, "projection", &r, u);
+                let shading = editor.lighting.shading;
+                let r = ui
+                    .button(match shading {
+                        crate::look::Shading::Material => "Material",
+                        crate::look::Shading::Solid => "Solid",
+                    })
+                    .on_hover_text(format!(
+                        "Shading: material (lit as authored) / solid (Z)\nEnvironment: {}",
+                        editor.lighting.environment.name()
+                    ));
+                if r.clicked() {
+                    actions.push(Command::ToggleShading);
+                }
+                note(trace, "shading", &r, u);
+                let on = editor.lighting.scene_lights;
+                let r = ui
+                    .selectable_label(on, "Lights")
+                    .on_hover_text("Scene lights: the material mode lit by the glTF files' lights in place of the sun");
+                if r.clicked() {
+                    actions.push(Command::ToggleSceneLights);
+                }
+                note(trace, "scene_lights", &r, u);
+            })
+        });
+    });
+    trace.rects.insert("toolbar".into(), px_rect(bar.response.rect, u));
+}
