@@ -129,10 +129,18 @@ impl PathDialog {
 }
 
 /// The add menu (Shift+A) at `at` (points): one button per primitive and
-/// `empty`, traced as `add.NAME`. Returns the one clicked this pass.
-pub(super) fn add_menu(ctx: &egui::Context, at: egui::Pos2, u: f64, trace: &mut UiTrace) -> Option<&'static str> {
+/// `empty`, traced as `add.NAME`, under a title with the chord that opens
+/// it in `keymap`. Returns the one clicked this pass.
+pub(super) fn add_menu(
+    ctx: &egui::Context,
+    at: egui::Pos2,
+    keymap: &crate::editor::KeyMap,
+    u: f64,
+    trace: &mut UiTrace,
+) -> Option<&'static str> {
     let mut chosen = None;
-    egui::Window::new("Add")
+    egui::Window::new(add_menu_title(keymap))
+        .id(egui::Id::new("add menu"))
         .default_width(110.0)
         .collapsible(false)
         .resizable(false)
@@ -148,4 +156,9 @@ pub(super) fn add_menu(ctx: &egui::Context, at: egui::Pos2, u: f64, trace: &mut 
             }
         });
     chosen
+}
+
+/// The add menu's title: "Add" and the chord that opens it.
+pub(super) fn add_menu_title(keymap: &crate::editor::KeyMap) -> String {
+    format!("Add ({})", keymap.shortcut(crate::editor::Command::AddMenu))
 }

@@ -10,10 +10,10 @@ use super::number::unreadable_id;
 use super::outliner::OutlinerIo;
 use super::status::status_text;
 use super::{Ui, UiTrace};
+use crate::editor::Outcome;
 use crate::editor::{Command, Editor};
 use crate::math::Transform;
 use crate::render::UiDraw;
-use crate::editor::Outcome;
 
 /// An edit of a transform field in progress: the objects it changed, each
 /// with the transform it started from.
@@ -81,7 +81,7 @@ impl Ui {
                 answer |= d.show(ui.ctx(), u, &mut trace);
             }
             if let Some(at) = add_at {
-                added = dialog::add_menu(ui.ctx(), at, u, &mut trace).or(added);
+                added = dialog::add_menu(ui.ctx(), at, &ed.keymap, u, &mut trace).or(added);
             }
         });
         let (toggled, rename_row, rename_done) = (io.toggled, io.rename_row, io.rename_done);

@@ -4,7 +4,7 @@
 
 use super::side_panel::euler_deg;
 use super::*;
-use crate::editor::NoFrame;
+use crate::editor::{KeyMap, NoFrame};
 use crate::gizmo::Mode;
 use crate::scene::Scene;
 use nalgebra::UnitQuaternion;
@@ -394,4 +394,37 @@ fn a_press_on_the_gizmo_keeps_the_value_typed_into_a_field() {
     assert_eq!(editor.scene().objects()[0].transform.position.y, typed);
     assert!(editor.undo());
     assert_eq!(editor.scene().objects()[0].transform, before, "one undo step");
+}
+
+#[test]
+fn tooltips_and_the_add_menu_show_the_chords_in_force() {
+    use super::dialog::add_menu_title;
+    use super::toolbar::tip;
+    let defaults = KeyMap::default();
+    assert_eq!(tip(&defaults, "World / local space", Command::ToggleSpace), "World / local space (X)");
+    assert_eq!(tip(&defaults, "Move", Command::SetMode(Mode::Translate)), "Move (W)");
+    assert_eq!(
+        tip(&defaults, "Reversed / standard depth", Command::ToggleDepth),
+        "Reversed / standard depth (Shift+F2)"
+    );
+    assert_eq!(add_menu_title(&defaults), "Add (Shift+A)");
+    // No key toggles the scene lights by default: no chord shown.
+    assert_eq!(tip(&defaults, "Scene lights", Command::ToggleSceneLights), "Scene lights");
+    let mine = KeyMap::from_json(
+        r#"{"bindings": {"X": null, "J": "toggle_space", "Shift+A": null, "K": "add_menu", "L": "toggle_scene_lights"}}"#,
+    )
+    .unwrap();
+    assert_eq!(tip(&mine, "World / local space", Command::ToggleSpace), "World / local space (J)");
+    assert_eq!(add_menu_title(&mine), "Add (K)");
+    assert_eq!(tip(&mine, "Scene lights", Command::ToggleSceneLights), "Scene lights (L)");
+    // And K opens the menu where Shift+A no longer does.
+    let (mut editor, mut ui) = setup(false);
+    editor.keymap = mine;
+    let key = |k: &str| Event::KeyDown { key: k.into() };
+    let shift = Modifiers { shift: true, ..Modifiers::NONE };
+    ui.handle(&mut editor, &Event::CursorMoved { x: 400.0, y: 250.0 }, Modifiers::NONE, &mut NoFrame);
+    ui.handle(&mut editor, &key("A"), shift, &mut NoFrame);
+    assert!(!ui.trace().unwrap().rects.contains_key("add.cube"));
+    ui.handle(&mut editor, &key("K"), Modifiers::NONE, &mut NoFrame);
+    assert!(ui.trace().unwrap().rects.contains_key("add.cube"));
 }

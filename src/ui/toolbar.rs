@@ -6,39 +6,47 @@
 use super::number;
 use super::trace::{note, px_rect, UiTrace};
 use super::TOOLBAR_HEIGHT;
-use crate::editor::{Command, Editor};
+use crate::editor::{Command, Editor, KeyMap};
 use crate::gizmo::Mode;
 use crate::math::Projection;
 
 /// Lays out the toolbar for one pass.
 pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
     let cfg = editor.gizmo.config;
+    let keys = &editor.keymap;
     let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
         // A window narrower than the toolbar scrolls it sideways (wheel or
         // drag over it) rather than cutting off its right end.
         egui::ScrollArea::horizontal().show(ui, |ui| {
             ui.horizontal_centered(|ui| {
-                for (mode, label, key) in [
-                    (Mode::Translate, "Move", "W"),
-                    (Mode::Rotate, "Rotate", "E"),
-                    (Mode::Scale, "Scale", "R"),
-                    (Mode::Universal, "All", "T"),
+                for (mode, label) in [
+                    (Mode::Translate, "Move"),
+                    (Mode::Rotate, "Rotate"),
+                    (Mode::Scale, "Scale"),
+                    (Mode::Universal, "All"),
                 ] {
-                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(format!("{label} ({key})"));
+                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(tip(
+                        keys,
+                        label,
+                        Command::SetMode(mode),
+                    ));
                     if r.clicked() {
                         actions.push(Command::SetMode(mode));
                     }
                     note(trace, &format!("mode.{}", mode.name()), &r, u);
                 }
                 ui.separator();
-                let r = ui.button(cfg.space.name()).on_hover_text("World / local space (X)");
+                let r =
+                    ui.button(cfg.space.name()).on_hover_text(tip(keys, "World / local space", Command::ToggleSpace));
                 if r.clicked() {
                     actions.push(Command::ToggleSpace);
                 }
                 note(trace, "space", &r, u);
-                let r = ui
-                    .button(format!("Pivot: {}", cfg.pivot.name()))
-                    .on_hover_text("Pivot: median, individual, active, bounds (Period)");
+                let r = ui.button(format!("Pivot: {}", cfg.pivot.name())).on_hover_text(tip(
+                    keys,
+                    "Pivot: median, individual, active, bounds",
+                    Command::CyclePivot,
+                ));
                 if r.clicked() {
                     actions.push(Command::CyclePivot);
                 }
@@ -85,17 +93,21 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                     actions.push(Command::SetSnap(snap));
                 }
                 ui.separator();
-                let r = ui
-                    .button(format!("Depth: {}", editor.depth.name()))
-                    .on_hover_text("Reversed / standard depth (Shift+F2)");
+                let r = ui.button(format!("Depth: {}", editor.depth.name())).on_hover_text(tip(
+                    keys,
+                    "Reversed / standard depth",
+                    Command::ToggleDepth,
+                ));
                 if r.clicked() {
                     actions.push(Command::ToggleDepth);
                 }
                 note(trace, "depth", &r, u);
                 let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
-                let r = ui
-                    .button(if ortho { "Ortho" } else { "Persp" })
-                    .on_hover_text("Perspective / orthographic (Numpad5)");
+                let r = ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_text(tip(
+                    keys,
+                    "Perspective / orthographic",
+                    Command::ToggleProjection,
+                ));
                 if r.clicked() {
                     actions.push(Command::ToggleProjection);
                 }
@@ -107,7 +119,8 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                         crate::look::Shading::Solid => "Solid",
                     })
                     .on_hover_text(format!(
-                        "Shading: material (lit as authored) / solid (Z)\nEnvironment: {}",
+                        "{}\nEnvironment: {}",
+                        tip(keys, "Shading: material (lit as authored) / solid", Command::ToggleShading),
                         editor.lighting.environment.name()
                     ));
                 if r.clicked() {
@@ -115,9 +128,11 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                 }
                 note(trace, "shading", &r, u);
                 let on = editor.lighting.scene_lights;
-                let r = ui
-                    .selectable_label(on, "Lights")
-                    .on_hover_text("Scene lights: the material mode lit by the glTF files' lights in place of the sun");
+                let r = ui.selectable_label(on, "Lights").on_hover_text(tip(
+                    keys,
+                    "Scene lights: the material mode lit by the glTF files' lights in place of the sun",
+                    Command::ToggleSceneLights,
+                ));
                 if r.clicked() {
                     actions.push(Command::ToggleSceneLights);
                 }
@@ -126,4 +141,13 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
         });
     });
     trace.rects.insert("toolbar".into(), px_rect(bar.response.rect, u));
+}
+
+/// A control's tooltip: what it does and the chord that does it in
+/// `keymap` (none shown when no key runs it).
+pub(super) fn tip(keymap: &KeyMap, what: &str, command: Command) -> String {
+    match keymap.shown_chords(command).first() {
+        Some(chord) => format!("{what} ({chord})"),
+        None => what.to_string(),
+    }
 }
