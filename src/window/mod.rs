@@ -551,7 +551,7 @@ mod tests {
     }
 
     /// A file dropped on the window becomes the same event as a script's
-    /// `{"import": PATH}` (`script.rs`), so the import tests through
+    /// `{"import": PATH}` (`headless/script.rs`), so the import tests through
     /// scripts cover dropping (xdotool cannot drag files onto a window).
     #[test]
     fn a_dropped_file_is_the_scripts_import_event() {
