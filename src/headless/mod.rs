@@ -1,6 +1,6 @@
 //! Off-screen runs: the same program without a window. Applies a replay
 //! script through the same [`Editor`], UI and program dispatch
-//! ([`crate::app::dispatch`]) as the window, renders the final frame
+//! ([`crate::app::dispatch()`]) as the window, renders the final frame
 //! off-screen, and writes the screenshot, scene and trace atomically.
 
 mod error;

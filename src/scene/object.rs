@@ -10,7 +10,7 @@ use super::skin::SkinRef;
 use crate::math::Transform;
 
 /// One object of the scene. Its parent is held by the scene's
-/// [`Hierarchy`] ([`Scene::parent`]), which keeps the links acyclic.
+/// [`Hierarchy`](super::Hierarchy) ([`Scene::parent`](super::Scene::parent)), which keeps the links acyclic.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
     /// Names up to 23 bytes are held inline (no heap block): a million
@@ -23,12 +23,12 @@ pub struct Object {
     pub color: [f32; 3],
     /// Hidden by the user (H): neither drawn nor picked, and neither are
     /// its descendants (`docs/spec/organise.md`). Its own flag only: whether
-    /// it shows also depends on its ancestors ([`Scene::is_hidden`]). Set
-    /// through [`Scene::set_hidden`] once the object is in a scene, so
+    /// it shows also depends on its ancestors ([`Scene::is_hidden`](super::Scene::is_hidden)). Set
+    /// through [`Scene::set_hidden`](super::Scene::set_hidden) once the object is in a scene, so
     /// that the scene's count of hidden objects stays right. Fits in the
     /// record's padding.
     pub hidden: bool,
-    /// The joints that pose its glTF mesh ([`skin`]), if it is skinned.
+    /// The joints that pose its glTF mesh ([`skin`](super::skin)), if it is skinned.
     /// Boxed: 8 bytes in every record (skins are rare in large scenes).
     pub skin: Option<Box<SkinRef>>,
     /// The object's `extras` (any JSON), kept as it came; boxed like `skin`.

@@ -1,7 +1,7 @@
 //! The window: winit glue, one of the program's two hosts. Window events
 //! become the same platform-free [`input::Event`](crate::input::Event)s
-//! that replay scripts produce and go through the same UI, [`Editor`] and
-//! program dispatch ([`crate::app::dispatch`]); drawing goes through the
+//! that replay scripts produce and go through the same UI, [`Editor`](crate::editor::Editor) and
+//! program dispatch ([`crate::app::dispatch()`]); drawing goes through the
 //! same [`SceneMeshes::frame_for`] as the headless mode.
 
 mod error;

@@ -25,7 +25,7 @@
 //! with a line in [`Export::warnings`] naming the file concerned.
 
 //!
-//! Here: the [`Builder`] of the document and the nodes it places; the
+//! Here: the `Builder` of the document and the nodes it places; the
 //! meshes are in `meshes.rs`, and writing the files in `write.rs`.
 
 mod copy;

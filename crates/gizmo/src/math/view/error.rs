@@ -3,18 +3,18 @@
 
 use crate::math::camera::CameraError;
 
-/// Why a [`View`] cannot be built.
+/// Why a [`View`](super::View) cannot be built.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViewError {
-    /// The camera of [`View::new`] is invalid.
+    /// The camera of [`View::new`](super::View::new) is invalid.
     Camera(CameraError),
     /// The viewport size (width, height) is not positive and finite.
     Viewport(f64, f64),
     /// A matrix (or one derived from it) is not invertible.
     Singular,
-    /// A matrix given to [`View::from_matrices`] has a NaN or infinite entry.
+    /// A matrix given to [`View::from_matrices`](super::View::from_matrices) has a NaN or infinite entry.
     NotFinite,
-    /// The matrices given to [`View::from_matrices`] are invertible but do
+    /// The matrices given to [`View::from_matrices`](super::View::from_matrices) are invertible but do
     /// not describe a camera the gizmo can use; the text says why.
     Unsupported(&'static str),
 }
