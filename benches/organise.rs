@@ -17,6 +17,11 @@
 //! between. The goal (organise issue): each edit within 3x of its 1k
 //! figure per changed object, and the frame after it under 0.5 ms.
 //!
+//! Naming: the name of the next copy of `cube` in a scene that already
+//! holds `cube` and its first 100, and 100,000, copies (`naming/...`):
+//! the same cost at both, where trying `.001`, `.002`, ... made it grow
+//! with the copies.
+//!
 //! Run with `cargo bench --bench organise`.
 
 mod common;
@@ -208,9 +213,41 @@ fn organise(c: &mut Criterion) {
     }
 }
 
+/// `cube` and its copies `cube.001` to `cube.{n}`.
+fn copies_of_cube(n: usize) -> Scene {
+    let names = std::iter::once("cube".to_string())
+        .chain((1..=n as u64).map(|k| viewport::scene::numbering::copy_of("cube", k)));
+    let objects = names
+        .map(|name| viewport::scene::Object {
+            name: name.into(),
+            mesh: viewport::scene::MeshRef::Primitive(viewport::scene::Primitive::Cube),
+            transform: viewport::math::Transform::IDENTITY,
+            color: [1.0; 3],
+            skin: None,
+            extras: None,
+            origin: None,
+            hidden: false,
+        })
+        .collect();
+    Scene::from_objects(None, objects)
+}
+
+fn naming(c: &mut Criterion) {
+    let mut g = c.benchmark_group("naming");
+    for n in [100, 100_000] {
+        let scene = copies_of_cube(n);
+        let expect = viewport::scene::numbering::copy_of("cube", n as u64 + 1);
+        assert_eq!(scene.copy_namer().copy_name("cube", |c| scene.find(c).is_some()), expect);
+        g.bench_function(format!("copy {} of cube", n + 1), |b| {
+            b.iter(|| black_box(scene.copy_namer().copy_name(black_box("cube"), |c| scene.find(c).is_some())))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
-    targets = organise
+    targets = organise, naming
 }
 criterion_main!(benches);

@@ -82,6 +82,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("{screenshot}", "screenshot (viewport-screenshot-N.png)"),
     ("{save}", "save the scene to its file"),
     ("{export}", "export as glTF: a dialog with the file (STEM.glb) and a selection-only box"),
+    ("{import}", "import a glTF file under the cursor (a dialog; one undo step)"),
     ("{open}", "open another scene or glTF file (a dialog; unsaved changes: press twice)"),
     ("{save_as}", "save as (a dialog; the file becomes the scene's file)"),
     ("{new}", "a new, empty scene (a dialog for its file; unsaved changes: press twice)"),

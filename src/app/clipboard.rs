@@ -103,13 +103,12 @@ pub fn paste(editor: &mut Editor, clipboard: &mut Clipboard) -> Result<ClipStep,
 }
 
 /// Shift+A's menu, a script's `{"add": NAME}`: a primitive (`cube`, ...)
-/// or an `empty` at the surface point under the cursor (the camera target
-/// over the background), the only selection. An unknown name changes nothing.
+/// or an `empty` where a drop lands ([`Editor::drop_point`]), the only selection. An unknown name changes nothing.
 pub fn add(editor: &mut Editor, name: &str) -> Result<ClipStep, Error> {
     let Some(mesh) = add_mesh(name) else {
         return Ok(ClipStep { notice: Some(format!("Cannot add \"{name}\"")), loaded: None });
     };
-    let at = editor.surface_at(editor.cursor(), |_| true).map_or(editor.camera.target, |(_, p)| p);
+    let at = editor.drop_point();
     // Its mesh readied for drawing and picking, as an import's is.
     let one = Object {
         name: "one".into(),

@@ -273,13 +273,12 @@ pub fn read_import(path: &Path) -> Result<ReadImport, Error> {
     Ok(ReadImport { fragment, loaded, clips })
 }
 
-/// Adds a read file's nodes to the editor's scene: the roots at the
-/// surface point under the cursor (the camera target over the background),
-/// one undo step ([`Editor::import`]). The caller uploads `read.loaded`.
+/// Adds a read file's nodes to the editor's scene: the roots where a drop
+/// lands ([`Editor::drop_point`]), one undo step ([`Editor::import`]). The caller uploads `read.loaded`.
 pub fn import_into(editor: &mut Editor, read: &ReadImport) {
     read.loaded.hand_new_to(editor);
     editor.add_clips(read.clips.clone());
-    let at = editor.surface_at(editor.cursor(), |_| true).map_or(editor.camera.target, |(_, p)| p);
+    let at = editor.drop_point();
     editor.import(&read.fragment, at);
 }
 

@@ -24,7 +24,7 @@ use crate::editor::Editor;
 use crate::math::Transform;
 use crate::scene::gltf::{GltfFile, GltfNode};
 use crate::scene::open::node_transform;
-use crate::scene::{free_name, Detached, MeshRef, NodeOrigin, Object, Scene, SkinRef};
+use crate::scene::{Detached, MeshRef, NodeOrigin, Object, Scene, SkinRef};
 
 /// A node's place in its file, independent of node indices: the names on
 /// the path from the root (as read, before `.NNN` was added; `node` for
@@ -422,7 +422,7 @@ impl Reloader {
                 mesh: mesh_of(node),
                 transform: node_transform(node).unwrap_or(Transform::IDENTITY),
                 color: [1.0; 3],
-                hidden: false,
+                hidden: node.hidden,
                 skin: None,
                 extras: node.extras.clone().map(Box::new),
                 origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
@@ -543,8 +543,9 @@ impl Plan {
         replaced.sort_by_key(|(i, _)| *i);
         let mut added = Detached::default();
         let mut taken: HashSet<String> = HashSet::new();
+        let mut namer = scene.copy_namer();
         for (k, a) in self.added.into_iter().enumerate() {
-            let name = free_name(&a.object.name, |c| scene.find(c).is_some() || taken.contains(c));
+            let name = namer.free_name(&a.object.name, |c| scene.find(c).is_some() || taken.contains(c));
             taken.insert(name.clone());
             added.indices.push(scene.id_bound() + k);
             added.parents.push(a.parent.map(|p| match p {

@@ -113,6 +113,7 @@ impl Editor {
                 indices: gone.clone(),
                 objects: gone.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
                 parents: gone.iter().map(|&i| self.scene.parent(i)).collect(),
+                places: Vec::new(),
             };
             let skins = self.skins_without(&gone);
             edits.push(Edit::Remove {
@@ -162,6 +163,7 @@ impl Editor {
             objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
             parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
             indices: ids,
+            places: Vec::new(),
         };
         // `other`'s live objects packed into new slots after the last.
         let base = self.scene.id_bound();
@@ -198,6 +200,7 @@ impl Editor {
             indices: ids.clone(),
             objects: ids.iter().map(|&i| self.scene.objects()[i].clone()).collect(),
             parents: ids.iter().map(|&i| self.scene.parent(i)).collect(),
+            places: Vec::new(),
         };
         let skins = self.skins_without(&ids);
         let edit =

@@ -115,6 +115,9 @@ pub enum Command {
     SaveAsDialog,
     /// Starts an empty scene (Ctrl+N): the program's business.
     NewDialog,
+    /// Opens the import dialog (Ctrl+I): the UI's business; its answer is
+    /// imported as a dropped file.
+    ImportDialog,
     /// Plays or pauses the animation shown, or plays the first clip (Space).
     TogglePlay,
     /// Shows a clip (an index in [`super::Editor::clips`]) at a time in
@@ -186,6 +189,7 @@ pub const NAMED: &[(&str, Command)] = &[
     ("open", Command::OpenDialog),
     ("new", Command::NewDialog),
     ("export", Command::ExportDialog),
+    ("import", Command::ImportDialog),
     ("recover", Command::Recover),
     ("screenshot", Command::Screenshot),
     ("quit", Command::Quit),
@@ -214,6 +218,7 @@ impl Command {
                 | Command::Screenshot
                 | Command::Quit
                 | Command::ExportDialog
+                | Command::ImportDialog
                 | Command::Recover
                 | Command::OpenDialog
                 | Command::SaveAsDialog
@@ -358,6 +363,7 @@ impl Editor {
             | Command::Screenshot
             | Command::Quit
             | Command::ExportDialog
+            | Command::ImportDialog
             | Command::Recover
             | Command::OpenDialog
             | Command::SaveAsDialog

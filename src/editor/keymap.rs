@@ -91,6 +91,7 @@ pub const DEFAULTS: &[(Pattern, Command)] = &[
     (chord("Q", Held::Yes, Held::Any, Held::Yes), Command::ToggleQuadView),
     (chord("Q", Held::Yes, Held::Any, Held::No), Command::Quit),
     (ctrl("E"), Command::ExportDialog),
+    (ctrl("I"), Command::ImportDialog),
     (chord("R", Held::Yes, Held::Yes, Held::Any), Command::Recover),
     (chord("S", Held::Yes, Held::Yes, Held::Any), Command::SaveAsDialog),
     (ctrl("O"), Command::OpenDialog),

@@ -59,6 +59,9 @@ impl PickMesh {
     }
 }
 
+/// How far from the camera a drop onto the ground plane may land (m).
+pub const GROUND_REACH: f64 = 1000.0;
+
 impl Editor {
     /// The triangles and local bounds of a mesh (e.g. once a glTF file is
     /// loaded); every object that uses it picks and snaps by them.
@@ -169,6 +172,24 @@ impl Editor {
         let ray = self.view()?.cursor_ray(&cursor)?;
         let (id, t) = self.ray_hit(&ray, keep)?;
         Some((id, ray.at(t)))
+    }
+
+    /// Where a dropped file or an added object lands (`docs/spec/assets.md`,
+    /// `docs/spec/organise.md`): the surface point under the cursor; over
+    /// empty space the ground plane (y = 0) under the cursor when the
+    /// cursor's ray meets it in front of the camera within 1 km; else the
+    /// camera target.
+    pub fn drop_point(&self) -> Point3<f64> {
+        let cursor = self.cursor();
+        if let Some((_, p)) = self.surface_at(cursor, |_| true) {
+            return p;
+        }
+        let ground = self.view().and_then(|v| v.cursor_ray(&cursor)).and_then(|ray| {
+            let (o, d) = (ray.origin, ray.dir.into_inner());
+            let t = -o.y / d.y;
+            (d.y != 0.0 && t.is_finite() && t > 0.0 && (ray.at(t) - o).norm() <= GROUND_REACH).then(|| ray.at(t))
+        });
+        ground.unwrap_or(self.camera.target)
     }
 
     /// The vertex of the drawn meshes of the objects `keep` accepts whose

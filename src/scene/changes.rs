@@ -17,6 +17,10 @@ pub struct Detached {
     pub objects: Vec<Object>,
     /// Parents as ids in the scene.
     pub parents: Vec<Option<usize>>,
+    /// The places among their siblings that objects past the scene's last
+    /// slot take when put back, in the items' order; empty: new places
+    /// after every sibling ([`Hierarchy::attach_at`](super::Hierarchy::attach_at)).
+    pub places: Vec<u64>,
 }
 
 impl Detached {
@@ -33,14 +37,8 @@ impl Detached {
 /// three-digit number from 001, where `base` is `name` without a `.NNN`
 /// suffix of its own (`docs/spec/editing.md`, "Scene changes").
 pub fn copy_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
-    let base = match name.rsplit_once('.') {
-        Some((b, n)) if n.len() == 3 && n.bytes().all(|c| c.is_ascii_digit()) && !b.is_empty() => b,
-        _ => name,
-    };
-    (1..)
-        .map(|k| if k < 1000 { format!("{base}.{k:03}") } else { format!("{base}.{k}") })
-        .find(|c| !taken(c))
-        .expect("a free name exists")
+    let base = super::numbering::base_of(name);
+    (1..).map(|k| super::numbering::copy_of(base, k)).find(|c| !taken(c)).expect("a free name exists")
 }
 
 /// `name` where `taken` says it is free, else its first free [`copy_name`]
@@ -85,7 +83,7 @@ impl Scene {
             }
         }
         self.structure = super::unique_version();
-        Detached { indices: gone, objects, parents }
+        Detached { indices: gone, objects, parents, places: Vec::new() }
     }
 
     /// Drops the slots from `bound` on, which must be dead (the copies of
@@ -115,7 +113,7 @@ impl Scene {
         }
         let links: Vec<(usize, Option<usize>)> =
             items.indices.iter().copied().zip(items.parents.iter().copied()).collect();
-        self.hierarchy.attach(&links)?;
+        self.hierarchy.attach_at(&links, &items.places)?;
         // Only now that nothing can fail: the objects into their slots.
         let end = self.hierarchy.len();
         if self.objects.len() < end {
@@ -137,6 +135,7 @@ impl Scene {
     /// [`copy_name`]. Costs what is copied (names are looked up in the
     /// scene's name index).
     pub fn duplicates(&self, ids: &[usize]) -> Detached {
+        let mut namer = self.copy_namer();
         let originals = self.with_descendants(ids);
         // Names of the copies so far (the scene's are in its index).
         let mut new_names: HashSet<String> = HashSet::with_capacity(originals.len());
@@ -146,7 +145,7 @@ impl Scene {
             let index = self.id_bound() + k;
             copy_of.insert(i, index);
             let o = self.obj(i);
-            let name = copy_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
+            let name = namer.copy_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(index);
             // A copy is made here: it was read from no node.
@@ -184,6 +183,7 @@ impl Scene {
     /// same order and hierarchy, names made unique against this scene
     /// ([`free_name`]).
     pub fn appended(&self, other: &Scene) -> Detached {
+        let mut namer = self.copy_namer();
         let mut new_names: HashSet<String> = HashSet::with_capacity(other.len());
         // `other`'s ids to the new ones (its live objects packed).
         let mut new_id = vec![usize::MAX; other.id_bound()];
@@ -192,7 +192,7 @@ impl Scene {
         }
         let mut out = Detached::default();
         for (i, o) in other.iter() {
-            let name = free_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
+            let name = namer.free_name(&o.name, |c| self.find(c).is_some() || new_names.contains(c));
             new_names.insert(name.clone());
             out.indices.push(new_id[i]);
             out.objects.push(Object { name: name.into(), ..o.clone() });

@@ -205,6 +205,13 @@ impl Hierarchy {
     /// Each parent is a live object or one of `items`. Fails, changing
     /// nothing, on a live slot, an unknown parent or a cycle.
     pub fn attach(&mut self, items: &[(usize, Option<usize>)]) -> Result<(), HierarchyError> {
+        self.attach_at(items, &[])
+    }
+
+    /// [`Hierarchy::attach`], giving the items past the end the places
+    /// `places` (in the items' order) when it is not empty: a redo gives
+    /// back the places the first time gave.
+    pub fn attach_at(&mut self, items: &[(usize, Option<usize>)], places: &[u64]) -> Result<(), HierarchyError> {
         let incoming: HashMap<usize, Option<usize>> = items.iter().copied().collect();
         for &(i, p) in items {
             if self.is_live(i) || incoming.len() != items.len() {
@@ -245,11 +252,19 @@ impl Hierarchy {
             self.parent.resize(end, DEAD);
             self.place.resize(end, 0);
         }
-        for &(i, p) in items {
+        for (k, &(i, p)) in items.iter().enumerate() {
             self.parent[i] = link(p);
             if i >= old_end {
-                self.place[i] = self.next_place;
-                self.next_place += 1;
+                match places.get(k) {
+                    Some(&place) => {
+                        self.place[i] = place;
+                        self.next_place = self.next_place.max(place + 1);
+                    }
+                    None => {
+                        self.place[i] = self.next_place;
+                        self.next_place += 1;
+                    }
+                }
             }
         }
         for &(i, p) in items {

@@ -28,6 +28,7 @@ pub mod material;
 mod mesh_ref;
 pub mod morph;
 mod names;
+pub mod numbering;
 mod object;
 pub mod open;
 mod paths;
@@ -52,6 +53,7 @@ pub use hierarchy::{Hierarchy, HierarchyError};
 pub use mesh_ref::{GltfMesh, MeshRef};
 pub use morph::MorphData;
 pub use names::{ObjectMut, Objects};
+pub use numbering::CopyNamer;
 pub use object::{transform_problem, NodeOrigin, Object, MIN_SCALE};
 pub use piecewise_copy::{CopiedScene, SceneCopy};
 pub use primitives::{MeshData, Primitive};
@@ -267,6 +269,13 @@ impl Scene {
     /// The id of the object named `name` (O(1): the name index).
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.find(name, &self.objects)
+    }
+
+    /// Names copies (`cube.001`...) against this scene's names: the lowest
+    /// free number of a name's base in O(log gaps), not by trying each
+    /// ([`numbering`]).
+    pub fn copy_namer(&self) -> CopyNamer<'_> {
+        self.names.copy_namer()
     }
 
     /// The name index's log: its epoch and the ids given a name since

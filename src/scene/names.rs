@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
+use super::numbering::{CopyNamer, Numbering};
 use super::{MeshRef, Object, SkinRef};
 use crate::math::Transform;
 
@@ -38,6 +39,8 @@ pub(super) struct NameIndex {
     /// A number unique in the process for each log started (0: none
     /// started; a reader of 0 always starts over).
     epoch: u64,
+    /// The copy numbers the names hold, by base (`cube.001`...).
+    numbers: Numbering,
 }
 
 impl Clone for NameIndex {
@@ -49,6 +52,7 @@ impl Clone for NameIndex {
             hasher: self.hasher.clone(),
             log: Vec::new(),
             epoch: super::unique_version(),
+            numbers: self.numbers.clone(),
         }
     }
 }
@@ -89,6 +93,11 @@ impl NameIndex {
         (self.epoch, &self.log)
     }
 
+    /// Names copies against the names the index holds.
+    pub(super) fn copy_namer(&self) -> CopyNamer<'_> {
+        CopyNamer::new(&self.numbers)
+    }
+
     /// The low 32 bits of `name`'s hash.
     fn short(&self, name: &str) -> u32 {
         self.hasher.hash_one(name) as u32
@@ -110,6 +119,7 @@ impl NameIndex {
     pub(super) fn insert(&mut self, id: usize, name: &str) {
         let short = self.short(name);
         self.insert_short(id, short);
+        self.numbers.take(name);
         self.log_name(id);
     }
 
@@ -132,6 +142,7 @@ impl NameIndex {
             return false;
         }
         self.insert_short(id, short);
+        self.numbers.take(name);
         self.log_name(id);
         true
     }
@@ -146,6 +157,7 @@ impl NameIndex {
         let short = self.short(name);
         if let Ok(entry) = self.table.find_entry(spread(short), |&(k, _)| k as usize == id) {
             entry.remove();
+            self.numbers.free(name);
         }
     }
 }

@@ -9,7 +9,7 @@ use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3}
 /// The one line for a file that is neither format.
 pub use super::error::ACCEPTED_FORMATS;
 use super::gltf::{GltfError, GltfFile, GltfNode};
-use super::{free_name, MeshRef, NodeOrigin, Object, Scene, SceneError, SkinRef};
+use super::{MeshRef, NodeOrigin, Object, Scene, SceneError, SkinRef};
 use crate::math::Transform;
 
 /// What a file given to the viewport holds, told by its first bytes.
@@ -64,6 +64,9 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut scene = Scene::default();
     let mut taken = std::collections::HashSet::new();
+    // Copies of one name (a file of unnamed nodes) continue from the last.
+    let no_names = super::numbering::Numbering::default();
+    let mut namer = super::numbering::CopyNamer::new(&no_names);
     let origin_file: std::sync::Arc<Path> = base.join(&file_name).into();
     for node in &nodes {
         let what = match &node.name {
@@ -72,7 +75,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
         };
         let transform = node_transform(node).map_err(|p| invalid(format!("{what}: {p}")))?;
         let wanted = node.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "node".to_string());
-        let name = free_name(&wanted, |c| taken.contains(c));
+        let name = namer.free_name(&wanted, |c| taken.contains(c));
         taken.insert(name.clone());
         let mesh = match node.mesh {
             Some(n) => MeshRef::gltf(format!("{file_name}#{n}"), base.join(&file_name), Some(n)),
@@ -85,7 +88,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
                     mesh,
                     transform,
                     color: [1.0, 1.0, 1.0],
-                    hidden: false,
+                    hidden: node.hidden,
                     skin: None,
                     extras: node.extras.clone().map(Box::new),
                     origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),

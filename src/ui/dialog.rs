@@ -1,7 +1,7 @@
 //! The file dialogs (`docs/spec/roundtrip.md`, "Export" and "Files in the
 //! window"): Ctrl+E export (a path prefilled with `STEM.glb` beside the
 //! scene file and a "selection only" box), Ctrl+O open, Ctrl+Shift+S save
-//! as, Ctrl+N new scene. Each is a path field; Enter or the button confirms,
+//! as, Ctrl+N new scene, Ctrl+I import (`docs/spec/assets.md`). Each is a path field; Enter or the button confirms,
 //! Escape closes (`Ui::handle`). The field takes typed text and Ctrl+A as
 //! number fields do, in the window and in scripts.
 
@@ -21,6 +21,8 @@ pub enum DialogKind {
     SaveAs,
     /// Ctrl+N: start an empty scene, saved to the file named (if any).
     New,
+    /// Ctrl+I: import a glTF file under the cursor, as a dropped file.
+    Import,
 }
 
 impl DialogKind {
@@ -30,6 +32,7 @@ impl DialogKind {
             DialogKind::Open => "Open",
             DialogKind::SaveAs => "Save as",
             DialogKind::New => "New scene",
+            DialogKind::Import => "Import glTF",
         }
     }
 
@@ -39,6 +42,7 @@ impl DialogKind {
             DialogKind::Open => "Scene file or glTF file (.json, .gltf, .glb):",
             DialogKind::SaveAs => "Scene file to save to (.json):",
             DialogKind::New => "Scene file for the new scene (may stay empty):",
+            DialogKind::Import => "glTF file to import under the cursor (.gltf, .glb):",
         }
     }
 
@@ -48,6 +52,7 @@ impl DialogKind {
             DialogKind::Open => "Open",
             DialogKind::SaveAs => "Save",
             DialogKind::New => "New",
+            DialogKind::Import => "Import",
         }
     }
 
@@ -58,6 +63,7 @@ impl DialogKind {
             DialogKind::Open => "open",
             DialogKind::SaveAs => "save_as",
             DialogKind::New => "new",
+            DialogKind::Import => "import",
         }
     }
 }
@@ -88,6 +94,7 @@ impl PathDialog {
             DialogKind::Open => Some(Outcome::Open(file?)),
             DialogKind::SaveAs => Some(Outcome::SaveAs(file?)),
             DialogKind::New => Some(Outcome::New(file)),
+            DialogKind::Import => Some(Outcome::Import(file?)),
         }
     }
 

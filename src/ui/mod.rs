@@ -412,6 +412,8 @@ impl Ui {
         let opens = match command {
             Outcome::Program(Command::ExportDialog) => Some((DialogKind::Export, self.export_default.clone())),
             Outcome::Program(Command::SaveAsDialog) => Some((DialogKind::SaveAs, self.save_default.clone())),
+            // Ctrl+I starts in the scene file's folder, as Ctrl+O does.
+            Outcome::Program(Command::ImportDialog) => Some((DialogKind::Import, folder_of(&self.save_default))),
             _ => None,
         };
         // F2: the active object's row, shown and scrolled to, takes its name.
@@ -489,6 +491,15 @@ impl Ui {
     /// Which file dialog is open, if one is.
     pub fn dialog(&self) -> Option<DialogKind> {
         self.dialog.as_ref().map(|d| d.kind)
+    }
+}
+
+/// The folder of the file `path` names, with a separator after it ("" for
+/// a bare file name): where a file dialog starts.
+fn folder_of(path: &str) -> String {
+    match std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.join("").display().to_string(),
+        None => String::new(),
     }
 }
 

@@ -174,3 +174,91 @@ fn local_view_shows_only_the_selection_and_gives_the_camera_back() {
         assert_eq!(saved["camera"], start_saved, "{culling}");
     }
 }
+
+/// Runs `viewport FILE` headless over one frame with `extra` events first;
+/// returns the trace's last line and the saved scene.
+fn open_and_save(dir: &Path, file: &Path, events: Value) -> (Value, Value) {
+    let script = dir.join("open.json");
+    std::fs::write(&script, json!({ "events": events }).to_string()).unwrap();
+    let (trace, saved) = (dir.join("open.jsonl"), dir.join("opened.json"));
+    let out = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(file)
+        .args(["--headless", "--no-ui", "--validation", "--replay"])
+        .arg(&script)
+        .arg("--trace")
+        .arg(&trace)
+        .arg("--save-scene")
+        .arg(&saved)
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let last = std::fs::read_to_string(&trace).unwrap().lines().last().map(|l| serde_json::from_str(l).unwrap());
+    (last.unwrap(), serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap())
+}
+
+/// Exports `scene` (a file) to `out` (.gltf) headless.
+fn export_to(scene: &Path, out: &Path) {
+    let run = Command::new(env!("CARGO_BIN_EXE_viewport"))
+        .arg(scene)
+        .args(["--headless", "--no-ui", "--export"])
+        .arg(out)
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// The node extras of an exported `.gltf`, by node name.
+fn node_extras(gltf: &Path) -> std::collections::BTreeMap<String, Value> {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(gltf).unwrap()).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    nodes
+        .iter()
+        .map(|n| (n["name"].as_str().unwrap().to_string(), n.get("extras").cloned().unwrap_or(Value::Null)))
+        .collect()
+}
+
+/// `docs/spec/roundtrip.md`: a hidden object is exported with
+/// `"extras": {"hidden": true}` and comes back hidden, opened or imported,
+/// with its own extras as they were (the key is not copied into them); a
+/// second export writes the same hidden set.
+#[test]
+fn hidden_objects_stay_hidden_through_export_open_import_and_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = json!({ "objects": [
+        { "name": "a", "mesh": "cube", "hidden": true, "extras": { "tag": 7 } },
+        { "name": "b", "mesh": "cube", "position": [2, 0, 0], "hidden": true },
+        { "name": "c", "mesh": "cube", "position": [4, 0, 0], "extras": { "tag": 8 } }
+    ]});
+    let scene_path = dir.path().join("level.json");
+    std::fs::write(&scene_path, scene.to_string()).unwrap();
+    let gltf = dir.path().join("level.gltf");
+    export_to(&scene_path, &gltf);
+    let extras = node_extras(&gltf);
+    assert_eq!(extras["a"], json!({ "tag": 7, "hidden": true }));
+    assert_eq!(extras["b"], json!({ "hidden": true }));
+    assert_eq!(extras["c"], json!({ "tag": 8 }));
+
+    // Opened: a and b hidden, their extras without the key.
+    let (line, saved) = open_and_save(dir.path(), &gltf, json!([{ "frame": 1 }]));
+    assert_eq!(line["hidden"], json!(["a", "b"]));
+    assert_eq!(object(&saved, "a")["hidden"], json!(true));
+    assert_eq!(object(&saved, "a")["extras"], json!({ "tag": 7 }));
+    assert_eq!(object(&saved, "b")["hidden"], json!(true));
+    assert!(object(&saved, "b").get("extras").is_none(), "{saved}");
+    assert!(object(&saved, "c").get("hidden").is_none());
+    assert_eq!(object(&saved, "c")["extras"], json!({ "tag": 8 }));
+
+    // Saved and exported again: the same hidden set, the same extras.
+    let again = dir.path().join("again.gltf");
+    export_to(&dir.path().join("opened.json"), &again);
+    assert_eq!(node_extras(&again), extras);
+
+    // Imported into another scene: the imported a and b hidden too.
+    let host = dir.path().join("host.json");
+    std::fs::write(&host, json!({ "objects": [{ "name": "ground", "mesh": "plane" }] }).to_string()).unwrap();
+    let (line, _) = open_and_save(dir.path(), &host, json!([{ "mouse_move": [640, 360] }, { "import": "level.gltf" }]));
+    assert_eq!(line["hidden"], json!(["a", "b"]));
+    assert_eq!(line["count"], json!(4));
+}

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use crate::open_gltf::write_gltf;
-use crate::support::replay::{object, ortho_scene, run_raw, screen, screenshot, vec3};
+use crate::support::replay::{object, ortho_scene, run_raw, run_raw_with, screen, screenshot, vec3};
 
 fn key(k: &str, mods: &[&str]) -> [Value; 2] {
     [json!({ "key_down": k, "mods": mods }), json!({ "key_up": k, "mods": mods })]
@@ -168,4 +168,39 @@ fn a_selected_empty_is_drawn_as_an_axis_cross() {
     let (x, y) = ((200.0 + 25.0 * s) as u32, (200.0 + 25.0 * s) as u32);
     let p = unselected.pixel(x, y);
     assert!(!(p[0] > p[1] + 60 && p[0] > p[2] + 60), "nothing red without the selection: {p:?}");
+}
+
+/// Ctrl+I: the import dialog (the UI's path field in a script: Ctrl+A,
+/// text, Enter) imports the file as a dropped one: under the cursor,
+/// selected, one undo step.
+#[test]
+fn ctrl_i_imports_the_file_typed_into_its_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    write_model(dir.path());
+    let model = dir.path().join("model.gltf");
+    let at = screen(2.0, 1.0);
+    let mut events = vec![json!({ "mouse_move": at })];
+    events.extend(key("I", &["ctrl"])); // 1, 2
+    events.extend(key("A", &["ctrl"])); // 3, 4: the prefilled folder selected
+    events.push(json!({ "text": model.to_str().unwrap() })); // 5
+    events.push(json!({ "key_down": "Enter" })); // 6
+    events.extend(key("Z", &["ctrl"])); // 7, 8
+    let script = json!({ "size": [400, 400], "events": events });
+    let out = run_raw_with(&scene(), &script, dir.path(), true);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace: Vec<Value> = std::fs::read_to_string(dir.path().join("trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(trace[5]["count"], json!(2), "nothing imported before Enter");
+    assert!(trace[1]["ui"]["rects"].get("import.path").is_some(), "the dialog is open");
+    let imported = &trace[6];
+    assert_eq!(imported["count"], json!(4));
+    assert_eq!(imported["selection"], json!(["crate.001"]));
+    let p = vec3(&imported["objects"]["crate.001"]["world_position"]);
+    for (got, want) in p.iter().zip([2.0, 1.0, -1.0]) {
+        assert!((got - want).abs() < 1e-6, "root at {p:?}");
+    }
+    assert_eq!(trace[7]["count"], json!(2), "one undo step takes it out");
 }

@@ -54,20 +54,7 @@ impl Editor {
                 // An empty: its origin.
                 points.push(Point3::from(self.scene.world_matrix(i).fixed_view::<3, 1>(0, 3).into_owned()));
             }
-            let mut fall = f64::INFINITY;
-            for p in &points {
-                let Some(ray) = Ray::new(*p, down) else { continue };
-                let hit = self.ray_hit(&ray, |id| !selected.contains(&id)).map(|(_, t)| t);
-                let ground = (p.y >= 0.0).then_some(p.y);
-                let d = match (hit, ground) {
-                    (Some(h), Some(g)) => h.min(g),
-                    (Some(h), None) => h,
-                    (None, Some(g)) => g,
-                    // Below the ground with nothing under it: already cutting in.
-                    (None, None) => 0.0,
-                };
-                fall = fall.min(d);
-            }
+            let fall = self.fall_of(&points, &selected);
             if fall.is_finite() && fall > 0.0 {
                 moves.push((i, fall));
             }
@@ -90,5 +77,31 @@ impl Editor {
         self.apply(&edit, true);
         self.history.push(edit);
         true
+    }
+
+    /// How far geometry with these world `points` falls straight down
+    /// before it touches a surface of an object `moving` lacks, or the
+    /// ground: 0 when it already rests on or cuts into one (a point below
+    /// the ground, or a surface between a point and the geometry's top).
+    fn fall_of(&self, points: &[Point3<f64>], moving: &HashSet<usize>) -> f64 {
+        let up = Vector3::new(0.0, 1.0, 0.0);
+        let top = points.iter().map(|p| p.y).fold(f64::NEG_INFINITY, f64::max);
+        let mut fall = f64::INFINITY;
+        for p in points {
+            if p.y < 0.0 {
+                return 0.0;
+            }
+            // A surface above this point but not above the whole: the
+            // geometry cuts into it (a cube sunk into a plane).
+            if let Some(ray) = Ray::new(*p, up) {
+                if self.ray_hit(&ray, |id| !moving.contains(&id)).is_some_and(|(_, t)| p.y + t < top - 1e-6) {
+                    return 0.0;
+                }
+            }
+            let Some(ray) = Ray::new(*p, -up) else { continue };
+            let hit = self.ray_hit(&ray, |id| !moving.contains(&id)).map(|(_, t)| t);
+            fall = fall.min(hit.map_or(p.y, |h| h.min(p.y)));
+        }
+        fall
     }
 }

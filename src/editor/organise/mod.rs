@@ -14,7 +14,8 @@ use nalgebra::Point3;
 
 use crate::editor::{Edit, Editor};
 use crate::math::Transform;
-use crate::scene::{copy_name, Detached, MeshRef, Object, Primitive, Scene};
+use crate::scene::numbering::numbered;
+use crate::scene::{Detached, MeshRef, Object, Primitive, Scene};
 
 /// What an add (Shift+A, a script's `add`) makes: a primitive's mesh or an empty.
 pub fn add_mesh(name: &str) -> Option<MeshRef> {
@@ -47,7 +48,14 @@ impl Editor {
             return Ok(old);
         }
         let taken = |c: &str| self.scene.find(c).is_some_and(|k| k != i);
-        let name = if taken(wanted) { copy_name(wanted, taken) } else { wanted.to_string() };
+        let name = match self.scene.copy_namer().free_name(wanted, taken) {
+            // The object's own name is free for it: kept where it is the
+            // lowest copy number of the base asked for.
+            fresh => match (numbered(&old), numbered(&fresh)) {
+                (Some((b, k)), Some((f, n))) if b == f && k < n && taken(wanted) => old.to_string(),
+                _ => fresh,
+            },
+        };
         let skins: Vec<crate::editor::history::SkinChange> = self
             .scene
             .iter()
@@ -108,8 +116,7 @@ impl Editor {
             return false;
         }
         let base = mesh.source().unwrap_or("empty").to_string();
-        let name =
-            if self.scene.find(&base).is_none() { base } else { copy_name(&base, |c| self.scene.find(c).is_some()) };
+        let name = self.scene.copy_namer().free_name(&base, |c| self.scene.find(c).is_some());
         let id = self.scene.id_bound();
         let object = Object {
             name: name.into(),
@@ -121,7 +128,7 @@ impl Editor {
             origin: None,
             hidden: false,
         };
-        let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None] };
+        let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None], places: Vec::new() };
         let edit = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after: vec![id] };
         self.apply(&edit, true);
         self.history.push(edit);

@@ -8,7 +8,7 @@ use nalgebra::Matrix4;
 use crate::editor::{Edit, Editor};
 use crate::gizmo::Placement;
 use crate::math::Transform;
-use crate::scene::{copy_name, Detached, MeshRef, Object, MIN_SCALE};
+use crate::scene::{Detached, MeshRef, Object, MIN_SCALE};
 
 /// `m` as translation, rotation and scale, the rotation the closest one to
 /// its linear part ([`crate::scene::open::closest_trs`]); `true` when a
@@ -127,8 +127,7 @@ impl Editor {
         let inverse = parent_world.try_inverse().ok_or("the parent's transform cannot be inverted")?;
         let (local, _) = closest_trs(&(inverse * Matrix4::new_translation(&pivot.coords)));
         let id = self.scene.id_bound();
-        let name = copy_name("group", |c| self.scene.find(c).is_some());
-        let name = if self.scene.find("group").is_none() { "group".to_string() } else { name };
+        let name = self.scene.copy_namer().free_name("group", |c| self.scene.find(c).is_some());
         let group = Object {
             name: name.into(),
             mesh: MeshRef::Empty,
@@ -140,10 +139,15 @@ impl Editor {
             origin: None,
             hidden: false,
         };
-        let items = Detached { indices: vec![id], objects: vec![group], parents: vec![parent] };
+        let items = Detached { indices: vec![id], objects: vec![group], parents: vec![parent], places: Vec::new() };
         let members = self.top_level(&self.selection);
-        let add = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after: vec![id] };
+        let mut add = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after: vec![id] };
         self.apply(&add, true);
+        // A redo puts the group back at the place it has now, before its
+        // members (which take theirs next), as the first time.
+        if let Edit::Add { items, .. } = &mut add {
+            items.places = vec![self.scene.hierarchy().place(id)];
+        }
         let (reparent, sheared) = match self.reparent_edit(&members, Some(id)) {
             Ok(r) => r,
             Err(e) => {

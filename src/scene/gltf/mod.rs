@@ -101,8 +101,25 @@ pub struct GltfNode {
     /// Quaternion x, y, z, w.
     pub rotation: [f64; 4],
     pub scale: [f64; 3],
-    /// The node's `extras`, as written.
+    /// The node's `extras` as written, less the viewport's own `hidden`
+    /// key (an extras object left empty by that is `None`).
     pub extras: Option<serde_json::Value>,
+    /// `"extras": {"hidden": true}`: the node was exported hidden
+    /// (`docs/spec/roundtrip.md`) and opens hidden.
+    pub hidden: bool,
+}
+
+/// Splits the viewport's `hidden` key off a node's `extras`: the extras
+/// the object keeps, and whether the node is hidden. Only a JSON object's
+/// boolean `hidden` is the viewport's; anything else stays as written.
+pub fn split_hidden(extras: Option<serde_json::Value>) -> (Option<serde_json::Value>, bool) {
+    match extras {
+        Some(serde_json::Value::Object(mut map)) if map.get("hidden").is_some_and(serde_json::Value::is_boolean) => {
+            let hidden = map.remove("hidden") == Some(serde_json::Value::Bool(true));
+            ((!map.is_empty()).then_some(serde_json::Value::Object(map)), hidden)
+        }
+        other => (other, false),
+    }
 }
 
 impl GltfFile {
@@ -305,9 +322,11 @@ impl GltfFile {
             let (t, r, s) = transform.decomposed();
             let name = node.name().or_else(|| node.mesh().and_then(|m| m.name())).map(str::to_string);
             let here = out.len();
-            let extras = node.extras().as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
+            let (extras, hidden) =
+                split_hidden(node.extras().as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok()));
             out.push(GltfNode {
                 extras,
+                hidden,
                 index: node.index(),
                 name,
                 mesh: node.mesh().map(|m| m.index()),

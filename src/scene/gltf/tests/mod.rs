@@ -472,5 +472,18 @@ fn morph_targets_move_the_files_tangents() {
     assert_eq!(at.tangents.len(), 3);
 }
 
+#[test]
+fn the_viewports_hidden_key_is_split_off_a_nodes_extras() {
+    use super::split_hidden;
+    use serde_json::json;
+    assert_eq!(split_hidden(Some(json!({ "hidden": true }))), (None, true));
+    assert_eq!(split_hidden(Some(json!({ "hidden": true, "tag": 1 }))), (Some(json!({ "tag": 1 })), true));
+    assert_eq!(split_hidden(Some(json!({ "hidden": false, "tag": 1 }))), (Some(json!({ "tag": 1 })), false));
+    // Not the viewport's key: kept as written.
+    assert_eq!(split_hidden(Some(json!({ "hidden": "yes" }))), (Some(json!({ "hidden": "yes" })), false));
+    assert_eq!(split_hidden(Some(json!([1, 2]))), (Some(json!([1, 2])), false));
+    assert_eq!(split_hidden(None), (None, false));
+}
+
 mod compressed;
 mod errors;
