@@ -25,28 +25,25 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                     (Mode::Scale, "Scale"),
                     (Mode::Universal, "All"),
                 ] {
-                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_text(tip(
-                        keys,
-                        label,
-                        Command::SetMode(mode),
-                    ));
+                    let r = ui.selectable_label(cfg.mode == mode, label).on_hover_ui(|ui| {
+                        ui.label(tip(keys, label, Command::SetMode(mode)));
+                    });
                     if r.clicked() {
                         actions.push(Command::SetMode(mode));
                     }
                     note(trace, &format!("mode.{}", mode.name()), &r, u);
                 }
                 ui.separator();
-                let r =
-                    ui.button(cfg.space.name()).on_hover_text(tip(keys, "World / local space", Command::ToggleSpace));
+                let r = ui.button(cfg.space.name()).on_hover_ui(|ui| {
+                    ui.label(tip(keys, "World / local space", Command::ToggleSpace));
+                });
                 if r.clicked() {
                     actions.push(Command::ToggleSpace);
                 }
                 note(trace, "space", &r, u);
-                let r = ui.button(format!("Pivot: {}", cfg.pivot.name())).on_hover_text(tip(
-                    keys,
-                    "Pivot: median, individual, active, bounds",
-                    Command::CyclePivot,
-                ));
+                let r = ui.button(format!("Pivot: {}", cfg.pivot.name())).on_hover_ui(|ui| {
+                    ui.label(tip(keys, "Pivot: median, individual, active, bounds", Command::CyclePivot));
+                });
                 if r.clicked() {
                     actions.push(Command::CyclePivot);
                 }
@@ -93,21 +90,17 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                     actions.push(Command::SetSnap(snap));
                 }
                 ui.separator();
-                let r = ui.button(format!("Depth: {}", editor.depth.name())).on_hover_text(tip(
-                    keys,
-                    "Reversed / standard depth",
-                    Command::ToggleDepth,
-                ));
+                let r = ui.button(format!("Depth: {}", editor.depth.name())).on_hover_ui(|ui| {
+                    ui.label(tip(keys, "Reversed / standard depth", Command::ToggleDepth));
+                });
                 if r.clicked() {
                     actions.push(Command::ToggleDepth);
                 }
                 note(trace, "depth", &r, u);
                 let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
-                let r = ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_text(tip(
-                    keys,
-                    "Perspective / orthographic",
-                    Command::ToggleProjection,
-                ));
+                let r = ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_ui(|ui| {
+                    ui.label(tip(keys, "Perspective / orthographic", Command::ToggleProjection));
+                });
                 if r.clicked() {
                     actions.push(Command::ToggleProjection);
                 }
@@ -118,21 +111,25 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                         crate::look::Shading::Material => "Material",
                         crate::look::Shading::Solid => "Solid",
                     })
-                    .on_hover_text(format!(
-                        "{}\nEnvironment: {}",
-                        tip(keys, "Shading: material (lit as authored) / solid", Command::ToggleShading),
-                        editor.lighting.environment.name()
-                    ));
+                    .on_hover_ui(|ui| {
+                        ui.label(format!(
+                            "{}\nEnvironment: {}",
+                            tip(keys, "Shading: material (lit as authored) / solid", Command::ToggleShading),
+                            editor.lighting.environment.name()
+                        ));
+                    });
                 if r.clicked() {
                     actions.push(Command::ToggleShading);
                 }
                 note(trace, "shading", &r, u);
                 let on = editor.lighting.scene_lights;
-                let r = ui.selectable_label(on, "Lights").on_hover_text(tip(
-                    keys,
-                    "Scene lights: the material mode lit by the glTF files' lights in place of the sun",
-                    Command::ToggleSceneLights,
-                ));
+                let r = ui.selectable_label(on, "Lights").on_hover_ui(|ui| {
+                    ui.label(tip(
+                        keys,
+                        "Scene lights: the material mode lit by the glTF files' lights in place of the sun",
+                        Command::ToggleSceneLights,
+                    ));
+                });
                 if r.clicked() {
                     actions.push(Command::ToggleSceneLights);
                 }
@@ -144,7 +141,8 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
 }
 
 /// A control's tooltip: what it does and the chord that does it in
-/// `keymap` (none shown when no key runs it).
+/// `keymap` (none shown when no key runs it). Made only while the tooltip
+/// shows (`on_hover_ui`): finding the chords reads the whole key map.
 pub(super) fn tip(keymap: &KeyMap, what: &str, command: Command) -> String {
     match keymap.shown_chords(command).first() {
         Some(chord) => format!("{what} ({chord})"),

@@ -171,36 +171,42 @@ fn a_selected_empty_is_drawn_as_an_axis_cross() {
 }
 
 /// Ctrl+I: the import dialog (the UI's path field in a script: Ctrl+A,
-/// text, Enter) imports the file as a dropped one: under the cursor,
-/// selected, one undo step.
+/// text, Enter) imports the file as a dropped one at the same cursor
+/// would be (the run of a script's `import` there, with the UI too): the
+/// same place, selected, one undo step.
 #[test]
 fn ctrl_i_imports_the_file_typed_into_its_dialog() {
     let dir = tempfile::tempdir().unwrap();
     write_model(dir.path());
     let model = dir.path().join("model.gltf");
     let at = screen(2.0, 1.0);
+    let trace_of = |events: Vec<Value>| -> Vec<Value> {
+        let script = json!({ "size": [400, 400], "events": events });
+        let out = run_raw_with(&scene(), &script, dir.path(), true);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read_to_string(dir.path().join("trace.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let dropped = trace_of(vec![json!({ "mouse_move": at }), json!({ "import": "model.gltf" })]);
     let mut events = vec![json!({ "mouse_move": at })];
     events.extend(key("I", &["ctrl"])); // 1, 2
     events.extend(key("A", &["ctrl"])); // 3, 4: the prefilled folder selected
     events.push(json!({ "text": model.to_str().unwrap() })); // 5
     events.push(json!({ "key_down": "Enter" })); // 6
     events.extend(key("Z", &["ctrl"])); // 7, 8
-    let script = json!({ "size": [400, 400], "events": events });
-    let out = run_raw_with(&scene(), &script, dir.path(), true);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let trace: Vec<Value> = std::fs::read_to_string(dir.path().join("trace.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(trace[5]["count"], json!(2), "nothing imported before Enter");
+    let trace = trace_of(events);
     assert!(trace[1]["ui"]["rects"].get("import.path").is_some(), "the dialog is open");
+    assert_eq!(trace[5]["count"], json!(2), "nothing imported before Enter");
     let imported = &trace[6];
     assert_eq!(imported["count"], json!(4));
     assert_eq!(imported["selection"], json!(["crate.001"]));
     let p = vec3(&imported["objects"]["crate.001"]["world_position"]);
-    for (got, want) in p.iter().zip([2.0, 1.0, -1.0]) {
-        assert!((got - want).abs() < 1e-6, "root at {p:?}");
+    let q = vec3(&dropped[1]["objects"]["crate.001"]["world_position"]);
+    for (got, want) in p.iter().zip(q) {
+        assert!((got - want).abs() < 1e-9, "root at {p:?}, a drop at {q:?}");
     }
     assert_eq!(trace[7]["count"], json!(2), "one undo step takes it out");
 }

@@ -91,10 +91,12 @@ impl Editor {
             if p.y < 0.0 {
                 return 0.0;
             }
-            // A surface above this point but not above the whole: the
-            // geometry cuts into it (a cube sunk into a plane).
-            if let Some(ray) = Ray::new(*p, up) {
-                if self.ray_hit(&ray, |id| !moving.contains(&id)).is_some_and(|(_, t)| p.y + t < top - 1e-6) {
+            // A surface between this point and the geometry's top (seen
+            // from above, as triangles face): the geometry cuts into it
+            // (a cube sunk into a slab).
+            if let Some(ray) = Ray::new(Point3::new(p.x, top + 1e-6, p.z), -up) {
+                let below_top = self.ray_hit(&ray, |id| !moving.contains(&id)).map(|(_, t)| top + 1e-6 - t);
+                if below_top.is_some_and(|y| y > p.y + 1e-6) {
                     return 0.0;
                 }
             }
