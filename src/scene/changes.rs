@@ -19,7 +19,7 @@ pub struct Detached {
     pub parents: Vec<Option<usize>>,
     /// The places among their siblings that objects past the scene's last
     /// slot take when put back, in the items' order; empty: new places
-    /// after every sibling ([`Hierarchy::attach_at`](super::Hierarchy::attach_at)).
+    /// after every sibling ([`Hierarchy::attach`](super::Hierarchy::attach)).
     pub places: Vec<u64>,
 }
 
@@ -113,7 +113,7 @@ impl Scene {
         }
         let links: Vec<(usize, Option<usize>)> =
             items.indices.iter().copied().zip(items.parents.iter().copied()).collect();
-        self.hierarchy.attach_at(&links, &items.places)?;
+        self.hierarchy.attach(&links, &items.places)?;
         // Only now that nothing can fail: the objects into their slots.
         let end = self.hierarchy.len();
         if self.objects.len() < end {

@@ -200,18 +200,11 @@ impl Hierarchy {
         parents
     }
 
-    /// Puts objects into dead slots (or new ones past the end) with the
-    /// parents given: what [`Hierarchy::detach`] took out, or new copies.
-    /// Each parent is a live object or one of `items`. Fails, changing
-    /// nothing, on a live slot, an unknown parent or a cycle.
-    pub fn attach(&mut self, items: &[(usize, Option<usize>)]) -> Result<(), HierarchyError> {
-        self.attach_at(items, &[])
-    }
-
-    /// [`Hierarchy::attach`], giving the items past the end the places
-    /// `places` (in the items' order) when it is not empty: a redo gives
-    /// back the places the first time gave.
-    pub fn attach_at(&mut self, items: &[(usize, Option<usize>)], places: &[u64]) -> Result<(), HierarchyError> {
+    /// Puts objects into dead slots (or new ones past the end, at `places` in
+    /// order if given, so a redo gives back the first time's, else at new
+    /// places) with the parents given: what [`Hierarchy::detach`] took out, or
+    /// new copies. Fails, changing nothing, on a live slot, an unknown parent or a cycle.
+    pub fn attach(&mut self, items: &[(usize, Option<usize>)], places: &[u64]) -> Result<(), HierarchyError> {
         let incoming: HashMap<usize, Option<usize>> = items.iter().copied().collect();
         for &(i, p) in items {
             if self.is_live(i) || incoming.len() != items.len() {
@@ -523,14 +516,14 @@ mod tests {
         assert_eq!(h.roots(), vec![0, 4], "dead slots are no roots");
         assert_eq!(h.push(Some(1)), Err(HierarchyError::NoSuchObject(1)));
         // A live slot, a dead parent outside the items and a cycle are refused.
-        assert_eq!(h.attach(&[(3, None)]), Err(HierarchyError::Taken(3)));
-        assert_eq!(h.attach(&[(2, Some(1))]), Err(HierarchyError::NoSuchObject(1)));
-        assert!(matches!(h.attach(&[(1, Some(2)), (2, Some(1))]), Err(HierarchyError::Cycle { .. })));
+        assert_eq!(h.attach(&[(3, None)], &[]), Err(HierarchyError::Taken(3)));
+        assert_eq!(h.attach(&[(2, Some(1))], &[]), Err(HierarchyError::NoSuchObject(1)));
+        assert!(matches!(h.attach(&[(1, Some(2)), (2, Some(1))], &[]), Err(HierarchyError::Cycle { .. })));
         // Children (2 under 1) before parents are fine; lists stay sorted.
-        h.attach(&[(2, Some(1)), (1, Some(0))]).unwrap();
+        h.attach(&[(2, Some(1)), (1, Some(0))], &[]).unwrap();
         assert_eq!(h, sample());
         // Past the end: new slots, the gap dead.
-        h.attach(&[(7, Some(4))]).unwrap();
+        h.attach(&[(7, Some(4))], &[]).unwrap();
         assert_eq!((h.len(), h.is_live(5), h.children(4)), (8, false, &[7][..]));
     }
 
@@ -560,7 +553,7 @@ mod tests {
         // Taken out and put back: the same places.
         let parents = h.detach(&[1, 2]);
         assert_eq!(h.children(0), &[3, 4]);
-        h.attach(&[(1, parents[0]), (2, parents[1])]).unwrap();
+        h.attach(&[(1, parents[0]), (2, parents[1])], &[]).unwrap();
         assert_eq!(h.children(0), &[1, 3, 4]);
         // The order a file keeps: 4 after 3 now.
         assert_eq!(h.by_place(), vec![0, 1, 2, 3, 4], "4's place is past 3's");
