@@ -48,13 +48,12 @@ impl Editor {
             return Ok(old);
         }
         let taken = |c: &str| self.scene.find(c).is_some_and(|k| k != i);
-        let name = match self.scene.copy_namer().free_name(wanted, taken) {
-            // The object's own name is free for it: kept where it is the
-            // lowest copy number of the base asked for.
-            fresh => match (numbered(&old), numbered(&fresh)) {
-                (Some((b, k)), Some((f, n))) if b == f && k < n && taken(wanted) => old.to_string(),
-                _ => fresh,
-            },
+        let fresh = self.scene.copy_namer().free_name(wanted, taken);
+        // The object's own name is free for it: kept where it is the lowest
+        // copy number of the base asked for.
+        let name = match (numbered(&old), numbered(&fresh)) {
+            (Some((b, k)), Some((f, n))) if b == f && k < n && taken(wanted) => old.to_string(),
+            _ => fresh,
         };
         let skins: Vec<crate::editor::history::SkinChange> = self
             .scene
