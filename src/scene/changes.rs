@@ -33,24 +33,6 @@ impl Detached {
     }
 }
 
-/// The name of a copy of `name`: `base.NNN` with the lowest free
-/// three-digit number from 001, where `base` is `name` without a `.NNN`
-/// suffix of its own (`docs/spec/editing.md`, "Scene changes").
-pub fn copy_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
-    let base = super::numbering::base_of(name);
-    (1..).map(|k| super::numbering::copy_of(base, k)).find(|c| !taken(c)).expect("a free name exists")
-}
-
-/// `name` where `taken` says it is free, else its first free [`copy_name`]
-/// (opening and importing a glTF file keep the nodes' own names where they can).
-pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
-    if taken(name) {
-        copy_name(name, taken)
-    } else {
-        name.to_string()
-    }
-}
-
 impl Scene {
     /// `ids` and all their descendants, ascending, each once (ids without
     /// an object are dropped). Costs what they hold, not the scene.
@@ -132,7 +114,8 @@ impl Scene {
     /// Copies of `ids` with their descendants, to add with
     /// [`Scene::restore`] in new slots after the last: each copy keeps its
     /// original's parent unless that parent is copied too; names follow
-    /// [`copy_name`]. Costs what is copied (names are looked up in the
+    /// [`CopyNamer::copy_name`](super::CopyNamer::copy_name): the lowest free
+    /// `.NNN` of the name's base (`docs/spec/editing.md`, "Scene changes"). Costs what is copied (names are looked up in the
     /// scene's name index).
     pub fn duplicates(&self, ids: &[usize]) -> Detached {
         let mut namer = self.copy_namer();
@@ -181,7 +164,7 @@ impl Scene {
     /// The objects of `other` (a whole scene, e.g. an imported glTF file's
     /// nodes), to add with [`Scene::restore`] in new slots after the last:
     /// same order and hierarchy, names made unique against this scene
-    /// ([`free_name`]).
+    /// ([`CopyNamer::free_name`](super::CopyNamer::free_name)).
     pub fn appended(&self, other: &Scene) -> Detached {
         let mut namer = self.copy_namer();
         let mut new_names: HashSet<String> = HashSet::with_capacity(other.len());

@@ -46,7 +46,7 @@ use std::collections::BTreeSet;
 use crate::math::Camera;
 pub use bookmarks::{bookmarks_from_file, bookmarks_to_file, Bookmarks};
 pub use builtin::DEMO_SCENE_JSON;
-pub use changes::{copy_name, free_name, Detached};
+pub use changes::Detached;
 pub use error::SceneError;
 pub use file::{camera_from_file, camera_to_file, CameraFile, ObjectFile, ProjectionKind, SceneFile, SkinFile};
 pub use hierarchy::{Hierarchy, HierarchyError};
