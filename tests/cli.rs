@@ -47,6 +47,9 @@ mod open_gltf;
 /// Select all / none, add, copy / paste, group, parent, drop to floor.
 #[path = "cli/organise.rs"]
 mod organise;
+/// Mesh paths written relative to the written file after paste and save as.
+#[path = "cli/paths.rs"]
+mod paths;
 /// Recovering an autosave: `--recover`, Ctrl+Shift+R.
 #[path = "cli/recover.rs"]
 mod recover;

@@ -88,8 +88,9 @@ impl MeshRef {
     }
 
     /// The `mesh` string naming the same mesh from a scene file in `dir`:
-    /// a glTF path is rewritten relative to `dir` unless it already names
-    /// the same file from there.
+    /// a glTF path is always written relative to `dir` (a pasted object's
+    /// absolute path too), kept as read when it already names the same
+    /// file from there.
     pub(super) fn source_from(&self, dir: &Path) -> Option<String> {
         let MeshRef::Gltf(g) = self else { return self.source().map(str::to_string) };
         let GltfMesh { source, path, mesh, .. } = &**g;
@@ -98,7 +99,7 @@ impl MeshRef {
             None => source.as_str(),
         };
         let target = absolute_clean(path);
-        if absolute_clean(&dir.join(file)) == target {
+        if Path::new(file).is_relative() && absolute_clean(&dir.join(file)) == target {
             return Some(source.clone());
         }
         let rel = relative_path(&absolute_clean(dir), &target).to_string_lossy().into_owned();
