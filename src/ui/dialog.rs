@@ -1,9 +1,11 @@
 //! The file dialogs (`docs/spec/roundtrip.md`, "Export" and "Files in the
-//! window"): Ctrl+E export (a path prefilled with `STEM.glb` beside the
-//! scene file and a "selection only" box), Ctrl+O open, Ctrl+Shift+S save
-//! as, Ctrl+N new scene, Ctrl+I import (`docs/spec/assets.md`). Each is a path field; Enter or the button confirms,
-//! Escape closes (`Ui::handle`). The field takes typed text and Ctrl+A as
-//! number fields do, in the window and in scripts.
+//! window"): Ctrl+E export (a path prefilled with the last path exported
+//! to, else `STEM.glb` beside the scene file, and a "selection only" box
+//! as last left), Ctrl+O open, Ctrl+Shift+S save as, Ctrl+N new scene,
+//! Ctrl+I import (`docs/spec/assets.md`). Each is a path field that opens
+//! with its text selected; Enter or the button confirms, Escape closes
+//! (`Ui::handle`). The field takes typed text and Ctrl+A as number fields
+//! do, in the window and in scripts.
 
 use std::path::PathBuf;
 
@@ -80,8 +82,10 @@ pub(super) struct PathDialog {
 }
 
 impl PathDialog {
-    pub fn new(kind: DialogKind, path: String) -> PathDialog {
-        PathDialog { kind, path, selection: false, focus: true }
+    /// Dialog `kind` with `path` in its field (selected) and, for export,
+    /// the "selection only" box as `selection`.
+    pub fn new(kind: DialogKind, path: String, selection: bool) -> PathDialog {
+        PathDialog { kind, path, selection, focus: true }
     }
 
     /// What confirming the dialog asks of the program (`None`: an empty
@@ -112,8 +116,9 @@ impl PathDialog {
             .show(ctx, |ui| {
                 ui.label(kind.prompt());
                 let field = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0));
+                // Opened with its text selected: typing replaces it.
                 if std::mem::take(&mut self.focus) {
-                    field.request_focus();
+                    super::rename::take_keyboard_selected(ui.ctx(), &field, &self.path);
                 }
                 if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     answer = true;

@@ -118,6 +118,9 @@ pub struct Ui {
     focus_filter: bool,
     /// The file the export dialog starts with.
     pub export_default: String,
+    /// The last export confirmed in this session: its path as typed and
+    /// the "selection only" box; the export dialog starts with them.
+    last_export: Option<(String, bool)>,
     /// The file the save-as dialog starts with (the scene's file).
     pub save_default: String,
     /// What a pass's dialog asked for, handed back by [`Ui::handle`].
@@ -171,6 +174,7 @@ impl Ui {
             reveal_active: false,
             seen_active: None,
             export_default: "scene.glb".into(),
+            last_export: None,
             save_default: "scene.json".into(),
             pending: None,
         };
@@ -410,7 +414,9 @@ impl Ui {
         // The export and save-as dialogs open here; open and new ask the
         // program first (unsaved changes), which calls `open_dialog`.
         let opens = match command {
-            Outcome::Program(Command::ExportDialog) => Some((DialogKind::Export, self.export_default.clone())),
+            Outcome::Program(Command::ExportDialog) => {
+                Some((DialogKind::Export, self.last_export.as_ref().map_or(&self.export_default, |l| &l.0).clone()))
+            }
             Outcome::Program(Command::SaveAsDialog) => Some((DialogKind::SaveAs, self.save_default.clone())),
             // Ctrl+I starts in the scene file's folder, as Ctrl+O does.
             Outcome::Program(Command::ImportDialog) => Some((DialogKind::Import, folder_of(&self.save_default))),
@@ -476,7 +482,8 @@ impl Ui {
         if self.off {
             return;
         }
-        self.dialog = Some(dialog::PathDialog::new(kind, path));
+        let selection = kind == DialogKind::Export && self.last_export.as_ref().is_some_and(|l| l.1);
+        self.dialog = Some(dialog::PathDialog::new(kind, path, selection));
         // egui lays a new window out invisibly first: that pass now, so
         // the dialog is shown and takes clicks from the next event on.
         self.run(editor, false);

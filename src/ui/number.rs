@@ -119,14 +119,7 @@ pub fn field(
         let edit =
             ui.put(rect, egui::TextEdit::singleline(&mut e.text).id(text_id).margin(pad).font(egui::TextStyle::Button));
         if std::mem::take(&mut e.start) {
-            edit.request_focus();
-            let mut state = egui::text_edit::TextEditState::load(ui.ctx(), text_id).unwrap_or_default();
-            let all = egui::text::CCursorRange::two(
-                egui::text::CCursor::new(0),
-                egui::text::CCursor::new(e.text.chars().count()),
-            );
-            state.cursor.set_char_range(Some(all));
-            state.store(ui.ctx(), text_id);
+            super::rename::take_keyboard_selected(ui.ctx(), &edit, &e.text);
         } else if edit.lost_focus() {
             let (enter, escape) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
             if escape {

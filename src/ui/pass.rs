@@ -105,7 +105,9 @@ impl Ui {
         }
         if answer {
             if let Some(outcome) = self.dialog.as_ref().and_then(dialog::PathDialog::outcome) {
-                self.dialog = None;
+                if let Some(d) = self.dialog.take().filter(|d| d.kind == dialog::DialogKind::Export) {
+                    self.last_export = Some((d.path.trim().to_string(), d.selection));
+                }
                 self.pending = Some(outcome);
             }
         }

@@ -21,17 +21,20 @@ pub(super) struct Renaming {
 /// pass; `Some(confirmed)` once the field lets the keyboard go.
 pub(super) fn name_field_focus(ui: &egui::Ui, field: &egui::Response, renaming: &mut Renaming) -> Option<bool> {
     if std::mem::take(&mut renaming.start) {
-        field.request_focus();
-        let mut state = egui::text_edit::TextEditState::load(ui.ctx(), field.id).unwrap_or_default();
-        let all = egui::text::CCursorRange::two(
-            egui::text::CCursor::new(0),
-            egui::text::CCursor::new(renaming.text.chars().count()),
-        );
-        state.cursor.set_char_range(Some(all));
-        state.store(ui.ctx(), field.id);
+        take_keyboard_selected(ui.ctx(), field, &renaming.text);
         return None;
     }
     field.lost_focus().then(|| !ui.input(|i| i.key_pressed(egui::Key::Escape)))
+}
+
+/// Gives text field `field` the keyboard with all of its `text` selected,
+/// so that typing replaces it (renames, number fields, path dialogs).
+pub(super) fn take_keyboard_selected(ctx: &egui::Context, field: &egui::Response, text: &str) {
+    field.request_focus();
+    let mut state = egui::text_edit::TextEditState::load(ctx, field.id).unwrap_or_default();
+    let all = egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(text.chars().count()));
+    state.cursor.set_char_range(Some(all));
+    state.store(ctx, field.id);
 }
 
 impl Ui {

@@ -458,6 +458,62 @@ fn the_export_dialog_writes_what_its_field_names() {
     assert_eq!(names, vec!["arm", "tip"]);
 }
 
+/// The export dialog remembers, for the rest of the session, the last path
+/// exported to and its "selection only" box, and every path field opens
+/// with its text selected, so that typed text replaces it.
+#[test]
+fn the_export_dialog_starts_with_the_last_path_and_box_and_typing_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = write_file(dir.path(), "scene.json", &scene_json().to_string());
+    let ctrl = |k: &str| json!({"key_down": k, "mods": ["ctrl"]});
+    let run = |events: Value| {
+        let script = write_file(dir.path(), "script.json", &json!({"select": ["arm"], "events": events}).to_string());
+        let trace = dir.path().join("t.jsonl");
+        let run = viewport_cli(&[&scene, "--headless", "--size", "800x450", "--replay", &script, "--trace", trace.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let lines: Vec<Value> =
+            std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        lines
+    };
+    let centre = |r: &Value| {
+        let c = |a: usize, b: usize| (r[a].as_f64().unwrap() + r[b].as_f64().unwrap()) / 2.0;
+        [c(0, 2), c(1, 3)]
+    };
+    let node_names = |p: &Path| {
+        let (doc, _, _) = gltf::import(p).unwrap();
+        let mut v: Vec<String> = doc.nodes().map(|n| n.name().unwrap().to_string()).collect();
+        v.sort();
+        v
+    };
+
+    // Typing into a freshly opened field replaces the prefilled path
+    // (appended, it would name `scene.glb/tmp/...`).
+    let typed = dir.path().join("typed.glb");
+    run(json!([ctrl("E"), {"text": typed.to_str().unwrap()}, {"key_down": "Enter"}]));
+    assert_eq!(node_names(&typed).len(), 7, "the whole scene, at the typed path");
+
+    // Where the box is (the dialog's first pass in the trace).
+    let first = run(json!([ctrl("E")]));
+    let tick = centre(&first[0]["ui"]["rects"]["export.selection"]);
+    let write = centre(&first[0]["ui"]["rects"]["export.write"]);
+
+    // The selection (`arm` with `tip`) to props.glb: the path typed, the
+    // box ticked, the button pressed. Then Ctrl+D (the copies `arm.001`,
+    // `tip.001` become the selection) and Ctrl+E, Enter alone: the same
+    // file, the box still ticked.
+    let props = dir.path().join("props.glb");
+    let default = dir.path().join("scene.glb");
+    run(json!([
+        ctrl("E"), {"text": props.to_str().unwrap()},
+        {"mouse_move": tick}, {"mouse_down": "left"}, {"mouse_up": "left"},
+        {"mouse_move": write}, {"mouse_down": "left"}, {"mouse_up": "left"},
+        ctrl("D"),
+        ctrl("E"), {"key_down": "Enter"},
+    ]));
+    assert_eq!(node_names(&props), ["arm.001", "tip.001"], "the second export: the same path, selection only");
+    assert!(!default.exists(), "STEM.glb was not written");
+}
+
 /// Runs the Khronos glTF-Validator (`tools/gltf-validate.js`) on `file` and
 /// fails on any error. It is the npm package that `make check-assets`
 /// installs: `GLTF_VALIDATOR_MODULES` names its `node_modules`, else
