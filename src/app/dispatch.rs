@@ -78,8 +78,10 @@ impl Program {
                     "viewport: unsaved changes to {}: Ctrl+S saves, Ctrl+Q again quits without saving",
                     path.display()
                 );
-                self.ui.notice =
-                    Some(format!("Unsaved changes to {name}: Ctrl+S saves, Ctrl+Q again quits without saving"));
+                self.ui.say(
+                    &self.editor,
+                    format!("Unsaved changes to {name}: Ctrl+S saves, Ctrl+Q again quits without saving"),
+                );
                 false
             }
             _ => true,
@@ -103,9 +105,9 @@ impl Program {
             Ok(SaveStep::Write(_)) => {
                 self.doc.unsaved.saved(&self.editor);
                 self.drop_autosave();
-                self.ui.notice = None;
+                self.ui.say_lasting(None);
             }
-            Ok(SaveStep::Warn(warning)) => self.ui.notice = Some(warning),
+            Ok(SaveStep::Warn(warning)) => self.ui.say(&self.editor, warning),
             Ok(SaveStep::NoFile) => {}
             Err(e) => eprintln!("viewport: {e}"),
         }
@@ -131,8 +133,8 @@ pub fn dispatch(program: &mut Program, host: &mut impl Host, outcome: Outcome) -
             }
             Command::Recover => {
                 let notice = recover(&mut program.doc.recovery, &mut program.editor, |l| host.add_meshes(l))?;
-                if notice.is_some() {
-                    program.ui.notice = notice;
+                if let Some(text) = notice {
+                    program.ui.say(&program.editor, text);
                 }
             }
             Command::OpenDialog | Command::NewDialog => file(program, host, &Outcome::Program(command))?,
@@ -157,7 +159,8 @@ pub fn dispatch(program: &mut Program, host: &mut impl Host, outcome: Outcome) -
         },
         // As in the window, a failure is a line and a notice, not the end.
         Outcome::Export { path, selection } => {
-            program.ui.notice = Some(export_notice(&program.editor, selection, &path))
+            let said = export_notice(&program.editor, selection, &path);
+            program.ui.say(&program.editor, said);
         }
     }
     Ok(())
@@ -173,7 +176,7 @@ pub fn reload(program: &mut Program, host: &mut impl Host) -> Result<bool, Error
         host.add_meshes(loaded)?;
     }
     if let Some(notice) = done.notice() {
-        program.ui.notice = Some(notice);
+        program.ui.say(&program.editor, notice);
     }
     Ok(true)
 }
@@ -184,8 +187,8 @@ fn clip(program: &mut Program, host: &mut impl Host, step: clipboard::ClipStep) 
         host.add_meshes(loaded)?;
         program.doc.reloader.track(program.editor.scene());
     }
-    if step.notice.is_some() {
-        program.ui.notice = step.notice;
+    if let Some(text) = step.notice {
+        program.ui.say(&program.editor, text);
     }
     Ok(())
 }

@@ -114,7 +114,12 @@ impl Document {
     /// Sets the UI's defaults for this document: the export and save-as
     /// paths and the opening notice.
     pub fn dress(&self, ui: &mut Ui) {
-        ui.notice = self.opening_notice();
+        ui.say_lasting(self.opening_notice());
+        self.dress_paths(ui);
+    }
+
+    /// The UI's export and save-as paths for the current file.
+    fn dress_paths(&self, ui: &mut Ui) {
         ui.export_default = crate::scene::gltf::export::default_path(self.save.path()).display().to_string();
         ui.save_default = self.save.path().map_or_else(|| "scene.json".into(), |p| p.display().to_string());
     }
@@ -137,7 +142,7 @@ impl Document {
                     Ok(()) => ui.open_dialog(editor, DialogKind::New, String::new()),
                     Err(warning) => {
                         eprintln!("viewport: {warning}");
-                        ui.notice = Some(warning);
+                        ui.say(editor, warning);
                     }
                 }
                 None
@@ -148,20 +153,21 @@ impl Document {
                     Ok(done) => Some(done),
                     Err(e) => {
                         eprintln!("viewport: {e}");
-                        ui.notice = Some(format!("Could not open: {e}"));
+                        ui.say(editor, format!("Could not open: {e}"));
                         None
                     }
                 }
             }
             Outcome::New(path) => Some(Document::new_scene(path.clone(), size, depth)?),
             Outcome::SaveAs(path) => {
-                ui.notice = Some(match self.save_as(editor, path.clone()) {
+                let said = match self.save_as(editor, path.clone()) {
                     Ok(()) => format!("Saved {}", path.display()),
                     Err(e) => {
                         eprintln!("viewport: {e}");
                         format!("Could not save: {e}")
                     }
-                });
+                };
+                ui.say(editor, said);
                 self.dress_paths(ui);
                 None
             }
@@ -186,12 +192,5 @@ impl Document {
     pub fn scene_name(&self) -> Option<String> {
         let p = self.save.path()?;
         Some(p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
-    }
-
-    /// The UI's export and save-as paths for the current file.
-    fn dress_paths(&self, ui: &mut Ui) {
-        let notice = ui.notice.take();
-        self.dress(ui);
-        ui.notice = notice;
     }
 }

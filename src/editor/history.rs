@@ -60,12 +60,16 @@ pub struct SkinChange {
 pub struct History {
     undo: Vec<Edit>,
     redo: Vec<Edit>,
+    /// Edits made, undone and redone so far (what the status line's
+    /// messages outlive, `Editor::action_stamp`).
+    steps: u64,
 }
 
 impl History {
     pub fn push(&mut self, e: Edit) {
         self.undo.push(e);
         self.redo.clear();
+        self.steps += 1;
     }
 
     /// Takes the edit to revert; hand it to [`History::undone`] once
@@ -77,6 +81,7 @@ impl History {
     /// Files a reverted edit for redo.
     pub fn undone(&mut self, e: Edit) {
         self.redo.push(e);
+        self.steps += 1;
     }
 
     /// Takes the edit to re-apply; hand it to [`History::redone`] once applied.
@@ -87,6 +92,12 @@ impl History {
     /// Files a re-applied edit for undo (the redo branch stays).
     pub fn redone(&mut self, e: Edit) {
         self.undo.push(e);
+        self.steps += 1;
+    }
+
+    /// Edits made, undone and redone so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     pub fn can_undo(&self) -> bool {

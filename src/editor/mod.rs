@@ -243,6 +243,13 @@ impl Editor {
         self.selection.set(ids.iter().copied().filter(|&i| scene.contains(i) && !scene.is_hidden(i)));
     }
 
+    /// What changes with every action on the scene: an edit, an undo, a
+    /// redo or a change of the selection. The status line's messages
+    /// last until it changes (`docs/spec/editing.md`, "Status line").
+    pub fn action_stamp(&self) -> (u64, u64) {
+        (self.history.steps(), self.selection.version())
+    }
+
     /// A number that changes with every change of the selection, unique in
     /// the process (for caches of what the selection decides).
     pub fn selection_version(&self) -> u64 {

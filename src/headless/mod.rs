@@ -325,6 +325,8 @@ pub fn replay<T: ReplayTarget>(
             Step::Add(name) => dispatch(program, target, Outcome::Add(name.clone()))?,
             step => editor_step(&mut program.editor, &mut program.ui, step, i, target)?,
         }
+        // The status as the line shows it after what the program did.
+        program.ui.refresh_status(&program.editor);
         let mut line = trace_line(&program.editor, i);
         line.ui = program.ui.trace().cloned();
         trace.push(line);
@@ -349,10 +351,10 @@ fn editor_step(
         Step::Rename(old, new) => match editor.scene().find(old) {
             Some(i) => {
                 if let Err(why) = editor.rename(i, new) {
-                    ui.notice = Some(format!("Not renamed: {why}"));
+                    ui.say(editor, format!("Not renamed: {why}"));
                 }
             }
-            None => ui.notice = Some(format!("No object named \"{old}\" to rename")),
+            None => ui.say(editor, format!("No object named \"{old}\" to rename")),
         },
         Step::Animation(None) => {
             editor.leave_pose();

@@ -94,8 +94,8 @@ pub struct Ui {
     /// The frame time the status line shows (ms).
     pub frame_ms: f64,
     /// A message the status line shows instead of the counts (not during
-    /// a drag), until it is taken away.
-    pub notice: Option<String>,
+    /// a drag), until the next action or its time is up ([`Ui::say`]).
+    notice: Option<status::Notice>,
     /// Switched off (`--no-ui`): draws nothing and passes every event on.
     off: bool,
     /// How soon egui asked to be run again (a tooltip's delay, an animation).
@@ -239,6 +239,50 @@ impl Ui {
         self.repaint_after.filter(|_| !self.off)
     }
 
+    /// Puts `text`, a message about the action just taken, on the status
+    /// line: it stays until the next action on the scene and at most
+    /// [`status::NOTICE_SECONDS`] (`docs/spec/editing.md`, "Status line").
+    pub fn say(&mut self, editor: &Editor, text: impl Into<String>) {
+        self.notice = Some(status::Notice::passing(text.into(), editor));
+    }
+
+    /// Puts `text` (what opening a file found) on the status line until the
+    /// next action on the scene; `None` clears the line.
+    pub fn say_lasting(&mut self, text: Option<String>) {
+        self.notice = text.map(status::Notice::lasting);
+    }
+
+    /// The message on the status line, if one is set (it may have lapsed
+    /// since the last pass).
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_ref().map(|n| n.text.as_str())
+    }
+
+    /// The status line's message while it lives, dropped once it lapsed.
+    fn live_notice(&mut self, editor: &Editor) -> Option<String> {
+        let now = self.time;
+        if self.notice.as_mut().is_some_and(|n| !n.lives(editor, now)) {
+            self.notice = None;
+        }
+        self.notice.as_ref().map(|n| n.text.clone())
+    }
+
+    /// How long until the status line's message goes by itself: the window
+    /// draws again then.
+    pub fn notice_left(&self) -> Option<std::time::Duration> {
+        let left = self.notice.as_ref().filter(|_| !self.off)?.left(self.time)?;
+        Some(std::time::Duration::from_secs_f64(left.max(0.0)))
+    }
+
+    /// The trace's status as the line would show it now (after a command
+    /// the program carried out since the last pass, or time passing).
+    pub fn refresh_status(&mut self, editor: &Editor) {
+        if !self.off {
+            let notice = self.live_notice(editor);
+            self.trace.status = status_text(editor, self.frame_ms, notice.as_deref());
+        }
+    }
+
     /// egui's clock (seconds).
     pub fn time(&self) -> f64 {
         self.time
@@ -338,7 +382,7 @@ impl Ui {
                     }
                     self.run(editor, false);
                     if let Some(message) = editor.take_message() {
-                        self.notice = Some(message);
+                        self.say(editor, message);
                     }
                 }
             }
@@ -457,7 +501,7 @@ impl Ui {
         }
         // A refusal or a note of the command just run.
         if let Some(message) = editor.take_message() {
-            self.notice = Some(message);
+            self.say(editor, message);
             if command == Outcome::None {
                 command = Outcome::Redraw;
             }

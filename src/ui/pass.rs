@@ -38,7 +38,8 @@ impl Ui {
         raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(u as f32);
         let mut actions = Vec::new();
         let mut trace = UiTrace { panel: self.panel, ..UiTrace::default() };
-        let status = status_text(editor, self.frame_ms, self.notice.as_deref());
+        let notice = self.live_notice(editor);
+        let status = status_text(editor, self.frame_ms, notice.as_deref());
         let ed: &Editor = editor;
         // A new active object (a click in the 3D view) has its ancestors' rows unfolded.
         if ed.active() != self.seen_active {
@@ -129,13 +130,15 @@ impl Ui {
         if discard {
             actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
         } else if unreadable.is_some() {
-            self.notice = unreadable;
+            if let Some(text) = unreadable {
+                self.say(editor, text);
+            }
             again = true;
         }
         self.apply(editor, actions);
         // A refusal or a note of what the pass asked (a drop refused).
         if let Some(message) = editor.take_message() {
-            self.notice = Some(message);
+            self.say(editor, message);
             again = true;
         }
         if again {

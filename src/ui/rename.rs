@@ -50,10 +50,13 @@ impl Ui {
         if editor.scene().get(i).is_none_or(|o| o.name == name) {
             return;
         }
-        self.notice = match editor.rename(i, name) {
+        let said = match editor.rename(i, name) {
             Ok(given) if given != name => Some(format!("Renamed to {given} (\"{name}\" is taken)")),
             Ok(_) => None,
             Err(why) => Some(format!("Not renamed: {why}")),
         };
+        if let Some(text) = said {
+            self.say(editor, text);
+        }
     }
 }

@@ -61,3 +61,47 @@ pub(super) fn typed_label(editor: &Editor, typed: &str) -> String {
     let number = if typed.is_empty() { "_" } else { typed };
     format!("{what} {axis}: {number}{unit}")
 }
+
+/// The longest a message about an action stays on the status line, in
+/// seconds of the UI's clock.
+pub const NOTICE_SECONDS: f64 = 10.0;
+
+/// A message on the status line in place of the counts. It goes with the
+/// next action on the scene (an edit, undo, redo, a change of selection:
+/// [`Editor::action_stamp`]) and, when it reports on an action (`passing`),
+/// after [`NOTICE_SECONDS`] at most. A lasting one (what opening a file
+/// found, an autosave on offer) stays until that next action.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Notice {
+    pub text: String,
+    passing: bool,
+    /// The action stamp when it was said (`None`: taken at its first showing).
+    stamp: Option<(u64, u64)>,
+    /// The UI time of its first showing.
+    since: Option<f64>,
+}
+
+impl Notice {
+    /// A message about the action just taken, said after it.
+    pub fn passing(text: String, editor: &Editor) -> Notice {
+        Notice { text, passing: true, stamp: Some(editor.action_stamp()), since: None }
+    }
+
+    /// A message that stays until the next action (no time limit).
+    pub fn lasting(text: String) -> Notice {
+        Notice { text, passing: false, stamp: None, since: None }
+    }
+
+    /// Whether it is still shown at UI time `now`, the editor as it is; its
+    /// stamp and first showing are taken the first time it is asked.
+    pub fn lives(&mut self, editor: &Editor, now: f64) -> bool {
+        let stamp = *self.stamp.get_or_insert_with(|| editor.action_stamp());
+        let since = *self.since.get_or_insert(now);
+        stamp == editor.action_stamp() && !(self.passing && now - since >= NOTICE_SECONDS)
+    }
+
+    /// Seconds until it goes by itself (`None`: only with an action).
+    pub fn left(&self, now: f64) -> Option<f64> {
+        self.passing.then(|| NOTICE_SECONDS - (now - self.since.unwrap_or(now)))
+    }
+}

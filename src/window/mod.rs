@@ -270,17 +270,20 @@ impl App {
         // Keep drawing while the view moves by itself.
         self.last_redraw = editor.is_animating().then_some(started);
         let mut frame = meshes.frame_for(editor, renderer, screen.gpu.as_mut())?;
-        // The first edit ends the recovery offer, and its notice.
+        // The first edit ends the recovery offer (its notice goes with the
+        // first action on the scene, as every notice does).
         if doc.recovery.as_ref().is_some_and(|r| !r.stands(editor)) {
-            let offer = doc.recovery.take().map(|r| r.notice());
-            if ui.notice == offer {
-                ui.notice = None;
-            }
+            doc.recovery = None;
         }
         ui.frame_ms = self.frame_time.as_secs_f64() * 1e3;
         ui.advance(started.duration_since(self.opened).as_secs_f64() - ui.time());
         frame.ui = Some(ui.draw(editor));
-        self.ui_redraw_at = ui.repaint_after().map(|d| started + d.max(Duration::from_millis(5)));
+        // Drawn again when egui asks, and when the status line's message lapses.
+        let again = match (ui.repaint_after(), ui.notice_left()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.ui_redraw_at = again.map(|d| started + d.max(Duration::from_millis(5)));
         let stats = renderer.draw(&frame)?;
         if stats.presented {
             self.frames += 1;

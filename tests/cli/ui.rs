@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::replay::{object, run, run_ui, ui_screenshot, vec3};
+use crate::support::replay::{object, run, run_raw_with, run_ui, ui_screenshot, vec3};
 
 /// 800 x 500 pixels, orthographic front view 10 m high: 0.02 m per pixel,
 /// the origin at (400, 250).
@@ -336,6 +336,80 @@ fn ui_tiny_viewports_run_without_a_panic() {
         run_ui(&one_box(), &json!({ "size": size, "ui": { "panel": true }, "events": events }));
     }
 }
+
+/// The status line (`docs/spec/editing.md`, "Status line"): a message goes
+/// with the next action on the scene (a valid edit, an undo, an import) and
+/// after 10 s at most; the trace's status is what the line shows.
+#[test]
+fn ui_a_status_message_goes_with_the_next_action_or_after_ten_seconds() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let rects = controls(&one_box(), &settings);
+    let field = centre(&rects, "position.x");
+    // A refused text stays in the field to be fixed: Ctrl+A replaces it.
+    let typed = |text: &str| {
+        let mut e = click(field);
+        e.push(json!({ "key_down": "A", "mods": ["ctrl"] }));
+        e.push(json!({ "text": text }));
+        e.push(json!({ "key_down": "Enter" }));
+        e
+    };
+    // The counts line as the status shows it with the box selected.
+    let counts = |status: &str| status.starts_with("1 selected | 2 objects | ");
+    let refused = |status: &str| status.starts_with("Not a number: \"1/0\"");
+    let mut events = Vec::new();
+    events.extend(typed("1/0")); // 0..=5
+    events.extend(typed("2")); // 6..=11: a valid edit
+    events.extend(typed("1/0")); // 12..=17
+    // The refused text keeps the field (Ctrl+Z there undoes typing):
+    // Escape leaves it, then Ctrl+Z undoes the edit.
+    events.push(json!({ "key_down": "Escape" })); // 18
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] })); // 19: undo
+    events.extend(typed("1/0")); // 20..=25
+    events.push(json!({ "frame": 590 })); // 26: 9.83 s later
+    events.push(json!({ "frame": 20 })); // 27: 10.17 s after it was said
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    let status = |k: usize| r.trace[k]["ui"]["status"].as_str().unwrap().to_string();
+    assert!(refused(&status(5)), "{}", status(5));
+    assert!(refused(&status(10)), "typing is no action on the scene: {}", status(10));
+    assert!(counts(&status(11)), "after a valid edit: {}", status(11));
+    assert_eq!(vec3(&r.trace[11]["objects"]["box"]["position"]), [2.0, 0.0, 0.0]);
+    assert!(refused(&status(17)), "{}", status(17));
+    assert!(refused(&status(18)), "leaving the field is no action on the scene: {}", status(18));
+    assert!(counts(&status(19)), "after undo: {}", status(19));
+    assert_eq!(vec3(&r.trace[19]["objects"]["box"]["position"]), [0.0, 0.0, 0.0]);
+    assert!(refused(&status(26)), "within 10 s: {}", status(26));
+    assert!(counts(&status(27)), "after 10 s: {}", status(27));
+
+    // "Pasted 1 object", then an import: the line shows the counts again
+    // (the import selects what it brought: one object of four).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tri.gltf"), TRIANGLE).unwrap();
+    let events = json!([
+        { "key_down": "C", "mods": ["ctrl"] },
+        { "key_down": "V", "mods": ["ctrl"] },
+        { "mouse_move": at(2.0, 2.0) },
+        { "import": "tri.gltf" },
+    ]);
+    let out = run_raw_with(&one_box(), &script(json!({ "select": ["box"] }), events), dir.path(), true);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace: Vec<Value> = std::fs::read_to_string(dir.path().join("trace.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let status = |k: usize| trace[k]["ui"]["status"].as_str().unwrap().to_string();
+    assert_eq!(status(0), "Copied 1 object", "the trace shows the copy's message at once");
+    assert_eq!(status(1), "Pasted 1 object");
+    assert_eq!(status(2), "Pasted 1 object", "moving the cursor is no action");
+    assert!(status(3).starts_with("1 selected | 4 objects | "), "after the import: {}", status(3));
+}
+
+/// One triangle, as a self-contained `.gltf`.
+const TRIANGLE: &str = r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
+"bufferViews":[{"buffer":0,"byteLength":36}],
+"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#;
 
 /// A window narrower than the toolbar: its right end (the projection
 /// button) lies past the edge, Shift+wheel over the toolbar scrolls it into
