@@ -54,7 +54,7 @@ pub use mesh_ref::{GltfMesh, MeshRef};
 pub use morph::MorphData;
 pub use names::{ObjectMut, Objects};
 pub use numbering::CopyNamer;
-pub use object::{transform_problem, NodeOrigin, Object, MIN_SCALE};
+pub use object::{transform_problem, NodeOrigin, Object, MAX_COORDINATE, MIN_SCALE};
 pub use piecewise_copy::{CopiedScene, SceneCopy};
 pub use primitives::{MeshData, Primitive};
 pub use skin::{joints_without, Joints, Posed, SkinData, SkinRef};

@@ -53,12 +53,19 @@ pub struct NodeOrigin {
 /// cannot hold them, and the object would have no inverse.
 pub const MIN_SCALE: f64 = 1e-9;
 
+/// Positions and scale components beyond this size are refused: a world
+/// matrix built from several of them could overflow, and at 1e15 m an f64
+/// position is already only good to an eighth of a metre.
+pub const MAX_COORDINATE: f64 = 1e15;
+
 /// Why a scene file could not hold this transform (`None`: it can). The one
 /// rule for loading scene files, opening glTF nodes and typed edits.
 pub fn transform_problem(t: &Transform) -> Option<&'static str> {
     let all = t.position.iter().chain(t.scale.iter()).chain(t.rotation.coords.iter());
     if !all.into_iter().all(|x| x.is_finite()) {
         Some("non-finite number")
+    } else if t.position.iter().chain(t.scale.iter()).any(|x| x.abs() > MAX_COORDINATE) {
+        Some("a position or scale beyond 1e15")
     } else if t.scale.iter().any(|s| s.abs() < MIN_SCALE) {
         Some("scale has a zero component")
     } else {

@@ -95,6 +95,8 @@ fn bad_scenes_are_rejected_with_a_named_problem() {
         (r#"{"objects":[{"name":"a","mesh":"teapot"}]}"#, "teapot"),
         (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,0,1]}]}"#, "zero"),
         (r#"{"objects":[{"name":"a","mesh":"cube","rotation":[0,0,0,0]}]}"#, "zero"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","position":[0,2e15,0]}]}"#, "beyond 1e15"),
+        (r#"{"objects":[{"name":"a","mesh":"cube","scale":[1,1,-1.5e15]}]}"#, "beyond 1e15"),
         (r#"{"objects":[{"name":"a","mesh":"cube","parent":"b"},{"name":"b","mesh":"cube","parent":"a"}]}"#, "cycle"),
         (r#"{"camera":{"eye":[1,1,1],"target":[1,1,1]},"objects":[]}"#, "coincide"),
         (r#"{"objects":[{"name":"a","mesh":"cube"}"#, "EOF"),

@@ -62,25 +62,47 @@ pub fn format(value: f64, speed: f64) -> String {
     }
 }
 
-/// A number field: `value` (`None`: several values, shown as `—`),
-/// `speed` per point dragged, typed values clamped to `range`. Where text
-/// is refused, `unreadable` receives the message for the status line too.
+/// The width (points) of a field that shows `sample` whole.
+pub fn width_for(ui: &mut egui::Ui, sample: &str) -> f32 {
+    let pad = ui.spacing().button_padding;
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let text = ui.fonts_mut(|f| f.layout_no_wrap(sample.to_string(), font, Color32::WHITE).size().x);
+    text.max(ui.spacing().interact_size.x - 2.0 * pad.x) + 2.0 * pad.x
+}
+
+/// A number field `width` points wide whatever its value: `value`
+/// (`None`: several values, shown as `—`), `speed` per point dragged,
+/// typed values inside `range` (others refused as unreadable text is).
+/// A value too long for the field shows in scientific notation, and long
+/// typed text scrolls inside it. Where text is refused, `unreadable`
+/// receives the message for the status line too.
 pub fn field(
     ui: &mut egui::Ui,
     id: egui::Id,
     value: Option<f64>,
     speed: f64,
     range: std::ops::RangeInclusive<f64>,
+    width: f32,
     unreadable: &mut Option<String>,
 ) -> Field {
     let text_id = id.with("text");
-    let shown = value.map_or_else(|| DIFFERS.to_string(), |v| format(v, speed));
     let pad = ui.spacing().button_padding;
     let font = egui::TextStyle::Button.resolve(ui.style());
-    let width = ui
-        .fonts_mut(|f| f.layout_no_wrap(shown.clone(), font.clone(), Color32::WHITE).size().x)
-        .max(ui.spacing().interact_size.x - 2.0 * pad.x)
-        + 2.0 * pad.x;
+    let fits = |ui: &mut egui::Ui, text: &str| {
+        ui.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font.clone(), Color32::WHITE).size().x)
+            <= width - 2.0 * pad.x
+    };
+    let shown = match value {
+        None => DIFFERS.to_string(),
+        Some(v) => {
+            let plain = format(v, speed);
+            if fits(ui, &plain) {
+                plain
+            } else {
+                format!("{v:.2e}")
+            }
+        }
+    };
     let size = Vec2::new(width, ui.spacing().interact_size.y);
     let mut editing: Option<Editing> = ui.data(|d| d.get_temp(id));
     let mut change = Change::None;
@@ -94,7 +116,7 @@ pub fn field(
                 }
             } else if r.clicked() {
                 // Edit as text: all of it selected, typing replaces it.
-                let text = if value.is_some() { shown.clone() } else { String::new() };
+                let text = value.map_or_else(String::new, |v| format(v, speed));
                 editing = Some(Editing { text, error: None, start: true });
             }
             if editing.is_none() {
@@ -104,7 +126,8 @@ pub fn field(
                 if ui.is_rect_visible(rect) {
                     let look = ui.style().interact(&r);
                     ui.painter().rect(rect, look.corner_radius, look.bg_fill, look.bg_stroke, egui::StrokeKind::Inside);
-                    ui.painter().text(
+                    // Clipped to the field: a long value never spills over its neighbours.
+                    ui.painter().with_clip_rect(rect.intersect(ui.clip_rect())).text(
                         rect.center(),
                         egui::Align2::CENTER_CENTER,
                         &shown,
@@ -125,9 +148,9 @@ pub fn field(
             if escape {
                 editing = None;
             } else {
-                match read(&e.text) {
+                match read(&e.text, &range) {
                     Ok(v) => {
-                        change = Change::Typed(v.clamp(*range.start(), *range.end()));
+                        change = Change::Typed(v);
                         editing = None;
                     }
                     Err(message) if enter => {
@@ -175,9 +198,15 @@ pub fn field(
     Field { change, rect, error }
 }
 
-/// The typed text as a number, or the one-line message saying why not.
-fn read(text: &str) -> Result<f64, String> {
-    expr::eval(text).map_err(|why| format!("Not a number: \"{}\" ({why})", text.trim()))
+/// The typed text as a number inside `range`, or the one-line message
+/// saying why not.
+fn read(text: &str, range: &std::ops::RangeInclusive<f64>) -> Result<f64, String> {
+    let v = expr::eval(text).map_err(|why| format!("Not a number: \"{}\" ({why})", text.trim()))?;
+    if range.contains(&v) {
+        return Ok(v);
+    }
+    let bound = |b: f64| if b != 0.0 && !(1e-3..1e6).contains(&b.abs()) { format!("{b:e}") } else { format!("{b}") };
+    Err(format!("Out of range: \"{}\" (from {} to {})", text.trim(), bound(*range.start()), bound(*range.end())))
 }
 
 /// Where a pass leaves the message of a number field's unreadable text,
@@ -188,7 +217,16 @@ pub(super) fn unreadable_id() -> egui::Id {
 
 #[cfg(test)]
 mod tests {
-    use super::format;
+    use super::{format, read};
+
+    #[test]
+    fn typed_values_outside_the_range_are_refused_with_the_range() {
+        assert_eq!(read("2*3", &(0.0..=10.0)), Ok(6.0));
+        assert_eq!(read("1000000000000000", &(-1e15..=1e15)), Ok(1e15));
+        let long = "99999999999999999999999999";
+        assert_eq!(read(long, &(-1e15..=1e15)), Err(format!("Out of range: \"{long}\" (from -1e15 to 1e15)")));
+        assert_eq!(read(" 0 ", &(1e-4..=1e4)), Err("Out of range: \"0\" (from 1e-4 to 10000)".to_string()));
+    }
 
     #[test]
     fn values_show_with_the_decimals_the_speed_needs_and_at_most_four() {

@@ -32,7 +32,8 @@ pub(super) fn name_field_focus(ui: &egui::Ui, field: &egui::Response, renaming: 
 pub(super) fn take_keyboard_selected(ctx: &egui::Context, field: &egui::Response, text: &str) {
     field.request_focus();
     let mut state = egui::text_edit::TextEditState::load(ctx, field.id).unwrap_or_default();
-    let all = egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(text.chars().count()));
+    let all =
+        egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(text.chars().count()));
     state.cursor.set_char_range(Some(all));
     state.store(ctx, field.id);
 }

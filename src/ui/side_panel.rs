@@ -11,6 +11,7 @@ use super::rename::{name_field_focus, Renaming};
 use super::trace::{note_visible, px_rect, UiTrace};
 use super::{PANEL_TOP, PANEL_WIDTH, STATUS_HEIGHT};
 use crate::editor::{Command, Editor};
+use crate::scene::MAX_COORDINATE;
 
 /// Euler angles (degrees) as XYZ: the rotation is Rz * Ry * Rx.
 pub(super) fn euler_deg(q: &UnitQuaternion<f64>) -> [f64; 3] {
@@ -176,6 +177,13 @@ fn transform_section(
     };
     let clip = ui.clip_rect();
     let mut unreadable = None;
+    // Three fields a row in what the widest label leaves, the same whatever
+    // the values (a long one must not push its neighbours out of the panel).
+    let label =
+        ["position", "rotation", "scale"].map(|l| number::width_for(ui, l) - 2.0 * ui.spacing().button_padding.x);
+    let gap = ui.spacing().item_spacing.x;
+    let width = ((ui.available_width() - label.iter().fold(0.0f32, |a, b| a.max(*b)) - 4.0 * gap) / 3.0)
+        .max(ui.spacing().interact_size.x);
     egui::Grid::new("transform").num_columns(4).show(ui, |ui| {
         for (row, (label, speed)) in [("position", 0.01), ("rotation", 0.5), ("scale", 0.01)].into_iter().enumerate() {
             ui.label(label);
@@ -185,7 +193,8 @@ fn transform_section(
                 let shared = values.iter().all(|v| (v - first).abs() <= 1e-9 * first.abs().max(1.0));
                 let name = format!("{label}.{axis}");
                 let id = egui::Id::new("transform field").with(&name);
-                let f = number::field(ui, id, shared.then_some(first), speed, f64::MIN..=f64::MAX, &mut unreadable);
+                let range = -MAX_COORDINATE..=MAX_COORDINATE;
+                let f = number::field(ui, id, shared.then_some(first), speed, range, width, &mut unreadable);
                 note_visible(trace, &name, f.rect, clip, u);
                 if let Some(e) = f.error {
                     trace.rects.insert(format!("{name}.error"), px_rect(e, u));

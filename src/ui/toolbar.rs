@@ -59,13 +59,15 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                 let mut snap = cfg.snap;
                 let mut changed = false;
                 let mut unreadable = None;
+                // Every increment field as wide as four decimals need.
+                let width = number::width_for(ui, "0.0000");
                 for (name, value, speed, tip) in [
                     ("snap.translate", &mut snap.translate, 0.01, "Translation increment (m)"),
                     ("snap.rotate", &mut snap.rotate_deg, 0.5, "Rotation increment (degrees)"),
                     ("snap.scale", &mut snap.scale, 0.01, "Scale increment"),
                 ] {
                     let id = egui::Id::new("snap field").with(name);
-                    let f = number::field(ui, id, Some(*value), speed, 1e-4..=1e4, &mut unreadable);
+                    let f = number::field(ui, id, Some(*value), speed, 1e-4..=1e4, width, &mut unreadable);
                     ui.interact(f.rect, id.with("tip"), egui::Sense::hover()).on_hover_text(tip);
                     match f.change {
                         number::Change::Typed(v) => *value = v,

@@ -469,7 +469,16 @@ fn the_export_dialog_starts_with_the_last_path_and_box_and_typing_replaces_it() 
     let run = |events: Value| {
         let script = write_file(dir.path(), "script.json", &json!({"select": ["arm"], "events": events}).to_string());
         let trace = dir.path().join("t.jsonl");
-        let run = viewport_cli(&[&scene, "--headless", "--size", "800x450", "--replay", &script, "--trace", trace.to_str().unwrap()]);
+        let run = viewport_cli(&[
+            &scene,
+            "--headless",
+            "--size",
+            "800x450",
+            "--replay",
+            &script,
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         let lines: Vec<Value> =
             std::fs::read_to_string(&trace).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();

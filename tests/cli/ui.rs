@@ -360,8 +360,8 @@ fn ui_a_status_message_goes_with_the_next_action_or_after_ten_seconds() {
     events.extend(typed("1/0")); // 0..=5
     events.extend(typed("2")); // 6..=11: a valid edit
     events.extend(typed("1/0")); // 12..=17
-    // The refused text keeps the field (Ctrl+Z there undoes typing):
-    // Escape leaves it, then Ctrl+Z undoes the edit.
+                                 // The refused text keeps the field (Ctrl+Z there undoes typing):
+                                 // Escape leaves it, then Ctrl+Z undoes the edit.
     events.push(json!({ "key_down": "Escape" })); // 18
     events.push(json!({ "key_down": "Z", "mods": ["ctrl"] })); // 19: undo
     events.extend(typed("1/0")); // 20..=25
@@ -402,6 +402,45 @@ fn ui_a_status_message_goes_with_the_next_action_or_after_ten_seconds() {
     assert_eq!(status(1), "Pasted 1 object");
     assert_eq!(status(2), "Pasted 1 object", "moving the cursor is no action");
     assert!(status(3).starts_with("1 selected | 4 objects | "), "after the import: {}", status(3));
+}
+
+/// A long number in a panel field (`docs/spec/organise.md`, "Typed
+/// expressions"): while typed, refused as too large, and accepted as a
+/// value too long to show plainly, the nine transform fields keep the
+/// rectangles they had, inside the panel and the window.
+#[test]
+fn ui_a_long_number_keeps_every_field_in_place() {
+    let settings = json!({ "select": ["box"], "ui": { "panel": true } });
+    let names: Vec<String> = ["position", "rotation", "scale"]
+        .iter()
+        .flat_map(|row| ["x", "y", "z"].map(|a| format!("{row}.{a}")))
+        .collect();
+    let long = "99999999999999999999999999";
+    let mut events = vec![json!({ "mouse_move": [1, 1] })]; // 0: the layout before
+    let rects = controls(&one_box(), &settings);
+    events.extend(click(centre(&rects, "position.x"))); // 1..=3
+    events.push(json!({ "text": long })); // 4: typed, not confirmed
+    events.push(json!({ "key_down": "Enter" })); // 5: refused
+    events.push(json!({ "key_down": "A", "mods": ["ctrl"] })); // 6
+    events.push(json!({ "text": "123456789012.5" })); // 7
+    events.push(json!({ "key_down": "Enter" })); // 8: accepted
+    events.push(json!({ "mouse_move": [1, 1] })); // 9
+    let r = run_ui(&one_box(), &script(settings, json!(events)));
+    let rect = |k: usize, name: &str| -> Vec<f64> {
+        let v = &r.trace[k]["ui"]["rects"][name];
+        v.as_array().unwrap_or_else(|| panic!("no {name} at {k}")).iter().map(|x| x.as_f64().unwrap()).collect()
+    };
+    for k in [4, 5, 8, 9] {
+        for name in &names {
+            assert_eq!(rect(k, name), rect(0, name), "{name} after event {k}");
+            assert!(rect(k, name)[2] <= W, "{name} inside the window");
+        }
+    }
+    let status = r.trace[5]["ui"]["status"].as_str().unwrap();
+    assert!(status.starts_with(&format!("Out of range: \"{long}\"")), "{status}");
+    assert_eq!(vec3(&r.trace[5]["objects"]["box"]["position"]), [0.0, 0.0, 0.0], "refused");
+    assert_eq!(vec3(&r.trace[8]["objects"]["box"]["position"]), [123456789012.5, 0.0, 0.0], "accepted");
+    assert_eq!(vec3(&object(&r.scene, "box")["position"]), [123456789012.5, 0.0, 0.0]);
 }
 
 /// One triangle, as a self-contained `.gltf`.

@@ -21,7 +21,8 @@ use smol_str::SmolStr;
 
 use super::file::{CameraFile, ObjectFile, SkinFile};
 use super::names::NameIndex;
-use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError, MIN_SCALE};
+use super::transform_problem;
+use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError};
 use crate::math::Transform;
 
 /// A scene file as streamed: the same fields and messages as
@@ -60,17 +61,18 @@ pub(super) fn values(o: &ObjectFile) -> Result<(Transform, [f32; 3]), &'static s
     if q.norm() < 1e-6 {
         return Err("rotation quaternion is zero");
     }
-    if o.scale.iter().any(|s| s.abs() < MIN_SCALE) {
-        return Err("scale has a zero component");
-    }
-    if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
-        return Err("color components must be in [0, 1]");
-    }
     let transform = Transform {
         position: Vector3::from(o.position),
         rotation: UnitQuaternion::from_quaternion(q),
         scale: Vector3::from(o.scale),
     };
+    // The one rule for what a scene file holds (a zero scale, sizes beyond 1e15).
+    if let Some(problem) = transform_problem(&transform) {
+        return Err(problem);
+    }
+    if o.color.iter().any(|c| !(0.0..=1.0).contains(c)) {
+        return Err("color components must be in [0, 1]");
+    }
     Ok((transform, o.color.map(|c| c as f32)))
 }
 
