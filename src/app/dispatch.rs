@@ -153,7 +153,7 @@ pub fn dispatch(program: &mut Program, host: &mut impl Host, outcome: Outcome) -
                 import_into(&mut program.editor, &read);
                 host.add_meshes(&read.loaded)?;
                 eprintln!("viewport: imported {}", path.display());
-                program.doc.reloader.track(program.editor.scene());
+                program.doc.reloader.track_meshes(read.loaded.mesh_refs());
                 host.watch(&program.doc.reloader.watched());
             }
         },
@@ -185,7 +185,7 @@ pub fn reload(program: &mut Program, host: &mut impl Host) -> Result<bool, Error
 fn clip(program: &mut Program, host: &mut impl Host, step: clipboard::ClipStep) -> Result<(), Error> {
     if let Some(loaded) = &step.loaded {
         host.add_meshes(loaded)?;
-        program.doc.reloader.track(program.editor.scene());
+        program.doc.reloader.track_meshes(loaded.mesh_refs());
     }
     if let Some(text) = step.notice {
         program.ui.say(&program.editor, text);

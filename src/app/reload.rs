@@ -229,12 +229,23 @@ impl Reloader {
         r
     }
 
-    /// Starts following the files `scene` uses that are not followed yet
-    /// (an import's). Costs a pass over the objects and a read of each new file.
+    /// Starts following the files `scene` uses that are not followed yet.
+    /// Costs a pass over the objects and a read of each new file.
     pub fn track(&mut self, scene: &Scene) {
         for path in used_files(scene) {
             if !self.files.contains_key(&path) {
                 self.remember(&path);
+            }
+        }
+    }
+
+    /// Starts following the glTF files of `meshes` (what an import, a paste
+    /// or an add brought) that are not followed yet: a cost of the meshes
+    /// brought, not of the scene.
+    pub fn track_meshes<'a>(&mut self, meshes: impl IntoIterator<Item = &'a MeshRef>) {
+        for (path, _) in meshes.into_iter().filter_map(MeshRef::gltf_mesh) {
+            if !self.files.contains_key(path) {
+                self.remember(path);
             }
         }
     }

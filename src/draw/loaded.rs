@@ -62,6 +62,11 @@ pub struct LoadedMeshes {
 }
 
 impl LoadedMeshes {
+    /// The meshes loaded.
+    pub fn mesh_refs(&self) -> impl Iterator<Item = &MeshRef> {
+        self.slots.keys()
+    }
+
     /// Builds or reads every mesh the scene uses. A glTF file that cannot be
     /// read (missing, broken, without the mesh named) is one warning line
     /// naming it and the first object using it; its objects draw a
