@@ -241,7 +241,7 @@ impl Ui {
 
     /// Puts `text`, a message about the action just taken, on the status
     /// line: it stays until the next action on the scene and at most
-    /// [`status::NOTICE_SECONDS`] (`docs/spec/editing.md`, "Status line").
+    /// 10 s (`docs/spec/editing.md`, "Status line").
     pub fn say(&mut self, editor: &Editor, text: impl Into<String>) {
         self.notice = Some(status::Notice::passing(text.into(), editor));
     }
