@@ -203,6 +203,7 @@ fn exact_pick(c: &mut Criterion) {
                 skin: None,
                 extras: None,
                 origin: None,
+                fixture: None,
             })
             .collect();
         let mut editor = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);

@@ -226,6 +226,7 @@ fn copies_of_cube(n: usize) -> Scene {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
             hidden: false,
         })
         .collect();

@@ -38,6 +38,9 @@ mod import;
 /// The user's key map: --keymap, the config file, --list-commands.
 #[path = "cli/keymap.rs"]
 mod keymap;
+/// Light and camera objects: scene-file fields, glTF nodes, the scene_lights rule.
+#[path = "cli/lights.rs"]
+mod lights;
 /// Images that cannot be used: a warning, and the colour factor.
 #[path = "cli/materials.rs"]
 mod materials;

@@ -118,6 +118,7 @@ pub fn add(editor: &mut Editor, name: &str) -> Result<ClipStep, Error> {
         skin: None,
         extras: None,
         origin: None,
+        fixture: None,
         hidden: false,
     };
     let loaded = LoadedMeshes::load(&Scene::from_objects(None, vec![one]))?;

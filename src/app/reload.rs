@@ -406,6 +406,7 @@ impl Reloader {
                         mesh: mesh_of(node),
                         transform,
                         origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
+                        fixture: file.fixture_of_node(node.index),
                         ..o.clone()
                     };
                     plan.replace(i, new, path);
@@ -437,6 +438,7 @@ impl Reloader {
                 skin: None,
                 extras: node.extras.clone().map(Box::new),
                 origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
+                fixture: file.fixture_of_node(node.index),
             };
             let at = plan.add(object, parent, path);
             object_of.insert(k, PlanObject::Added(at));
@@ -540,6 +542,7 @@ impl Plan {
                     skin: o.skin.clone(),
                     extras: None,
                     origin: None,
+                    fixture: None,
                 };
                 stand_ins.push(stand_in, None).map_err(|e| e.to_string())?;
             }

@@ -56,9 +56,6 @@ pub struct LoadedMeshes {
     /// The index in `materials` of [`Material::single_sided`], once a mesh
     /// needs it.
     single_sided: Option<usize>,
-    /// The objects read from `KHR_lights_punctual` light nodes of the files
-    /// read, with their lights.
-    pub(super) lights: Vec<(usize, crate::look::LightDef)>,
 }
 
 impl LoadedMeshes {
@@ -182,15 +179,11 @@ impl LoadedMeshes {
             loaded.load_skin(o, &mut files)?;
         }
         loaded.load_morphs(&files);
-        // Objects read from light nodes of the files read, and from nodes
-        // with their own morph weights.
+        // Objects read from nodes with their own morph weights.
         let objects = scene.objects();
         for i in scene.ids() {
             let Some(origin) = objects[i].origin.as_deref() else { continue };
             let Some(file) = files.get(&*origin.file) else { continue };
-            if let Some(light) = file.light_of_node(origin.node) {
-                loaded.lights.push((i, light));
-            }
             if let Some(weights) = file.node_weights(origin.node) {
                 loaded.node_weights.push(((origin.file.clone(), origin.node), weights));
             }

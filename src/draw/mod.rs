@@ -84,9 +84,6 @@ pub struct SceneMeshes {
     spare: HashMap<MeshRef, Vec<MeshId>>,
     /// The material parts of each uploaded mesh (for posed copies).
     parts_of: HashMap<MeshRef, Vec<MeshPart>>,
-    /// The objects that carry glTF lights (`KHR_lights_punctual`) when the
-    /// scene was uploaded, with their lights.
-    lights: Vec<(usize, crate::look::LightDef)>,
 }
 
 /// How many objects a frame kept and culled.
@@ -105,7 +102,7 @@ impl SceneMeshes {
     /// Uploads meshes loaded by [`LoadedMeshes::load`], each one once, with
     /// their images (as textures) and materials.
     pub fn upload_loaded(renderer: &mut Renderer, loaded: &LoadedMeshes) -> Result<SceneMeshes, DrawError> {
-        let mut meshes = SceneMeshes { lights: loaded.lights.clone(), ..SceneMeshes::default() };
+        let mut meshes = SceneMeshes::default();
         meshes.add_loaded(renderer, loaded)?;
         Ok(meshes)
     }
@@ -379,11 +376,13 @@ impl SceneMeshes {
             let at = nalgebra::Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
             v.world_to_screen(&at).is_some_and(|s| (s - cursor).norm() <= light_icon::ICON_RING_PX)
         };
-        let shown = self
-            .lights
-            .iter()
-            .filter(|(i, _)| scene.contains(*i) && !scene.is_hidden(*i) && (editor.is_selected(*i) || hovered(*i)));
-        for (i, def) in shown {
+        // The light objects, shown ones (not hidden, nor under hidden parents).
+        let lights: Vec<(usize, crate::look::LightDef)> = scene
+            .fixture_ids()
+            .filter(|&i| !scene.is_hidden(i))
+            .filter_map(|i| scene.get(i)?.fixture.as_ref()?.light.as_ref().map(|l| (i, l.def())))
+            .collect();
+        for (i, def) in lights.iter().filter(|(i, _)| editor.is_selected(*i) || hovered(*i)) {
             let world = scene.world_matrix(*i);
             if frame.views.is_empty() {
                 if let Some(v) = editor.view_of(0) {
@@ -396,15 +395,15 @@ impl SceneMeshes {
                 }
             }
         }
-        if editor.lighting.scene_lights {
-            frame.lights = self
-                .lights
-                .iter()
-                .filter(|(i, _)| scene.contains(*i) && !scene.is_hidden(*i))
-                .filter_map(|(i, def)| PunctualLight::placed(def, &scene.world_matrix(*i)))
-                .collect();
+        // Which lights light the frame: the scene's light objects where it
+        // has a shown one (`scene_lights` "auto"), else the built-in sun.
+        let scene_lit = editor.lighting.scene_lights.lit(!lights.is_empty());
+        if scene_lit {
+            frame.lights =
+                lights.iter().filter_map(|(i, def)| PunctualLight::placed(def, &scene.world_matrix(*i))).collect();
         }
         set_lighting(editor, frame);
+        frame.lighting.scene_lights = crate::look::SceneLights::from_lit(scene_lit);
     }
 }
 

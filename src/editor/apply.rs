@@ -147,6 +147,7 @@ impl Editor {
             *o.color = new.color;
             *o.skin = new.skin.clone();
             *o.origin = new.origin.clone();
+            self.scene.set_fixture(i, new.fixture.clone());
             self.link_mesh(i, &new.mesh);
         }
         let written: std::collections::HashSet<usize> = ids.iter().copied().collect();

@@ -314,7 +314,8 @@ impl Editor {
                 return true;
             }
             Command::ToggleSceneLights => {
-                self.lighting.scene_lights = !self.lighting.scene_lights;
+                let has_lights = self.scene_has_lights();
+                self.lighting.scene_lights = self.lighting.scene_lights.toggled(has_lights);
                 return true;
             }
             Command::Cancel if self.pointer.boxing => return self.cancel_box(),

@@ -256,6 +256,14 @@ impl Editor {
         self.selection.version()
     }
 
+    /// Whether the scene has a shown light object (what `scene_lights`
+    /// "auto" asks); costs the light and camera objects, not the scene.
+    pub fn scene_has_lights(&self) -> bool {
+        let s = &self.scene;
+        s.fixture_ids()
+            .any(|i| !s.is_hidden(i) && s.get(i).and_then(|o| o.fixture.as_ref()).is_some_and(|f| f.light.is_some()))
+    }
+
     /// Whether object `i` is selected (costs the same for any selection size).
     pub fn is_selected(&self, i: usize) -> bool {
         self.selection.contains(i)

@@ -132,8 +132,47 @@ pub struct Lighting {
     /// own background.
     pub background: Option<[f32; 3]>,
     pub grid: bool,
-    /// The scene's `KHR_lights_punctual` lights light it, in place of the sun.
-    pub scene_lights: bool,
+    /// Which lights light the material mode: the scene's light objects or
+    /// the built-in sun (`docs/spec/lights.md`).
+    pub scene_lights: SceneLights,
+}
+
+/// `lighting.scene_lights`: which lights light the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SceneLights {
+    /// The scene's light objects when it has a shown one, else the sun.
+    #[default]
+    Auto,
+    /// The scene's light objects only (none when it has none).
+    On,
+    /// The built-in sun only.
+    Off,
+}
+
+impl SceneLights {
+    /// Whether the scene's lights (not the sun) light a frame of a scene
+    /// that has shown light objects or not (`has_lights`).
+    pub fn lit(self, has_lights: bool) -> bool {
+        match self {
+            SceneLights::Auto => has_lights,
+            SceneLights::On => true,
+            SceneLights::Off => false,
+        }
+    }
+
+    /// `On` for `true`, `Off` for `false`: a choice made.
+    pub fn from_lit(lit: bool) -> SceneLights {
+        if lit {
+            SceneLights::On
+        } else {
+            SceneLights::Off
+        }
+    }
+
+    /// The toolbar's toggle: the other of what lights the frame now.
+    pub fn toggled(self, has_lights: bool) -> SceneLights {
+        SceneLights::from_lit(!self.lit(has_lights))
+    }
 }
 
 /// What a `KHR_lights_punctual` light is.
@@ -205,7 +244,7 @@ impl Default for Lighting {
             tone_mapping: ToneMapping::PbrNeutral,
             background: None,
             grid: true,
-            scene_lights: false,
+            scene_lights: SceneLights::Auto,
         }
     }
 }
@@ -229,7 +268,7 @@ pub struct LightingFile {
     tone_mapping: Option<String>,
     background: Option<[f64; 3]>,
     grid: Option<bool>,
-    scene_lights: Option<bool>,
+    scene_lights: Option<serde_json::Value>,
     /// The folder a relative `.hdr` path is read from (the lighting or
     /// script file's); `None`: the working directory.
     #[serde(skip)]
@@ -351,8 +390,12 @@ impl LightingFile {
         if let Some(g) = self.grid {
             l.grid = g;
         }
-        if let Some(s) = self.scene_lights {
-            l.scene_lights = s;
+        if let Some(s) = &self.scene_lights {
+            l.scene_lights = match s {
+                serde_json::Value::Bool(b) => SceneLights::from_lit(*b),
+                serde_json::Value::String(a) if a == "auto" => SceneLights::Auto,
+                other => return Err(format!("lighting.scene_lights must be \"auto\", true or false, got {other}")),
+            };
         }
         Ok(l)
     }

@@ -30,6 +30,7 @@ impl Scene {
                 skin: None,
                 extras: None,
                 origin: None,
+                fixture: None,
             })
             .collect();
         let extent = side as f64 * 2.0;

@@ -64,6 +64,11 @@ impl Scene {
                 self.hidden.remove(i);
             }
         }
+        if !self.fixtures.is_empty() {
+            for i in &gone {
+                self.fixtures.remove(i);
+            }
+        }
         self.structure = super::unique_version();
         Detached { indices: gone, objects, parents, places: Vec::new() }
     }
@@ -107,6 +112,8 @@ impl Scene {
         }
         self.live += items.len();
         self.hidden.extend(items.indices.iter().zip(&items.objects).filter(|(_, o)| o.hidden).map(|(&i, _)| i));
+        self.fixtures
+            .extend(items.indices.iter().zip(&items.objects).filter(|(_, o)| o.fixture.is_some()).map(|(&i, _)| i));
         self.structure = super::unique_version();
         Ok(())
     }

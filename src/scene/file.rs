@@ -85,6 +85,13 @@ pub struct ObjectFile {
     /// through load, save, duplicate and export, never read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extras: Option<serde_json::Value>,
+    /// The light it carries (`docs/spec/lights.md`; checked on loading,
+    /// [`super::fixture::light_from_file`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<serde_json::Value>,
+    /// The camera it carries ([`super::fixture::camera_from_file`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<serde_json::Value>,
 }
 
 /// `skin` of an object: skin `index` of the glTF file of the object's

@@ -20,6 +20,7 @@ mod builtin;
 pub mod changes;
 mod error;
 pub mod file;
+pub mod fixture;
 pub mod gltf;
 pub mod hierarchy;
 pub mod ktx2;
@@ -58,7 +59,7 @@ pub use object::{transform_problem, NodeOrigin, Object, MAX_COORDINATE, MIN_SCAL
 pub use piecewise_copy::{CopiedScene, SceneCopy};
 pub use primitives::{MeshData, Primitive};
 pub use skin::{joints_without, Joints, Posed, SkinData, SkinRef};
-use visibility::hidden_set;
+use visibility::{fixture_set, hidden_set};
 
 /// A validated scene: objects in slots, their hierarchy and a name index.
 ///
@@ -84,6 +85,9 @@ pub struct Scene {
     /// (the usual case) visibility costs nothing to ask, and showing them
     /// all (Alt+H) finds them without a pass over the scene.
     hidden: BTreeSet<usize>,
+    /// The live objects that carry a light or a camera, by id: what draws
+    /// and lights a frame finds them without a pass over the scene.
+    fixtures: BTreeSet<usize>,
     hierarchy: Hierarchy,
     names: names::NameIndex,
     /// Which objects exist and how they are linked, as a number unique in
@@ -135,6 +139,7 @@ impl Scene {
         // In place: `Option<Object>` has `Object`'s size and alignment.
         let objects: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
         let hidden = hidden_set(&objects);
+        let fixtures = fixture_set(&objects);
         let mut names = names.unwrap_or_else(|| names::NameIndex::build(&objects));
         names.start_log();
         Scene {
@@ -143,6 +148,7 @@ impl Scene {
             objects,
             live,
             hidden,
+            fixtures,
             hierarchy,
             names,
             structure: unique_version(),
@@ -166,6 +172,9 @@ impl Scene {
         self.names.insert(i, &object.name);
         if object.hidden {
             self.hidden.insert(i);
+        }
+        if object.fixture.is_some() {
+            self.fixtures.insert(i);
         }
         self.objects.push(Some(object));
         self.live += 1;

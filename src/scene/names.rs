@@ -225,7 +225,7 @@ pub struct ObjectMut<'a> {
 
 impl<'a> ObjectMut<'a> {
     pub(super) fn new(o: &'a mut Object) -> ObjectMut<'a> {
-        let Object { name: _, mesh, transform, color, hidden: _, skin, extras: _, origin } = o;
+        let Object { name: _, mesh, transform, color, hidden: _, skin, extras: _, origin, fixture: _ } = o;
         ObjectMut { mesh, transform, color, skin, origin }
     }
 }

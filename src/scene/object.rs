@@ -36,6 +36,9 @@ pub struct Object {
     /// The glTF node it was read from (opened or imported); `None` for
     /// objects made here and for scene files' objects. Not saved.
     pub origin: Option<Box<NodeOrigin>>,
+    /// The light and camera it carries (`docs/spec/lights.md`), if any.
+    /// Set before the object joins a scene, which keeps an index of them.
+    pub fixture: Option<Box<super::fixture::Fixture>>,
 }
 
 /// The glTF node an object was read from: export copies its light, camera

@@ -92,6 +92,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
                     skin: None,
                     extras: node.extras.clone().map(Box::new),
                     origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
+                    fixture: file.fixture_of_node(node.index),
                 },
                 node.parent,
             )

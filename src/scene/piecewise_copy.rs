@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use super::bookmarks::Bookmarks;
 use super::hierarchy::Hierarchy;
 use super::object::Object;
-use super::visibility::hidden_set;
+use super::visibility::{fixture_set, hidden_set};
 use super::{names, unique_version, Scene};
 use crate::math::Camera;
 
@@ -28,6 +28,7 @@ pub struct CopiedScene {
     objects: Vec<Option<Object>>,
     live: usize,
     hidden: usize,
+    fixtures: usize,
     hierarchy: Hierarchy,
 }
 
@@ -36,12 +37,14 @@ impl CopiedScene {
     pub fn into_scene(self) -> Scene {
         let names = names::NameIndex::build(&self.objects);
         let hidden = if self.hidden > 0 { hidden_set(&self.objects) } else { BTreeSet::new() };
+        let fixtures = if self.fixtures > 0 { fixture_set(&self.objects) } else { BTreeSet::new() };
         Scene {
             camera: self.camera,
             bookmarks: self.bookmarks,
             objects: self.objects,
             live: self.live,
             hidden,
+            fixtures,
             hierarchy: self.hierarchy,
             names,
             structure: unique_version(),
@@ -85,6 +88,7 @@ impl Scene {
             objects: copy.objects,
             live: self.live,
             hidden: self.hidden.len(),
+            fixtures: self.fixtures.len(),
             hierarchy: self.hierarchy.clone(),
         })
     }

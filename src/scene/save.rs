@@ -11,6 +11,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use super::bookmarks::bookmarks_to_file;
 use super::error::SceneError;
 use super::file::{camera_to_file, ObjectFile, SceneFile, SkinFile};
+use super::fixture::{camera_to_file as camera_object_to_file, light_to_file};
 use super::Scene;
 use crate::files::write_atomic_with;
 
@@ -47,6 +48,8 @@ impl Scene {
             hidden: o.hidden,
             skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
             extras: o.extras.as_deref().cloned(),
+            light: o.fixture.as_ref().and_then(|f| f.light.as_ref()).map(light_to_file),
+            camera: o.fixture.as_ref().and_then(|f| f.camera.as_ref()).map(camera_object_to_file),
         }
     }
 

@@ -196,6 +196,7 @@ mod tests {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
         }
     }
 

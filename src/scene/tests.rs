@@ -70,6 +70,7 @@ fn world_matrices_compose_from_the_root_down_on_every_path() {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
         };
         s.push(object, parent).unwrap();
     }
@@ -131,11 +132,14 @@ fn an_object_record_is_compact() {
     assert_eq!(size_of::<smol_str::SmolStr>(), 24);
     assert!(!smol_str::SmolStr::new("cube_999999").is_heap_allocated());
     assert!(smol_str::SmolStr::new("a name longer than 23 bytes").is_heap_allocated());
-    // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 8 (skin) +
-    // 8 (extras) + 8 (origin), rounded up to the 8-byte alignment: 156 -> 160.
+    // 24 (name) + 16 (mesh) + 80 (transform) + 12 (colour) + 1 (hidden) +
+    // 8 (skin) + 8 (extras) + 8 (origin) + 8 (light and camera), rounded up
+    // to the 8-byte alignment: 165 -> 168 (the light and camera box cost
+    // 8 MB at 1M objects).
     assert_eq!(size_of::<Option<Box<serde_json::Value>>>(), 8);
     assert_eq!(size_of::<Option<Box<crate::scene::NodeOrigin>>>(), 8);
-    assert_eq!(size_of::<Object>(), 160);
+    assert_eq!(size_of::<Option<Box<crate::scene::fixture::Fixture>>>(), 8);
+    assert_eq!(size_of::<Object>(), 168);
 }
 
 /// A dead slot costs no more than a live one: a niche of the record (the

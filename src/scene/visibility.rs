@@ -65,3 +65,32 @@ impl Scene {
 pub(super) fn hidden_set(objects: &[Option<Object>]) -> BTreeSet<usize> {
     objects.iter().enumerate().filter(|(_, o)| o.as_ref().is_some_and(|o| o.hidden)).map(|(i, _)| i).collect()
 }
+
+/// The ids of the live objects of `objects` that carry a light or a camera.
+pub(super) fn fixture_set(objects: &[Option<Object>]) -> BTreeSet<usize> {
+    objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.as_ref().is_some_and(|o| o.fixture.is_some()))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+impl Scene {
+    /// The live objects that carry a light or a camera, in id order; costs
+    /// what they number, not the scene.
+    pub fn fixture_ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.fixtures.iter().copied()
+    }
+
+    /// Sets the light and camera object `i` carries (a live one's).
+    pub fn set_fixture(&mut self, i: usize, fixture: Option<Box<super::fixture::Fixture>>) {
+        let Some(Some(o)) = self.objects.get_mut(i) else { return };
+        if fixture.is_some() {
+            self.fixtures.insert(i);
+        } else {
+            self.fixtures.remove(&i);
+        }
+        o.fixture = fixture;
+    }
+}

@@ -172,7 +172,7 @@ fn group(g: usize, ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec
                 actions.push(Command::ToggleShading);
             }
             note(trace, "shading", &r, u);
-            let on = editor.lighting.scene_lights;
+            let on = editor.lighting.scene_lights.lit(editor.scene_has_lights());
             let r = ui.selectable_label(on, "Lights").on_hover_ui(|ui| {
                 ui.label(tip(
                     keys,

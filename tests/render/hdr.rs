@@ -109,7 +109,7 @@ fn lighting(environment: Environment) -> Lighting {
         tone_mapping: ToneMapping::Linear,
         background: None,
         grid: false,
-        scene_lights: false,
+        scene_lights: viewport::look::SceneLights::Off,
     }
 }
 

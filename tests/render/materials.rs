@@ -434,7 +434,7 @@ fn each_texture_reads_its_own_uv_set_through_its_own_transform() {
             l.environment_color = [0.0; 3];
             l.exposure_ev = 0.0;
             l.tone_mapping = viewport::look::ToneMapping::Linear;
-            l.scene_lights = false;
+            l.scene_lights = viewport::look::SceneLights::Off;
         });
         let (mut kept, mut cut, mut telling, mut bad) = (0, 0, 0, Vec::new());
         for y in 0..H {

@@ -81,7 +81,7 @@ fn lighting(tone: ToneMapping, exposure_ev: f32) -> Lighting {
         tone_mapping: tone,
         background: None,
         grid: false,
-        scene_lights: false,
+        scene_lights: viewport::look::SceneLights::Off,
     }
 }
 
@@ -695,7 +695,11 @@ fn shoot_editor(path: &std::path::Path, lighting: &Lighting) -> RgbaImage {
 #[test]
 fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
     let m = Mat { base: [0.7, 0.6, 0.5], metallic: 0.0, roughness: 0.6, emissive: [0.0; 3] };
-    let dark = Lighting { environment_color: [0.0; 3], scene_lights: true, ..lighting(ToneMapping::Linear, 0.0) };
+    let dark = Lighting {
+        environment_color: [0.0; 3],
+        scene_lights: viewport::look::SceneLights::On,
+        ..lighting(ToneMapping::Linear, 0.0)
+    };
     // (light JSON, node translation, node rotation)
     let tilt = (0.35f32 / 2.0).sin_cos(); // 0.35 rad about +x
     let cases = [
@@ -763,7 +767,7 @@ fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
                     color: colour.map(|c| c as f32),
                     illuminance: e as f32,
                 }),
-                scene_lights: false,
+                scene_lights: viewport::look::SceneLights::Off,
                 ..dark
             };
             let want = expected_with_normal(&m, at, &stand_in, [0.0, 0.0, 1.0]).map(to_srgb);
@@ -785,7 +789,7 @@ fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
     };
     let dir = tempfile::tempdir().unwrap();
     let path = doc.write(dir.path(), "lights.gltf");
-    let sun = Lighting { scene_lights: false, ..dark };
+    let sun = Lighting { scene_lights: viewport::look::SceneLights::Off, ..dark };
     let shot = shoot_editor(&path, &sun);
     let (px, py) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(0.0, 0.0, 0.0));
     let want = expected(&m, surface_point(DepthMode::Reversed, px as u32, py as u32), &sun);

@@ -125,6 +125,7 @@ impl Editor {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
             hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None], places: Vec::new() };

@@ -137,6 +137,7 @@ impl Editor {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
             hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![group], parents: vec![parent], places: Vec::new() };

@@ -19,6 +19,7 @@ fn object(name: &str, position: [f64; 3], rotation: UnitQuaternion<f64>, scale: 
         skin: None,
         extras: None,
         origin: None,
+        fixture: None,
         hidden: false,
     }
 }

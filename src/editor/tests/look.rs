@@ -85,6 +85,7 @@ fn editor() -> Editor {
         skin: None,
         extras: None,
         origin: None,
+        fixture: None,
     };
     scene.push(empty, Some(child)).unwrap();
     Editor::new(scene, 1280.0, 720.0)

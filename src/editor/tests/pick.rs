@@ -48,6 +48,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
         };
         scene.push(object, parent).unwrap();
     }
@@ -179,6 +180,7 @@ fn rays_pass_through_the_back_of_single_sided_primitives() {
             skin: None,
             extras: None,
             origin: None,
+            fixture: None,
         };
         scene.push(object, None).unwrap();
     }
@@ -213,6 +215,7 @@ fn a_mirrored_cube_is_still_picked_from_outside_only() {
         skin: None,
         extras: None,
         origin: None,
+        fixture: None,
     };
     scene.push(object, None).unwrap();
     let e = Editor::new(scene, 800.0, 600.0);

@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Vector4};
 
 pub(crate) use crate::look::brdf::{brdf_lut, compute_brdf_lut, half, LUT_SIZE};
-use crate::look::{Environment, LightKind, Lighting, PunctualLight, Shading, ToneMapping};
+use crate::look::{Environment, LightKind, Lighting, PunctualLight, SceneLights, Shading, ToneMapping};
 
 /// The most scene lights a frame lights with (the scene shader's array).
 pub(crate) const MAX_LIGHTS: usize = 8;
@@ -68,7 +68,7 @@ impl LightingBlock {
     /// sun when `l.scene_lights` is on.
     pub fn new(l: &Lighting, view: &Matrix4<f64>, lights: &[PunctualLight]) -> LightingBlock {
         let mut block = LightingBlock::without_lights(l, view);
-        if l.scene_lights {
+        if l.scene_lights == SceneLights::On {
             let used = lights.len().min(MAX_LIGHTS);
             for (k, light) in lights.iter().take(used).enumerate() {
                 block.lights[4 * k..4 * k + 4].copy_from_slice(&light_rows(light, view));
@@ -85,7 +85,7 @@ impl LightingBlock {
             [w.x as f32, w.y as f32, w.z as f32]
         };
         let (sun_dir, sun_e) = match &l.sun {
-            Some(s) if !l.scene_lights => {
+            Some(s) if l.scene_lights != SceneLights::On => {
                 let d = to_view(s.direction.map(|c| -c));
                 let e = s.color.map(|c| c * s.illuminance);
                 ([d[0], d[1], d[2], 1.0], [e[0], e[1], e[2], 0.0])

@@ -124,6 +124,40 @@ pub fn split_hidden(extras: Option<serde_json::Value>) -> (Option<serde_json::Va
 
 impl GltfFile {
     /// The `KHR_lights_punctual` light node `node` carries, if any.
+    /// Node `node`'s camera as a camera object (`docs/spec/lights.md`): an
+    /// orthographic one's height is twice its `ymag`, its aspect
+    /// `xmag / ymag` unless the two are equal.
+    pub fn camera_of_node(&self, node: usize) -> Option<crate::scene::fixture::CameraObject> {
+        use gltf::camera::Projection;
+        let camera = self.document.nodes().nth(node)?.camera()?;
+        let positive = |v: f32| (v.is_finite() && v > 0.0).then_some(f64::from(v));
+        let mut c = crate::scene::fixture::CameraObject::new(false);
+        match camera.projection() {
+            Projection::Perspective(p) => {
+                c.fov_y_deg = positive(p.yfov()).map_or(c.fov_y_deg, f64::to_degrees).min(179.0);
+                c.aspect = p.aspect_ratio().and_then(positive);
+                c.near = positive(p.znear()).unwrap_or(c.near);
+                c.far = p.zfar().and_then(positive).filter(|f| *f > c.near);
+            }
+            Projection::Orthographic(o) => {
+                c = crate::scene::fixture::CameraObject::new(true);
+                let (x, y) = (positive(o.xmag()), positive(o.ymag()));
+                c.height = y.map_or(c.height, |y| 2.0 * y);
+                c.aspect = x.zip(y).filter(|(x, y)| x != y).map(|(x, y)| x / y);
+                c.near = positive(o.znear()).unwrap_or(c.near);
+                c.far = positive(o.zfar()).filter(|f| *f > c.near).or(Some(c.near + 1000.0));
+            }
+        }
+        Some(c)
+    }
+
+    /// Node `node`'s light and camera as an object's fixture, if it has either.
+    pub fn fixture_of_node(&self, node: usize) -> Option<Box<crate::scene::fixture::Fixture>> {
+        let light = self.light_of_node(node).map(|d| crate::scene::fixture::LightObject::from_def(&d));
+        let camera = self.camera_of_node(node);
+        (light.is_some() || camera.is_some()).then(|| Box::new(crate::scene::fixture::Fixture { light, camera }))
+    }
+
     pub fn light_of_node(&self, node: usize) -> Option<crate::look::LightDef> {
         use crate::look::{LightDef, LightKind};
         use gltf::khr_lights_punctual::Kind;

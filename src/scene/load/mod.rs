@@ -20,6 +20,7 @@ use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use smol_str::SmolStr;
 
 use super::file::{CameraFile, ObjectFile, SkinFile};
+use super::fixture::{fixture_from_file, Fixture};
 use super::names::NameIndex;
 use super::transform_problem;
 use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError};
@@ -94,6 +95,8 @@ pub(super) struct Read {
     pub(super) skin: Option<SkinFile>,
     pub(super) extras: Option<serde_json::Value>,
     pub(super) hidden: bool,
+    /// Its light and camera, or the first bad value in them.
+    pub(super) fixture: Result<Option<Box<Fixture>>, String>,
 }
 
 /// Objects taken one at a time, checked as far as one object allows.
@@ -116,7 +119,7 @@ pub(super) struct Builder {
     /// The first empty or duplicate name.
     name_problem: Option<SceneError>,
     /// The first object with a bad value (not counting its mesh).
-    value_problem: Option<(usize, &'static str)>,
+    value_problem: Option<(usize, String)>,
     /// Objects seen (past a name problem they are only counted).
     seen: usize,
     /// Of those, the objects a second thread read ([`split`]).
@@ -127,8 +130,9 @@ impl Builder {
     /// Takes the next object of the file.
     pub(super) fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
+        let fixture = fixture_from_file(o.light.as_ref(), o.camera.as_ref());
         let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
-        let read = Read { name: name.into(), values, parent, skin, extras, hidden };
+        let read = Read { name: name.into(), values, parent, skin, extras, hidden, fixture };
         self.add(read, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
     }
 
@@ -158,8 +162,12 @@ impl Builder {
             return;
         }
         let (transform, color) = o.values.unwrap_or_else(|problem| {
-            self.value_problem.get_or_insert((i, problem));
+            self.value_problem.get_or_insert((i, problem.to_string()));
             (Transform::IDENTITY, [0.0; 3])
+        });
+        let fixture = o.fixture.unwrap_or_else(|problem| {
+            self.value_problem.get_or_insert((i, problem));
+            None
         });
         let mesh = mesh(self, i).unwrap_or(NO_MESH);
         self.mesh_of.push(mesh);
@@ -179,6 +187,7 @@ impl Builder {
             skin: None,
             extras,
             origin: None,
+            fixture,
         });
     }
 
@@ -205,7 +214,7 @@ impl Builder {
         // Each mesh string once; a bad one is a problem of its first user,
         // checked after that object's numbers.
         let mut refs = Vec::with_capacity(self.meshes.len());
-        let mut problem = self.value_problem.map(|(i, m)| (i, m.to_string()));
+        let mut problem = self.value_problem.take();
         for (text, first) in &self.meshes {
             match MeshRef::parse(text, base) {
                 Ok(r) => refs.push(r),

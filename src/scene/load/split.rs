@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::{values, Builder, Pieces, Read, NO_MESH};
 use crate::math::Transform;
 use crate::scene::file::{ObjectFile, SkinFile};
+use crate::scene::fixture::{fixture_from_file, Fixture};
 
 /// Bytes after the middle searched for a place where an object may begin.
 const WINDOW: usize = 1 << 20;
@@ -44,6 +45,8 @@ pub(super) struct Part {
     skins: Vec<(usize, SkinFile)>,
     /// (index in `objects`, extras) of each object with extras.
     extras: Vec<(usize, serde_json::Value)>,
+    /// (object, its light and camera as read) for each object with either.
+    fixtures: Vec<(usize, Result<Option<Box<Fixture>>, String>)>,
     /// Index in `objects` of each hidden object.
     hidden: Vec<usize>,
     /// The distinct mesh strings, in the order first named.
@@ -57,6 +60,8 @@ type Values = Result<(Transform, [f32; 3]), &'static str>;
 impl Part {
     fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
+        let fixture =
+            (o.light.is_some() || o.camera.is_some()).then(|| fixture_from_file(o.light.as_ref(), o.camera.as_ref()));
         let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
         let mesh = match mesh {
             None => NO_MESH,
@@ -74,6 +79,7 @@ impl Part {
         self.parents.extend(parent.map(|p| (k, p)));
         self.skins.extend(skin.map(|s| (k, s)));
         self.extras.extend(extras.map(|e| (k, e)));
+        self.fixtures.extend(fixture.map(|f| (k, f)));
         if hidden {
             self.hidden.push(k);
         }
@@ -84,7 +90,8 @@ impl Part {
 impl Builder {
     /// Takes over the objects of `part`, which follow those taken so far.
     pub(super) fn absorb(&mut self, part: Part) {
-        let Part { objects, parents, skins, extras, hidden, meshes, .. } = part;
+        let Part { objects, parents, skins, extras, fixtures, hidden, meshes, .. } = part;
+        let mut fixtures = fixtures.into_iter().peekable();
         let mut hidden = hidden.into_iter().peekable();
         let (mut parents, mut skins) = (parents.into_iter().peekable(), skins.into_iter().peekable());
         let mut extras = extras.into_iter().peekable();
@@ -99,7 +106,8 @@ impl Builder {
             let skin = skins.next_if(|(j, _)| *j == k).map(|(_, s)| s);
             let extras = extras.next_if(|(j, _)| *j == k).map(|(_, e)| e);
             let hidden = hidden.next_if(|&j| j == k).is_some();
-            self.add(Read { name, values, parent, skin, extras, hidden }, |b, i| {
+            let fixture = fixtures.next_if(|(j, _)| *j == k).map_or(Ok(None), |(_, f)| f);
+            self.add(Read { name, values, parent, skin, extras, hidden, fixture }, |b, i| {
                 let m = mesh as usize;
                 (mesh != NO_MESH).then(|| {
                     if ids[m] == NO_MESH {

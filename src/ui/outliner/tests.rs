@@ -33,6 +33,7 @@ fn object(name: &str) -> Object {
         skin: None,
         extras: None,
         origin: None,
+        fixture: None,
     }
 }
 
