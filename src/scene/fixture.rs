@@ -257,9 +257,12 @@ pub fn camera_to_file(c: &CameraObject) -> Value {
     })
 }
 
-/// An object's `light` and `camera` values as read, as its fixture
+/// What reading an object's `light` and `camera` gives: its fixture
 /// (`None` when it has neither), or the first problem.
-pub fn fixture_from_file(light: Option<&Value>, camera: Option<&Value>) -> Result<Option<Box<Fixture>>, String> {
+pub type FixtureRead = Result<Option<Box<Fixture>>, String>;
+
+/// An object's `light` and `camera` values as read ([`FixtureRead`]).
+pub fn fixture_from_file(light: Option<&Value>, camera: Option<&Value>) -> FixtureRead {
     if light.is_none() && camera.is_none() {
         return Ok(None);
     }

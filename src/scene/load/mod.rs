@@ -20,7 +20,7 @@ use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use smol_str::SmolStr;
 
 use super::file::{CameraFile, ObjectFile, SkinFile};
-use super::fixture::{fixture_from_file, Fixture};
+use super::fixture::{fixture_from_file, FixtureRead};
 use super::names::NameIndex;
 use super::transform_problem;
 use super::{camera_from_file, skin, Hierarchy, HierarchyError, MeshRef, Object, Scene, SceneError};
@@ -96,7 +96,7 @@ pub(super) struct Read {
     pub(super) extras: Option<serde_json::Value>,
     pub(super) hidden: bool,
     /// Its light and camera, or the first bad value in them.
-    pub(super) fixture: Result<Option<Box<Fixture>>, String>,
+    pub(super) fixture: FixtureRead,
 }
 
 /// Objects taken one at a time, checked as far as one object allows.

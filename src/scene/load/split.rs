@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::{values, Builder, Pieces, Read, NO_MESH};
 use crate::math::Transform;
 use crate::scene::file::{ObjectFile, SkinFile};
-use crate::scene::fixture::{fixture_from_file, Fixture};
+use crate::scene::fixture::{fixture_from_file, FixtureRead};
 
 /// Bytes after the middle searched for a place where an object may begin.
 const WINDOW: usize = 1 << 20;
@@ -46,7 +46,7 @@ pub(super) struct Part {
     /// (index in `objects`, extras) of each object with extras.
     extras: Vec<(usize, serde_json::Value)>,
     /// (object, its light and camera as read) for each object with either.
-    fixtures: Vec<(usize, Result<Option<Box<Fixture>>, String>)>,
+    fixtures: Vec<(usize, FixtureRead)>,
     /// Index in `objects` of each hidden object.
     hidden: Vec<usize>,
     /// The distinct mesh strings, in the order first named.
