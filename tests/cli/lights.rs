@@ -145,8 +145,8 @@ fn light_objects_light_the_frame_in_place_of_the_sun() {
                     { "name": "lamp", "mesh": null, "position": [0, light_y, 0],
                       "light": { "type": "point", "intensity": 5 } } ] })
     };
-    let shot = |name: &str, light_y: f64, lighting: Value| {
-        let path = write_file(dir.path(), &format!("{name}.json"), &scene(light_y).to_string());
+    let shot = |name: &str, scene: Value, lighting: Value| {
+        let path = write_file(dir.path(), &format!("{name}.json"), &scene.to_string());
         let script = write_file(dir.path(), "s.json", &json!({ "lighting": lighting, "events": [] }).to_string());
         let png = dir.path().join(format!("{name}.png"));
         let out = viewport_cli(&[
@@ -172,35 +172,20 @@ fn light_objects_light_the_frame_in_place_of_the_sun() {
     // (The lamp's icon shows at the centre, where the cursor hovers it:
     // samples are taken beside it.)
     // Auto: the lamp under the floor lights the frame in place of the sun: dark.
-    let under = shot("under", -50.0, flat.clone());
+    let under = shot("under", scene(-50.0), flat.clone());
     // The sun chosen (`false`): the same scene lit.
-    let sun = shot("sun", -50.0, with("scene_lights", json!(false)));
+    let sun = shot("sun", scene(-50.0), with("scene_lights", json!(false)));
     assert!(brightness(&sun, 60, 100, 5) > 60.0, "the sun lights the floor: {}", brightness(&sun, 60, 100, 5));
     assert!(brightness(&under, 60, 100, 5) < 3.0, "no sun where a light object is: {}", brightness(&under, 60, 100, 5));
     // The lamp just over the floor: bright beside it (0.75 m away, 3.4 lux
     // by the inverse square law: 5 cd x 0.5 / (0.5^2 + 0.75^2)^1.5, more
     // than the sun's 3), dark far away (5.7 m: 0.014 lux).
-    let near = shot("near", 0.5, flat.clone());
+    let near = shot("near", scene(0.5), flat.clone());
     let (beside, edge) = (brightness(&near, 115, 100, 2), brightness(&near, 20, 20, 3));
     assert!(beside > brightness(&sun, 115, 100, 2) && beside > 10.0 * edge.max(1.0), "beside {beside}, edge {edge}");
     // Hidden, the lamp no longer counts: the sun lights again.
     let mut hidden = scene(0.5);
     hidden["objects"][1]["hidden"] = json!(true);
-    let path = write_file(dir.path(), "hidden.json", &hidden.to_string());
-    let script = write_file(dir.path(), "s.json", &json!({ "lighting": flat, "events": [] }).to_string());
-    let png = dir.path().join("hidden.png");
-    let out = viewport_cli(&[
-        &path,
-        "--headless",
-        "--no-ui",
-        "--size",
-        "200x200",
-        "--replay",
-        &script,
-        "--screenshot",
-        png.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let hid = read_png(&png);
+    let hid = shot("hidden", hidden, flat);
     assert!((brightness(&hid, 60, 100, 5) - brightness(&sun, 60, 100, 5)).abs() < 3.0, "a hidden light: the sun again");
 }

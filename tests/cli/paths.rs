@@ -8,14 +8,7 @@
 use serde_json::{json, Value};
 use std::path::{Component, Path, PathBuf};
 
-use crate::support::cli::viewport_cli;
-
-/// One triangle, as a self-contained `.gltf`.
-const TRIANGLE: &str = r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
-"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
-"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
-"bufferViews":[{"buffer":0,"byteLength":36}],
-"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#;
+use crate::support::cli::{viewport_cli, TRIANGLE_GLTF};
 
 /// Each object's `mesh` string in a written scene file, by name.
 fn meshes(path: &Path) -> Vec<(String, String)> {
@@ -50,8 +43,8 @@ fn paste_and_save_as_write_mesh_paths_relative_to_the_written_file() {
         std::fs::create_dir(d).unwrap();
     }
     let (tile, x) = (level.join("tile.gltf"), props.join("x.gltf"));
-    std::fs::write(&tile, TRIANGLE).unwrap();
-    std::fs::write(&x, TRIANGLE).unwrap();
+    std::fs::write(&tile, TRIANGLE_GLTF).unwrap();
+    std::fs::write(&x, TRIANGLE_GLTF).unwrap();
     let scene = level.join("s.json");
     let text = json!({ "objects": [
         { "name": "tile", "mesh": "tile.gltf" },

@@ -7,6 +7,7 @@
 
 use serde_json::{json, Value};
 
+use crate::support::cli::TRIANGLE_GLTF;
 use crate::support::replay::{object, run, run_raw_with, run_ui, ui_screenshot, vec3};
 
 /// 800 x 500 pixels, orthographic front view 10 m high: 0.02 m per pixel,
@@ -383,7 +384,7 @@ fn ui_a_status_message_goes_with_the_next_action_or_after_ten_seconds() {
     // "Pasted 1 object", then an import: the line shows the counts again
     // (the import selects what it brought: one object of four).
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("tri.gltf"), TRIANGLE).unwrap();
+    std::fs::write(dir.path().join("tri.gltf"), TRIANGLE_GLTF).unwrap();
     let events = json!([
         { "key_down": "C", "mods": ["ctrl"] },
         { "key_down": "V", "mods": ["ctrl"] },
@@ -442,13 +443,6 @@ fn ui_a_long_number_keeps_every_field_in_place() {
     assert_eq!(vec3(&r.trace[8]["objects"]["box"]["position"]), [123456789012.5, 0.0, 0.0], "accepted");
     assert_eq!(vec3(&object(&r.scene, "box")["position"]), [123456789012.5, 0.0, 0.0]);
 }
-
-/// One triangle, as a self-contained `.gltf`.
-const TRIANGLE: &str = r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
-"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
-"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
-"bufferViews":[{"buffer":0,"byteLength":36}],
-"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#;
 
 /// A window narrower than the toolbar (`docs/usage.md`): the groups that
 /// do not fit fold into the `»` menu at its end, so at 480 and 640 px every

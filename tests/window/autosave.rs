@@ -111,17 +111,9 @@ fn an_autosave_writes_pasted_meshes_relative_to_itself() {
     let (level, props) = (root.join("level"), root.join("props"));
     std::fs::create_dir(&level).unwrap();
     std::fs::create_dir(&props).unwrap();
-    // One triangle, as a self-contained `.gltf`, in the props folder.
+    // One triangle in the props folder.
     let tri = props.join("x.gltf");
-    std::fs::write(
-        &tri,
-        r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
-        "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
-        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
-        "bufferViews":[{"buffer":0,"byteLength":36}],
-        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#,
-    )
-    .unwrap();
+    std::fs::write(&tri, crate::support::cli::TRIANGLE_GLTF).unwrap();
     let scene = level.join("level.json");
     std::fs::write(&scene, r#"{ "objects": [ { "name": "x", "mesh": "../props/x.gltf" } ] }"#).unwrap();
     let app = WindowApp::start_with(&x, &level, &scene, "320x240", &["--no-ui", "--autosave-secs", "0.2"]);

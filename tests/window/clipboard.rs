@@ -100,15 +100,7 @@ fn copy_in_one_window_paste_in_another_keeps_world_transforms() {
     // One triangle (a glTF file beside the first scene): its path must
     // still name that file from the second scene's folder.
     let tri = dir_a.path().join("tri.gltf");
-    std::fs::write(
-        &tri,
-        r#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
-        "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
-        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],
-        "bufferViews":[{"buffer":0,"byteLength":36}],
-        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}"#,
-    )
-    .unwrap();
+    std::fs::write(&tri, crate::support::cli::TRIANGLE_GLTF).unwrap();
     // Orthographic front camera over 400 px: 1 px = 0.025 m, origin at the centre.
     let camera = json!({ "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 });
     // `arm` hangs under a rotated, unevenly scaled `base`; it has no
