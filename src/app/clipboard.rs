@@ -108,6 +108,11 @@ pub fn add(editor: &mut Editor, name: &str) -> Result<ClipStep, Error> {
     let Some(mesh) = add_mesh(name) else {
         return Ok(ClipStep { notice: Some(format!("Cannot add \"{name}\"")), loaded: None });
     };
+    // A light or a camera: no mesh to ready.
+    if crate::editor::organise::FIXTURE_NAMES.contains(&name) {
+        editor.add_fixture(name);
+        return Ok(ClipStep::default());
+    }
     let at = editor.drop_point();
     // Its mesh readied for drawing and picking, as an import's is.
     let one = Object {

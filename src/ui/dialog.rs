@@ -153,14 +153,25 @@ pub(super) fn add_menu(
     let mut chosen = None;
     egui::Window::new(add_menu_title(keymap))
         .id(egui::Id::new("add menu"))
-        .default_width(110.0)
+        .default_width(140.0)
         .collapsible(false)
         .resizable(false)
         .fade_in(false)
         .fixed_pos(at)
         .show(ctx, |ui| {
             for name in crate::editor::organise::ADD_NAMES {
-                let b = ui.button(name);
+                // The lights and the camera after a line, by their menu names.
+                let label = match name {
+                    "sun" => "Sun",
+                    "point_light" => "Point light",
+                    "spot_light" => "Spot light",
+                    "camera" => "Camera",
+                    other => other,
+                };
+                if name == "sun" {
+                    ui.separator();
+                }
+                let b = ui.button(label);
                 if b.clicked() {
                     chosen = Some(name);
                 }

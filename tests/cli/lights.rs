@@ -189,3 +189,61 @@ fn light_objects_light_the_frame_in_place_of_the_sun() {
     let hid = shot("hidden", hidden, flat);
     assert!((brightness(&hid, 60, 100, 5) - brightness(&sun, 60, 100, 5)).abs() < 3.0, "a hidden light: the sun again");
 }
+
+/// `v` turned by the scene file's quaternion `[x, y, z, w]`.
+fn turned(q: &Value, v: [f64; 3]) -> [f64; 3] {
+    let c: Vec<f64> = q.as_array().unwrap().iter().map(f).collect();
+    let q = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(c[3], c[0], c[1], c[2]));
+    let r = q * nalgebra::Vector3::from(v);
+    [r.x, r.y, r.z]
+}
+
+fn close(a: [f64; 3], b: [f64; 3], tol: f64) -> bool {
+    (0..3).all(|k| (a[k] - b[k]).abs() <= tol)
+}
+
+#[test]
+fn the_add_menu_makes_lights_and_a_camera_where_the_user_points() {
+    let dir = tempfile::tempdir().unwrap();
+    // A floor whose top is y = 0, seen from a perspective camera; the
+    // cursor at the centre of the view points at the target (0, 0, 0).
+    let (eye, target) = ([4.0, 6.0, 8.0], [0.0, 0.0, 0.0]);
+    let scene = json!({ "camera": { "eye": eye, "target": target, "fov_y_deg": 40 },
+        "objects": [ { "name": "floor", "mesh": "cube", "position": [0, -0.5, 0], "scale": [20, 1, 20] } ] });
+    let path = write_file(dir.path(), "floor.json", &scene.to_string());
+    let events = json!([
+        { "mouse_move": [100, 75] },
+        { "add": "point_light" }, { "add": "spot_light" }, { "add": "sun" }, { "add": "camera" },
+        { "add": "point_light" }, { "key_down": "Z", "mods": ["ctrl"] },
+    ]);
+    let script = write_file(dir.path(), "s.json", &json!({ "size": [200, 150], "events": events }).to_string());
+    let s = saved(dir.path(), &path, &["--replay", &script]);
+    let names: Vec<&str> = s["objects"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["floor", "point_light", "spot_light", "sun", "camera"], "the last add undone");
+    let pos = |n: &str| -> [f64; 3] {
+        let p: Vec<f64> = object(&s, n)["position"].as_array().unwrap().iter().map(f).collect();
+        [p[0], p[1], p[2]]
+    };
+    // Lights 2 m above the point under the cursor (the target), the spot
+    // shining straight down; the built-in sun's illuminance (3 lux) at
+    // that point: 3 x 2^2 = 12 cd.
+    assert!(close(pos("point_light"), [0.0, 2.0, 0.0], 1e-6), "{:?}", pos("point_light"));
+    assert!(close(pos("spot_light"), [0.0, 2.0, 0.0], 1e-6), "{:?}", pos("spot_light"));
+    assert_eq!(object(&s, "point_light")["light"]["type"], "point");
+    assert_eq!(f(&object(&s, "point_light")["light"]["intensity"]), 12.0);
+    assert!(close(turned(&object(&s, "spot_light")["rotation"], [0.0, 0.0, -1.0]), [0.0, -1.0, 0.0], 1e-9));
+    // The sun at the point, shining along the built-in sun's direction.
+    let d = [-0.4f64, -1.0, -0.6];
+    let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    assert!(close(pos("sun"), [0.0, 0.0, 0.0], 1e-6));
+    assert!(close(turned(&object(&s, "sun")["rotation"], [0.0, 0.0, -1.0]), d.map(|c| c / n), 1e-9));
+    assert_eq!(f(&object(&s, "sun")["light"]["intensity"]), 3.0);
+    // The camera at the eye, looking at the target with +Y up, 40 degrees.
+    assert!(close(pos("camera"), eye, 1e-9));
+    let look = [target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]];
+    let l = (look[0] * look[0] + look[1] * look[1] + look[2] * look[2]).sqrt();
+    let rot = &object(&s, "camera")["rotation"];
+    assert!(close(turned(rot, [0.0, 0.0, -1.0]), look.map(|c| c / l), 1e-9));
+    assert!(turned(rot, [0.0, 1.0, 0.0])[1] > 0.5, "+Y stays up");
+    assert!((f(&object(&s, "camera")["camera"]["fov_y_deg"]) - 40.0).abs() < 1e-9);
+}

@@ -3,6 +3,7 @@
 //! copy and paste carry; reparenting and grouping are in `parenting`,
 //! dropping to the floor in `floor`. Each change is one undo step.
 
+mod fixtures;
 mod floor;
 mod parenting;
 #[cfg(test)]
@@ -21,12 +22,17 @@ use crate::scene::{Detached, MeshRef, Object, Primitive, Scene};
 pub fn add_mesh(name: &str) -> Option<MeshRef> {
     match name {
         "empty" => Some(MeshRef::Empty),
+        _ if FIXTURE_NAMES.contains(&name) => Some(MeshRef::Empty),
         _ => Primitive::from_name(name).map(MeshRef::Primitive),
     }
 }
 
+/// The lights and the camera the add menu makes (`docs/spec/lights.md`).
+pub const FIXTURE_NAMES: [&str; 4] = ["sun", "point_light", "spot_light", "camera"];
+
 /// The names the add menu and `{"add": ...}` take, in menu order.
-pub const ADD_NAMES: [&str; 7] = ["cube", "sphere", "cylinder", "cone", "torus", "plane", "empty"];
+pub const ADD_NAMES: [&str; 11] =
+    ["cube", "sphere", "cylinder", "cone", "torus", "plane", "empty", "sun", "point_light", "spot_light", "camera"];
 
 impl Editor {
     /// Renames object `i` (F2's dialog, a script's `rename`): a name in use
@@ -111,21 +117,33 @@ impl Editor {
     /// root named after its mesh (`cube`, `cube.001`, ...; `empty`), as the
     /// only selected object. One undo step.
     pub fn add_object(&mut self, mesh: MeshRef, at: Point3<f64>) -> bool {
-        if self.gizmo.is_dragging() || !at.iter().all(|v| v.is_finite()) {
+        let base = mesh.source().unwrap_or("empty").to_string();
+        self.add_made(&base, mesh, Transform { position: at.coords, ..Transform::IDENTITY }, None)
+    }
+
+    /// Adds one object named after `base` (made unique) with `mesh`, the
+    /// local `transform` and `fixture`, as [`Editor::add_object`] does.
+    pub(super) fn add_made(
+        &mut self,
+        base: &str,
+        mesh: MeshRef,
+        transform: Transform,
+        fixture: Option<Box<crate::scene::fixture::Fixture>>,
+    ) -> bool {
+        if self.gizmo.is_dragging() || crate::scene::transform_problem(&transform).is_some() {
             return false;
         }
-        let base = mesh.source().unwrap_or("empty").to_string();
-        let name = self.scene.copy_namer().free_name(&base, |c| self.scene.find(c).is_some());
+        let name = self.scene.copy_namer().free_name(base, |c| self.scene.find(c).is_some());
         let id = self.scene.id_bound();
         let object = Object {
             name: name.into(),
             mesh,
-            transform: Transform { position: at.coords, ..Transform::IDENTITY },
+            transform,
             color: [0.8, 0.8, 0.8],
             skin: None,
             extras: None,
             origin: None,
-            fixture: None,
+            fixture,
             hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None], places: Vec::new() };

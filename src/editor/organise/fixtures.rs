@@ -1,0 +1,66 @@
+//! The add menu's lights and camera (`docs/spec/lights.md`, "In the
+//! window"): a sun, a point light, a spot light or a camera made where the
+//! user points, as one undo step.
+
+use nalgebra::{Unit, UnitQuaternion, Vector3};
+
+use super::super::Editor;
+use crate::math::{Projection, Transform};
+use crate::scene::fixture::{CameraObject, Fixture, LightObject, LightType};
+use crate::scene::MeshRef;
+
+/// How high above the surface point a point or spot light is placed (m).
+pub const LIGHT_HEIGHT: f64 = 2.0;
+
+/// The rotation that turns local -Z (where lights shine and cameras look)
+/// to `dir`, keeping +Y as near `up` as it can.
+fn facing(dir: Vector3<f64>, up: Vector3<f64>) -> UnitQuaternion<f64> {
+    let up = if dir.cross(&up).norm() < 1e-9 * dir.norm() { Vector3::z() } else { up };
+    UnitQuaternion::face_towards(&-dir, &up)
+}
+
+impl Editor {
+    /// Adds the light or camera `name` ([`super::FIXTURE_NAMES`]) where a
+    /// drop lands ([`Editor::drop_point`]): a point or spot light
+    /// [`LIGHT_HEIGHT`] above it (a spot shining straight down), a sun there
+    /// shining along the built-in sun's direction with its colour and
+    /// illuminance, a camera at the view's eye looking as the view looks,
+    /// with its field of view (or height). A point or spot light gets the
+    /// luminous intensity that lights the point below it as the built-in
+    /// sun does (E x h^2). One undo step; false for another name.
+    pub fn add_fixture(&mut self, name: &str) -> bool {
+        let sun = self.lighting.sun.unwrap_or_default();
+        let at = self.drop_point().coords;
+        let (position, rotation, fixture) = match name {
+            "sun" => {
+                let mut l = LightObject::new(LightType::Directional);
+                l.color = sun.color.map(f64::from);
+                l.intensity = f64::from(sun.illuminance);
+                let rotation = facing(Vector3::from(sun.direction), Vector3::y());
+                (at, rotation, Fixture { light: Some(l), camera: None })
+            }
+            "point_light" | "spot_light" => {
+                let kind = if name == "point_light" { LightType::Point } else { LightType::Spot };
+                let mut l = LightObject::new(kind);
+                l.intensity = f64::from(sun.illuminance) * LIGHT_HEIGHT * LIGHT_HEIGHT;
+                // Local -Z turned to world -Y: a quarter turn about -X.
+                let down =
+                    UnitQuaternion::from_axis_angle(&Unit::new_normalize(Vector3::x()), -std::f64::consts::FRAC_PI_2);
+                (at + Vector3::y() * LIGHT_HEIGHT, down, Fixture { light: Some(l), camera: None })
+            }
+            "camera" => {
+                let cam = self.camera;
+                let mut c = CameraObject::new(matches!(cam.projection, Projection::Orthographic { .. }));
+                match cam.projection {
+                    Projection::Perspective { fov_y, .. } => c.fov_y_deg = fov_y.to_degrees(),
+                    Projection::Orthographic { height, .. } => c.height = height,
+                }
+                let rotation = facing(cam.target - cam.eye, cam.up);
+                (cam.eye.coords, rotation, Fixture { light: None, camera: Some(c) })
+            }
+            _ => return false,
+        };
+        let transform = Transform { position, rotation, ..Transform::IDENTITY };
+        self.add_made(name, MeshRef::Empty, transform, Some(Box::new(fixture)))
+    }
+}
