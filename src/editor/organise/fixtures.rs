@@ -22,7 +22,7 @@ fn facing(dir: Vector3<f64>, up: Vector3<f64>) -> UnitQuaternion<f64> {
 impl Editor {
     /// Adds the light or camera `name` ([`super::FIXTURE_NAMES`]) where a
     /// drop lands ([`Editor::drop_point`]): a point or spot light
-    /// [`LIGHT_HEIGHT`] above it (a spot shining straight down), a sun there
+    /// 2 m above it (a spot shining straight down), a sun there
     /// shining along the built-in sun's direction with its colour and
     /// illuminance, a camera at the view's eye looking as the view looks,
     /// with its field of view (or height). A point or spot light gets the
