@@ -377,11 +377,7 @@ impl SceneMeshes {
             v.world_to_screen(&at).is_some_and(|s| (s - cursor).norm() <= light_icon::ICON_RING_PX)
         };
         // The light objects, shown ones (not hidden, nor under hidden parents).
-        let lights: Vec<(usize, crate::look::LightDef)> = scene
-            .fixture_ids()
-            .filter(|&i| !scene.is_hidden(i))
-            .filter_map(|i| scene.get(i)?.fixture.as_ref()?.light.as_ref().map(|l| (i, l.def())))
-            .collect();
+        let lights: Vec<(usize, crate::look::LightDef)> = scene.shown_lights().map(|(i, l)| (i, l.def())).collect();
         for (i, def) in lights.iter().filter(|(i, _)| editor.is_selected(*i) || hovered(*i)) {
             let world = scene.world_matrix(*i);
             if frame.views.is_empty() {

@@ -259,9 +259,7 @@ impl Editor {
     /// Whether the scene has a shown light object (what `scene_lights`
     /// "auto" asks); costs the light and camera objects, not the scene.
     pub fn scene_has_lights(&self) -> bool {
-        let s = &self.scene;
-        s.fixture_ids()
-            .any(|i| !s.is_hidden(i) && s.get(i).and_then(|o| o.fixture.as_ref()).is_some_and(|f| f.light.is_some()))
+        self.scene.shown_lights().next().is_some()
     }
 
     /// Whether object `i` is selected (costs the same for any selection size).

@@ -83,6 +83,15 @@ impl Scene {
         self.fixtures.iter().copied()
     }
 
+    /// The shown light objects (not hidden, nor under hidden parents), in
+    /// id order, with their lights: what lights a frame under
+    /// `scene_lights` and what "auto" asks about.
+    pub fn shown_lights(&self) -> impl Iterator<Item = (usize, &super::fixture::LightObject)> + '_ {
+        self.fixture_ids()
+            .filter(|&i| !self.is_hidden(i))
+            .filter_map(|i| Some((i, self.get(i)?.fixture.as_ref()?.light.as_ref()?)))
+    }
+
     /// Sets the light and camera object `i` carries (a live one's).
     pub fn set_fixture(&mut self, i: usize, fixture: Option<Box<super::fixture::Fixture>>) {
         let Some(Some(o)) = self.objects.get_mut(i) else { return };
