@@ -22,6 +22,9 @@
 //! the same cost at both, where trying `.001`, `.002`, ... made it grow
 //! with the copies.
 //!
+//! Piles: a pick on 100 and on 100,000 coincident copies of one cube
+//! (`pile/...`), the same cost at both.
+//!
 //! Run with `cargo bench --bench organise`.
 
 mod common;
@@ -246,9 +249,26 @@ fn naming(c: &mut Criterion) {
     g.finish();
 }
 
+/// A ray onto a pile of coincident copies of a cube (every add at one
+/// point, duplicates left in place): 100 and 100,000 of them, each pick
+/// costs the same (twins share one leaf of the pick tree, tried once),
+/// where every copy was tested for a tie it would lose.
+fn piles(c: &mut Criterion) {
+    let mut g = c.benchmark_group("pile");
+    for n in [100, 100_000] {
+        let e = Editor::new(copies_of_cube(n), 1280.0, 720.0);
+        let ray = viewport::math::Ray::new(nalgebra::Point3::new(0.2, 0.1, 5.0), -Vector3::z()).unwrap();
+        // The unit cube's front face is at z = 0.5; the lowest id wins the tie.
+        let (id, t) = e.ray_hit(&ray, |_| true).unwrap();
+        assert!(id == 0 && (t - 4.5).abs() < 1e-9, "{id} {t}");
+        g.bench_function(format!("pick on {n} copies"), |b| b.iter(|| black_box(e.ray_hit(black_box(&ray), |_| true))));
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
-    targets = organise, naming
+    targets = organise, naming, piles
 }
 criterion_main!(benches);

@@ -159,7 +159,7 @@ impl Editor {
             }
         }
         self.log.changed(&moved, self.scene.id_bound());
-        self.pick.set_many(&moved, &self.scene);
+        self.pick.set_many(&moved, &self.scene, &self.skinning.posed);
         self.relink_skins();
     }
 
@@ -171,7 +171,7 @@ impl Editor {
             let Some(mesh) = self.scene.get(i).map(|o| o.mesh.clone()) else { continue };
             self.link_mesh(i, &mesh);
         }
-        self.pick.set_many(added, &self.scene);
+        self.pick.set_many(added, &self.scene, &self.skinning.posed);
     }
 
     /// Object `i`'s pick mesh and local bounds for `mesh` (a primitive's
@@ -191,7 +191,7 @@ impl Editor {
     /// per-slot table entries stay (stale) until the slots are reused or
     /// truncated. Costs what was removed.
     fn index_removed(&mut self, gone: &[usize]) {
-        self.pick.remove_many(gone, &self.scene);
+        self.pick.remove_many(gone, &self.scene, &self.skinning.posed);
         for &i in gone {
             self.pick.meshes.unlink(i);
         }
@@ -202,6 +202,6 @@ impl Editor {
         let n = self.scene.id_bound();
         self.pick.bounds.truncate(n);
         self.pick.meshes.truncate(n);
-        self.pick.truncate(n, &self.scene);
+        self.pick.truncate(n, &self.scene, &self.skinning.posed);
     }
 }

@@ -157,7 +157,13 @@ impl std::ops::Index<usize> for BoundsList {
 pub(super) struct SceneBoxes<'a> {
     pub(super) scene: &'a Scene,
     pub(super) bounds: &'a BoundsList,
+    /// The objects picked on triangles of their own (posed skins, morph
+    /// weights): never twins. `None` (boxes for a pick alone): no twins.
+    pub(super) posed: Option<&'a Posed>,
 }
+
+/// The posed triangles by object ([`super::parts::Skinning::posed`]).
+pub(super) type Posed = HashMap<usize, std::sync::Arc<super::PickMesh>>;
 
 impl Boxes for SceneBoxes<'_> {
     fn obb(&self, id: usize) -> Option<Obb> {
@@ -166,6 +172,20 @@ impl Boxes for SceneBoxes<'_> {
         }
         let (lo, hi) = self.bounds.get(id)?;
         placed_obb(lo, hi, &self.scene.world_matrix(id))
+    }
+
+    /// The same mesh (not posed on its own) under the same world matrix:
+    /// copies left where their original stands.
+    fn twins(&self, a: usize, b: usize) -> bool {
+        let Some(posed) = self.posed else { return false };
+        let (Some(x), Some(y)) = (self.scene.get(a), self.scene.get(b)) else { return false };
+        x.mesh == y.mesh
+            && x.skin.is_none()
+            && y.skin.is_none()
+            && !posed.contains_key(&a)
+            && !posed.contains_key(&b)
+            && self.bounds.get(a) == self.bounds.get(b)
+            && self.scene.world_matrix(a) == self.scene.world_matrix(b)
     }
 }
 

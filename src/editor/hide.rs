@@ -130,6 +130,6 @@ impl Editor {
         let shown: Vec<usize> = states.iter().filter(|&&(_, h)| !h).map(|&(i, _)| i).collect();
         self.log.visibility_changed(&states, self.scene.id_bound());
         self.pick.park_many(&gone);
-        self.pick.unpark_many(&shown, &self.scene);
+        self.pick.unpark_many(&shown, &self.scene, &self.skinning.posed);
     }
 }

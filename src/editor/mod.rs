@@ -102,9 +102,10 @@ fn mesh_bounds(mesh: &MeshRef) -> (Point3<f64>, Point3<f64>) {
     (Point3::from(lo), Point3::from(hi))
 }
 
-/// The pick tree of `scene`'s objects with local bounds `bounds`.
-fn index_of(scene: &Scene, bounds: &bounds::BoundsList) -> BoxTree {
-    BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds })
+/// The pick tree of `scene`'s objects with local bounds `bounds` and
+/// posed triangles `posed`.
+fn index_of(scene: &Scene, bounds: &bounds::BoundsList, posed: &bounds::Posed) -> BoxTree {
+    BoxTree::build(scene.id_bound(), &bounds::SceneBoxes { scene, bounds, posed: Some(posed) })
 }
 
 /// Editor state. See the module docs for the bindings. Its parts are owned
@@ -170,7 +171,7 @@ impl Editor {
             .map(|i| scene.get(i).map_or_else(|| mesh_bounds(&MeshRef::Empty), |o| mesh_bounds(&o.mesh)))
             .collect();
         let pick = parts::PickIndex {
-            index: index_of(&scene, &bounds),
+            index: index_of(&scene, &bounds, &bounds::Posed::new()),
             bounds,
             known_bounds: HashMap::new(),
             meshes: meshes::MeshTable::default(),
@@ -324,7 +325,7 @@ impl Editor {
     /// Builds the pick tree again from every object's bounds and world matrix.
     fn rebuild_index(&mut self) {
         self.pick.index = BoxTree::default();
-        self.pick.index = index_of(&self.scene, &self.pick.bounds);
+        self.pick.index = index_of(&self.scene, &self.pick.bounds, &self.skinning.posed);
     }
 
     /// The real local bounds of object `i`'s mesh (e.g. once a glTF is loaded).
@@ -332,7 +333,7 @@ impl Editor {
         if i < self.pick.bounds.len() && self.scene.contains(i) {
             self.pick.bounds.set(i, (min, max));
             self.pick.known_bounds.insert(self.scene.objects()[i].mesh.clone(), (min, max));
-            self.pick.set(i, &self.scene);
+            self.pick.set(i, &self.scene, &self.skinning.posed);
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use nalgebra::{Point2, Point3};
 
-use super::bounds::{BoundsList, SceneBoxes};
+use super::bounds::{BoundsList, Posed, SceneBoxes};
 use super::{camera, meshes, skin, Fly, Nav, PickMesh};
 use crate::input::Modifiers;
 use crate::math::{Camera, Projection};
@@ -112,17 +112,17 @@ pub(super) struct PickIndex {
 impl PickIndex {
     /// The objects' boxes, derived from `scene` when asked for.
     pub fn boxes<'a>(&'a self, scene: &'a Scene) -> SceneBoxes<'a> {
-        SceneBoxes { scene, bounds: &self.bounds }
+        SceneBoxes { scene, bounds: &self.bounds, posed: None }
     }
 
     /// Object `id` moved or changed its mesh.
-    pub fn set(&mut self, id: usize, scene: &Scene) {
-        self.index.set(id, &SceneBoxes { scene, bounds: &self.bounds });
+    pub fn set(&mut self, id: usize, scene: &Scene, posed: &Posed) {
+        self.index.set(id, &SceneBoxes { scene, bounds: &self.bounds, posed: Some(posed) });
     }
 
     /// Objects were added.
-    pub fn set_many(&mut self, ids: &[usize], scene: &Scene) {
-        self.index.set_many(ids, &SceneBoxes { scene, bounds: &self.bounds });
+    pub fn set_many(&mut self, ids: &[usize], scene: &Scene, posed: &Posed) {
+        self.index.set_many(ids, &SceneBoxes { scene, bounds: &self.bounds, posed: Some(posed) });
     }
 
     /// Objects were hidden: their leaves stay, parked ([`BoxTree::park`]).
@@ -131,18 +131,18 @@ impl PickIndex {
     }
 
     /// Objects were shown: parked leaves taken back, the others set.
-    pub fn unpark_many(&mut self, ids: &[usize], scene: &Scene) {
-        self.index.unpark_many(ids, &SceneBoxes { scene, bounds: &self.bounds });
+    pub fn unpark_many(&mut self, ids: &[usize], scene: &Scene, posed: &Posed) {
+        self.index.unpark_many(ids, &SceneBoxes { scene, bounds: &self.bounds, posed: Some(posed) });
     }
 
     /// Objects were removed.
-    pub fn remove_many(&mut self, ids: &[usize], scene: &Scene) {
-        self.index.remove_many(ids, &SceneBoxes { scene, bounds: &self.bounds });
+    pub fn remove_many(&mut self, ids: &[usize], scene: &Scene, posed: &Posed) {
+        self.index.remove_many(ids, &SceneBoxes { scene, bounds: &self.bounds, posed: Some(posed) });
     }
 
     /// The scene's id slots end at `len`.
-    pub fn truncate(&mut self, len: usize, scene: &Scene) {
-        self.index.truncate(len, &SceneBoxes { scene, bounds: &self.bounds });
+    pub fn truncate(&mut self, len: usize, scene: &Scene, posed: &Posed) {
+        self.index.truncate(len, &SceneBoxes { scene, bounds: &self.bounds, posed: Some(posed) });
     }
 }
 

@@ -209,8 +209,9 @@ impl Editor {
             for gx in -steps..=steps {
                 let q = cursor + nalgebra::Vector2::new(gx as f64, gy as f64) * (radius_px / steps.max(1) as f64);
                 let Some(ray) = view.cursor_ray(&q) else { continue };
-                self.pick.index.pick_with(&self.pick.boxes(&self.scene), &ray, |id, _, _| {
-                    if keep(id) && !candidates.contains(&id) {
+                // (One candidate a pile of twins: the same vertices.)
+                self.pick.index.pick_kept(&self.pick.boxes(&self.scene), &ray, &keep, |id, _, _| {
+                    if !candidates.contains(&id) {
                         candidates.push(id);
                     }
                     None

@@ -254,6 +254,6 @@ impl Editor {
             }
         };
         self.pick.bounds.set(i, (lo, hi));
-        self.pick.set(i, &self.scene);
+        self.pick.set(i, &self.scene, &self.skinning.posed);
     }
 }

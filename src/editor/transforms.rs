@@ -129,7 +129,7 @@ impl Editor {
         }
         self.log.changed(&moved, self.scene.id_bound());
         for &i in &moved {
-            self.pick.set(i, &self.scene);
+            self.pick.set(i, &self.scene, &self.skinning.posed);
         }
         self.repose_moved(&moved);
     }

@@ -27,6 +27,7 @@ use crate::math::{Frustum, Obb, Ray};
 pub use viewport_gizmo::picking::*;
 
 pub mod mesh;
+mod piles;
 mod slot;
 mod tree;
 pub use mesh::{ray_triangle, ray_triangle_weights, MeshBvh};

@@ -365,3 +365,163 @@ fn parked_leaves_are_skipped_and_come_back_where_their_boxes_are() {
     tree.unpark_many(&[0], &boxes);
     assert!(check(&tree, &boxes, 5) > 100);
 }
+
+/// Boxes at a few places with a shape number each: ids at the same place
+/// with the same shape are twins; `hidden` ids give no box.
+struct Shaped {
+    places: Vec<Option<usize>>,
+    shapes: Vec<u8>,
+    hidden: Vec<bool>,
+    spots: Vec<Obb>,
+}
+
+impl Boxes for Shaped {
+    fn obb(&self, id: usize) -> Option<Obb> {
+        if self.hidden[id] {
+            return None;
+        }
+        self.places[id].map(|p| self.spots[p])
+    }
+
+    fn twins(&self, a: usize, b: usize) -> bool {
+        self.places[a].is_some() && self.places[a] == self.places[b] && self.shapes[a] == self.shapes[b]
+    }
+}
+
+/// Piles of twins (copies at one place) answer every pick and frustum walk
+/// as separate leaves would: through random adds, moves, removals, hides,
+/// shows, truncations and rebuilds, a pick with an exact test that refuses
+/// some ids is checked against brute force (nearest, then the lowest id),
+/// and a walk over everything must give each shown id exactly once.
+#[test]
+fn piles_of_twins_answer_as_separate_leaves() {
+    use crate::math::{Camera, DepthMode, Projection, View};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+    let (lo, hi) = cube();
+    // Six places along a line in front of the rays, some overlapping.
+    let spots: Vec<Obb> =
+        (0..6).map(|k| placed_obb(&lo, &hi, &at(0.3 * k as f64, 0.0, -1.5 * k as f64)).unwrap()).collect();
+    let n = 300;
+    let mut boxes = Shaped {
+        places: (0..n).map(|_| Some(rng.gen_range(0..6))).collect(),
+        shapes: (0..n).map(|_| rng.gen_range(0..2)).collect(),
+        hidden: vec![false; n],
+        spots,
+    };
+    let mut tree = BoxTree::build(n, &boxes);
+    let camera = Camera {
+        eye: Point3::new(0.0, 0.0, 50.0),
+        target: Point3::origin(),
+        up: Vector3::y(),
+        projection: Projection::Perspective { fov_y: 1.2, near: 0.1, far: 1000.0 },
+    };
+    let frustum = View::new(camera, 800.0, 600.0, DepthMode::Reversed).unwrap().frustum();
+    let check = |tree: &BoxTree, boxes: &Shaped, seed: u64| {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let refused = rng.gen_range(2..6);
+        let keep = |id: usize| !id.is_multiple_of(refused);
+        let len = tree.len();
+        for _ in 0..300 {
+            let o = Point3::new(rng.gen_range(-1.0..2.0), rng.gen_range(-0.6..0.6), 20.0);
+            let ray = Ray::new(o, Point3::new(rng.gen_range(-0.4..1.8), rng.gen_range(-0.4..0.4), -4.0) - o).unwrap();
+            let got = tree.pick_kept(boxes, &ray, keep, |_, t, _| Some(t));
+            let mut brute: Option<SceneHit> = None;
+            for id in (0..len).filter(|&id| keep(id)) {
+                if let Some(t) = boxes.obb(id).and_then(|b| b.intersect_ray(&ray)) {
+                    if brute.is_none_or(|b| t < b.t) {
+                        brute = Some(SceneHit { id, t });
+                    }
+                }
+            }
+            assert_eq!(got, brute);
+        }
+        let mut walked = Vec::new();
+        tree.visit_in_frustum(&frustum, |id| walked.push(id));
+        walked.sort_unstable();
+        let shown: Vec<usize> = (0..len).filter(|&id| boxes.obb(id).is_some()).collect();
+        assert_eq!(walked, shown, "each shown id once");
+    };
+    check(&tree, &boxes, 1);
+    // The build piled neighbouring twins.
+    assert!(tree.leaves() < n, "{} leaves", tree.leaves());
+    // Copies made together (neighbouring ids) are one leaf after a build;
+    // ids added one by one join it.
+    let copies =
+        Shaped { places: vec![Some(2); 50], shapes: vec![1; 50], hidden: vec![false; 50], spots: boxes.spots.clone() };
+    let mut together = BoxTree::build(40, &copies);
+    assert_eq!(together.leaves(), 1);
+    for id in 40..50 {
+        together.set(id, &copies);
+    }
+    assert_eq!(together.leaves(), 1);
+    check(&together, &copies, 2);
+    for round in 0..60u64 {
+        let len = tree.len();
+        match round % 6 {
+            // Moves (some to where twins stand) and shape changes.
+            0 => {
+                for _ in 0..30 {
+                    let id = rng.gen_range(0..len);
+                    if boxes.places[id].is_some() && !boxes.hidden[id] {
+                        boxes.places[id] = Some(rng.gen_range(0..6));
+                        boxes.shapes[id] = rng.gen_range(0..2);
+                        tree.set(id, &boxes);
+                    }
+                }
+            }
+            // Adds past the end, one by one.
+            1 => {
+                for _ in 0..rng.gen_range(1..40) {
+                    let id = boxes.places.len();
+                    boxes.places.push(Some(rng.gen_range(0..6)));
+                    boxes.shapes.push(rng.gen_range(0..2));
+                    boxes.hidden.push(false);
+                    tree.set(id, &boxes);
+                }
+            }
+            // Removals (keepers among them, of whole piles at times).
+            2 => {
+                let ids: Vec<usize> = (0..len).filter(|_| rng.gen_bool(0.1)).collect();
+                for &id in &ids {
+                    boxes.places[id] = None;
+                }
+                tree.remove_many(&ids, &boxes);
+            }
+            // Hides, then shows of some of the hidden.
+            3 => {
+                for id in (0..len).filter(|_| rng.gen_bool(0.2)) {
+                    if boxes.places[id].is_some() && !boxes.hidden[id] {
+                        boxes.hidden[id] = true;
+                        tree.park(id);
+                    }
+                }
+            }
+            4 => {
+                let shown: Vec<usize> = (0..len).filter(|&id| boxes.hidden[id] && rng.gen_bool(0.5)).collect();
+                for &id in &shown {
+                    boxes.hidden[id] = false;
+                }
+                tree.unpark_many(&shown, &boxes);
+            }
+            // Truncation, or adds back at the removed ids.
+            _ => {
+                if round % 12 == 5 {
+                    let keep = len - rng.gen_range(0..len / 8);
+                    boxes.places.truncate(keep);
+                    boxes.shapes.truncate(keep);
+                    boxes.hidden.truncate(keep);
+                    tree.truncate(keep, &boxes);
+                } else {
+                    let gone: Vec<usize> = (0..len).filter(|&id| boxes.places[id].is_none()).take(20).collect();
+                    for id in gone {
+                        boxes.places[id] = Some(rng.gen_range(0..6));
+                        tree.set(id, &boxes);
+                    }
+                }
+            }
+        }
+        check(&tree, &boxes, 100 + round);
+    }
+    // A tree built afresh over the same boxes agrees.
+    check(&BoxTree::build(tree.len(), &boxes), &boxes, 7);
+}

@@ -27,6 +27,7 @@ use obvhs::BvhBuildParams;
 
 use crate::math::{Frustum, Obb, Ray};
 
+use super::piles::{Left, Piles};
 use super::SceneHit;
 
 /// Where a [`BoxTree`] finds object `id`'s exact box. It must be a pure
@@ -40,6 +41,15 @@ pub trait Boxes {
     /// The world-space bounds of [`Boxes::obb`] (as [`Obb::aabb`] gives them).
     fn aabb(&self, id: usize) -> Option<(Point3<f64>, Point3<f64>)> {
         self.obb(id).map(|b| b.aabb())
+    }
+
+    /// Whether objects `a` and `b` (both with boxes) have the same shape:
+    /// the same box, and the same answer from any exact test a pick runs
+    /// (the same mesh under the same world matrix). Twins share one leaf
+    /// ([`super::piles`]); the owner calls [`BoxTree::set`] for an object
+    /// whose shape changes, as for a box that changes. Never, by default.
+    fn twins(&self, _a: usize, _b: usize) -> bool {
+        false
     }
 }
 
@@ -93,6 +103,10 @@ pub struct BoxTree {
     /// Ids whose leaves are parked (indexed by id; shorter than `len` when
     /// the last ones are not parked): in the tree, skipped by every query.
     parked: Vec<bool>,
+    /// Twins sharing a leaf ([`Boxes::twins`]). A new leaf joins a twin's
+    /// leaf found in the tree; a rebuild groups twins among neighbouring
+    /// ids (copies made together); a moved leaf is not looked at.
+    piles: Piles,
 }
 
 impl std::fmt::Debug for BoxTree {
@@ -104,7 +118,7 @@ impl std::fmt::Debug for BoxTree {
 impl BoxTree {
     /// The tree over ids `0..len`, a leaf for each id `boxes` gives a box.
     pub fn build(len: usize, boxes: &impl Boxes) -> BoxTree {
-        let mut tree = BoxTree { bvh: Bvh2::default(), len, parked: Vec::new() };
+        let mut tree = BoxTree { bvh: Bvh2::default(), len, parked: Vec::new(), piles: Piles::default() };
         tree.rebuild(boxes);
         tree
     }
@@ -118,6 +132,9 @@ impl BoxTree {
         self.bvh = Bvh2::default();
         // Parked ids give no box (hidden): they get no leaf.
         self.parked.clear();
+        self.piles.clear();
+        // The last few leaf holders, for twins among neighbouring ids.
+        let mut recent: [Option<(u32, Aabb)>; 4] = [None; 4];
         let params = BvhBuildParams { max_prims_per_leaf: 1, ..BvhBuildParams::fast_build() };
         // Sized for every id (the usual case: all hittable); each box is
         // derived once, its leaf written in the builder's list.
@@ -128,6 +145,13 @@ impl BoxTree {
         for i in 0..self.len {
             let (Ok(id), Some(b)) = (u32::try_from(i), boxes.aabb(i)) else { continue };
             let aabb = leaf_aabb(b);
+            let twin = recent.iter().flatten().find(|(k, a)| *a == aabb && boxes.twins(*k as usize, i));
+            if let Some(&(keeper, _)) = twin {
+                self.piles.join(keeper, id);
+                continue;
+            }
+            recent.rotate_right(1);
+            recent[0] = Some((id, aabb));
             total.extend(aabb.min);
             total.extend(aabb.max);
             // The tree numbers its leaves by their place in `ids`.
@@ -181,9 +205,72 @@ impl BoxTree {
         self.len == 0
     }
 
-    /// Whether `id` has a leaf in the tree (parked or not).
+    /// Whether `id` has a leaf of its own or its pile's (parked or not).
     fn in_tree(&self, id: usize) -> bool {
+        self.has_leaf(id) || u32::try_from(id).is_ok_and(|id| self.piles.is_member(id))
+    }
+
+    /// Whether `id` holds a leaf (its own or its pile's).
+    fn has_leaf(&self, id: usize) -> bool {
         self.bvh.primitives_to_nodes.get(id).is_some_and(|&n| n != u32::MAX)
+    }
+
+    /// Takes `id` out of the tree: out of its pile, handing the pile's
+    /// leaf on if it held it, else its own leaf removed.
+    fn detach(&mut self, id: u32) {
+        match self.piles.leave(id) {
+            Left::Member => {}
+            Left::Keeper { to } => self.hand_leaf(id, to),
+            Left::Alone => {
+                if self.has_leaf(id as usize) {
+                    self.bvh.remove_primitive(id);
+                }
+            }
+        }
+    }
+
+    /// The leaf `from` holds is `to`'s from now on (twins: the same box).
+    fn hand_leaf(&mut self, from: u32, to: u32) {
+        let to_nodes = &mut self.bvh.primitives_to_nodes;
+        let Some(&node) = to_nodes.get(from as usize) else { return };
+        let Some(leaf) = self.bvh.nodes.get(node as usize) else { return };
+        if let Some(p) = self.bvh.primitive_indices.get_mut(leaf.first_index as usize) {
+            *p = to;
+        }
+        if to_nodes.len() <= to as usize {
+            to_nodes.resize(to as usize + 1, u32::MAX);
+        }
+        to_nodes[to as usize] = node;
+        to_nodes[from as usize] = u32::MAX;
+    }
+
+    /// A new leaf for `id`, or a place in the pile of a twin whose leaf has
+    /// exactly this box (the tree walked down the nodes that contain it).
+    fn insert(&mut self, id: u32, aabb: Aabb, boxes: &impl Boxes) {
+        let mut stack = vec![0u32];
+        while let Some(n) = stack.pop() {
+            let Some(node) = self.bvh.nodes.get(n as usize) else { continue };
+            let b = node.aabb();
+            if !(b.min.cmple(aabb.min).all() && b.max.cmpge(aabb.max).all()) {
+                continue;
+            }
+            if !node.is_leaf() {
+                stack.extend([node.first_index, node.first_index + 1]);
+                continue;
+            }
+            if *b != aabb {
+                continue;
+            }
+            let ids = &self.bvh.primitive_indices;
+            let found = (node.first_index..node.first_index + node.prim_count)
+                .filter_map(|p| ids.get(p as usize).copied())
+                .find(|&k| k != id && k != u32::MAX && boxes.twins(k as usize, id as usize));
+            if let Some(keeper) = found {
+                self.piles.join(keeper, id);
+                return;
+            }
+        }
+        self.bvh.insert_primitive(aabb, id);
     }
 
     /// Whether `id`'s leaf is parked.
@@ -245,12 +332,21 @@ impl BoxTree {
             for new in first_new..id {
                 // `new` < `id` <= u32::MAX here.
                 if let Some(b) = boxes.aabb(new) {
-                    self.bvh.insert_primitive(leaf_aabb(b), new as u32);
+                    self.insert(new as u32, leaf_aabb(b), boxes);
                 }
             }
         }
         match (boxes.aabb(id), self.in_tree(id)) {
             (Some(b), true) => {
+                if let Some(other) = self.piles.other(id32) {
+                    // Still its pile's shape, or out of the pile to a
+                    // place of its own.
+                    if !boxes.twins(id, other as usize) {
+                        self.detach(id32);
+                        self.insert(id32, leaf_aabb(b), boxes);
+                    }
+                    return;
+                }
                 // A box that did not change (an object reparented with its
                 // world transform kept) leaves the leaf where it is.
                 let aabb = leaf_aabb(b);
@@ -259,11 +355,9 @@ impl BoxTree {
                     self.bvh.move_primitive(aabb, id32);
                 }
             }
-            (Some(b), false) if !self.bvh.nodes.is_empty() => {
-                self.bvh.insert_primitive(leaf_aabb(b), id32);
-            }
+            (Some(b), false) if !self.bvh.nodes.is_empty() => self.insert(id32, leaf_aabb(b), boxes),
             (Some(_), false) => self.rebuild(boxes),
-            (None, true) => self.bvh.remove_primitive(id32),
+            (None, true) => self.detach(id32),
             (None, false) => {}
         }
     }
@@ -289,7 +383,7 @@ impl BoxTree {
         self.set_parked(id, false);
         if id < self.len && self.in_tree(id) {
             // `id` < len, and ids in the tree fit u32.
-            self.bvh.remove_primitive(id as u32);
+            self.detach(id as u32);
         }
     }
 
@@ -321,7 +415,7 @@ impl BoxTree {
         for id in len..n {
             if self.in_tree(id) {
                 // `id` < n <= u32::MAX + 1: every leaf was inserted with a u32 id.
-                self.bvh.remove_primitive(id as u32);
+                self.detach(id as u32);
             }
         }
         self.bvh.primitives_to_nodes.truncate(len);
@@ -340,6 +434,19 @@ impl BoxTree {
         &self,
         boxes: &impl Boxes,
         ray: &Ray,
+        exact: impl FnMut(usize, f64, f64) -> Option<f64>,
+    ) -> Option<SceneHit> {
+        self.pick_kept(boxes, ray, |_| true, exact)
+    }
+
+    /// [`BoxTree::pick_with`] over the ids `keep` accepts. `exact` must
+    /// answer twins ([`Boxes::twins`]) alike: a pile of them costs one
+    /// `exact` call, for its lowest id `keep` accepts, whatever its size.
+    pub fn pick_kept(
+        &self,
+        boxes: &impl Boxes,
+        ray: &Ray,
+        keep: impl Fn(usize) -> bool,
         mut exact: impl FnMut(usize, f64, f64) -> Option<f64>,
     ) -> Option<SceneHit> {
         if self.bvh.nodes.is_empty() {
@@ -359,15 +466,21 @@ impl BoxTree {
         let mut hit = RayHit::none();
         let prim_indices = &self.bvh.primitive_indices;
         let parked = &self.parked;
+        let piles = &self.piles;
         let mut visit = |node: &obvhs::bvh2::node::Bvh2Node, bray: &mut BvhRay, _hit: &mut RayHit| {
             for p in node.first_index..node.first_index + node.prim_count {
-                let Some(&id) = prim_indices.get(p as usize) else {
+                let Some(&leaf_id) = prim_indices.get(p as usize) else {
                     continue;
                 };
-                let id = id as usize;
-                if parked.get(id).copied().unwrap_or(false) {
+                let pile = if piles.is_empty() { None } else { piles.of_keeper(leaf_id) };
+                let ids = pile.into_iter().flatten().copied().chain(pile.is_none().then_some(leaf_id));
+                // A pile's ids share one box and one exact answer: its
+                // lowest shown and kept id's (the others would tie and lose).
+                let Some(id) =
+                    ids.map(|id| id as usize).find(|&id| !parked.get(id).copied().unwrap_or(false) && keep(id))
+                else {
                     continue;
-                }
+                };
                 let Some(obb) = boxes.obb(id) else {
                     continue;
                 };
@@ -416,9 +529,13 @@ impl BoxTree {
             }
             if node.is_leaf() {
                 for p in node.first_index..node.first_index + node.prim_count {
-                    let Some(&id) = self.bvh.primitive_indices.get(p as usize) else { continue };
-                    if (id as usize) < self.len && !self.is_parked(id as usize) {
-                        f(id as usize);
+                    let Some(&leaf_id) = self.bvh.primitive_indices.get(p as usize) else { continue };
+                    let pile = if self.piles.is_empty() { None } else { self.piles.of_keeper(leaf_id) };
+                    let ids = pile.into_iter().flatten().copied().chain(pile.is_none().then_some(leaf_id));
+                    for id in ids.map(|id| id as usize) {
+                        if id < self.len && !self.is_parked(id) {
+                            f(id);
+                        }
                     }
                 }
             } else {

@@ -12,10 +12,7 @@ impl Editor {
     /// The nearest hit of `ray` on the drawn triangles of the objects
     /// `keep` accepts: the object and the distance along the ray.
     pub fn ray_hit(&self, ray: &Ray, keep: impl Fn(usize) -> bool) -> Option<(usize, f64)> {
-        let hit = self.pick.index.pick_with(&self.pick.boxes(&self.scene), ray, |id, _, t_best| {
-            if !keep(id) {
-                return None;
-            }
+        let hit = self.pick.index.pick_kept(&self.pick.boxes(&self.scene), ray, keep, |id, _, t_best| {
             let mesh = self.mesh_of(id)?;
             let inv = self.scene.world_inverse(id)?;
             let origin = inv.transform_point(&ray.origin);

@@ -223,3 +223,82 @@ fn a_mirrored_cube_is_still_picked_from_outside_only() {
     assert!(e.ray_hit(&ray([3.0, 0.1, 0.0], [-1.0, 0.0, 0.0]), |_| true).is_some());
     assert!(e.ray_hit(&ray([0.0, 0.1, 0.0], [-1.0, 0.0, 0.0]), |_| true).is_none());
 }
+
+/// Copies standing where their original stands share a leaf of the pick
+/// tree (a pile of twins): a pick on their triangles must answer as the
+/// objects tried one at a time do (the nearest hit, on a tie the lowest
+/// id, refused ids passed by), through adds at one point, duplicates in
+/// place, a move off and back, hides, deletes, undos and redos.
+#[test]
+fn piles_of_copies_pick_as_the_objects_one_by_one() {
+    let mut scene = Scene::default();
+    for i in 0..60 {
+        let (mesh, x) = if i % 3 == 2 { (Primitive::Sphere, 0.3) } else { (Primitive::Cube, 0.0) };
+        let object = Object {
+            name: format!("o{i}").into(),
+            mesh: MeshRef::Primitive(mesh),
+            transform: Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
+            color: [0.5; 3],
+            hidden: false,
+            skin: None,
+            extras: None,
+            origin: None,
+            fixture: None,
+        };
+        scene.push(object, None).unwrap();
+    }
+    let mut e = Editor::new(scene, 800.0, 600.0);
+    let mut rng = StdRng::seed_from_u64(3);
+    let check = |e: &Editor, rng: &mut StdRng, round: &str| {
+        let ids: Vec<usize> = e.scene().ids().collect();
+        let mut hits = 0;
+        for k in 0..40 {
+            let o = Point3::new(rng.gen_range(-1.5..1.8), rng.gen_range(-1.0..1.0), 4.0);
+            let to = Point3::new(rng.gen_range(-0.3..0.6), rng.gen_range(-0.3..0.3), 0.0);
+            let ray = Ray::new(o, to - o).unwrap();
+            for skip in [1, 3, 4] {
+                let keep = |i: usize| skip == 1 || !i.is_multiple_of(skip);
+                let mut expect: Option<(usize, f64)> = None;
+                for &i in ids.iter().filter(|&&i| keep(i) && !e.scene().is_hidden(i)) {
+                    // Object `i`'s own triangles, without the tree.
+                    let (Some(mesh), Some(inv)) = (e.mesh_of(i), e.scene().world_inverse(i)) else { continue };
+                    let dir = inv.transform_vector(&ray.dir.into_inner());
+                    if let Some(t) = mesh.ray(&inv.transform_point(&ray.origin), &dir, f64::INFINITY) {
+                        if expect.is_none_or(|(_, bt)| t < bt) {
+                            expect = Some((i, t));
+                        }
+                    }
+                }
+                assert_eq!(e.ray_hit(&ray, keep), expect, "{round}: ray {k}, every {skip}th refused");
+                hits += expect.is_some() as usize;
+            }
+        }
+        assert!(hits > 30, "{round}: {hits} hits");
+    };
+    check(&e, &mut rng, "opened");
+    for _ in 0..5 {
+        assert!(e.add_object(MeshRef::Primitive(Primitive::Cube), Point3::origin()));
+    }
+    check(&e, &mut rng, "added");
+    e.set_selection(&[0, 1, 5, 62]);
+    assert!(e.duplicate());
+    let copies = e.selection().to_vec();
+    assert!(copies.iter().all(|&c| c >= 65));
+    assert_eq!(e.scene().get(copies[2]).unwrap().transform, e.scene().get(5).unwrap().transform);
+    check(&e, &mut rng, "duplicated");
+    let was = e.scene().get(1).unwrap().transform;
+    assert!(e.set_transform(1, Transform { position: Vector3::new(0.1, 0.2, 0.0), ..was }));
+    check(&e, &mut rng, "moved off");
+    assert!(e.set_transform(1, was));
+    check(&e, &mut rng, "moved back");
+    e.set_selection(&[0, 3, 4, 65]);
+    assert!(e.hide_selected());
+    check(&e, &mut rng, "hidden");
+    e.set_selection(&[1, 6, 7, 8, 2]);
+    assert!(e.delete());
+    check(&e, &mut rng, "deleted");
+    assert!(e.undo() && e.undo());
+    check(&e, &mut rng, "undone");
+    assert!(e.redo());
+    check(&e, &mut rng, "redone");
+}
