@@ -46,7 +46,7 @@ pub trait Boxes {
     /// Whether objects `a` and `b` (both with boxes) have the same shape:
     /// the same box, and the same answer from any exact test a pick runs
     /// (the same mesh under the same world matrix). Twins share one leaf
-    /// ([`super::piles`]); the owner calls [`BoxTree::set`] for an object
+    /// (`picking/piles.rs`); the owner calls [`BoxTree::set`] for an object
     /// whose shape changes, as for a box that changes. Never, by default.
     fn twins(&self, _a: usize, _b: usize) -> bool {
         false
