@@ -70,6 +70,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("{view_front} / {view_right} / {view_top}", "front / right / top view, orthographic"),
     ("{view_back} / {view_left} / {view_bottom}", "back / left / bottom view, orthographic"),
     ("{toggle_projection}", "toggle perspective / orthographic"),
+    ("{camera_view} / {camera_to_view}", "look through the active (or the first) camera object / move the active camera object to the view"),
     ("{toggle_quad_view}", "quad view: Top, Front, Right and perspective; again: one view"),
     ("Middle drag", "orbit about the point under the cursor"),
     ("Shift+middle drag", "pan"),

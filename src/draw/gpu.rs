@@ -219,7 +219,7 @@ impl SceneMeshes {
         sync: &mut GpuSync,
     ) -> Result<FrameDesc, DrawError> {
         self.sync_gpu(editor, renderer, sync)?;
-        let mut frame = FrameDesc::new(editor.camera, editor.depth);
+        let mut frame = FrameDesc::new(editor.shown_camera(), editor.depth);
         let highlight = Highlighter::of_editor(editor);
         let key = (editor.selection_version(), editor.scene().structure());
         let highlights = match &sync.highlights {
@@ -242,7 +242,7 @@ impl SceneMeshes {
             // In one view: those in its frustum; in several: all of them
             // (each view's clipping does the rest).
             let (w, h) = editor.size();
-            let frustum = View::new(editor.camera, w, h, editor.depth).ok().map(|v| v.frustum());
+            let frustum = View::new(editor.shown_camera(), w, h, editor.depth).ok().map(|v| v.frustum());
             let frustum = frustum.filter(|_| !editor.is_quad());
             let scene = editor.scene();
             let mut stats = CullStats::default();

@@ -321,7 +321,7 @@ impl SceneMeshes {
                 if frustums.len() > 1 {
                     ids.dedup();
                 }
-                let mut frame = FrameDesc::new(editor.camera, editor.depth);
+                let mut frame = FrameDesc::new(editor.shown_camera(), editor.depth);
                 // At most one draw an object in view: no doubling growth.
                 frame.objects.reserve_exact(ids.len());
                 let mut stats = CullStats::default();
@@ -335,7 +335,7 @@ impl SceneMeshes {
                 (frame, stats)
             }
             // No usable view: everything, as `frame` draws it.
-            _ => self.frame(scene, editor.camera, editor.depth, editor.selection(), (w as u32, h as u32)),
+            _ => self.frame(scene, editor.shown_camera(), editor.depth, editor.selection(), (w as u32, h as u32)),
         };
         set_views(editor, &mut frame);
         frame.overlay = editor.overlay();

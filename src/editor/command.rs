@@ -15,6 +15,7 @@ use super::camera::AxisView;
 use super::Editor;
 use crate::gizmo::{Mode, Pivot, Snap};
 use crate::math::Transform;
+use crate::scene::fixture::Fixture;
 
 /// One editing action.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,6 +67,13 @@ pub enum Command {
     AxisView(AxisView),
     /// Perspective <-> orthographic (Numpad5, the toolbar).
     ToggleProjection,
+    /// Looks through the active (or the first) camera object (Numpad0).
+    CameraView,
+    /// Object `object`'s light and camera as a panel field edits them
+    /// (the panel makes the undo step when the field is left).
+    SetFixture { object: usize, fixture: Fixture },
+    /// Moves the active camera object to the view (Ctrl+Alt+Numpad0).
+    CameraToView,
     /// The single view <-> the quad view (Ctrl+Alt+Q).
     ToggleQuadView,
     /// Reversed <-> standard depth (Shift+F2, the toolbar).
@@ -159,6 +167,8 @@ pub const NAMED: &[(&str, Command)] = &[
     ("view_top", Command::AxisView(AxisView::Top)),
     ("view_bottom", Command::AxisView(AxisView::Bottom)),
     ("toggle_projection", Command::ToggleProjection),
+    ("camera_view", Command::CameraView),
+    ("camera_to_view", Command::CameraToView),
     ("toggle_quad_view", Command::ToggleQuadView),
     ("local_view", Command::LocalView),
     ("toggle_ruler", Command::ToggleRuler),
@@ -356,6 +366,9 @@ impl Editor {
             Command::Focus => return self.focus(),
             Command::AxisView(view) => return self.set_axis_view(view),
             Command::ToggleProjection => return self.toggle_projection(),
+            Command::CameraView => return self.look_through_camera(),
+            Command::SetFixture { object, fixture } => return self.set_fixture(object, fixture),
+            Command::CameraToView => return self.camera_to_view(),
             Command::ToggleQuadView => return self.toggle_quad(),
             Command::TogglePlay => return self.toggle_playing(),
             Command::ShowAnimation { clip, time, playing } => return self.show_animation(clip, time, playing),

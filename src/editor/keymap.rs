@@ -136,6 +136,8 @@ pub const DEFAULTS: &[(Pattern, Command)] = &[
     (ctrl("Numpad7"), Command::AxisView(AxisView::Bottom)),
     (any("Numpad7"), Command::AxisView(AxisView::Top)),
     (any("Numpad5"), Command::ToggleProjection),
+    (chord("Numpad0", Held::Yes, Held::Any, Held::Yes), Command::CameraToView),
+    (any("Numpad0"), Command::CameraView),
     (any("NumpadDivide"), Command::LocalView),
     (plain("M"), Command::ToggleRuler),
     // Camera bookmarks.

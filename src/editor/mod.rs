@@ -45,6 +45,7 @@ mod ruler;
 mod select;
 mod selection_look;
 mod skin;
+pub mod through;
 mod transforms;
 
 pub use animate::AnimationState;
@@ -141,6 +142,8 @@ pub struct Editor {
     message: Option<String>,
     /// The camera from before local view, while it is on ([`Editor::toggle_local_view`]).
     local_camera: Option<Camera>,
+    /// The camera object looked through (Numpad0, `through.rs`).
+    through: Option<usize>,
     /// The ruler (M) and its measurement.
     ruler: ruler::Ruler,
     /// The quad view's cameras and active view, while it is on.
@@ -194,6 +197,7 @@ impl Editor {
             log: ChangeLog::default(),
             message: None,
             local_camera: None,
+            through: None,
             ruler: ruler::Ruler::default(),
             quad: None,
             ui_scale: 1.0,
@@ -302,6 +306,7 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
+        self.leave_camera_view();
         let turned = camera::orbit(&mut self.camera, dx, dy);
         if turned {
             self.leave_auto_ortho();

@@ -59,7 +59,8 @@ impl Editor {
             self.rehover();
             return changed;
         }
-        let changed = camera::axis_view(&mut self.camera, view);
+        let left = self.through.take().is_some();
+        let changed = camera::axis_view(&mut self.camera, view) || left;
         if let Some(fov) = camera::to_orthographic(&mut self.camera) {
             self.navigation.auto_ortho = Some(fov);
             self.navigation.perspective_fov = fov;
@@ -78,6 +79,7 @@ impl Editor {
             self.message = Some("The quad view's Top, Front and Right views stay orthographic".into());
             return false;
         }
+        self.leave_camera_view();
         let changed = match self.camera.projection {
             Projection::Perspective { .. } => match camera::to_orthographic(&mut self.camera) {
                 Some(fov) => {

@@ -67,10 +67,10 @@ impl Editor {
     pub fn views(&self) -> Vec<EditorView> {
         let (w, h) = (self.size.0.max(0.0) as u32, self.size.1.max(0.0) as u32);
         match &self.quad {
-            None => vec![EditorView { camera: self.camera, rect: [0, 0, w, h] }],
+            None => vec![EditorView { camera: self.shown_camera(), rect: [0, 0, w, h] }],
             Some(q) => {
                 let rects = quad_rects(w, h, self.separator_px());
-                let cameras = [q.ortho[0], q.ortho[1], q.ortho[2], self.camera];
+                let cameras = [q.ortho[0], q.ortho[1], q.ortho[2], self.shown_camera()];
                 cameras.iter().zip(rects).map(|(&camera, rect)| EditorView { camera, rect }).collect()
             }
         }
@@ -86,7 +86,9 @@ impl Editor {
     pub fn view_of(&self, k: usize) -> Option<View> {
         if self.quad.is_none() {
             // The whole area, at its exact (possibly fractional) size.
-            return (k == 0).then(|| View::new(self.camera, self.size.0, self.size.1, self.depth).ok()).flatten();
+            return (k == 0)
+                .then(|| View::new(self.shown_camera(), self.size.0, self.size.1, self.depth).ok())
+                .flatten();
         }
         let v = *self.views().get(k)?;
         let [x, y, w, h] = v.rect;
@@ -102,7 +104,7 @@ impl Editor {
     pub(super) fn active_camera(&self) -> Camera {
         match &self.quad {
             Some(q) if q.active < PERSPECTIVE => q.ortho[q.active],
-            _ => self.camera,
+            _ => self.shown_camera(),
         }
     }
 
@@ -112,7 +114,12 @@ impl Editor {
     }
 
     /// The camera of the view input acts on, to move.
+    /// Moving the perspective camera leaves the camera view first
+    /// (`through.rs`): the editor camera moves on from where it was.
     pub(super) fn active_camera_mut(&mut self) -> &mut Camera {
+        if !self.in_ortho_quad_view() {
+            self.leave_camera_view();
+        }
         match &mut self.quad {
             Some(q) if q.active < PERSPECTIVE => &mut q.ortho[q.active],
             _ => &mut self.camera,

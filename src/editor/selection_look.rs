@@ -18,6 +18,7 @@ pub(super) struct LookKey {
     structure: u64,
     bounds: u64,
     gizmo: (Mode, Space, Pivot),
+    through: Option<usize>,
 }
 
 /// The gizmo's placement for the selection and its selected empties.
@@ -41,6 +42,7 @@ impl Editor {
             structure: self.scene.structure(),
             bounds: self.pick.bounds.edits(),
             gizmo: (c.mode, c.space, c.pivot),
+            through: self.through,
         };
         if let Some((k, look)) = &*self.look.borrow() {
             if *k == key {
@@ -48,7 +50,9 @@ impl Editor {
             }
         }
         let look = Arc::new(SelectionLook {
-            placement: Placement::of(&self.targets(), c),
+            // No gizmo on the camera looked through (it sits at the eye).
+            placement: Placement::of(&self.targets(), c)
+                .filter(|_| self.through.is_none_or(|t| !self.roots_of_selection().contains(&t))),
             empties: self
                 .selection
                 .iter()

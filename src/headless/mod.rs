@@ -274,6 +274,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
             length: (b - a).norm(),
         }),
         camera: camera_to_file(&editor.camera),
+        view_camera: editor.camera_view().map(|i| scene.objects()[i].name.to_string()),
         views: editor.views().iter().map(|v| TraceView { rect: v.rect, camera: camera_to_file(&v.camera) }).collect(),
         ui: None,
         animation: editor.animation().map(|a| crate::headless::script::TraceAnimation { clip: a.name, time: a.time }),

@@ -491,6 +491,10 @@ pub struct TraceLine {
     pub measure: Option<TraceMeasure>,
     /// The camera after the event, as in a scene file.
     pub camera: CameraFile,
+    /// The camera object looked through (Numpad0, `docs/spec/lights.md`),
+    /// by name; `null` while the editor camera is shown.
+    #[serde(default)]
+    pub view_camera: Option<String>,
     /// Every view: the single one, or Top, Front, Right and Perspective.
     #[serde(default)]
     pub views: Vec<TraceView>,

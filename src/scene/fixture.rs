@@ -9,10 +9,20 @@ use crate::look::{LightDef, LightKind};
 
 /// What an object carries besides its mesh. Boxed in the object (8 bytes
 /// in every record; lights and cameras are few).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Fixture {
     pub light: Option<LightObject>,
     pub camera: Option<CameraObject>,
+}
+
+impl Fixture {
+    /// What a scene file could not hold in it (the file's checks, the field
+    /// named), if anything: the one rule for files and edits.
+    pub fn problem(&self) -> Option<String> {
+        let light = self.light.as_ref().map(|l| light_from_file(&light_to_file(l)).err());
+        let camera = self.camera.as_ref().map(|c| camera_from_file(&camera_to_file(c)).err());
+        light.flatten().or(camera.flatten())
+    }
 }
 
 /// The kind of a light object (`KHR_lights_punctual`'s `type`).

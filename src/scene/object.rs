@@ -41,6 +41,18 @@ pub struct Object {
     pub fixture: Option<Box<super::fixture::Fixture>>,
 }
 
+impl Object {
+    /// The light it carries, if any.
+    pub fn light(&self) -> Option<&super::fixture::LightObject> {
+        self.fixture.as_ref()?.light.as_ref()
+    }
+
+    /// The camera it carries, if any.
+    pub fn camera(&self) -> Option<&super::fixture::CameraObject> {
+        self.fixture.as_ref()?.camera.as_ref()
+    }
+}
+
 /// The glTF node an object was read from: export copies its light, camera
 /// and animations, a reload matches it to the file's new nodes
 /// (`docs/spec/roundtrip.md`). Copies made here have none.

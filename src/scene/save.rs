@@ -48,8 +48,8 @@ impl Scene {
             hidden: o.hidden,
             skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
             extras: o.extras.as_deref().cloned(),
-            light: o.fixture.as_ref().and_then(|f| f.light.as_ref()).map(light_to_file),
-            camera: o.fixture.as_ref().and_then(|f| f.camera.as_ref()).map(camera_object_to_file),
+            light: o.light().map(light_to_file),
+            camera: o.camera().map(camera_object_to_file),
         }
     }
 

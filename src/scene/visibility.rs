@@ -87,9 +87,7 @@ impl Scene {
     /// id order, with their lights: what lights a frame under
     /// `scene_lights` and what "auto" asks about.
     pub fn shown_lights(&self) -> impl Iterator<Item = (usize, &super::fixture::LightObject)> + '_ {
-        self.fixture_ids()
-            .filter(|&i| !self.is_hidden(i))
-            .filter_map(|i| Some((i, self.get(i)?.fixture.as_ref()?.light.as_ref()?)))
+        self.fixture_ids().filter(|&i| !self.is_hidden(i)).filter_map(|i| Some((i, self.get(i)?.light()?)))
     }
 
     /// Sets the light and camera object `i` carries (a live one's).

@@ -21,6 +21,7 @@
 mod dialog;
 mod egui_events;
 mod expr;
+mod fixture_panel;
 mod layout;
 mod number;
 pub use dialog::DialogKind;
@@ -391,8 +392,8 @@ impl Ui {
                     Some(Owner::Widget { dragged: false, .. }) if *button == MouseButton::Left => {
                         let p = self.cursor.unwrap_or_else(|| editor.cursor());
                         let corner = widget::corner(editor, self.size.0);
-                        if let Some(ball) = widget::ball_at(&editor.camera, corner, u, p) {
-                            editor.execute(&Command::AxisView(widget::view_for_click(&editor.camera, &ball)));
+                        if let Some(ball) = widget::ball_at(&editor.shown_camera(), corner, u, p) {
+                            editor.execute(&Command::AxisView(widget::view_for_click(&editor.shown_camera(), &ball)));
                         }
                     }
                     Some(Owner::Editor) | None => to_editor = true,

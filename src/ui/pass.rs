@@ -15,11 +15,12 @@ use crate::editor::{Command, Editor};
 use crate::math::Transform;
 use crate::render::UiDraw;
 
-/// An edit of a transform field in progress: the objects it changed, each
-/// with the transform it started from.
+/// An edit of a panel field in progress: the objects it changed, each
+/// with the transform, or the light and camera, it started from.
 #[derive(Clone, Debug, Default)]
 pub(super) struct FieldEdit {
     before: Vec<(usize, Transform)>,
+    fixtures: Vec<(usize, crate::scene::fixture::Fixture)>,
 }
 
 impl Ui {
@@ -128,7 +129,9 @@ impl Ui {
         // A number field's text that could not be read (the field kept its value).
         let unreadable = self.ctx.data_mut(|d| d.remove_temp::<String>(unreadable_id()));
         if discard {
-            actions.retain(|a| !matches!(a, Command::SetTransform { .. } | Command::SetSnap(_)));
+            actions.retain(|a| {
+                !matches!(a, Command::SetTransform { .. } | Command::SetFixture { .. } | Command::SetSnap(_))
+            });
         } else if unreadable.is_some() {
             if let Some(text) = unreadable {
                 self.say(editor, text);
@@ -157,6 +160,13 @@ impl Ui {
                     edit.before.push((object, editor.rest_transform(object).unwrap_or_default()));
                 }
             }
+            if let Command::SetFixture { object, .. } = c {
+                let edit = self.field_edit.get_or_insert_with(FieldEdit::default);
+                let was = editor.scene().get(object).and_then(|o| o.fixture.as_deref().copied());
+                if let (false, Some(was)) = (edit.fixtures.iter().any(|&(o, _)| o == object), was) {
+                    edit.fixtures.push((object, was));
+                }
+            }
             editor.execute(&c);
         }
         // A field edit ends when no field has focus and nothing is dragged:
@@ -165,6 +175,7 @@ impl Ui {
         if !editing {
             if let Some(e) = self.field_edit.take() {
                 editor.commit_transforms(&e.before);
+                editor.commit_fixtures(&e.fixtures);
             }
         }
     }

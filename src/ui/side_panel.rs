@@ -5,6 +5,7 @@
 use egui::{Pos2, Rect, Vec2};
 use nalgebra::{UnitQuaternion, Vector3};
 
+use super::fixture_panel::fixture_sections;
 use super::number;
 use super::outliner::{outliner, OutlinerIo};
 use super::rename::{name_field_focus, Renaming};
@@ -78,7 +79,10 @@ pub(super) fn side_panel(
         // The Animation section, when the scene's files have clips.
         let animation = (!editor.clips().is_empty())
             .then(|| ui.scope(|ui| animation_section(ui, editor, u, actions, trace)).response.rect.height());
-        let tail = ui.scope(|ui| transform_section(ui, editor, io, u, actions, trace));
+        let tail = ui.scope(|ui| {
+            transform_section(ui, editor, io, u, actions, trace);
+            fixture_sections(ui, editor, u, actions, trace);
+        });
         // The sections and the gaps above them.
         let gap = ui.spacing().item_spacing.y;
         let tail_now = tail.response.rect.height() + gap + animation.map_or(0.0, |h| h + gap);

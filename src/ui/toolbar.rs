@@ -147,7 +147,7 @@ fn group(g: usize, ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec
                 actions.push(Command::ToggleDepth);
             }
             note(trace, "depth", &r, u);
-            let ortho = matches!(editor.camera.projection, Projection::Orthographic { .. });
+            let ortho = matches!(editor.shown_camera().projection, Projection::Orthographic { .. });
             let r = ui.button(if ortho { "Ortho" } else { "Persp" }).on_hover_ui(|ui| {
                 ui.label(tip(keys, "Perspective / orthographic", Command::ToggleProjection));
             });

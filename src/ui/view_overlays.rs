@@ -153,7 +153,7 @@ pub(super) fn view_widget(ctx: &egui::Context, editor: &Editor, u: f64, screen: 
             Color32::from_rgb(r / 2 + 30, g / 2 + 30, b / 2 + 30)
         }
     };
-    for ball in widget::balls(&editor.camera, corner, u) {
+    for ball in widget::balls(&editor.shown_camera(), corner, u) {
         let p = pt(ball.centre);
         let col = colour(ball.letter, ball.positive);
         if ball.positive {

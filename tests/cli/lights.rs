@@ -247,3 +247,268 @@ fn the_add_menu_makes_lights_and_a_camera_where_the_user_points() {
     assert!(turned(rot, [0.0, 1.0, 0.0])[1] > 0.5, "+Y stays up");
     assert!((f(&object(&s, "camera")["camera"]["fov_y_deg"]) - 40.0).abs() < 1e-9);
 }
+
+/// `a` and `b` agree to 1e-6 relative (glTF holds f32 numbers).
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Light and camera objects made in a scene file are exported as
+/// `KHR_lights_punctual` lights and glTF cameras on their nodes (the
+/// extension's units, radians, `zfar` left out for an infinite far plane,
+/// `aspectRatio` only where set, an orthographic `ymag` half the height),
+/// and scene file -> export -> open -> scene file gives the values back.
+#[test]
+fn light_and_camera_objects_export_and_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = json!({ "objects": [
+        { "name": "sun", "mesh": null, "rotation": [-0.3826834, 0, 0, 0.9238795],
+          "light": { "type": "directional", "color": [1, 0.9, 0.8], "intensity": 3.5, "range": 40 } },
+        { "name": "lamp", "mesh": null, "position": [2, 3, 0],
+          "light": { "type": "point", "color": [0.2, 0.4, 1], "intensity": 40, "range": 7.5 } },
+        { "name": "spot", "mesh": null, "position": [0, 4, 0],
+          "light": { "type": "spot", "intensity": 60, "inner_cone_deg": 12.5, "outer_cone_deg": 33 } },
+        { "name": "shot", "mesh": null, "position": [0, 1, 6],
+          "camera": { "fov_y_deg": 35, "near": 0.05, "far": 250, "aspect": 1.7777778 } },
+        { "name": "wide", "mesh": null, "camera": { "fov_y_deg": 80 } },
+        { "name": "plan", "mesh": null, "camera": { "projection": "orthographic", "height": 20, "near": 0.5, "far": 300, "aspect": 1.5 } },
+        { "name": "side", "mesh": null, "camera": { "projection": "orthographic", "height": 6 } },
+        { "name": "box", "mesh": "cube", "light": { "type": "point" } }
+    ] });
+    let path = write_file(dir.path(), "lit.json", &scene.to_string());
+    let first = saved(dir.path(), &path, &[]);
+    let gltf = dir.path().join("lit.gltf");
+    let out = viewport_cli(&[&path, "--headless", "--no-ui", "--size", "32x32", "--export", gltf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&gltf).unwrap()).unwrap();
+    assert!(doc["extensionsUsed"].as_array().unwrap().contains(&json!("KHR_lights_punctual")));
+    let node = |name: &str| doc["nodes"].as_array().unwrap().iter().find(|n| n["name"] == name).unwrap().clone();
+    let light = |name: &str| {
+        doc["extensions"]["KHR_lights_punctual"]["lights"]
+            [node(name)["extensions"]["KHR_lights_punctual"]["light"].as_u64().unwrap() as usize]
+            .clone()
+    };
+    let camera = |name: &str| doc["cameras"][node(name)["camera"].as_u64().unwrap() as usize].clone();
+    let sun = light("sun");
+    assert_eq!((sun["type"].clone(), sun.get("range")), (json!("directional"), None), "no range on a sun");
+    assert!(near(f(&sun["intensity"]), 3.5));
+    assert!(near(f(&light("lamp")["range"]), 7.5) && light("lamp").get("spot").is_none());
+    let spot = light("spot");
+    assert_eq!(spot.get("range"), None, "no range where none is set");
+    assert!(near(f(&spot["spot"]["innerConeAngle"]), 12.5f64.to_radians()), "{spot}");
+    assert!(near(f(&spot["spot"]["outerConeAngle"]), 33f64.to_radians()), "{spot}");
+    let shot = camera("shot");
+    assert_eq!(shot["type"], "perspective");
+    assert!(near(f(&shot["perspective"]["yfov"]), 35f64.to_radians()));
+    assert!(near(f(&shot["perspective"]["zfar"]), 250.0) && near(f(&shot["perspective"]["aspectRatio"]), 1.7777778));
+    let wide = camera("wide");
+    assert!(wide["perspective"].get("zfar").is_none() && wide["perspective"].get("aspectRatio").is_none(), "{wide}");
+    let plan = camera("plan");
+    assert!(near(f(&plan["orthographic"]["ymag"]), 10.0) && near(f(&plan["orthographic"]["xmag"]), 15.0), "{plan}");
+    assert!(near(f(&camera("side")["orthographic"]["xmag"]), 3.0), "xmag = ymag where no aspect is set");
+    assert!(node("box")["extensions"]["KHR_lights_punctual"]["light"].is_u64() && node("box")["mesh"].is_u64());
+    // Opened again and saved as a scene file: the same lights and cameras.
+    let back = saved(dir.path(), gltf.to_str().unwrap(), &[]);
+    for name in ["sun", "lamp", "spot", "shot", "wide", "plan", "side", "box"] {
+        for field in ["light", "camera"] {
+            let (a, b) = (&object(&first, name)[field], &object(&back, name)[field]);
+            assert_eq!(a.is_null(), b.is_null(), "{name}.{field}: {a} then {b}");
+            for (k, v) in a.as_object().into_iter().flatten() {
+                // (A directional light has no range in glTF.)
+                if (name, k.as_str()) == ("sun", "range") {
+                    assert!(b[k].is_null());
+                    continue;
+                }
+                let w = &b[k];
+                let same = match (v, w) {
+                    (Value::Number(_), Value::Number(_)) => near(f(v), f(w)),
+                    (Value::Array(x), Value::Array(y)) => {
+                        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| near(f(p), f(q)))
+                    }
+                    _ => v == w,
+                };
+                assert!(same, "{name}.{field}.{k}: {v} then {w}");
+            }
+        }
+    }
+}
+
+/// Numpad0 looks through a camera object: with nothing selected the
+/// scene's first camera object, else the active one; the trace names it
+/// (`view_camera`) and the view is its camera (its world place, -Z ahead,
+/// its field of view or height); a zoom leaves it for the editor camera as
+/// it was; Ctrl+Alt+Numpad0 moves the active camera object to the view,
+/// one undo step.
+#[test]
+fn numpad0_looks_through_a_camera_object_and_ctrl_alt_numpad0_moves_one_there() {
+    use crate::support::replay::{run, vec3};
+    // `shot` under a parent 3 m up, turned 90 degrees about +Y: its world
+    // eye is (1, 5, 0) and it looks along -X.
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let scene = json!({
+        "camera": { "eye": [6, 4, 8], "target": [0, 0, 0] },
+        "objects": [
+            { "name": "rig", "mesh": null, "position": [0, 3, 0] },
+            { "name": "box", "mesh": "cube" },
+            { "name": "shot", "mesh": null, "parent": "rig", "position": [1, 2, 0],
+              "rotation": [0, h, 0, h], "camera": { "fov_y_deg": 40, "near": 0.2 } },
+            { "name": "plan", "mesh": null, "position": [0, 30, 0], "rotation": [-h, 0, 0, h],
+              "camera": { "projection": "orthographic", "height": 12 } }
+        ]
+    });
+    let close = |a: [f64; 3], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+    let r = run(
+        &scene,
+        &json!({ "size": [320, 240], "events": [
+        { "key_down": "Numpad0" }, { "scroll": 1.0 }
+    ] }),
+    );
+    let through = &r.trace[0];
+    assert_eq!(through["view_camera"], "shot", "{through}");
+    let cam = &through["views"][0]["camera"];
+    assert!(close(vec3(&cam["eye"]), [1.0, 5.0, 0.0]), "{cam}");
+    let ahead = {
+        let (e, t) = (vec3(&cam["eye"]), vec3(&cam["target"]));
+        let d = [t[0] - e[0], t[1] - e[1], t[2] - e[2]];
+        let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        [d[0] / n, d[1] / n, d[2] / n]
+    };
+    assert!(close(ahead, [-1.0, 0.0, 0.0]), "looks along its world -Z: {ahead:?}");
+    assert!((cam["fov_y_deg"].as_f64().unwrap() - 40.0).abs() < 1e-9 && cam["projection"] == "perspective");
+    // The editor camera itself did not move.
+    assert_eq!(vec3(&through["camera"]["eye"]), [6.0, 4.0, 8.0]);
+    // What is drawn is the camera's view: the picture of a scene whose
+    // editor camera is that camera, pixel for pixel.
+    let shot = crate::support::replay::screenshot(
+        &scene,
+        &json!({ "size": [160, 120], "events": [{ "key_down": "Numpad0" }] }),
+        &[],
+    );
+    let mut same = scene.clone();
+    same["camera"] = json!({ "eye": [1, 5, 0], "target": [-9, 5, 0], "fov_y_deg": 40, "near": 0.2 });
+    let expected = crate::support::replay::screenshot(&same, &json!({ "size": [160, 120], "events": [] }), &[]);
+    assert!(shot.data == expected.data, "the view through the camera is drawn");
+    let editor_view = crate::support::replay::screenshot(&scene, &json!({ "size": [160, 120], "events": [] }), &[]);
+    assert!(editor_view.data != expected.data, "the test can fail");
+    // A zoom leaves the camera view and zooms the editor camera.
+    let after = &r.trace[1];
+    assert_eq!(after["view_camera"], Value::Null);
+    let eye = vec3(&after["views"][0]["camera"]["eye"]);
+    let d = |p: [f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    assert!(d(eye) < d([6.0, 4.0, 8.0]) - 1e-6, "zoomed from the editor camera: {eye:?}");
+    assert!(close(eye.map(|x| x / d(eye)), [6.0, 4.0, 8.0].map(|x| x / d([6.0, 4.0, 8.0]))), "{eye:?}");
+
+    // The active object's camera (orthographic, looking down), then
+    // Ctrl+Alt+Numpad0 after a zoom: `plan` moves to the editor's eye,
+    // looking where it looks; Ctrl+Z puts it back.
+    let r = run(
+        &scene,
+        &json!({ "size": [320, 240], "select": ["plan"], "events": [
+        { "key_down": "Numpad0" }, { "scroll": 1.0 },
+        { "key_down": "Numpad0", "mods": ["ctrl", "alt"] },
+        { "key_down": "Z", "mods": ["ctrl"] }
+    ] }),
+    );
+    let plan = &r.trace[0]["views"][0]["camera"];
+    assert_eq!((r.trace[0]["view_camera"].clone(), plan["projection"].clone()), (json!("plan"), json!("orthographic")));
+    assert!((plan["height"].as_f64().unwrap() - 12.0).abs() < 1e-9 && close(vec3(&plan["eye"]), [0.0, 30.0, 0.0]));
+    let zoomed = vec3(&r.trace[1]["views"][0]["camera"]["eye"]);
+    let moved = &r.trace[2];
+    assert_eq!(moved["view_camera"], "plan", "it looks through the camera it moved");
+    assert!(close(vec3(&moved["objects"]["plan"]["position"]), zoomed), "{moved}");
+    // Its -Z now points at the editor camera's target (the origin).
+    let q = moved["objects"]["plan"]["rotation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect::<Vec<_>>();
+    let ahead = turned(&json!(q), [0.0, 0.0, -1.0]);
+    assert!(close(ahead, zoomed.map(|x| -x / d(zoomed))), "{ahead:?}");
+    assert!(close(vec3(&moved["views"][0]["camera"]["eye"]), zoomed));
+    assert!(close(vec3(&r.trace[3]["objects"]["plan"]["position"]), [0.0, 30.0, 0.0]), "undone");
+    // Without any camera object, Numpad0 says so and changes nothing.
+    let bare = json!({ "objects": [{ "name": "box", "mesh": "cube" }] });
+    let r =
+        crate::support::replay::run_ui(&bare, &json!({ "size": [480, 320], "events": [{ "key_down": "Numpad0" }] }));
+    assert_eq!(r.trace[0]["view_camera"], Value::Null);
+    assert!(r.trace[0]["ui"].to_string().contains("No camera object"), "{}", r.trace[0]["ui"]);
+}
+
+/// The centre of the control `name` in a trace line's UI rects.
+fn control(line: &Value, name: &str) -> [f64; 2] {
+    let r = line["ui"]["rects"].get(name).unwrap_or_else(|| panic!("no control {name} in {}", line["ui"]["rects"]));
+    let v: Vec<f64> = r.as_array().unwrap().iter().map(f).collect();
+    [(v[0] + v[2]) / 2.0, (v[1] + v[3]) / 2.0]
+}
+
+fn click_at(p: [f64; 2]) -> Vec<Value> {
+    vec![json!({ "mouse_move": p }), json!({ "mouse_down": "left" }), json!({ "mouse_up": "left" })]
+}
+
+/// Clicks the field `name` (laid out as `layout` says), types `text` and
+/// presses Enter.
+fn type_into(layout: &Value, name: &str, text: &str) -> Vec<Value> {
+    let mut events = click_at(control(layout, name));
+    events.push(json!({ "text": text }));
+    events.push(json!({ "key_down": "Enter" }));
+    events
+}
+
+/// The side panel's Light and Camera sections: a typed intensity (an
+/// expression), cone angles the file's rule refuses (the status line says
+/// why, nothing changes), the type buttons and the "infinite" boxes, each
+/// one undo step; for a camera its field of view, near and far.
+#[test]
+fn the_panel_edits_a_light_and_a_camera_one_undo_step_each() {
+    use crate::support::replay::run_ui;
+    let scene = json!({ "objects": [
+        { "name": "box", "mesh": "cube" },
+        { "name": "spot", "mesh": null, "position": [0, 3, 0],
+          "light": { "type": "spot", "intensity": 60, "range": 20, "inner_cone_deg": 10, "outer_cone_deg": 30 } },
+        { "name": "shot", "mesh": null, "position": [0, 1, 6], "camera": { "fov_y_deg": 50, "far": 80 } }
+    ] });
+    let script = |select: &str, events: Vec<Value>| json!({ "size": [900, 700], "select": [select], "ui": { "panel": true }, "events": events });
+    let layout = |select: &str| run_ui(&scene, &script(select, vec![json!({ "mouse_move": [1, 1] })])).trace[0].clone();
+    let light = |r: &crate::support::replay::Run| object(&r.scene, "spot")["light"].clone();
+
+    let spot = layout("spot");
+    let mut events = type_into(&spot, "light.intensity", "2*40");
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&scene, &script("spot", events.clone()));
+    assert_eq!(f(&object(&r.scene, "spot")["light"]["intensity"]), 60.0, "undone");
+    events.truncate(events.len() - 1);
+    let r = run_ui(&scene, &script("spot", events));
+    assert_eq!(f(&light(&r)["intensity"]), 80.0);
+
+    // An outer cone inside the inner one is refused, saying why.
+    let r = run_ui(&scene, &script("spot", type_into(&spot, "light.outer_cone_deg", "5")));
+    assert_eq!(f(&light(&r)["outer_cone_deg"]), 30.0);
+    assert!(r.trace.last().unwrap()["ui"].to_string().contains("cone angles"), "{}", r.trace.last().unwrap()["ui"]);
+    let r = run_ui(&scene, &script("spot", type_into(&spot, "light.outer_cone_deg", "40")));
+    assert_eq!(f(&light(&r)["outer_cone_deg"]), 40.0);
+
+    // The "infinite" box, then the Point button; undo takes back one each.
+    let mut events = click_at(control(&spot, "light.range_infinite"));
+    events.extend(click_at(control(&spot, "light.type.point")));
+    let r = run_ui(&scene, &script("spot", events.clone()));
+    assert_eq!((light(&r)["range"].clone(), light(&r)["type"].clone()), (Value::Null, json!("point")));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&scene, &script("spot", events));
+    assert_eq!((light(&r)["range"].clone(), light(&r)["type"].clone()), (Value::Null, json!("spot")));
+
+    // The camera: field of view, then an infinite far plane.
+    let shot = layout("shot");
+    let mut events = type_into(&shot, "camera.fov_y_deg", "35");
+    events.extend(click_at(control(&shot, "camera.far_infinite")));
+    let r = run_ui(&scene, &script("shot", events.clone()));
+    let cam = &object(&r.scene, "shot")["camera"];
+    assert_eq!((f(&cam["fov_y_deg"]), cam["far"].clone()), (35.0, Value::Null));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&scene, &script("shot", events));
+    let cam = &object(&r.scene, "shot")["camera"];
+    assert_eq!((f(&cam["fov_y_deg"]), f(&cam["far"])), (35.0, 80.0));
+    // A field of view of 180 degrees is refused as the file's rule says.
+    let r = run_ui(&scene, &script("shot", type_into(&shot, "camera.fov_y_deg", "180")));
+    assert_eq!(f(&object(&r.scene, "shot")["camera"]["fov_y_deg"]), 50.0);
+}

@@ -64,3 +64,50 @@ impl Editor {
         self.add_made(name, MeshRef::Empty, transform, Some(Box::new(fixture)))
     }
 }
+
+impl Editor {
+    /// Object `i`'s light and camera become `fixture` (a panel field as it
+    /// is edited: no undo step, [`Editor::commit_fixtures`] makes it).
+    /// Refused, with the status line saying why, for values a scene file
+    /// could not hold (the file's checks) and for an object without
+    /// either.
+    pub fn set_fixture(&mut self, i: usize, fixture: Fixture) -> bool {
+        let Some(o) = self.scene.get(i) else { return false };
+        if o.fixture.is_none() || self.gizmo.is_dragging() {
+            return false;
+        }
+        if let Some(why) = fixture.problem() {
+            self.message = Some(format!("Not done: {why}"));
+            return false;
+        }
+        if o.fixture.as_deref() == Some(&fixture) {
+            return true;
+        }
+        self.scene.set_fixture(i, Some(Box::new(fixture)));
+        self.log.changed(&[i], self.scene.id_bound());
+        true
+    }
+
+    /// Records the lights and cameras the objects of `before` carry now as
+    /// one undo step from the ones given there (a panel field's edit, over
+    /// as many passes as it took). Objects gone or unchanged are left out.
+    pub fn commit_fixtures(&mut self, before: &[(usize, Fixture)]) -> bool {
+        let (mut objects, mut was, mut now) = (Vec::new(), Vec::new(), Vec::new());
+        for &(i, f) in before {
+            let Some(o) = self.scene.get(i) else { continue };
+            if o.fixture.as_deref() == Some(&f) {
+                continue;
+            }
+            let mut old = o.clone();
+            old.fixture = Some(Box::new(f));
+            objects.push(i);
+            was.push(old);
+            now.push(o.clone());
+        }
+        if objects.is_empty() {
+            return false;
+        }
+        self.history.push(crate::editor::Edit::Replace { objects, before: was, after: now });
+        true
+    }
+}

@@ -30,9 +30,6 @@ pub(super) struct Source {
     textures: HashMap<usize, u32>,
     samplers: HashMap<usize, u32>,
     images: HashMap<usize, u32>,
-    /// Cameras and `KHR_lights_punctual` lights already copied.
-    pub(super) cameras: HashMap<usize, u32>,
-    pub(super) lights: HashMap<usize, u32>,
 }
 
 impl Source {
@@ -56,8 +53,6 @@ impl Source {
             textures: HashMap::new(),
             samplers: HashMap::new(),
             images: HashMap::new(),
-            cameras: HashMap::new(),
-            lights: HashMap::new(),
         })
     }
 }

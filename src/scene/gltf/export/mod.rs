@@ -12,8 +12,9 @@
 //! `gltf` crate does not model, extras) passes through unchanged.
 //!
 //! Objects' `extras` become their nodes' `extras`. Skins are written from
-//! the objects' skins (`skin.rs`); cameras, lights and animations from the
-//! glTF nodes that objects were read from (`origin.rs`). A whole file used
+//! the objects' skins (`skin.rs`); cameras and lights from the objects'
+//! light and camera (`docs/spec/lights.md`), animations from the glTF
+//! nodes that objects were read from (`origin.rs`). A whole file used
 //! as one mesh (a bare path) becomes its meshes on child nodes of the
 //! object's node, placed as the file places them.
 //!
@@ -111,10 +112,8 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
         if matches!(o.mesh, MeshRef::Gltf(_)) && mesh.is_some_and(|m| b.has_morph_targets(m.value() as u32)) {
             b.morph_nodes.insert(placed.node_of[i]);
         }
-        let (camera, light, weights) = match &o.origin {
-            Some(origin) => b.origin_parts(&origin.file, origin.node),
-            None => (None, None, None),
-        };
+        let weights = o.origin.as_ref().and_then(|origin| b.origin_weights(&origin.file, origin.node));
+        let (camera, light) = b.fixture_parts(o.fixture.as_deref(), &o.name);
         // The node's own morph weights go with the mesh they weigh (the
         // object still draws its node's mesh: as many targets).
         let targets = mesh.map_or(0, |m| b.morph_target_count(m.value() as u32));

@@ -1,6 +1,6 @@
 //! What the export copies from the glTF nodes that objects were read from
-//! ([`crate::scene::NodeOrigin`]): a node's camera and `KHR_lights_punctual`
-//! light go on its object's node, and a file's animations are copied with
+//! ([`crate::scene::NodeOrigin`]): a node's own morph weights, and a file's
+//! animations, copied with
 //! the channels whose target node is written (through the first object, by
 //! id, read from that node). Channels of nodes not written are dropped, and
 //! an animation left without channels with them. Samplers' input and output
@@ -20,57 +20,78 @@ use serde_json::{json, Value};
 
 use super::copy::{index, Source, Use};
 use super::{push, Builder, Placed};
+use crate::scene::fixture::{CameraObject, Fixture, LightObject, LightType};
 
-/// A node's camera and light (indices in the export) and its own morph
-/// weights.
-type OriginParts = (Option<u32>, Option<u32>, Option<Vec<f32>>);
+/// A light object as a `KHR_lights_punctual` light: the extension's units
+/// are the scene file's; a range only where one is set (none for a
+/// directional light), cone angles in radians.
+fn gltf_light(l: &LightObject, name: &str) -> Value {
+    let mut v = json!({"name": name, "type": l.kind.name(), "color": l.color, "intensity": l.intensity});
+    if let (Some(r), false) = (l.range, l.kind == LightType::Directional) {
+        v["range"] = json!(r);
+    }
+    if l.kind == LightType::Spot {
+        v["spot"] = json!({
+            "innerConeAngle": l.inner_cone_deg.to_radians(),
+            "outerConeAngle": l.outer_cone_deg.to_radians(),
+        });
+    }
+    v
+}
+
+/// A camera object as a glTF camera: `aspectRatio` only where the aspect
+/// is set, no `zfar` for an infinite far plane; an orthographic camera's
+/// `ymag` is half its height and `xmag` its `ymag` times the aspect (1
+/// where unset).
+fn gltf_camera(c: &CameraObject, name: &str) -> Value {
+    if c.orthographic {
+        let ymag = c.height / 2.0;
+        // An orthographic glTF camera needs a far plane: 1000 m past the
+        // near one where none is set (as a read camera gets).
+        let zfar = c.far.unwrap_or(c.near + 1000.0);
+        return json!({"name": name, "type": "orthographic", "orthographic": {
+            "xmag": ymag * c.aspect.unwrap_or(1.0), "ymag": ymag, "znear": c.near, "zfar": zfar,
+        }});
+    }
+    let mut p = json!({"yfov": c.fov_y_deg.to_radians(), "znear": c.near});
+    if let Some(far) = c.far {
+        p["zfar"] = json!(far);
+    }
+    if let Some(a) = c.aspect {
+        p["aspectRatio"] = json!(a);
+    }
+    json!({"name": name, "type": "perspective", "perspective": p})
+}
 
 /// The channel target paths that are copied.
 const PATHS: [&str; 4] = ["translation", "rotation", "scale", "weights"];
 
 impl Builder {
-    /// The camera and light (indices in the export) of node `node` of the
-    /// glTF file at `file`, each copied once, and the node's own morph
-    /// `weights` (finite numbers only).
-    pub(super) fn origin_parts(&mut self, file: &Path, node: usize) -> OriginParts {
-        match self.with_source(file, |b, s| Ok(b.origin_parts_from(s, node))) {
-            Ok(parts) => parts,
-            Err(e) => {
-                self.warn(format!("{e}: the cameras, lights and animations of its nodes are not exported"));
-                (None, None, None)
-            }
-        }
+    /// The own morph `weights` of node `node` of the glTF file at `file`
+    /// (finite numbers only).
+    pub(super) fn origin_weights(&mut self, file: &Path, node: usize) -> Option<Vec<f32>> {
+        let weights = self.with_source(file, |_, s| {
+            Ok(s.json["nodes"][node]["weights"]
+                .as_array()
+                .and_then(|w| w.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect()))
+        });
+        weights.unwrap_or_else(|e| {
+            self.warn(format!("{e}: the morph weights and animations of its nodes are not exported"));
+            None
+        })
     }
 
-    fn origin_parts_from(&mut self, s: &mut Source, node: usize) -> OriginParts {
-        let raw = &s.json["nodes"][node];
-        let weights: Option<Vec<f32>> = raw["weights"]
-            .as_array()
-            .and_then(|w| w.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect());
-        let camera = index(&raw["camera"]);
-        let light = index(&raw["extensions"]["KHR_lights_punctual"]["light"]);
-        let camera = camera.and_then(|c| {
-            if let Some(&k) = s.cameras.get(&c) {
-                return Some(k);
-            }
-            let value = s.json["cameras"].get(c)?.clone();
-            self.note_extensions(s, &value);
-            let k = push(&mut self.cameras, value);
-            s.cameras.insert(c, k);
-            Some(k)
+    /// The light and camera an object carries (`docs/spec/lights.md`) as
+    /// a `KHR_lights_punctual` light and a glTF camera (indices in the
+    /// export), named after the object.
+    pub(super) fn fixture_parts(&mut self, fixture: Option<&Fixture>, name: &str) -> (Option<u32>, Option<u32>) {
+        let Some(f) = fixture else { return (None, None) };
+        let light = f.light.as_ref().map(|l| {
+            self.used.insert("KHR_lights_punctual".to_string());
+            push(&mut self.lights, gltf_light(l, name))
         });
-        let light = light.and_then(|l| {
-            if let Some(&k) = s.lights.get(&l) {
-                return Some(k);
-            }
-            let value = s.json["extensions"]["KHR_lights_punctual"]["lights"].get(l)?.clone();
-            self.note_extension(s, "KHR_lights_punctual");
-            self.note_extensions(s, &value);
-            let k = push(&mut self.lights, value);
-            s.lights.insert(l, k);
-            Some(k)
-        });
-        (camera, light, weights)
+        let camera = f.camera.as_ref().map(|c| push(&mut self.cameras, gltf_camera(c, name)));
+        (camera, light)
     }
 
     /// Copies the animations of the glTF file at `file` that move written
@@ -90,7 +111,7 @@ impl Builder {
             Ok(())
         });
         if let Err(e) = result {
-            self.warn(format!("{e}: the cameras, lights and animations of its nodes are not exported"));
+            self.warn(format!("{e}: the morph weights and animations of its nodes are not exported"));
         }
     }
 

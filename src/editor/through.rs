@@ -1,0 +1,116 @@
+//! Looking through a camera object (`docs/spec/lights.md`, "In the
+//! window"): Numpad0 shows the view of the active object's camera, or of
+//! the scene's first camera object when the active object has none. The
+//! editor camera is kept as it was: the views show the camera object's
+//! view (its world transform and projection, followed as it moves) while
+//! it lasts, and orbit, pan, zoom, fly, F and the axis views leave it and
+//! go on from the editor camera ([`Editor::active_camera_mut`] leaves it
+//! first). Ctrl+Alt+Numpad0 moves the active camera object to the view.
+
+use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
+
+use super::Editor;
+use crate::math::{Camera, Projection, Transform};
+use crate::scene::Scene;
+
+/// How far in front of a camera object its view's target is put (the
+/// view has no pivot of its own; leaving it goes back to the editor
+/// camera's).
+const TARGET_DISTANCE: f64 = 10.0;
+
+/// The view of object `id`'s camera: its world origin, looking along its
+/// world -Z with its world +Y up, with its projection (an infinite far
+/// plane as the editor camera's far, or further for a far-off near plane).
+/// `None` where it has no camera or its world axes are degenerate.
+pub fn camera_of(scene: &Scene, id: usize) -> Option<Camera> {
+    let c = *scene.get(id)?.camera()?;
+    let w = scene.world_matrix(id);
+    let eye = w.transform_point(&Point3::origin());
+    let forward = w.transform_vector(&-Vector3::z()).try_normalize(1e-12)?;
+    let up = w.transform_vector(&Vector3::y()).try_normalize(1e-12)?;
+    let far = c.far.unwrap_or(Projection::DEFAULT_FAR.max(c.near * 1e4));
+    let projection = if c.orthographic {
+        Projection::Orthographic { height: c.height, near: c.near, far }
+    } else {
+        Projection::Perspective { fov_y: c.fov_y_deg.to_radians(), near: c.near, far }
+    };
+    let camera = Camera { eye, target: eye + forward * TARGET_DISTANCE, up, projection };
+    camera.validate().is_ok().then_some(camera)
+}
+
+impl Editor {
+    /// The camera object looked through (Numpad0), if any.
+    pub fn camera_view(&self) -> Option<usize> {
+        self.through.filter(|&id| camera_of(&self.scene, id).is_some())
+    }
+
+    /// The camera the perspective view shows: the camera object's while
+    /// looking through one, else the editor camera.
+    pub fn shown_camera(&self) -> Camera {
+        self.through.and_then(|id| camera_of(&self.scene, id)).unwrap_or(self.camera)
+    }
+
+    /// Numpad0: looks through the active object's camera, or the scene's
+    /// first camera object's; the status line names it. Refused, with a
+    /// line saying why, where there is none.
+    pub fn look_through_camera(&mut self) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let first = || {
+            self.scene
+                .fixture_ids()
+                .find(|&i| !self.scene.is_hidden(i) && self.scene.get(i).is_some_and(|o| o.camera().is_some()))
+        };
+        let id = self.active().filter(|&i| self.scene.get(i).is_some_and(|o| o.camera().is_some())).or_else(first);
+        let Some(id) = id else {
+            self.message = Some("No camera object to look through (Shift+A adds one)".into());
+            return false;
+        };
+        let name = self.scene.objects()[id].name.to_string();
+        if camera_of(&self.scene, id).is_none() {
+            self.message = Some(format!("Camera \"{name}\" cannot be looked through: its axes are degenerate"));
+            return false;
+        }
+        self.through = Some(id);
+        self.message = Some(format!("Looking through camera \"{name}\""));
+        self.rehover();
+        true
+    }
+
+    /// Leaves the camera view (the editor camera is as it was before).
+    pub(super) fn leave_camera_view(&mut self) {
+        self.through = None;
+    }
+
+    /// Ctrl+Alt+Numpad0: the active camera object moves to the view (its
+    /// world origin to the eye, its -Z along the view, its +Y up; its scale
+    /// kept), one undo step; the view then looks through it.
+    pub fn camera_to_view(&mut self) -> bool {
+        let Some(id) = self.active().filter(|&i| self.scene.get(i).is_some_and(|o| o.camera().is_some())) else {
+            self.message = Some("Select a camera object to move to the view".into());
+            return false;
+        };
+        let view = self.shown_camera();
+        let back = (view.eye - view.target).normalize();
+        let right = view.up.cross(&back).normalize();
+        let up = back.cross(&right);
+        let world_rotation =
+            UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(Matrix3::from_columns(&[
+                right, up, back,
+            ])));
+        let before = self.scene.objects()[id].transform;
+        let parent = self.scene.parent_world_matrix(id);
+        let Some(inv) = parent.try_inverse() else { return false };
+        let position = inv.transform_point(&view.eye).coords;
+        // The parent's rotation, taken out (a parent without shear).
+        let parent_rotation = UnitQuaternion::from_matrix(&parent.fixed_view::<3, 3>(0, 0).into_owned());
+        let after = Transform { position, rotation: parent_rotation.inverse() * world_rotation, scale: before.scale };
+        if !self.commit_transform(id, before, after) {
+            return false;
+        }
+        self.through = Some(id);
+        self.message = Some(format!("Camera \"{}\" moved to the view", self.scene.objects()[id].name));
+        true
+    }
+}
