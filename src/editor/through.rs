@@ -4,7 +4,7 @@
 //! editor camera is kept as it was: the views show the camera object's
 //! view (its world transform and projection, followed as it moves) while
 //! it lasts, and orbit, pan, zoom, fly, F and the axis views leave it and
-//! go on from the editor camera ([`Editor::active_camera_mut`] leaves it
+//! go on from the editor camera (moving it leaves it
 //! first). Ctrl+Alt+Numpad0 moves the active camera object to the view.
 
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
