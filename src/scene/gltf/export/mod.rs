@@ -112,8 +112,9 @@ pub fn build(scene: &Scene, only: Option<&[usize]>) -> Export {
         if matches!(o.mesh, MeshRef::Gltf(_)) && mesh.is_some_and(|m| b.has_morph_targets(m.value() as u32)) {
             b.morph_nodes.insert(placed.node_of[i]);
         }
-        let weights = o.origin.as_ref().and_then(|origin| b.origin_weights(&origin.file, origin.node));
-        let (camera, light) = b.fixture_parts(o.fixture.as_deref(), &o.name);
+        let from = o.origin.as_ref().map(|origin| b.origin_bits(&origin.file, origin.node)).unwrap_or_default();
+        let (camera, light) = b.fixture_parts(o.fixture.as_deref(), &o.name, &from);
+        let weights = from.weights;
         // The node's own morph weights go with the mesh they weigh (the
         // object still draws its node's mesh: as many targets).
         let targets = mesh.map_or(0, |m| b.morph_target_count(m.value() as u32));

@@ -22,6 +22,14 @@ use super::copy::{index, Source, Use};
 use super::{push, Builder, Placed};
 use crate::scene::fixture::{CameraObject, Fixture, LightObject, LightType};
 
+/// What an object's glTF node gives its written node ([`Builder::origin_bits`]).
+#[derive(Default)]
+pub(super) struct OriginBits {
+    pub weights: Option<Vec<f32>>,
+    pub camera: Option<Value>,
+    pub light: Option<Value>,
+}
+
 /// A light object as a `KHR_lights_punctual` light: the extension's units
 /// are the scene file's; a range only where one is set (none for a
 /// directional light), cone angles in radians.
@@ -67,30 +75,51 @@ fn gltf_camera(c: &CameraObject, name: &str) -> Value {
 const PATHS: [&str; 4] = ["translation", "rotation", "scale", "weights"];
 
 impl Builder {
-    /// The own morph `weights` of node `node` of the glTF file at `file`
-    /// (finite numbers only).
-    pub(super) fn origin_weights(&mut self, file: &Path, node: usize) -> Option<Vec<f32>> {
-        let weights = self.with_source(file, |_, s| {
-            Ok(s.json["nodes"][node]["weights"]
+    /// What node `node` of the glTF file at `file` gives its object's node:
+    /// its own morph `weights` (finite numbers only), and its camera's and
+    /// light's JSON (whose names and extras the written ones keep).
+    pub(super) fn origin_bits(&mut self, file: &Path, node: usize) -> OriginBits {
+        let bits = self.with_source(file, |_, s| {
+            let raw = &s.json["nodes"][node];
+            let weights = raw["weights"]
                 .as_array()
-                .and_then(|w| w.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect()))
+                .and_then(|w| w.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect());
+            let camera = index(&raw["camera"]).and_then(|c| s.json["cameras"].get(c).cloned());
+            let light = index(&raw["extensions"]["KHR_lights_punctual"]["light"])
+                .and_then(|l| s.json["extensions"]["KHR_lights_punctual"]["lights"].get(l).cloned());
+            Ok(OriginBits { weights, camera, light })
         });
-        weights.unwrap_or_else(|e| {
+        bits.unwrap_or_else(|e| {
             self.warn(format!("{e}: the morph weights and animations of its nodes are not exported"));
-            None
+            OriginBits::default()
         })
     }
 
     /// The light and camera an object carries (`docs/spec/lights.md`) as
     /// a `KHR_lights_punctual` light and a glTF camera (indices in the
     /// export), named after the object.
-    pub(super) fn fixture_parts(&mut self, fixture: Option<&Fixture>, name: &str) -> (Option<u32>, Option<u32>) {
+    /// Where the object was read from a glTF node that had a light or
+    /// camera (`from`), the written one keeps that one's name and extras.
+    pub(super) fn fixture_parts(
+        &mut self,
+        fixture: Option<&Fixture>,
+        name: &str,
+        from: &OriginBits,
+    ) -> (Option<u32>, Option<u32>) {
         let Some(f) = fixture else { return (None, None) };
+        let keep = |mut v: Value, source: &Option<Value>| {
+            for key in ["name", "extras"] {
+                if let Some(x) = source.as_ref().and_then(|s| s.get(key)) {
+                    v[key] = x.clone();
+                }
+            }
+            v
+        };
         let light = f.light.as_ref().map(|l| {
             self.used.insert("KHR_lights_punctual".to_string());
-            push(&mut self.lights, gltf_light(l, name))
+            push(&mut self.lights, keep(gltf_light(l, name), &from.light))
         });
-        let camera = f.camera.as_ref().map(|c| push(&mut self.cameras, gltf_camera(c, name)));
+        let camera = f.camera.as_ref().map(|c| push(&mut self.cameras, keep(gltf_camera(c, name), &from.camera)));
         (camera, light)
     }
 
