@@ -364,30 +364,37 @@ impl SceneMeshes {
     /// when the lighting turns them on), the grid, the background.
     fn light_frame(&self, editor: &Editor, frame: &mut FrameDesc) {
         let scene = editor.scene();
-        // Selected light objects show their icon in every view, and so do
-        // hovered ones: the cursor within the icon's sun in the view it is
-        // over (a light has no geometry of its own to hover).
-        let cursor = editor.cursor();
-        let under_cursor =
-            (0..editor.views().len().max(1)).filter_map(|k| editor.view_of(k)).find(|v| v.contains_screen(&cursor));
-        let hovered = |i: usize| {
-            let Some(v) = &under_cursor else { return false };
-            let w = scene.world_matrix(i);
-            let at = nalgebra::Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
-            v.world_to_screen(&at).is_some_and(|s| (s - cursor).norm() <= light_icon::ICON_RING_PX)
-        };
-        // The light objects, shown ones (not hidden, nor under hidden parents).
+        // Every shown light and camera object has its icon in every view,
+        // in its colour or the selection's (`docs/spec/lights.md`).
         let lights: Vec<(usize, crate::look::LightDef)> = scene.shown_lights().map(|(i, l)| (i, l.def())).collect();
-        for (i, def) in lights.iter().filter(|(i, _)| editor.is_selected(*i) || hovered(*i)) {
-            let world = scene.world_matrix(*i);
+        for i in editor.icon_objects() {
+            let Some(o) = scene.get(i) else { continue };
+            let color = if editor.active() == Some(i) {
+                crate::render::passes::outline::ACTIVE_OUTLINE
+            } else if editor.is_selected(i) {
+                crate::render::passes::outline::SELECTED_OUTLINE
+            } else {
+                [o.color[0], o.color[1], o.color[2], 1.0]
+            };
+            let world = scene.world_matrix(i);
+            let icon = |v: &crate::math::View| {
+                let mut out = Vec::new();
+                if let Some(l) = o.light() {
+                    out.extend(light_icon::light_icon(&l.def().kind, &world, v, color));
+                }
+                if o.camera().is_some() {
+                    out.extend(light_icon::camera_icon(&world, v, color));
+                }
+                out
+            };
             if frame.views.is_empty() {
                 if let Some(v) = editor.view_of(0) {
-                    frame.overlay.extend(light_icon::light_icon(&def.kind, &world, &v));
+                    frame.overlay.extend(icon(&v));
                 }
             }
             for (k, view) in frame.views.iter_mut().enumerate() {
                 if let Some(v) = editor.view_of(k) {
-                    view.overlay.extend(light_icon::light_icon(&def.kind, &world, &v));
+                    view.overlay.extend(icon(&v));
                 }
             }
         }

@@ -200,7 +200,12 @@ impl Editor {
         self.pointer.boxed = None;
         if let (Event::MouseUp { button: MouseButton::Left }, Some([x0, y0, x1, y1])) = (event, self.selection_rect()) {
             let (min, max) = (Point2::new(x0 as f64, y0 as f64), Point2::new(x1 as f64, y1 as f64));
-            self.pointer.boxed = Some(frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max)));
+            let mut ids = frame.objects_in(min, max).unwrap_or_else(|| self.objects_in_rect(min, max));
+            // Light and camera icons whose centres are in the box.
+            ids.extend(self.icons_in(min, max));
+            ids.sort_unstable();
+            ids.dedup();
+            self.pointer.boxed = Some(ids);
         }
         let outcome = self.respond_with_mods(event, mods);
         self.pointer.surface = None;
@@ -277,7 +282,9 @@ impl Editor {
         }
         // What is drawn under the cursor: the first hit on the objects'
         // triangles, not on their boxes (`docs/spec/editing.md`, "Picking what is drawn").
-        let hit = self.surface_at(self.pointer.cursor, |_| true).map(|(id, _)| id);
+        // A light's or camera's icon, drawn over the scene, comes first.
+        let cursor = self.pointer.cursor;
+        let hit = self.icon_at(cursor).or_else(|| self.surface_at(cursor, |_| true).map(|(id, _)| id));
         let before = self.selection.to_vec();
         match (hit, self.pointer.mods.shift) {
             (Some(id), true) => {

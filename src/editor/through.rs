@@ -114,3 +114,51 @@ impl Editor {
         true
     }
 }
+
+/// How near its centre (px) a click picks a light's or camera's icon
+/// (the icons are about 24 px across).
+pub const ICON_PICK_PX: f64 = 12.0;
+
+impl Editor {
+    /// The objects shown with an icon (`docs/spec/lights.md`): the light and
+    /// camera objects that are not hidden, but the camera looked through.
+    pub fn icon_objects(&self) -> impl Iterator<Item = usize> + '_ {
+        let through = self.camera_view();
+        self.scene.fixture_ids().filter(move |&i| !self.scene.is_hidden(i) && Some(i) != through)
+    }
+
+    /// Each icon's centre in the view input acts on, with its object.
+    fn icon_centres(&self) -> Vec<(usize, nalgebra::Point2<f64>)> {
+        let Some(v) = self.view() else { return Vec::new() };
+        self.icon_objects()
+            .filter_map(|i| {
+                let w = self.scene.world_matrix(i);
+                let at = Point3::new(w[(0, 3)], w[(1, 3)], w[(2, 3)]);
+                v.world_to_screen(&at).map(|s| (i, s))
+            })
+            .collect()
+    }
+
+    /// The icon a click at `cursor` picks: the one whose centre is nearest,
+    /// within [`ICON_PICK_PX`] (the lower id on a tie). Icons are drawn
+    /// over the scene, so one is picked before any surface.
+    pub fn icon_at(&self, cursor: nalgebra::Point2<f64>) -> Option<usize> {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, s) in self.icon_centres() {
+            let d = (s - cursor).norm();
+            if d <= ICON_PICK_PX && best.is_none_or(|(bd, bi)| d < bd || (d == bd && i < bi)) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// The objects whose icon centres lie in the box from `min` to `max`.
+    pub fn icons_in(&self, min: nalgebra::Point2<f64>, max: nalgebra::Point2<f64>) -> Vec<usize> {
+        self.icon_centres()
+            .into_iter()
+            .filter(|(_, s)| s.x >= min.x && s.x <= max.x && s.y >= min.y && s.y <= max.y)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}

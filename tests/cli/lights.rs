@@ -512,3 +512,80 @@ fn the_panel_edits_a_light_and_a_camera_one_undo_step_each() {
     let r = run_ui(&scene, &script("shot", type_into(&shot, "camera.fov_y_deg", "180")));
     assert_eq!(f(&object(&r.scene, "shot")["camera"]["fov_y_deg"]), 50.0);
 }
+
+/// Light and camera objects are drawn with an icon, picked by a click
+/// within 12 px of its centre (before any surface) and taken by a box
+/// holding its centre; a hidden one has none. In a front orthographic view
+/// 10 m high at 400x400 a point (x, y) is at (200 + 40 x, 200 - 40 y).
+#[test]
+fn light_and_camera_icons_are_drawn_clicked_and_boxed() {
+    use crate::support::replay::{run, screenshot};
+    let scene = |lamp_hidden: bool, with_camera: bool| {
+        let mut objects = vec![
+            json!({ "name": "box", "mesh": "cube", "position": [-3, 0, 0] }),
+            json!({ "name": "lamp", "mesh": null, "position": [2, 1, 0], "hidden": lamp_hidden,
+                    "light": { "type": "point", "intensity": 5 } }),
+        ];
+        if with_camera {
+            objects.push(json!({ "name": "shot", "mesh": null, "position": [-1, -3, 0], "camera": {} }));
+        }
+        json!({ "camera": { "eye": [0, 0, 10], "target": [0, 0, 0], "projection": "orthographic", "height": 10 },
+                "objects": objects })
+    };
+    let click = |x: f64, y: f64| {
+        vec![json!({ "mouse_move": [x, y] }), json!({ "mouse_down": "left" }), json!({ "mouse_up": "left" })]
+    };
+    let drag = |a: [f64; 2], b: [f64; 2]| {
+        vec![
+            json!({ "mouse_move": a }),
+            json!({ "mouse_down": "left" }),
+            json!({ "mouse_move": [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0] }),
+            json!({ "mouse_move": b }),
+            json!({ "mouse_up": "left" }),
+        ]
+    };
+    let (lamp, shot) = ([280.0, 160.0], [160.0, 320.0]);
+    // (15 px off first: once the lamp is selected its gizmo is there.)
+    let mut events = click(lamp[0] + 15.0, lamp[1]); // 15 px off: nothing
+    events.extend(click(lamp[0] + 5.0, lamp[1] + 4.0)); // 6.4 px off: the lamp
+    events.extend(click(shot[0], shot[1])); // the camera
+    events.extend(click(80.0, 200.0)); // the cube's surface
+    events.extend(drag([250.0, 130.0], [310.0, 190.0])); // the lamp's centre alone
+    events.extend(drag([40.0, 130.0], [300.0, 340.0])); // all three
+    let r = run(&scene(false, true), &json!({ "size": [400, 400], "events": events }));
+    let sel = |k: usize| r.trace[k]["selection"].clone();
+    assert_eq!(sel(2), json!([]));
+    assert_eq!(sel(5), json!(["lamp"]));
+    assert_eq!(sel(8), json!(["shot"]));
+    assert_eq!(sel(11), json!(["box"]));
+    assert_eq!(sel(16), json!(["lamp"]));
+    let mut all: Vec<String> = serde_json::from_value(sel(21)).unwrap();
+    all.sort();
+    assert_eq!(all, ["box", "lamp", "shot"]);
+    // A hidden light has no icon to click or box.
+    let mut events = click(lamp[0], lamp[1]);
+    events.extend(drag([250.0, 130.0], [310.0, 190.0]));
+    let r = run(&scene(true, true), &json!({ "size": [400, 400], "events": events }));
+    assert_eq!((r.trace[2]["selection"].clone(), r.trace[7]["selection"].clone()), (json!([]), json!([])));
+    // The camera's icon is drawn about its centre (within 24 px) and
+    // nowhere else: the picture with the camera object against the one
+    // without.
+    let script = json!({ "size": [400, 400], "events": [] });
+    let (with, without) =
+        (screenshot(&scene(false, true), &script, &[]), screenshot(&scene(false, false), &script, &[]));
+    let (mut near, mut far) = (0, 0);
+    for y in 0..400u32 {
+        for x in 0..400u32 {
+            let k = 4 * (y * 400 + x) as usize;
+            if with.data[k..k + 3] != without.data[k..k + 3] {
+                let d = ((x as f64 + 0.5 - shot[0]).powi(2) + (y as f64 + 0.5 - shot[1]).powi(2)).sqrt();
+                if d <= 24.0 {
+                    near += 1;
+                } else {
+                    far += 1;
+                }
+            }
+        }
+    }
+    assert!(near > 30 && far == 0, "{near} pixels of the icon about its centre, {far} elsewhere");
+}
