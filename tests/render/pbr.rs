@@ -797,13 +797,11 @@ fn scene_lights_light_the_scene_as_khr_lights_punctual_defines_them() {
     assert!((0..3).all(|k| (i32::from(got[k]) - i32::from(want[k])).abs() <= 3), "off: {got:?} vs {want:?}");
 }
 
-/// A light's icon (a small sun, `KHR_lights_punctual`) shows while the
-/// light is selected or hovered: the cursor within the sun's radius of
-/// where the light projects. Elsewhere, or hidden, it shows nothing.
+/// A light object's icon (a small sun) is always drawn, in the object's
+/// colour, or the active object's outline colour while it is the active
+/// object (with the empty's axis cross); hidden or deleted, it is gone.
 #[test]
-fn a_light_shows_its_icon_while_selected_or_hovered() {
-    use viewport::draw::light_icon::ICON_RING_PX;
-    use viewport::input::Event;
+fn a_light_shows_its_icon_always_and_in_the_selection_colour_when_selected() {
     let light_at = [0.3f32, -0.2, 1.6];
     let doc = Doc {
         quads: vec![Quad::new([0.0; 3], 1.0, None)],
@@ -819,29 +817,26 @@ fn a_light_shows_its_icon_while_selected_or_hovered() {
     let light = (0..editor.scene().objects().len())
         .find(|&i| editor.scene().objects()[i].mesh == viewport::scene::MeshRef::Empty)
         .expect("the light's node is an empty");
-    let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(0.3, -0.2, 1.6));
-    let icon = |editor: &viewport::editor::Editor| meshes.editor_frame(editor).0.overlay.len();
-    // Away from the light, nothing.
-    editor.handle(&Event::CursorMoved { x: x + ICON_RING_PX + 3.0, y });
-    assert_eq!(icon(&editor), 0);
-    // Over it (inside the sun's radius), the icon.
-    editor.handle(&Event::CursorMoved { x: x + ICON_RING_PX - 3.0, y });
-    let hovered = icon(&editor);
-    assert!(hovered > 0);
-    // Selected, the same icon wherever the cursor is (a point light: no
-    // arrow), plus the empty's axis cross.
-    editor.handle(&Event::CursorMoved { x: 2.0, y: 2.0 });
+    let overlay = |editor: &viewport::editor::Editor| meshes.editor_frame(editor).0.overlay;
+    // Away from the cursor and unselected: the icon, in the object's colour.
+    let c = editor.scene().objects()[light].color;
+    let shown = overlay(&editor);
+    assert!(!shown.is_empty());
+    assert!(shown.iter().all(|i| i.color == [c[0], c[1], c[2], 1.0]), "{:?}", shown[0].color);
+    // Selected (the active object): the active outline's colour, and the
+    // empty's axis cross besides.
     editor.set_selection(&[light]);
-    assert!(icon(&editor) > hovered, "the icon and the axis cross");
-    // Hidden, not even hovered.
+    let selected = overlay(&editor);
+    assert!(selected.len() > shown.len(), "the icon and the axis cross");
+    let active = [1.0, 0.85, 0.3, 1.0];
+    assert_eq!(selected.iter().filter(|i| i.color == active).count(), shown.len());
+    // Hidden: nothing.
     assert!(editor.hide_selected());
-    editor.handle(&Event::CursorMoved { x, y });
-    assert_eq!(icon(&editor), 0);
-    // Shown again (and selected, as Alt+H does) it shows; deleted, it is
-    // gone even under the cursor.
+    assert!(overlay(&editor).is_empty());
+    // Shown again (and selected, as Alt+H does) it shows; deleted, it is gone.
     assert!(editor.unhide_all());
-    assert!(icon(&editor) > hovered);
+    assert_eq!(overlay(&editor).len(), selected.len());
     assert!(editor.delete());
-    assert_eq!(icon(&editor), 0);
+    assert!(overlay(&editor).is_empty());
     assert_no_validation_errors(&r);
 }
