@@ -377,13 +377,21 @@ impl SceneMeshes {
                 [o.color[0], o.color[1], o.color[2], 1.0]
             };
             let world = scene.world_matrix(i);
+            // A selected one also shows its cone, range or frustum.
+            let selected = editor.is_selected(i);
             let icon = |v: &crate::math::View| {
                 let mut out = Vec::new();
                 if let Some(l) = o.light() {
                     out.extend(light_icon::light_icon(&l.def().kind, &world, v, color));
+                    if selected {
+                        out.extend(light_icon::light_shape(l, &world, v, color));
+                    }
                 }
-                if o.camera().is_some() {
+                if let Some(c) = o.camera() {
                     out.extend(light_icon::camera_icon(&world, v, color));
+                    if selected {
+                        out.extend(light_icon::camera_shape(c, v.width() / v.height(), &world, v, color));
+                    }
                 }
                 out
             };
