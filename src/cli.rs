@@ -91,7 +91,8 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Drop a .gltf/.glb", "import it under the cursor (one undo step)"),
     ("N", "show / hide the side panel (outliner, transform fields)"),
     ("Toolbar", "gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights (tooltips name the keys)"),
-    ("Side panel", "outliner (drag rows onto a row to reparent, double click to rename, arrows fold),\n                        the active object's name and transform fields, and the Animation\n                        section (clip, play / pause, time) when there are clips"),
+    ("Side panel", "outliner (drag rows onto a row to reparent, double click to rename, arrows fold),\n                        the active object's name and transform fields, its Light or Camera\n                        section, and the Animation section (clip, play / pause, time)\n                        when there are clips"),
+    ("Icons", "of lights and cameras, always drawn; a click or a box selects them; a selected\n                        spot shows its cone, a point light its range, a camera its frustum"),
     ("View widget", "click a ball for that side's view; drag on it to orbit"),
     ("{quit}, close", "quit (with unsaved changes: the first press warns, the second quits)"),
 ];

@@ -106,6 +106,12 @@ fn choices<T: Copy + PartialEq>(
     picked
 }
 
+/// A section's title, with how many objects it edits when several.
+fn title(ui: &mut egui::Ui, what: &str, objects: usize) {
+    ui.separator();
+    ui.strong(if objects > 1 { format!("{what} ({objects} objects)") } else { what.to_string() });
+}
+
 /// A field's width: what the panel leaves after the labels.
 fn field_width(ui: &egui::Ui) -> f32 {
     (ui.available_width() * 0.45).max(ui.spacing().interact_size.x)
@@ -119,8 +125,7 @@ fn light_section(
     trace: &mut UiTrace,
 ) {
     let Some(&(_, _, active)) = lights.last() else { return };
-    ui.separator();
-    ui.strong(if lights.len() > 1 { format!("Light ({} objects)", lights.len()) } else { "Light".into() });
+    title(ui, "Light", lights.len());
     let set = |actions: &mut Vec<Command>, change: &dyn Fn(&mut LightObject)| {
         for &(object, f, mut l) in lights {
             change(&mut l);
@@ -189,9 +194,7 @@ fn light_section(
             }
         }
     });
-    if let Some(message) = unreadable {
-        ui.ctx().data_mut(|d| d.insert_temp(number::unreadable_id(), message));
-    }
+    number::pass_on(ui, unreadable);
 }
 
 fn camera_section(
@@ -202,8 +205,7 @@ fn camera_section(
     trace: &mut UiTrace,
 ) {
     let Some(&(_, _, active)) = cameras.last() else { return };
-    ui.separator();
-    ui.strong(if cameras.len() > 1 { format!("Camera ({} objects)", cameras.len()) } else { "Camera".into() });
+    title(ui, "Camera", cameras.len());
     let set = |actions: &mut Vec<Command>, change: &dyn Fn(&mut CameraObject)| {
         for &(object, f, mut c) in cameras {
             change(&mut c);
@@ -259,7 +261,5 @@ fn camera_section(
             ui.end_row();
         }
     });
-    if let Some(message) = unreadable {
-        ui.ctx().data_mut(|d| d.insert_temp(number::unreadable_id(), message));
-    }
+    number::pass_on(ui, unreadable);
 }

@@ -209,6 +209,14 @@ fn read(text: &str, range: &std::ops::RangeInclusive<f64>) -> Result<f64, String
     Err(format!("Out of range: \"{}\" (from {} to {})", text.trim(), bound(*range.start()), bound(*range.end())))
 }
 
+/// Hands a field's refusal of unreadable text (if any) to the status line
+/// (left under [`unreadable_id`] for the pass to read back).
+pub(super) fn pass_on(ui: &egui::Ui, unreadable: Option<String>) {
+    if let Some(message) = unreadable {
+        ui.ctx().data_mut(|d| d.insert_temp(unreadable_id(), message));
+    }
+}
+
 /// Where a pass leaves the message of a number field's unreadable text,
 /// for [`super::Ui::run`] to show in the status line.
 pub(super) fn unreadable_id() -> egui::Id {

@@ -232,9 +232,7 @@ fn transform_section(
             ui.end_row();
         }
     });
-    if let Some(message) = unreadable {
-        ui.ctx().data_mut(|d| d.insert_temp(number::unreadable_id(), message));
-    }
+    number::pass_on(ui, unreadable);
 }
 
 /// The active object's name as an editable field (`name` in the trace):

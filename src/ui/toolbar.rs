@@ -127,9 +127,7 @@ fn group(g: usize, ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec
                     trace.rects.insert(format!("{name}.error"), px_rect(e, u));
                 }
             }
-            if let Some(message) = unreadable {
-                ui.ctx().data_mut(|d| d.insert_temp(number::unreadable_id(), message));
-            }
+            number::pass_on(ui, unreadable);
             let r = ui
                 .checkbox(&mut snap.absolute, "Abs")
                 .on_hover_text("Absolute snapping: to multiples of the increment");

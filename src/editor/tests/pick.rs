@@ -29,6 +29,21 @@ fn random_transform(rng: &mut StdRng, spread: f64) -> Transform {
     }
 }
 
+/// A shown object named `name` drawing `primitive` with `transform`.
+fn primitive_object(name: String, primitive: Primitive, transform: Transform) -> Object {
+    Object {
+        name: name.into(),
+        mesh: MeshRef::Primitive(primitive),
+        transform,
+        color: [0.5; 3],
+        hidden: false,
+        skin: None,
+        extras: None,
+        origin: None,
+        fixture: None,
+    }
+}
+
 /// 400 objects far from the origin, each under a random earlier one (or a
 /// root), of every primitive (planes are flat boxes).
 fn random_scene(rng: &mut StdRng) -> Scene {
@@ -39,17 +54,7 @@ fn random_scene(rng: &mut StdRng) -> Scene {
         if parent.is_none() {
             transform.position += Vector3::new(2.0e4, -1.0e4, 3.0e4);
         }
-        let object = Object {
-            name: format!("o{i}").into(),
-            mesh: MeshRef::Primitive(Primitive::ALL[i % Primitive::ALL.len()]),
-            transform,
-            color: [0.5; 3],
-            hidden: false,
-            skin: None,
-            extras: None,
-            origin: None,
-            fixture: None,
-        };
+        let object = primitive_object(format!("o{i}"), Primitive::ALL[i % Primitive::ALL.len()], transform);
         scene.push(object, parent).unwrap();
     }
     scene
@@ -171,17 +176,11 @@ fn closed_primitives_wind_counter_clockwise_seen_from_outside() {
 fn rays_pass_through_the_back_of_single_sided_primitives() {
     let mut scene = Scene::default();
     for (name, primitive, x) in [("cube", Primitive::Cube, 0.0), ("plane", Primitive::Plane, 5.0)] {
-        let object = Object {
-            name: name.into(),
-            mesh: MeshRef::Primitive(primitive),
-            transform: Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
-            color: [0.5; 3],
-            hidden: false,
-            skin: None,
-            extras: None,
-            origin: None,
-            fixture: None,
-        };
+        let object = primitive_object(
+            name.to_string(),
+            primitive,
+            Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
+        );
         scene.push(object, None).unwrap();
     }
     let e = Editor::new(scene, 800.0, 600.0);
@@ -206,17 +205,11 @@ fn rays_pass_through_the_back_of_single_sided_primitives() {
 #[test]
 fn a_mirrored_cube_is_still_picked_from_outside_only() {
     let mut scene = Scene::default();
-    let object = Object {
-        name: "mirrored".into(),
-        mesh: MeshRef::Primitive(Primitive::Cube),
-        transform: Transform { scale: Vector3::new(-1.0, 1.0, 1.0), ..Transform::default() },
-        color: [0.5; 3],
-        hidden: false,
-        skin: None,
-        extras: None,
-        origin: None,
-        fixture: None,
-    };
+    let object = primitive_object(
+        "mirrored".to_string(),
+        Primitive::Cube,
+        Transform { scale: Vector3::new(-1.0, 1.0, 1.0), ..Transform::default() },
+    );
     scene.push(object, None).unwrap();
     let e = Editor::new(scene, 800.0, 600.0);
     let ray = |o: [f64; 3], d: [f64; 3]| Ray::new(Point3::from(o), Vector3::from(d)).unwrap();
@@ -234,17 +227,11 @@ fn piles_of_copies_pick_as_the_objects_one_by_one() {
     let mut scene = Scene::default();
     for i in 0..60 {
         let (mesh, x) = if i % 3 == 2 { (Primitive::Sphere, 0.3) } else { (Primitive::Cube, 0.0) };
-        let object = Object {
-            name: format!("o{i}").into(),
-            mesh: MeshRef::Primitive(mesh),
-            transform: Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
-            color: [0.5; 3],
-            hidden: false,
-            skin: None,
-            extras: None,
-            origin: None,
-            fixture: None,
-        };
+        let object = primitive_object(
+            format!("o{i}"),
+            mesh,
+            Transform { position: Vector3::new(x, 0.0, 0.0), ..Transform::default() },
+        );
         scene.push(object, None).unwrap();
     }
     let mut e = Editor::new(scene, 800.0, 600.0);
