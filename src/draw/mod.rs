@@ -412,6 +412,10 @@ impl SceneMeshes {
         if scene_lit {
             frame.lights =
                 lights.iter().filter_map(|(i, def)| PunctualLight::placed(def, &scene.world_matrix(*i))).collect();
+            // Beyond what a frame takes, the lights nearest the camera win.
+            if frame.lights.len() > crate::look::LIGHTS_PER_FRAME {
+                crate::look::nearest_first(&mut frame.lights, &editor.shown_camera().eye);
+            }
         }
         set_lighting(editor, frame);
         frame.lighting.scene_lights = crate::look::SceneLights::from_lit(scene_lit);

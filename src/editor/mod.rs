@@ -267,6 +267,19 @@ impl Editor {
         self.scene.shown_lights().next().is_some()
     }
 
+    /// How many of the scene's shown light objects the frame leaves out
+    /// (more than [`crate::look::LIGHTS_PER_FRAME`] light it; 0 where the
+    /// built-in sun lights it or in the solid mode).
+    pub fn lights_left_out(&self) -> usize {
+        let shown = self.scene.shown_lights().count();
+        let lit = self.lighting.shading == crate::look::Shading::Material && self.lighting.scene_lights.lit(shown > 0);
+        if lit {
+            shown.saturating_sub(crate::look::LIGHTS_PER_FRAME)
+        } else {
+            0
+        }
+    }
+
     /// Whether object `i` is selected (costs the same for any selection size).
     pub fn is_selected(&self, i: usize) -> bool {
         self.selection.contains(i)

@@ -213,6 +213,22 @@ pub struct PunctualLight {
     pub range: Option<f32>,
 }
 
+/// The most punctual lights one frame takes (`docs/spec/lights.md`: at
+/// least 1,024 is the goal; clustered shading is not built yet).
+pub const LIGHTS_PER_FRAME: usize = 8;
+
+/// Orders `lights` as a frame takes them when there are more than
+/// [`LIGHTS_PER_FRAME`]: directional lights first (they reach everything),
+/// then the point and spot lights nearest `eye`; lights alike keep their
+/// order (scene order).
+pub fn nearest_first(lights: &mut [PunctualLight], eye: &nalgebra::Point3<f64>) {
+    let key = |l: &PunctualLight| match l.kind {
+        LightKind::Directional => f64::NEG_INFINITY,
+        _ => (nalgebra::Point3::from(l.position) - eye).norm_squared(),
+    };
+    lights.sort_by(|a, b| key(a).total_cmp(&key(b)));
+}
+
 impl PunctualLight {
     /// `def` placed by the world matrix `world` of its node (a light
     /// shines along its node's -Z); `None` where the matrix leaves no
@@ -477,5 +493,29 @@ mod tests {
             assert!(e.contains(needle), "{text}: {e}");
             assert!(!e.contains('\n'), "{e}");
         }
+    }
+
+    /// Past the limit the frame keeps directional lights, then the point
+    /// and spot lights nearest the eye; lights alike keep scene order.
+    #[test]
+    fn the_lights_nearest_the_eye_come_first() {
+        let light = |kind: LightKind, x: f64| PunctualLight {
+            kind,
+            position: [x, 0.0, 0.0],
+            direction: [0.0, -1.0, 0.0],
+            color: [1.0; 3],
+            intensity: x as f32,
+            range: None,
+        };
+        let mut lights = vec![
+            light(LightKind::Point, 5.0),
+            light(LightKind::Spot { inner: 0.1, outer: 0.5 }, 1.0),
+            light(LightKind::Point, -3.0),
+            light(LightKind::Directional, 40.0),
+            light(LightKind::Point, 3.0),
+        ];
+        nearest_first(&mut lights, &nalgebra::Point3::origin());
+        let order: Vec<f32> = lights.iter().map(|l| l.intensity).collect();
+        assert_eq!(order, [40.0, 1.0, -3.0, 3.0, 5.0]);
     }
 }

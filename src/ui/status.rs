@@ -1,6 +1,6 @@
 //! The status line's text: the live change during a drag, a typed
-//! number with what it means, a notice, the ruler's distance, else counts
-//! and the frame time.
+//! number with what it means, a notice, the ruler's distance, else counts,
+//! the frame time and how many lights the frame leaves out.
 
 use crate::editor::Editor;
 use crate::gizmo::Delta;
@@ -43,7 +43,16 @@ pub fn status_text(editor: &Editor, frame_ms: f64, notice: Option<&str>) -> Stri
             None => "Ruler: drag from one point to another (V: vertices, M: ruler off)".into(),
         };
     }
-    format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms)
+    let counts =
+        format!("{} selected | {} objects | {:.2} ms", editor.selection().len(), editor.scene().len(), frame_ms);
+    match editor.lights_left_out() {
+        0 => counts,
+        n => format!(
+            "{counts} | {n} light{} left out (the nearest {} light the frame)",
+            if n == 1 { "" } else { "s" },
+            crate::look::LIGHTS_PER_FRAME
+        ),
+    }
 }
 
 /// A number typed during a drag with what it means: `Move X: 2.5 m`,

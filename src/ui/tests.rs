@@ -75,6 +75,35 @@ fn status_text_names_the_drag_or_the_counts() {
     assert_eq!(status_text(&editor, 1.5, None), "0 selected | 6 objects | 1.50 ms");
 }
 
+/// More shown light objects than a frame takes: the status line says how
+/// many are left out, in the material mode while they light the frame.
+#[test]
+fn the_status_line_counts_the_lights_a_frame_leaves_out() {
+    let objects: Vec<String> = (0..11)
+        .map(|k| {
+            format!(r#"{{ "name": "l{k}", "mesh": null, "position": [{k}, 2, 0], "light": {{ "type": "point" }} }}"#)
+        })
+        .collect();
+    let json = format!(r#"{{ "objects": [{}] }}"#, objects.join(","));
+    let mut editor = Editor::new(Scene::from_json(&json, std::path::Path::new(".")).unwrap(), 800.0, 500.0);
+    let over = 11 - crate::look::LIGHTS_PER_FRAME;
+    assert_eq!(
+        status_text(&editor, 1.5, None),
+        format!("0 selected | 11 objects | 1.50 ms | {over} lights left out (the nearest 8 light the frame)")
+    );
+    // The built-in sun instead, or the solid mode: none left out.
+    editor.lighting.scene_lights = crate::look::SceneLights::Off;
+    assert_eq!(status_text(&editor, 1.5, None), "0 selected | 11 objects | 1.50 ms");
+    editor.lighting.scene_lights = crate::look::SceneLights::Auto;
+    editor.lighting.shading = crate::look::Shading::Solid;
+    assert_eq!(editor.lights_left_out(), 0);
+    editor.lighting.shading = crate::look::Shading::Material;
+    // Hiding all but eight: none left out.
+    editor.set_selection(&(0..over).collect::<Vec<_>>());
+    assert!(editor.hide_selected());
+    assert_eq!(editor.lights_left_out(), 0);
+}
+
 #[test]
 fn a_new_scale_factor_rescales_the_ui_and_the_gizmo() {
     let (mut editor, mut ui) = setup(false);

@@ -589,3 +589,27 @@ fn light_and_camera_icons_are_drawn_clicked_and_boxed() {
     }
     assert!(near > 30 && far == 0, "{near} pixels of the icon about its centre, {far} elsewhere");
 }
+
+/// Past the eight lights a frame takes, the lights nearest the camera win:
+/// a strong lamp near the cube, last in scene order after eight weak far
+/// ones, still lights it (the picture is brighter there than without it).
+#[test]
+fn past_the_limit_the_lights_nearest_the_camera_light_the_frame() {
+    use crate::support::replay::screenshot;
+    let scene = |near: bool| {
+        let mut objects = vec![json!({ "name": "box", "mesh": "cube" })];
+        for k in 0..8 {
+            objects.push(json!({ "name": format!("far{k}"), "mesh": null, "position": [100 + k, 50, 100],
+                                 "light": { "type": "point", "intensity": 1 } }));
+        }
+        if near {
+            objects.push(json!({ "name": "near", "mesh": null, "position": [0, 1.5, 2],
+                                 "light": { "type": "point", "intensity": 40 } }));
+        }
+        json!({ "camera": { "eye": [0, 1, 6], "target": [0, 0, 0] }, "objects": objects })
+    };
+    let script = json!({ "size": [160, 120], "events": [] });
+    let (lit, unlit) = (screenshot(&scene(true), &script, &[]), screenshot(&scene(false), &script, &[]));
+    let (a, b) = (brightness(&lit, 80, 62, 3), brightness(&unlit, 80, 62, 3));
+    assert!(a > 1.3 * b + 10.0, "the near lamp lights the cube: {a} against {b}");
+}

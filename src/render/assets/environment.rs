@@ -9,7 +9,7 @@ pub(crate) use crate::look::brdf::{brdf_lut, compute_brdf_lut, half, LUT_SIZE};
 use crate::look::{Environment, LightKind, Lighting, PunctualLight, SceneLights, Shading, ToneMapping};
 
 /// The most scene lights a frame lights with (the scene shader's array).
-pub(crate) const MAX_LIGHTS: usize = 8;
+pub(crate) const MAX_LIGHTS: usize = crate::look::LIGHTS_PER_FRAME;
 
 /// A scene light's four rows of the lighting block, in view space.
 fn light_rows(light: &PunctualLight, view: &Matrix4<f64>) -> [[f32; 4]; 4] {
