@@ -36,12 +36,8 @@ pub const CAMERA_RADIUS_PX: f64 = 8.0;
 /// the eye, opening along the view. Empty where the eye is behind a
 /// perspective view's eye or the object's axes are degenerate.
 pub fn camera_icon(world: &Matrix4<f64>, view: &View, color: [f32; 4]) -> Vec<OverlayInstance> {
-    let at = Point3::new(world[(0, 3)], world[(1, 3)], world[(2, 3)]);
+    let Some((at, f, _, r)) = frame_of(world) else { return Vec::new() };
     let Some(wpp) = view.world_per_pixel(&at) else { return Vec::new() };
-    let look = -world.fixed_view::<3, 1>(0, 2).into_owned();
-    let up = world.fixed_view::<3, 1>(0, 1).into_owned();
-    let (Some(f), Some(u)) = (look.try_normalize(1e-12), up.try_normalize(1e-12)) else { return Vec::new() };
-    let Some(r) = f.cross(&u).try_normalize(1e-12) else { return Vec::new() };
     let (len, radius) = (CAMERA_LENGTH_PX * wpp, CAMERA_RADIUS_PX * wpp);
     // The cone's base at the far end, its apex (canonical +Y) at the eye.
     let x = r * radius;
@@ -84,60 +80,6 @@ pub fn light_icon(kind: &LightKind, world: &Matrix4<f64>, view: &View, color: [f
     let tip = at + d * (len - 8.0 * wpp);
     out.push(piece(MeshKind::Cone, columns(side * (4.0 * wpp), d * (8.0 * wpp), other * (4.0 * wpp), tip), color));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::math::{Camera, DepthMode, Projection};
-
-    fn view() -> View {
-        let cam = Camera {
-            eye: Point3::new(0.0, 1.0, 8.0),
-            target: Point3::origin(),
-            up: Vector3::y(),
-            projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.1, far: 100.0 },
-        };
-        View::new(cam, 800.0, 600.0, DepthMode::Reversed).unwrap()
-    }
-
-    /// The screen point of a canonical-mesh point under an instance's model.
-    fn screen(v: &View, i: &OverlayInstance, p: [f64; 3]) -> nalgebra::Point2<f64> {
-        v.world_to_screen(&i.model.transform_point(&Point3::from(p))).unwrap()
-    }
-
-    #[test]
-    fn the_sun_is_its_size_in_pixels_and_the_arrow_follows_the_nodes_minus_z() {
-        let v = view();
-        // A spot at (1, 2, 0) turned -90 degrees about +X: its +Z becomes
-        // world +Y, so it shines along -Y.
-        let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2);
-        let world = Matrix4::new_translation(&Vector3::new(1.0, 2.0, 0.0)) * turn.to_homogeneous();
-        let icon = light_icon(&LightKind::Spot { inner: 0.1, outer: 0.4 }, &world, &v, [1.0; 4]);
-        let kinds: Vec<MeshKind> = icon.iter().map(|i| i.mesh).collect();
-        assert_eq!(kinds[0], MeshKind::Disc);
-        assert_eq!(&kinds[9..], [MeshKind::Shaft, MeshKind::Cone]);
-        let centre = v.world_to_screen(&Point3::new(1.0, 2.0, 0.0)).unwrap();
-        // The dot's edge (canonical radius 1 along its x) is 4.5 px out,
-        // each ray's outer end 10 px.
-        let edge = screen(&v, &icon[0], [1.0, 0.0, 0.0]);
-        assert!(((edge - centre).norm() - ICON_DOT_PX).abs() < 0.05, "{}", (edge - centre).norm());
-        for ray in &icon[1..9] {
-            let end = screen(&v, ray, [0.0, 1.0, 0.0]);
-            assert!(((end - centre).norm() - ICON_RING_PX).abs() < 0.1, "{}", (end - centre).norm());
-        }
-        let icon = &icon[8..];
-        // The cone's apex lies below the centre on screen (world -Y
-        // projects downwards; within a pixel sideways, the camera looking
-        // slightly down), 34 px away.
-        let apex = screen(&v, &icon[2], [0.0, 1.0, 0.0]);
-        assert!((apex.x - centre.x).abs() < 1.0 && apex.y > centre.y, "{apex} {centre}");
-        assert!(((apex - centre).norm() - ICON_ARROW_PX).abs() < 1.5, "{}", (apex - centre).norm());
-        // A point light: the sun alone, no arrow.
-        let point = light_icon(&LightKind::Point, &world, &v, [1.0; 4]);
-        assert_eq!(point.len(), 9);
-        assert!(point[1..].iter().all(|p| p.mesh == MeshKind::Shaft));
-    }
 }
 
 /// How thick (px) the lines of a selected light's cone or range and a
@@ -264,19 +206,57 @@ pub fn camera_shape(
 }
 
 #[cfg(test)]
-mod shape_tests {
+mod tests {
     use super::*;
     use crate::math::{Camera, DepthMode, Projection};
     use crate::scene::fixture::{CameraObject, LightObject, LightType};
 
     fn view() -> View {
         let cam = Camera {
-            eye: Point3::new(3.0, 4.0, 9.0),
+            eye: Point3::new(0.0, 1.0, 8.0),
             target: Point3::origin(),
             up: Vector3::y(),
             projection: Projection::Perspective { fov_y: 50f64.to_radians(), near: 0.1, far: 100.0 },
         };
         View::new(cam, 800.0, 600.0, DepthMode::Reversed).unwrap()
+    }
+
+    /// The screen point of a canonical-mesh point under an instance's model.
+    fn screen(v: &View, i: &OverlayInstance, p: [f64; 3]) -> nalgebra::Point2<f64> {
+        v.world_to_screen(&i.model.transform_point(&Point3::from(p))).unwrap()
+    }
+
+    #[test]
+    fn the_sun_is_its_size_in_pixels_and_the_arrow_follows_the_nodes_minus_z() {
+        let v = view();
+        // A spot at (1, 2, 0) turned -90 degrees about +X: its +Z becomes
+        // world +Y, so it shines along -Y.
+        let turn = nalgebra::Rotation3::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2);
+        let world = Matrix4::new_translation(&Vector3::new(1.0, 2.0, 0.0)) * turn.to_homogeneous();
+        let icon = light_icon(&LightKind::Spot { inner: 0.1, outer: 0.4 }, &world, &v, [1.0; 4]);
+        let kinds: Vec<MeshKind> = icon.iter().map(|i| i.mesh).collect();
+        assert_eq!(kinds[0], MeshKind::Disc);
+        assert_eq!(&kinds[9..], [MeshKind::Shaft, MeshKind::Cone]);
+        let centre = v.world_to_screen(&Point3::new(1.0, 2.0, 0.0)).unwrap();
+        // The dot's edge (canonical radius 1 along its x) is 4.5 px out,
+        // each ray's outer end 10 px.
+        let edge = screen(&v, &icon[0], [1.0, 0.0, 0.0]);
+        assert!(((edge - centre).norm() - ICON_DOT_PX).abs() < 0.05, "{}", (edge - centre).norm());
+        for ray in &icon[1..9] {
+            let end = screen(&v, ray, [0.0, 1.0, 0.0]);
+            assert!(((end - centre).norm() - ICON_RING_PX).abs() < 0.1, "{}", (end - centre).norm());
+        }
+        let icon = &icon[8..];
+        // The cone's apex lies below the centre on screen (world -Y
+        // projects downwards; within a pixel sideways, the camera looking
+        // slightly down), 34 px away.
+        let apex = screen(&v, &icon[2], [0.0, 1.0, 0.0]);
+        assert!((apex.x - centre.x).abs() < 1.0 && apex.y > centre.y, "{apex} {centre}");
+        assert!(((apex - centre).norm() - ICON_ARROW_PX).abs() < 1.5, "{}", (apex - centre).norm());
+        // A point light: the sun alone, no arrow.
+        let point = light_icon(&LightKind::Point, &world, &v, [1.0; 4]);
+        assert_eq!(point.len(), 9);
+        assert!(point[1..].iter().all(|p| p.mesh == MeshKind::Shaft));
     }
 
     /// The ends of a line instance (canonical shaft from y = 0 to 1).

@@ -369,16 +369,16 @@ impl SceneMeshes {
         let lights: Vec<(usize, crate::look::LightDef)> = scene.shown_lights().map(|(i, l)| (i, l.def())).collect();
         for i in editor.icon_objects() {
             let Some(o) = scene.get(i) else { continue };
+            // A selected one also shows its cone, range or frustum.
+            let selected = editor.is_selected(i);
             let color = if editor.active() == Some(i) {
                 crate::render::passes::outline::ACTIVE_OUTLINE
-            } else if editor.is_selected(i) {
+            } else if selected {
                 crate::render::passes::outline::SELECTED_OUTLINE
             } else {
                 [o.color[0], o.color[1], o.color[2], 1.0]
             };
             let world = scene.world_matrix(i);
-            // A selected one also shows its cone, range or frustum.
-            let selected = editor.is_selected(i);
             let icon = |v: &crate::math::View| {
                 let mut out = Vec::new();
                 if let Some(l) = o.light() {

@@ -7,7 +7,7 @@
 //! go on from the editor camera (moving it leaves it
 //! first). Ctrl+Alt+Numpad0 moves the active camera object to the view.
 
-use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 use super::Editor;
 use crate::math::{Camera, Projection, Transform};
@@ -57,12 +57,8 @@ impl Editor {
         if self.gizmo.is_dragging() {
             return false;
         }
-        let first = || {
-            self.scene
-                .fixture_ids()
-                .find(|&i| !self.scene.is_hidden(i) && self.scene.get(i).is_some_and(|o| o.camera().is_some()))
-        };
-        let id = self.active().filter(|&i| self.scene.get(i).is_some_and(|o| o.camera().is_some())).or_else(first);
+        let first = || self.scene.fixture_ids().find(|&i| !self.scene.is_hidden(i) && self.has_camera(i));
+        let id = self.active().filter(|&i| self.has_camera(i)).or_else(first);
         let Some(id) = id else {
             self.message = Some("No camera object to look through (Shift+A adds one)".into());
             return false;
@@ -78,6 +74,11 @@ impl Editor {
         true
     }
 
+    /// Whether object `i` carries a camera.
+    fn has_camera(&self, i: usize) -> bool {
+        self.scene.get(i).is_some_and(|o| o.camera().is_some())
+    }
+
     /// Leaves the camera view (the editor camera is as it was before).
     pub(super) fn leave_camera_view(&mut self) {
         self.through = None;
@@ -87,18 +88,12 @@ impl Editor {
     /// world origin to the eye, its -Z along the view, its +Y up; its scale
     /// kept), one undo step; the view then looks through it.
     pub fn camera_to_view(&mut self) -> bool {
-        let Some(id) = self.active().filter(|&i| self.scene.get(i).is_some_and(|o| o.camera().is_some())) else {
+        let Some(id) = self.active().filter(|&i| self.has_camera(i)) else {
             self.message = Some("Select a camera object to move to the view".into());
             return false;
         };
         let view = self.shown_camera();
-        let back = (view.eye - view.target).normalize();
-        let right = view.up.cross(&back).normalize();
-        let up = back.cross(&right);
-        let world_rotation =
-            UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(Matrix3::from_columns(&[
-                right, up, back,
-            ])));
+        let world_rotation = super::organise::facing(view.target - view.eye, view.up);
         let before = self.scene.objects()[id].transform;
         let parent = self.scene.parent_world_matrix(id);
         let Some(inv) = parent.try_inverse() else { return false };

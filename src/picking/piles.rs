@@ -57,6 +57,13 @@ impl Piles {
         (pile.keeper == keeper).then_some(&pile.ids)
     }
 
+    /// The ids a leaf held by `leaf_id` stands for: its pile's, ascending,
+    /// or `leaf_id` alone.
+    pub fn ids_of(&self, leaf_id: u32) -> impl Iterator<Item = u32> + '_ {
+        let pile = if self.is_empty() { None } else { self.of_keeper(leaf_id) };
+        pile.into_iter().flatten().copied().chain(pile.is_none().then_some(leaf_id))
+    }
+
     /// Whether `id` is in a pile without holding its leaf.
     pub fn is_member(&self, id: u32) -> bool {
         self.pile_of.get(&id).and_then(|k| self.piles.get(k)).is_some_and(|p| p.keeper != id)

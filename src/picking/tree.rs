@@ -472,8 +472,7 @@ impl BoxTree {
                 let Some(&leaf_id) = prim_indices.get(p as usize) else {
                     continue;
                 };
-                let pile = if piles.is_empty() { None } else { piles.of_keeper(leaf_id) };
-                let ids = pile.into_iter().flatten().copied().chain(pile.is_none().then_some(leaf_id));
+                let ids = piles.ids_of(leaf_id);
                 // A pile's ids share one box and one exact answer: its
                 // lowest shown and kept id's (the others would tie and lose).
                 let Some(id) =
@@ -530,9 +529,7 @@ impl BoxTree {
             if node.is_leaf() {
                 for p in node.first_index..node.first_index + node.prim_count {
                     let Some(&leaf_id) = self.bvh.primitive_indices.get(p as usize) else { continue };
-                    let pile = if self.piles.is_empty() { None } else { self.piles.of_keeper(leaf_id) };
-                    let ids = pile.into_iter().flatten().copied().chain(pile.is_none().then_some(leaf_id));
-                    for id in ids.map(|id| id as usize) {
+                    for id in self.piles.ids_of(leaf_id).map(|id| id as usize) {
                         if id < self.len && !self.is_parked(id) {
                             f(id);
                         }

@@ -14,7 +14,7 @@ pub const LIGHT_HEIGHT: f64 = 2.0;
 
 /// The rotation that turns local -Z (where lights shine and cameras look)
 /// to `dir`, keeping +Y as near `up` as it can.
-fn facing(dir: Vector3<f64>, up: Vector3<f64>) -> UnitQuaternion<f64> {
+pub(in crate::editor) fn facing(dir: Vector3<f64>, up: Vector3<f64>) -> UnitQuaternion<f64> {
     let up = if dir.cross(&up).norm() < 1e-9 * dir.norm() { Vector3::z() } else { up };
     UnitQuaternion::face_towards(&-dir, &up)
 }

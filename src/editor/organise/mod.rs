@@ -4,6 +4,7 @@
 //! dropping to the floor in `floor`. Each change is one undo step.
 
 mod fixtures;
+pub(in crate::editor) use fixtures::facing;
 mod floor;
 mod parenting;
 #[cfg(test)]
