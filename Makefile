@@ -75,6 +75,10 @@ screenshots: build
 	  --headless --size 800x600 --screenshot docs/flight-helmet.png
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- ../shared/real-assets/FlightHelmet/FlightHelmet.gltf \
 	  --lighting assets/lighting-solid.json --headless --size 800x600 --screenshot docs/flight-helmet-solid.png
+	# The same before assets/sky.hdr, drawn behind it (lighting.background "environment").
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- ../shared/real-assets/FlightHelmet/FlightHelmet.gltf \
+	  --lighting assets/lighting-sky-behind.json --replay assets/helmet-behind-script.json --headless --no-ui \
+	  --size 800x500 --screenshot docs/flight-helmet-sky-behind.png
 	# The Khronos fox (../shared) posed by its joint objects: neck and tail turned in the scene file.
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- assets/fox-posed.json \
 	  --headless --no-ui --size 800x500 --screenshot docs/fox-posed.png

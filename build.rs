@@ -1,6 +1,7 @@
 //! Compiles every GLSL shader in `shaders/` to SPIR-V with shaderc.
 //!
-//! The stage comes from the file extension (`.vert`, `.frag`, `.comp`). Each
+//! The stage comes from the file extension (`.vert`, `.frag`, `.comp`);
+//! `.glsl` files are code the others `#include`. Each
 //! output lands in `$OUT_DIR/<file name>.spv` and is embedded by
 //! `render::shaders` with `include_bytes!`. A compile error fails the build
 //! with shaderc's message, which names the file and line.
@@ -31,15 +32,22 @@ fn main() {
     entries.sort();
 
     for path in entries {
+        println!("cargo:rerun-if-changed={}", path.display());
         let Some(kind) = stage_of(&path) else {
             continue;
         };
-        println!("cargo:rerun-if-changed={}", path.display());
         let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let mut options = shaderc::CompileOptions::new().expect("shaderc options");
         options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);
         options.set_warnings_as_errors();
+        // `#include "x.glsl"` reads shaders/x.glsl (shared code, not a stage).
+        options.set_include_callback(|name, _kind, _from, _depth| {
+            let path = shader_dir.join(name);
+            fs::read_to_string(&path)
+                .map(|content| shaderc::ResolvedInclude { resolved_name: path.display().to_string(), content })
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
         let file_name = path.display().to_string();
         match compiler.compile_into_spirv(&source, kind, &file_name, "main", Some(&options)) {
             Ok(artifact) => {

@@ -90,7 +90,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("{recover}", "recover the autosave offered on opening (one undo step)"),
     ("Drop a .gltf/.glb", "import it under the cursor (one undo step)"),
     ("N", "show / hide the side panel (outliner, transform fields)"),
-    ("Toolbar", "gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights (tooltips name the keys)"),
+    ("Toolbar", "gizmo mode, space, pivot, snapping, depth, projection, shading, scene lights, World (environment, background, exposure; tooltips name the keys)"),
     ("Side panel", "outliner (drag rows onto a row to reparent, double click to rename, arrows fold),\n                        the active object's name and transform fields, its Light or Camera\n                        section, and the Animation section (clip, play / pause, time)\n                        when there are clips"),
     ("Icons", "of lights and cameras, always drawn; a click or a box selects them; a selected\n                        spot shows its cone, a point light its range, a camera its frustum"),
     ("View widget", "click a ball for that side's view; drag on it to orbit"),
@@ -181,6 +181,7 @@ pub struct Cli {
     pub recover: bool,
     /// Shading mode and lights: a JSON file holding the replay script's
     /// `lighting` object (docs/spec/materials.md); every field optional.
+    /// It replaces the scene file's `lighting` for this run.
     #[arg(long, value_name = "FILE.json")]
     pub lighting: Option<PathBuf>,
     /// Key bindings: a JSON file of chords and commands over the defaults
@@ -297,8 +298,8 @@ fn run(cli: &Cli) -> Result<u32, Error> {
         return Ok(0);
     }
     let lighting = match &cli.lighting {
-        Some(path) => crate::look::Lighting::read(path).map_err(Error::Lighting)?,
-        None => crate::look::Lighting::default(),
+        Some(path) => Some(crate::look::Lighting::read(path).map_err(Error::Lighting)?),
+        None => None,
     };
     let options = Options {
         lighting,

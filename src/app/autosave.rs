@@ -169,8 +169,10 @@ impl Autosaver {
                     let path = self.path.clone();
                     // An animation pose is not saved: the posed objects' own transforms are.
                     let rest = editor.rest_transforms();
+                    let lighting = editor.lighting_to_save();
                     self.worker = Some(std::thread::spawn(move || {
                         let mut scene = copied.into_scene();
+                        scene.lighting = lighting;
                         for (i, t) in rest {
                             if let Some(o) = scene.object_mut(i) {
                                 *o.transform = t;

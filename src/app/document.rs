@@ -122,6 +122,9 @@ impl Document {
     fn dress_paths(&self, ui: &mut Ui) {
         ui.export_default = crate::scene::gltf::export::default_path(self.save.path()).display().to_string();
         ui.save_default = self.save.path().map_or_else(|| "scene.json".into(), |p| p.display().to_string());
+        let folder = self.save.path().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty());
+        let assets = std::path::Path::new("assets");
+        ui.environments = crate::ui::environment_menu::environment_files(&[folder.unwrap_or(assets), assets]);
     }
 
     /// Carries out a file command (`outcome`: the dialogs' keys and their
@@ -176,8 +179,9 @@ impl Document {
         let Some((doc, mut new_editor, loaded)) = replaced else { return Ok(FileStep::Done) };
         ui.scale_gizmo(&mut new_editor);
         ui.settle(&mut new_editor);
-        // The view's settings and the key map stay with the window, not the file.
-        new_editor.lighting = editor.lighting;
+        // The key map stays with the window, not the file; so does the
+        // lighting, unless the new scene has its own.
+        new_editor.lighting = new_editor.scene().lighting.unwrap_or(editor.lighting);
         new_editor.keymap = std::mem::take(&mut editor.keymap);
         *editor = new_editor;
         *self = doc;

@@ -43,8 +43,10 @@ pub struct Options {
     /// Seconds between the window's autosaves while the scene has unsaved
     /// changes; 0 turns autosaving off (`--autosave-secs`).
     pub autosave_secs: f64,
-    /// The shading mode and lights to start with (`--lighting`).
-    pub lighting: crate::look::Lighting,
+    /// The shading mode and lights to start with (`--lighting`), in place
+    /// of the scene file's `lighting`; `None`: the scene file's, else the
+    /// defaults.
+    pub lighting: Option<crate::look::Lighting>,
     /// The key map in force (`--keymap`, the user's key map file).
     pub keymap: crate::editor::KeyMap,
 }
@@ -61,7 +63,7 @@ impl Default for Options {
             culling: Culling::Auto,
             recover: false,
             autosave_secs: crate::app::autosave::DEFAULT_SECS,
-            lighting: crate::look::Lighting::default(),
+            lighting: None,
             keymap: crate::editor::KeyMap::default(),
         }
     }

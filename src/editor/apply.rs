@@ -96,6 +96,7 @@ impl Editor {
             Edit::Transform { objects, before, after } => {
                 self.write_transforms(objects, if forward { after } else { before });
             }
+            Edit::Lighting { before, after } => self.lighting = **if forward { after } else { before },
             Edit::Hide { objects, before, after, selection_before, selection_after } => {
                 self.write_hidden(objects, if forward { after } else { before });
                 self.selection.set(if forward { selection_after } else { selection_before }.iter().copied());

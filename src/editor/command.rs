@@ -72,6 +72,12 @@ pub enum Command {
     /// Object `object`'s light and camera as a panel field edits them
     /// (the panel makes the undo step when the field is left).
     SetFixture { object: usize, fixture: Fixture },
+    /// The scene's lighting becomes this (the toolbar's environment menu):
+    /// one undo step.
+    SetLighting(crate::look::Lighting),
+    /// The lighting shown as a slider is dragged: no undo step until the
+    /// [`Command::SetLighting`] that ends the drag.
+    PreviewLighting(crate::look::Lighting),
     /// Moves the active camera object to the view (Ctrl+Alt+Numpad0).
     CameraToView,
     /// The single view <-> the quad view (Ctrl+Alt+Q).
@@ -368,6 +374,8 @@ impl Editor {
             Command::ToggleProjection => return self.toggle_projection(),
             Command::CameraView => return self.look_through_camera(),
             Command::SetFixture { object, fixture } => return self.set_fixture(object, fixture),
+            Command::SetLighting(l) => return self.set_lighting(l),
+            Command::PreviewLighting(l) => return self.preview_lighting(l),
             Command::CameraToView => return self.camera_to_view(),
             Command::ToggleQuadView => return self.toggle_quad(),
             Command::TogglePlay => return self.toggle_playing(),

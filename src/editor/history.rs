@@ -45,6 +45,9 @@ pub enum Edit {
     Rename { object: usize, before: String, after: String, skins: Vec<SkinChange> },
     /// Several edits as one step, applied in order and reverted in reverse.
     Group(Vec<Edit>),
+    /// The scene's lighting before and after (the toolbar's environment
+    /// menu, a script's `lighting` event).
+    Lighting { before: Box<crate::look::Lighting>, after: Box<crate::look::Lighting> },
 }
 
 /// A skinned object's skin before and after a delete.

@@ -127,6 +127,8 @@ pub struct Editor {
     pub depth: DepthMode,
     /// The shading mode and what lights the scene (Z toggles the mode).
     pub lighting: Lighting,
+    /// The lighting before the previews of a slider being dragged.
+    lighting_before: Option<Lighting>,
     size: (f64, f64),
     pub gizmo: Gizmo,
     /// Snapping switched on (the toolbar): drags snap as if Ctrl were held.
@@ -188,6 +190,7 @@ impl Editor {
             camera,
             depth: DepthMode::Reversed,
             lighting: Lighting::default(),
+            lighting_before: None,
             size: (width, height),
             gizmo: Gizmo::new(GizmoConfig::default()),
             snap_on: false,
@@ -224,7 +227,42 @@ impl Editor {
         let mut scene = self.scene_at_rest().into_owned();
         scene.set_local_view(None);
         scene.camera = Some(self.camera_to_save());
+        scene.lighting = self.lighting_to_save();
         scene
+    }
+
+    /// The lighting a saved file (or an autosave) holds: the lighting,
+    /// where the file had one or it differs from the defaults.
+    pub fn lighting_to_save(&self) -> Option<Lighting> {
+        let kept = self.lighting != Lighting::default() || self.scene.lighting.is_some();
+        kept.then_some(self.lighting)
+    }
+
+    /// The scene's lighting becomes `l` (the environment, the background,
+    /// exposure...): one undo step, none where nothing changes.
+    /// After previews ([`Editor::preview_lighting`]) the step goes from
+    /// the lighting before the first of them.
+    pub fn set_lighting(&mut self, l: Lighting) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let before = self.lighting_before.take().unwrap_or(self.lighting);
+        if l != before {
+            self.history.push(Edit::Lighting { before: Box::new(before), after: Box::new(l) });
+        }
+        self.lighting = l;
+        true
+    }
+
+    /// Shows lighting `l` without an undo step (a slider being dragged);
+    /// the [`Editor::set_lighting`] that follows makes the one step.
+    pub fn preview_lighting(&mut self, l: Lighting) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        self.lighting_before.get_or_insert(self.lighting);
+        self.lighting = l;
+        true
     }
 
     /// The camera a saved file (or an autosave) holds: the one from before

@@ -189,7 +189,7 @@ impl Editor {
             let t = -o.y / d.y;
             (d.y != 0.0 && t.is_finite() && t > 0.0 && (ray.at(t) - o).norm() <= GROUND_REACH).then(|| ray.at(t))
         });
-        ground.unwrap_or(self.camera.target)
+        ground.unwrap_or(self.shown_camera().target)
     }
 
     /// The vertex of the drawn meshes of the objects `keep` accepts whose

@@ -55,8 +55,12 @@ pub fn read_script(path: &Path, scene: &Scene) -> Result<Script, Error> {
             _ => {}
         }
     }
-    // So are `.hdr` environments; the file is read (and prefiltered) now.
-    if let Some(l) = &mut script.lighting {
+    // So are `.hdr` environments; the files are read (and prefiltered) now.
+    let events = script.steps.iter_mut().filter_map(|s| match s {
+        Step::Lighting(l) => Some(&mut **l),
+        _ => None,
+    });
+    for l in script.lighting.iter_mut().chain(events) {
         l.relative_to(dir);
         l.over(&crate::look::Lighting::default()).map_err(|problem| Error::Script {
             path: path.to_path_buf(),
@@ -90,7 +94,7 @@ pub fn run(options: &Options, outputs: &Outputs) -> Result<u32, Error> {
     }
     let size = script.as_ref().and_then(|s| s.size).unwrap_or(options.size);
     let (doc, mut editor, loaded) = Document::open(opened, size, options.depth)?;
-    editor.lighting = options.lighting;
+    editor.lighting = options.lighting.or(editor.scene().lighting).unwrap_or_default();
     editor.keymap = options.keymap.clone();
     if let Some(s) = &script {
         prepare(&mut editor, s);
@@ -278,6 +282,7 @@ pub fn trace_line(editor: &Editor, index: usize) -> TraceLine {
         views: editor.views().iter().map(|v| TraceView { rect: v.rect, camera: camera_to_file(&v.camera) }).collect(),
         ui: None,
         animation: editor.animation().map(|a| crate::headless::script::TraceAnimation { clip: a.name, time: a.time }),
+        lighting: editor.lighting.to_json(),
     }
 }
 
@@ -388,6 +393,12 @@ fn editor_step(
                     ui.advance(f64::from(n - k) * SCRIPT_FRAME_SECONDS);
                     break;
                 }
+            }
+        }
+        Step::Lighting(l) => {
+            // Checked (and its files read) when the script was read.
+            if let Ok(l) = l.over(&editor.lighting) {
+                editor.set_lighting(l);
             }
         }
         Step::Input(..) | Step::Export { .. } | Step::Reload | Step::Add(_) => {}

@@ -106,6 +106,9 @@ struct EventFile {
     /// A clip's pose at a time (`null`: the rest pose), `docs/spec/materials.md`.
     #[serde(default, deserialize_with = "present")]
     animation: Option<Option<AnimationFile>>,
+    /// A `lighting` object applied over the scene's lighting as one undo
+    /// step (as the toolbar's environment menu does).
+    lighting: Option<LightingFile>,
     mods: Option<Vec<String>>,
 }
 
@@ -171,6 +174,8 @@ pub enum Step {
     Filter(String),
     /// Show a clip's pose (`None`: return to the rest pose).
     Animation(Option<AnimationStep>),
+    /// The scene's lighting changed as this object says (one undo step).
+    Lighting(Box<LightingFile>),
 }
 
 /// A validated replay script.
@@ -283,6 +288,13 @@ impl EventFile {
                 return Err("add takes no mods".into());
             }
             steps.push(Step::Add(name.clone()));
+        }
+        if let Some(l) = &self.lighting {
+            if self.mods.is_some() {
+                return Err("lighting takes no mods".into());
+            }
+            l.check()?;
+            steps.push(Step::Lighting(Box::new(l.clone())));
         }
         if let Some(text) = &self.filter {
             if self.mods.is_some() {
@@ -504,6 +516,10 @@ pub struct TraceLine {
     /// The animation pose shown after the event (`null`: the rest pose).
     #[serde(default)]
     pub animation: Option<TraceAnimation>,
+    /// The scene's lighting after the event, every field as a `lighting`
+    /// object writes it (`docs/spec/lights.md`).
+    #[serde(default)]
+    pub lighting: serde_json::Value,
 }
 
 /// The animation pose a trace line reports: the clip's name and the time

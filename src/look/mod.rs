@@ -128,13 +128,32 @@ pub struct Lighting {
     pub sun: Option<Sun>,
     pub exposure_ev: f32,
     pub tone_mapping: ToneMapping,
-    /// The displayed sRGB colour of empty pixels; `None`: the program's
-    /// own background.
-    pub background: Option<[f32; 3]>,
+    /// What empty pixels show.
+    pub background: Background,
+    /// How blurred an environment background is: 0 sharp, 1 the most
+    /// blurred prefiltered level.
+    pub background_blur: f32,
+    /// The environment (light and background) turned about +Y by this
+    /// many degrees, counter-clockwise seen from above.
+    pub environment_rotation_deg: f32,
     pub grid: bool,
     /// Which lights light the material mode: the scene's light objects or
     /// the built-in sun (`docs/spec/lights.md`).
     pub scene_lights: SceneLights,
+}
+
+/// `lighting.background`: what empty pixels show.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Background {
+    /// The program's own colour.
+    #[default]
+    Program,
+    /// This sRGB colour, as displayed (no exposure or tone mapping).
+    Color([f32; 3]),
+    /// The environment's radiance along each pixel's view ray, exposed and
+    /// tone-mapped like the scene (the material mode; the solid mode shows
+    /// the program's colour).
+    Environment,
 }
 
 /// `lighting.scene_lights`: which lights light the frame.
@@ -258,7 +277,9 @@ impl Default for Lighting {
             sun: Some(Sun::default()),
             exposure_ev: 0.0,
             tone_mapping: ToneMapping::PbrNeutral,
-            background: None,
+            background: Background::Program,
+            background_blur: 0.0,
+            environment_rotation_deg: 0.0,
             grid: true,
             scene_lights: SceneLights::Auto,
         }
@@ -282,7 +303,11 @@ pub struct LightingFile {
     sun: Option<Option<SunFile>>,
     exposure_ev: Option<f64>,
     tone_mapping: Option<String>,
-    background: Option<[f64; 3]>,
+    /// `null`: the program's colour.
+    #[serde(default, deserialize_with = "nullable")]
+    background: Option<Option<serde_json::Value>>,
+    background_blur: Option<f64>,
+    environment_rotation_deg: Option<f64>,
     grid: Option<bool>,
     scene_lights: Option<serde_json::Value>,
     /// The folder a relative `.hdr` path is read from (the lighting or
@@ -400,8 +425,31 @@ impl LightingFile {
                 _ => return Err(format!("lighting.tone_mapping must be \"pbr_neutral\" or \"linear\", got \"{t}\"")),
             };
         }
-        if let Some(c) = self.background {
-            l.background = Some(color("background", c, 1.0)?);
+        if let Some(b) = &self.background {
+            l.background = match b {
+                None => Background::Program,
+                Some(serde_json::Value::String(e)) if e == "environment" => Background::Environment,
+                Some(other) => match serde_json::from_value::<[f64; 3]>(other.clone()) {
+                    Ok(c) => Background::Color(color("background", c, 1.0)?),
+                    Err(_) => {
+                        return Err(format!(
+                            "lighting.background must be \"environment\" or three numbers from 0 to 1, got {other}"
+                        ))
+                    }
+                },
+            };
+        }
+        if let Some(v) = self.background_blur {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return Err(format!("lighting.background_blur must be a number from 0 to 1, got {v}"));
+            }
+            l.background_blur = v as f32;
+        }
+        if let Some(v) = self.environment_rotation_deg {
+            if !(v.is_finite() && v.abs() <= 3600.0) {
+                return Err(format!("lighting.environment_rotation_deg must be a number from -3600 to 3600, got {v}"));
+            }
+            l.environment_rotation_deg = v as f32;
         }
         if let Some(g) = self.grid {
             l.grid = g;
@@ -434,10 +482,56 @@ impl Lighting {
         file.over(&Lighting::default()).map_err(named)
     }
 
-    /// The linear clear colour of empty pixels: `background` decoded from
-    /// sRGB, else `default`.
+    /// The linear clear colour of empty pixels: a `background` colour
+    /// decoded from sRGB, else `default` (which an environment background
+    /// then covers).
     pub fn clear_color(&self, default: [f32; 3]) -> [f32; 3] {
-        self.background.map_or(default, |c| c.map(srgb_to_linear))
+        match self.background {
+            Background::Color(c) => c.map(srgb_to_linear),
+            _ => default,
+        }
+    }
+
+    /// Whether empty pixels show the environment: asked for, in the
+    /// material mode.
+    pub fn draws_environment(&self) -> bool {
+        self.background == Background::Environment && self.shading == Shading::Material
+    }
+
+    /// The whole object as a `lighting` object writes it (every field; a
+    /// `.hdr` environment by the path it was read from, which a scene file
+    /// rewrites relative to its folder).
+    pub fn to_json(&self) -> serde_json::Value {
+        let f3 = |c: [f32; 3]| serde_json::json!(c.map(f64::from));
+        serde_json::json!({
+            "shading": self.shading.name(),
+            "environment": self.environment.name(),
+            "environment_color": f3(self.environment_color),
+            "environment_intensity": f64::from(self.environment_intensity),
+            "environment_rotation_deg": f64::from(self.environment_rotation_deg),
+            "sun": self.sun.map(|s| serde_json::json!({
+                "direction": s.direction,
+                "color": f3(s.color),
+                "illuminance": f64::from(s.illuminance),
+            })),
+            "exposure_ev": f64::from(self.exposure_ev),
+            "tone_mapping": match self.tone_mapping {
+                ToneMapping::PbrNeutral => "pbr_neutral",
+                ToneMapping::Linear => "linear",
+            },
+            "background": match self.background {
+                Background::Program => serde_json::Value::Null,
+                Background::Color(c) => f3(c),
+                Background::Environment => serde_json::json!("environment"),
+            },
+            "background_blur": f64::from(self.background_blur),
+            "grid": self.grid,
+            "scene_lights": match self.scene_lights {
+                SceneLights::Auto => serde_json::json!("auto"),
+                SceneLights::On => serde_json::json!(true),
+                SceneLights::Off => serde_json::json!(false),
+            },
+        })
     }
 }
 

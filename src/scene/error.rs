@@ -53,6 +53,9 @@ pub enum SceneError {
     /// The demo's autosave needs a state folder (`$XDG_STATE_HOME` or `$HOME`).
     #[error("no state folder for the autosave: neither XDG_STATE_HOME nor HOME is set")]
     NoStateFolder,
+    /// A bad value in the `lighting` object (the message names the field).
+    #[error("{0}")]
+    Lighting(String),
     /// A bad value in an object (non-finite number, zero scale, unknown mesh, ...).
     #[error("object \"{name}\": {problem}")]
     Object { name: String, problem: String },

@@ -112,6 +112,10 @@ pub struct SceneFile {
     /// Camera bookmarks by slot, `"1"` to `"9"` (`docs/spec/views.md`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub bookmarks: std::collections::BTreeMap<String, CameraFile>,
+    /// How the scene is lit and what is behind it
+    /// ([`crate::look::LightingFile`], every field written when saved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lighting: Option<serde_json::Value>,
     pub objects: Vec<ObjectFile>,
 }
 

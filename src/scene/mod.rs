@@ -77,6 +77,10 @@ pub struct Scene {
     pub camera: Option<Camera>,
     /// Camera bookmarks 1 to 9 (slot 0 is bookmark 1; `docs/spec/views.md`).
     pub bookmarks: Bookmarks,
+    /// The scene file's `lighting` object (over the defaults; a relative
+    /// `.hdr` path read from the file's folder), `None` where it has none
+    /// (`docs/spec/lights.md`, "The environment behind the scene").
+    pub lighting: Option<crate::look::Lighting>,
     /// `None`: a dead slot (no size cost: `Object`'s `String` has a niche).
     objects: Vec<Option<Object>>,
     /// Live objects.
@@ -145,6 +149,7 @@ impl Scene {
         Scene {
             camera,
             bookmarks: Default::default(),
+            lighting: None,
             objects,
             live,
             hidden,

@@ -41,6 +41,7 @@ impl CopiedScene {
         Scene {
             camera: self.camera,
             bookmarks: self.bookmarks,
+            lighting: None,
             objects: self.objects,
             live: self.live,
             hidden,

@@ -26,6 +26,7 @@ impl Scene {
         SceneFile {
             camera: self.camera.as_ref().map(camera_to_file),
             bookmarks: bookmarks_to_file(&self.bookmarks),
+            lighting: self.lighting.as_ref().map(|l| lighting_to_file(l, dir)),
             objects: self.hierarchy.by_place().into_iter().map(|i| self.object_file(i, dir)).collect(),
         }
     }
@@ -72,6 +73,18 @@ impl Scene {
     }
 }
 
+/// Lighting `l` as a scene file's `lighting` object: every field, a `.hdr`
+/// environment's path relative to `dir` (`None`: the path it was read
+/// from, as mesh paths are).
+fn lighting_to_file(l: &crate::look::Lighting, dir: Option<&Path>) -> serde_json::Value {
+    let mut v = l.to_json();
+    if let (crate::look::Environment::Hdr(id), Some(dir)) = (l.environment, dir) {
+        let rel = super::paths::relative_path(&super::paths::absolute_clean(dir), &id.path());
+        v["environment"] = serde_json::json!(rel.to_string_lossy().replace('\\', "/"));
+    }
+    v
+}
+
 /// `scene` as its file, mesh paths as seen from `dir` (`None`: as read).
 struct FileView<'a> {
     pub scene: &'a Scene,
@@ -86,7 +99,9 @@ impl Serialize for FileView<'_> {
         // The fields, order and skipped `camera` of `SceneFile`'s derive.
         let camera = self.scene.camera.as_ref().map(camera_to_file);
         let bookmarks = bookmarks_to_file(&self.scene.bookmarks);
-        let fields = 1 + usize::from(camera.is_some()) + usize::from(!bookmarks.is_empty());
+        let lighting = self.scene.lighting.as_ref().map(|l| lighting_to_file(l, self.dir));
+        let fields =
+            1 + usize::from(camera.is_some()) + usize::from(!bookmarks.is_empty()) + usize::from(lighting.is_some());
         let mut file = s.serialize_struct("SceneFile", fields)?;
         match &camera {
             Some(c) => file.serialize_field("camera", c)?,
@@ -96,6 +111,10 @@ impl Serialize for FileView<'_> {
             file.skip_field("bookmarks")?;
         } else {
             file.serialize_field("bookmarks", &bookmarks)?;
+        }
+        match &lighting {
+            Some(l) => file.serialize_field("lighting", l)?,
+            None => file.skip_field("lighting")?,
         }
         file.serialize_field("objects", &Objects(self))?;
         file.end()

@@ -14,9 +14,11 @@ use crate::editor::{Command, Editor};
 
 /// Lays out the whole UI for one pass; `panel`: the side panel is shown,
 /// with this outliner.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     ui: &mut egui::Ui,
     editor: &Editor,
+    environments: &[std::path::PathBuf],
     u: f64,
     panel: Option<&mut OutlinerIo<'_>>,
     status: &str,
@@ -28,7 +30,7 @@ pub(super) fn build(
         // Too small to lay anything out (egui insists on positive sizes).
         return;
     }
-    toolbar(ui, editor, u, actions, trace);
+    toolbar(ui, editor, environments, u, actions, trace);
 
     let line = egui::Panel::bottom("status").exact_size(STATUS_HEIGHT).resizable(false).show(ui, |ui| {
         ui.horizontal_centered(|ui| ui.label(status));

@@ -20,6 +20,7 @@
 
 mod dialog;
 mod egui_events;
+pub mod environment_menu;
 mod expr;
 mod fixture_panel;
 mod layout;
@@ -124,6 +125,10 @@ pub struct Ui {
     last_export: Option<(String, bool)>,
     /// The file the save-as dialog starts with (the scene's file).
     pub save_default: String,
+    /// The `.hdr` files the toolbar's environment menu offers (the
+    /// scene's folder's and `assets/`), found when a scene is opened or
+    /// saved ([`environment_menu::environment_files`]).
+    pub environments: Vec<std::path::PathBuf>,
     /// What a pass's dialog asked for, handed back by [`Ui::handle`].
     pending: Option<Outcome>,
 }
@@ -177,6 +182,7 @@ impl Ui {
             export_default: "scene.glb".into(),
             last_export: None,
             save_default: "scene.json".into(),
+            environments: Vec::new(),
             pending: None,
         };
         ui.trace.panel = panel;

@@ -69,6 +69,7 @@ impl Ui {
             rename_done: None,
         };
         let panel = self.panel;
+        let environments = &self.environments[..];
         let dialog = &mut self.dialog;
         let add_at = self.add_menu;
         let mut added: Option<&'static str> = None;
@@ -78,7 +79,7 @@ impl Ui {
             // size): the trace is the last pass's. Actions are kept, since
             // only the first pass sees the input.
             trace.rects.clear();
-            build(ui, ed, u, panel.then_some(&mut io), &status, &mut actions, &mut trace);
+            build(ui, ed, environments, u, panel.then_some(&mut io), &status, &mut actions, &mut trace);
             if let Some(d) = dialog.as_mut() {
                 answer |= d.show(ui.ctx(), u, &mut trace);
             }

@@ -19,7 +19,15 @@ const GROUPS: usize = 4;
 /// (`toolbar.more` in the trace), so every control stays reachable inside
 /// the window; each group's width is remembered from when it was last laid
 /// out (in the bar or the menu).
-pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+/// `environments`: the `.hdr` files the environment menu offers.
+pub(super) fn toolbar(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    environments: &[std::path::PathBuf],
+    u: f64,
+    actions: &mut Vec<Command>,
+    trace: &mut UiTrace,
+) {
     let bar = egui::Panel::top("toolbar").exact_size(TOOLBAR_HEIGHT).resizable(false).show(ui, |ui| {
         let memory = egui::Id::new("toolbar group widths");
         // Each group's width, and how far a separator with its spacing advances.
@@ -39,7 +47,8 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
         };
         ui.horizontal_centered(|ui| {
             for (g, width) in widths.iter_mut().enumerate().take(shown) {
-                *width = ui.horizontal(|ui| group(g, ui, editor, u, actions, trace)).response.rect.width();
+                *width =
+                    ui.horizontal(|ui| group(g, ui, (editor, environments), u, actions, trace)).response.rect.width();
                 if g + 1 < GROUPS {
                     let x = ui.cursor().min.x;
                     ui.separator();
@@ -51,7 +60,11 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
                     .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
                 let (r, _) = egui::containers::menu::MenuButton::new("\u{bb}").config(menu).ui(ui, |ui| {
                     for (g, width) in widths.iter_mut().enumerate().skip(shown) {
-                        *width = ui.horizontal(|ui| group(g, ui, editor, u, actions, trace)).response.rect.width();
+                        *width = ui
+                            .horizontal(|ui| group(g, ui, (editor, environments), u, actions, trace))
+                            .response
+                            .rect
+                            .width();
                     }
                 });
                 note(trace, "toolbar.more", &r.on_hover_text("More of the toolbar"), u);
@@ -63,7 +76,14 @@ pub(super) fn toolbar(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut 
 }
 
 /// Lays out toolbar group `g` (see [`GROUPS`]) in a horizontal `ui`.
-fn group(g: usize, ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+fn group(
+    g: usize,
+    ui: &mut egui::Ui,
+    (editor, environments): (&Editor, &[std::path::PathBuf]),
+    u: f64,
+    actions: &mut Vec<Command>,
+    trace: &mut UiTrace,
+) {
     let cfg = editor.gizmo.config;
     let keys = &editor.keymap;
     match g {
@@ -182,6 +202,16 @@ fn group(g: usize, ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec
                 actions.push(Command::ToggleSceneLights);
             }
             note(trace, "scene_lights", &r, u);
+            let menu =
+                egui::containers::menu::MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            let (r, _) = egui::containers::menu::MenuButton::new("World")
+                .config(menu)
+                .ui(ui, |ui| super::environment_menu::environment_menu(ui, editor, environments, u, actions, trace));
+            let r = r.on_hover_text(format!(
+                "The environment ({}), what is behind the scene, exposure",
+                editor.lighting.environment.name()
+            ));
+            note(trace, "environment", &r, u);
         }
     }
 }

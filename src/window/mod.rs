@@ -474,7 +474,7 @@ pub fn run_window(options: &Options) -> Result<u32, Error> {
     // The scene and its mesh files first: a bad one fails before a window opens.
     let opened = open_for(options)?;
     let (doc, mut editor, loaded) = Document::open(opened, options.size, options.depth)?;
-    editor.lighting = options.lighting;
+    editor.lighting = options.lighting.or(editor.scene().lighting).unwrap_or_default();
     editor.keymap = options.keymap.clone();
     let event_loop = EventLoop::new()?;
     event_loop.set_control_flow(ControlFlow::Wait);

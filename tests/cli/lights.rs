@@ -360,10 +360,17 @@ fn numpad0_looks_through_a_camera_object_and_ctrl_alt_numpad0_moves_one_there() 
     let r = run(
         &scene,
         &json!({ "size": [320, 240], "events": [
-        { "key_down": "Numpad0" }, { "scroll": 1.0 }
+        { "key_down": "Numpad0" }, { "add": "camera" }, { "scroll": 1.0 }
     ] }),
     );
     let through = &r.trace[0];
+    // A camera added while looking through `shot` takes the view as drawn:
+    // shot's eye, looking along -X (not the editor camera's (6, 4, 8)),
+    // and the view stays shot's.
+    let added = &r.trace[1];
+    assert_eq!(added["view_camera"], "shot", "{added}");
+    assert!(close(vec3(&added["objects"]["camera"]["position"]), [1.0, 5.0, 0.0]), "{added}");
+    assert!(close(turned(&added["objects"]["camera"]["rotation"], [0.0, 0.0, -1.0]), [-1.0, 0.0, 0.0]), "{added}");
     assert_eq!(through["view_camera"], "shot", "{through}");
     let cam = &through["views"][0]["camera"];
     assert!(close(vec3(&cam["eye"]), [1.0, 5.0, 0.0]), "{cam}");
@@ -391,7 +398,7 @@ fn numpad0_looks_through_a_camera_object_and_ctrl_alt_numpad0_moves_one_there() 
     let editor_view = crate::support::replay::screenshot(&scene, &json!({ "size": [160, 120], "events": [] }), &[]);
     assert!(editor_view.data != expected.data, "the test can fail");
     // A zoom leaves the camera view and zooms the editor camera.
-    let after = &r.trace[1];
+    let after = &r.trace[2];
     assert_eq!(after["view_camera"], Value::Null);
     let eye = vec3(&after["views"][0]["camera"]["eye"]);
     let d = |p: [f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
@@ -612,4 +619,160 @@ fn past_the_limit_the_lights_nearest_the_camera_light_the_frame() {
     let (lit, unlit) = (screenshot(&scene(true), &script, &[]), screenshot(&scene(false), &script, &[]));
     let (a, b) = (brightness(&lit, 80, 62, 3), brightness(&unlit, 80, 62, 3));
     assert!(a > 1.3 * b + 10.0, "the near lamp lights the cube: {a} against {b}");
+}
+
+/// A flat 4 x 2 Radiance file of constant radiance `l` (RGBE: mantissa
+/// 128 with exponent 128 + k holds 2^(k-1)... written for l = 0.5).
+fn write_half_hdr(path: &std::path::Path) {
+    let mut bytes = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 4\n".to_vec();
+    // 128 x 2^(128 - 136) = 0.5.
+    for _ in 0..8 {
+        bytes.extend_from_slice(&[128, 128, 128, 128]);
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The scene file's `lighting` object (`docs/spec/lights.md`, "The
+/// environment behind the scene"): read with the scene (a `.hdr` path
+/// from the scene's folder), changed by script `lighting` events one undo
+/// step each, saved whole with the path rewritten from the new file's
+/// folder, and read back as it was saved.
+#[test]
+fn the_scene_files_lighting_is_read_changed_undone_and_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    write_half_hdr(&dir.path().join("half.hdr"));
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let scene = json!({
+        "lighting": { "environment": "half.hdr", "background": "environment", "background_blur": 0.25,
+                      "environment_rotation_deg": 30, "exposure_ev": -0.5 },
+        "objects": [{ "name": "box", "mesh": "cube" }]
+    });
+    let scene_path = write_file(dir.path(), "lit.json", &scene.to_string());
+    let script = json!({ "events": [
+        { "lighting": { "environment_rotation_deg": 90 } },
+        { "lighting": { "background": [0.1, 0.2, 0.3], "environment": "uniform" } },
+        { "key_down": "Z", "mods": ["ctrl"] },
+        { "key_down": "Z", "mods": ["ctrl"] },
+        { "key_down": "Z", "mods": ["ctrl", "shift"] },
+    ] });
+    let script_path = write_file(dir.path(), "s.json", &script.to_string());
+    let (trace_path, out_path) = (dir.path().join("trace.jsonl"), dir.path().join("sub/out.json"));
+    let out = viewport_cli(&[
+        &scene_path,
+        "--headless",
+        "--no-ui",
+        "--size",
+        "64x48",
+        "--replay",
+        &script_path,
+        "--trace",
+        trace_path.to_str().unwrap(),
+        "--save-scene",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace: Vec<Value> =
+        std::fs::read_to_string(&trace_path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let l = |k: usize| trace[k]["lighting"].clone();
+    let hdr = std::fs::canonicalize(dir.path().join("half.hdr")).unwrap();
+    assert_eq!(l(0)["environment"], json!(hdr.to_str().unwrap()), "{}", l(0));
+    assert_eq!((f(&l(0)["environment_rotation_deg"]), f(&l(0)["exposure_ev"])), (90.0, -0.5));
+    assert_eq!((l(0)["background"].clone(), f(&l(0)["background_blur"])), (json!("environment"), 0.25));
+    assert_eq!(l(1)["environment"], "uniform");
+    assert!(close(vec3_of(&l(1)["background"]), [0.1, 0.2, 0.3], 1e-6), "{}", l(1));
+    // Each event was one step: the first undo takes the background and
+    // environment back, the second the turn; redo gives the turn again.
+    assert_eq!(
+        (l(2)["background"].clone(), l(2)["environment"].clone()),
+        (json!("environment"), l(0)["environment"].clone())
+    );
+    assert_eq!(f(&l(2)["environment_rotation_deg"]), 90.0);
+    assert_eq!(f(&l(3)["environment_rotation_deg"]), 30.0);
+    assert_eq!(f(&l(4)["environment_rotation_deg"]), 90.0);
+    // Saved in sub/: every field, the file's path from there.
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    let saved = &s["lighting"];
+    assert_eq!(saved["environment"], "../half.hdr", "{saved}");
+    assert_eq!((f(&saved["environment_rotation_deg"]), f(&saved["exposure_ev"])), (90.0, -0.5));
+    for field in
+        ["shading", "environment_color", "environment_intensity", "sun", "tone_mapping", "grid", "scene_lights"]
+    {
+        assert!(saved.get(field).is_some(), "{field} written: {saved}");
+    }
+    // Opened again (no script), it saves the same object.
+    let again = saved_to(&out_path, &dir.path().join("sub/again.json"));
+    assert_eq!(&again["lighting"], saved);
+    // A scene without a lighting object saves none.
+    let plain = write_file(dir.path(), "plain.json", &json!({ "objects": [] }).to_string());
+    assert!(saved_to(std::path::Path::new(&plain), &dir.path().join("plain-out.json")).get("lighting").is_none());
+}
+
+/// Opens `scene` headless and saves it to `out`; returns the saved file.
+fn saved_to(scene: &std::path::Path, out: &std::path::Path) -> Value {
+    let o = viewport_cli(&[
+        scene.to_str().unwrap(),
+        "--headless",
+        "--no-ui",
+        "--size",
+        "32x24",
+        "--save-scene",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+fn vec3_of(v: &Value) -> [f64; 3] {
+    let a: Vec<f64> = v.as_array().unwrap_or_else(|| panic!("not an array: {v}")).iter().map(f).collect();
+    [a[0], a[1], a[2]]
+}
+
+#[test]
+fn bad_lighting_values_in_a_scene_file_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lighting, needle) in [
+        (json!({ "background": "sky" }), "lighting.background"),
+        (json!({ "background_blur": 2 }), "lighting.background_blur"),
+        (json!({ "environment_rotation_deg": "left" }), "invalid type"),
+        (json!({ "environment": "missing.hdr" }), "lighting.environment"),
+        (json!({ "sunlight": 1 }), "unknown field `sunlight`"),
+    ] {
+        let scene = json!({ "lighting": lighting, "objects": [] });
+        let path = write_file(dir.path(), "bad.json", &scene.to_string());
+        let out = viewport_cli(&[&path, "--headless", "--no-ui", "--size", "32x24"]);
+        assert_bad_input(&out, needle);
+    }
+}
+
+/// The toolbar's World menu: the environments it lists (`assets/sky.hdr`
+/// among them), the background switch, each choice one undo step.
+#[test]
+fn the_world_menu_chooses_the_environment_and_the_background_one_undo_step_each() {
+    use crate::support::replay::run_ui;
+    let scene = json!({ "objects": [{ "name": "box", "mesh": "cube" }] });
+    let size = json!([1400, 700]);
+    // The button first, to lay out the menu and find its rows.
+    let open = run_ui(&scene, &json!({ "size": size, "events": [{ "mouse_move": [1, 300] }] }));
+    let mut events = click_at(control(&open.trace[0], "environment"));
+    // (Its first pass lays the menu out narrower than it settles.)
+    events.push(json!({ "mouse_move": [1, 300] }));
+    let menu = run_ui(&scene, &json!({ "size": size, "events": events.clone() }));
+    let shown = &menu.trace[3];
+    events.extend(click_at(control(shown, "environment.uniform")));
+    events.extend(click_at(control(shown, "environment.file0")));
+    events.extend(click_at(control(shown, "environment.background")));
+    events.push(json!({ "mouse_move": [700, 400] }));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    events.push(json!({ "key_down": "Z", "mods": ["ctrl"] }));
+    let r = run_ui(&scene, &json!({ "size": size, "events": events }));
+    let l = |k: usize| r.trace[k]["lighting"].clone();
+    assert_eq!(l(3)["environment"], "studio");
+    assert_eq!(l(6)["environment"], "uniform", "{}", l(6));
+    let sky = l(9)["environment"].as_str().unwrap().to_string();
+    assert!(sky.ends_with("sky.hdr"), "{sky}");
+    assert_eq!(l(9)["background"], Value::Null);
+    assert_eq!(l(12)["background"], "environment", "{}", l(12));
+    // Undo: the background, then the file.
+    assert_eq!((l(14)["background"].clone(), l(14)["environment"].clone()), (Value::Null, json!(sky)));
+    assert_eq!(l(15)["environment"], "uniform");
 }

@@ -14,7 +14,7 @@ use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
 use viewport::app::open::{open_editor_for, open_scene};
 use viewport::draw::SceneMeshes;
-use viewport::look::{Environment, Lighting, LightingFile, Shading, Sun, ToneMapping};
+use viewport::look::{Background, Environment, Lighting, LightingFile, Shading, Sun, ToneMapping};
 use viewport::math::{Camera, DepthMode, Projection};
 use viewport::render::{Renderer, RgbaImage};
 
@@ -107,7 +107,9 @@ fn lighting(environment: Environment) -> Lighting {
         sun: None,
         exposure_ev: 0.0,
         tone_mapping: ToneMapping::Linear,
-        background: None,
+        background: Background::Program,
+        background_blur: 0.0,
+        environment_rotation_deg: 0.0,
         grid: false,
         scene_lights: viewport::look::SceneLights::Off,
     }
@@ -375,4 +377,142 @@ fn changing_the_environment_between_frames_rebinds_the_maps() {
         assert!(worst <= 3, "{what}: pixels differ by up to {worst} levels");
     }
     assert!(max_difference(&shots[1], &shots[2]) > 40, "A and B look different");
+}
+
+/// Draws `path` with `lighting` from `camera` in a renderer of `samples`
+/// per pixel: the colour and the ids.
+fn shoot_with_ids(path: &Path, depth: DepthMode, camera: Camera, l: &Lighting, samples: u32) -> (RgbaImage, Vec<u32>) {
+    let (editor, loaded) = open_editor_for(open_scene(Some(path)).unwrap(), (W, H), depth).unwrap();
+    let mut r: Renderer = crate::support::gpu::renderer_with_samples(W, H, samples);
+    let meshes = SceneMeshes::upload_loaded(&mut r, &loaded).unwrap();
+    let (mut frame, _) = meshes.frame(editor.scene(), camera, depth, &[], (W, H));
+    frame.grid = false;
+    frame.lighting = *l;
+    r.draw(&frame).unwrap();
+    let out = (r.read_color().unwrap(), r.read_ids().unwrap());
+    assert_no_validation_errors(&r);
+    out
+}
+
+/// `d` turned back by 90 degrees about +Y: where a direction of the
+/// environment turned by 90 degrees (-Z seen along -X) is read from.
+fn turned_back(d: [f64; 3]) -> [f64; 3] {
+    [-d[2], d[1], d[0]]
+}
+
+#[test]
+fn the_environment_is_drawn_behind_the_scene_and_turns_with_its_light() {
+    // A smooth file (prefiltering and resolution barely matter) behind a
+    // small white mirror at the origin: each empty pixel shows the
+    // radiance along its own ray, the mirror the radiance along the
+    // reflected one; turned by 90 degrees, both read the file at the
+    // direction turned back. Ids stay 0 behind, the mirror's where it is.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("smooth.hdr");
+    let radiance = |d: [f64; 3]| [0.5 + 0.4 * d[0], 0.5 + 0.4 * d[1], 0.5 - 0.4 * d[2]];
+    write_hdr(&file, 128, 64, radiance);
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 0.3, Some(0))],
+        materials: vec![material([1.0; 3], 1.0, 0.0)],
+        ..Doc::default()
+    };
+    let path = doc.write(dir.path(), "mirror.gltf");
+    let base = Lighting { background: Background::Environment, ..hdr_lighting(&file, &lighting(Environment::Studio)) };
+    let camera = front_camera();
+    let mut bad = Vec::new();
+    let (mut behind, mut on_mirror) = (0, 0);
+    for (turn, samples) in [(0.0, 1), (90.0, 1), (90.0, 4)] {
+        let l = Lighting { environment_rotation_deg: turn, ..base };
+        let read = |d: [f64; 3]| if turn == 0.0 { radiance(d) } else { radiance(turned_back(d)) };
+        for depth in [DepthMode::Reversed, DepthMode::Standard] {
+            let (image, ids) = shoot_with_ids(&path, depth, camera, &l, samples);
+            for y in (3..H).step_by(9) {
+                for x in (4..W).step_by(9) {
+                    let (eye, ray) = pixel_ray(&camera, depth, x, y);
+                    // Where the ray meets the quad's plane z = 0.
+                    let t = -eye[2] / ray[2];
+                    let (px, py) = (eye[0] + t * ray[0], eye[1] + t * ray[1]);
+                    let inside = t > 0.0 && px.abs() < 0.28 && py.abs() < 0.28;
+                    let outside = !(t > 0.0 && px.abs() < 0.33 && py.abs() < 0.33);
+                    let id = ids[(y * W + x) as usize];
+                    let want = if inside {
+                        on_mirror += 1;
+                        if id == 0 {
+                            bad.push(format!("turn {turn} {depth:?}: mirror pixel ({x}, {y}) has id 0"));
+                        }
+                        let r = [ray[0], ray[1], -ray[2]];
+                        from_rgbe(rgbe(read(r))).map(to_srgb)
+                    } else if outside {
+                        behind += 1;
+                        if id != 0 {
+                            bad.push(format!("turn {turn} {depth:?}: empty pixel ({x}, {y}) has id {id}"));
+                        }
+                        from_rgbe(rgbe(read(ray))).map(to_srgb)
+                    } else {
+                        continue;
+                    };
+                    let got = image.pixel(x, y);
+                    if (0..3).any(|c| (i32::from(got[c]) - i32::from(want[c])).abs() > 3) {
+                        bad.push(format!(
+                            "turn {turn} x{samples} {depth:?} ({x}, {y}) ray {ray:.3?}: got {got:?}, want {want:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(behind > 500 && on_mirror > 20, "{behind} empty and {on_mirror} mirror pixels checked");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn the_studio_behind_follows_its_formula_with_exposure_and_blur_softens_a_file() {
+    // Studio, exposure -1, linear: 0.5 x (0.6 + 0.4 y) along each ray.
+    let dir = tempfile::tempdir().unwrap();
+    let doc = Doc {
+        quads: vec![Quad::new([0.0; 3], 0.3, Some(0))],
+        materials: vec![material([1.0; 3], 0.0, 1.0)],
+        ..Doc::default()
+    };
+    let path = doc.write(dir.path(), "quad.gltf");
+    let camera = Camera { eye: Point3::new(0.0, 1.5, 3.0), ..front_camera() };
+    let studio = Lighting { background: Background::Environment, exposure_ev: -1.0, ..lighting(Environment::Studio) };
+    let (image, _) = shoot_with_ids(&path, DepthMode::Reversed, camera, &studio, 1);
+    let mut checked = 0;
+    for (x, y) in [(2, 2), (80, 3), (150, 10), (5, 110), (155, 117), (40, 60)] {
+        let (_, ray) = pixel_ray(&camera, DepthMode::Reversed, x, y);
+        let want = to_srgb(0.5 * (0.6 + 0.4 * ray[1]));
+        let got = image.pixel(x, y);
+        assert!((0..3).all(|c| (i32::from(got[c]) - i32::from(want)).abs() <= 2), "({x}, {y}): {got:?}, want {want}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+    // A checker of 16 x 8 cells (radiance 0.9 and 0.1): sharp, the empty
+    // pixels differ widely; at blur 1 (the most blurred level) they come
+    // close to the mean.
+    let file = dir.path().join("checker.hdr");
+    write_hdr(&file, 256, 128, |d| {
+        let u = 0.5 + d[0].atan2(-d[2]) / (2.0 * PI);
+        let v = d[1].clamp(-1.0, 1.0).acos() / PI;
+        let odd = ((u * 16.0).floor() as i64 + (v * 8.0).floor() as i64) % 2 != 0;
+        if odd {
+            [0.9; 3]
+        } else {
+            [0.1; 3]
+        }
+    });
+    let sharp = Lighting { background: Background::Environment, ..hdr_lighting(&file, &lighting(Environment::Studio)) };
+    let spread = |l: &Lighting| {
+        let (image, ids) = shoot_with_ids(&path, DepthMode::Reversed, camera, l, 1);
+        let values: Vec<f64> = (0..H)
+            .flat_map(|y| (0..W).map(move |x| (x, y)))
+            .filter(|&(x, y)| ids[(y * W + x) as usize] == 0)
+            .map(|(x, y)| f64::from(image.pixel(x, y)[0]))
+            .collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt()
+    };
+    let (s0, s1) = (spread(&sharp), spread(&Lighting { background_blur: 1.0, ..sharp }));
+    assert!(s0 > 60.0, "a sharp checker spreads widely: {s0}");
+    assert!(s1 < 0.25 * s0, "blurred {s1} against sharp {s0}");
 }

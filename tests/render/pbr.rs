@@ -79,7 +79,9 @@ fn lighting(tone: ToneMapping, exposure_ev: f32) -> Lighting {
         sun: Some(Sun { direction: normalized([-0.3, -0.5, -1.0]), color: [1.0, 0.95, 0.9], illuminance: 1.5 }),
         exposure_ev,
         tone_mapping: tone,
-        background: None,
+        background: viewport::look::Background::Program,
+        background_blur: 0.0,
+        environment_rotation_deg: 0.0,
         grid: false,
         scene_lights: viewport::look::SceneLights::Off,
     }
@@ -166,6 +168,10 @@ fn expected_with_normal(m: &Mat, p: [f64; 3], l: &Lighting, n: [f64; 3]) -> [f64
     let c_diff = m.base.map(|c| c * (1.0 - m.metallic));
     let f0: [f64; 3] = std::array::from_fn(|i| 0.04 * (1.0 - m.metallic) + m.base[i] * m.metallic);
     let alpha = m.roughness * m.roughness;
+    // Energy compensation (docs/spec/lights.md): the specular lobe times
+    // 1 + f0 (1 / E - 1), E = A + B the lobe's directional albedo.
+    let (a, b) = specular_integral(nv, m.roughness);
+    let comp: [f64; 3] = std::array::from_fn(|i| 1.0 + f0[i] * (1.0 / (a + b) - 1.0));
     let mut out = [0.0; 3];
     if let Some(sun) = &l.sun {
         let ld = sun.direction.map(|c| -c);
@@ -176,15 +182,14 @@ fn expected_with_normal(m: &Mat, p: [f64; 3], l: &Lighting, n: [f64; 3]) -> [f64
             let vh = dot(v, h);
             for i in 0..3 {
                 let f = f0[i] + (1.0 - f0[i]) * (1.0 - vh).powi(5);
-                let brdf = (1.0 - f) * c_diff[i] / PI + f * d * vis;
+                let brdf = (1.0 - f) * c_diff[i] / PI + comp[i] * f * d * vis;
                 out[i] += brdf * f64::from(sun.color[i] * sun.illuminance) * nl;
             }
         }
     }
-    let (a, b) = specular_integral(nv, m.roughness);
     for i in 0..3 {
         let radiance = f64::from(l.environment_color[i] * l.environment_intensity);
-        out[i] += c_diff[i] * radiance + radiance * (f0[i] * a + b);
+        out[i] += c_diff[i] * radiance + radiance * (f0[i] * a + b) * comp[i];
         out[i] += m.emissive[i];
         out[i] *= f64::from(l.exposure_ev).exp2();
     }
@@ -298,6 +303,43 @@ fn a_white_rough_dielectric_in_a_uniform_environment_shows_about_its_radiance() 
     let hi = to_srgb(0.4 * 1.08);
     assert!((lo..=hi).contains(&got[0]), "{got:?} not in {lo}..={hi}");
     assert_eq!(got[0], got[1]);
+}
+
+#[test]
+fn rough_metals_in_a_uniform_environment_keep_their_energy() {
+    // A white metal of roughness 1 under a uniform sky reflects all of it
+    // (a white furnace: f0 = 1 makes the compensated lobe (A + B) / E = 1),
+    // and a coloured one (f0 the base colour) L (f0 A + B)(1 + f0 (1/E - 1))
+    // per channel, A and B integrated here. Without the compensation both
+    // would be visibly darker (checked, so the test can fail).
+    let l = Lighting { sun: None, environment_color: [0.4; 3], ..lighting(ToneMapping::Linear, 0.0) };
+    for base in [[1.0, 1.0, 1.0], [0.95, 0.64, 0.54]] {
+        let m = Mat { base, metallic: 1.0, roughness: 1.0, emissive: [0.0; 3] };
+        let doc = Doc { quads: vec![Quad::new([0.0; 3], 1.0, Some(0))], materials: vec![m.json()], ..Doc::default() };
+        let dir = tempfile::tempdir().unwrap();
+        let path = doc.write(dir.path(), "metal.gltf");
+        let image = shoot(&path, DepthMode::Reversed, &l);
+        for p in [[0.0, 0.0], [-0.6, 0.5], [0.6, -0.5]] {
+            let (x, y) = project(&camera(), DepthMode::Reversed, W, H, Point3::new(p[0], p[1], 0.0));
+            let (x, y) = (x as u32, y as u32);
+            let q = surface_point(DepthMode::Reversed, x, y);
+            let eye = camera().eye;
+            let nv = normalized([eye.x - q[0], eye.y - q[1], eye.z - q[2]])[2];
+            let (a, b) = specular_integral(nv, 1.0);
+            let e = a + b;
+            let got = image.pixel(x, y);
+            for c in 0..3 {
+                let f0 = base[c];
+                let want = 0.4 * (f0 * a + b) * (1.0 + f0 * (1.0 / e - 1.0));
+                if base == [1.0; 3] {
+                    assert!((want - 0.4).abs() < 1e-3, "a white furnace: {want}");
+                }
+                let (want, single) = (to_srgb(want), to_srgb(0.4 * (f0 * a + b)));
+                assert!((i32::from(got[c]) - i32::from(want)).abs() <= 3, "{base:?} at {p:?}: {got:?}, want {want}");
+                assert!(i32::from(want) - i32::from(single) > 12, "{base:?}: compensated {want}, single {single}");
+            }
+        }
+    }
 }
 
 #[test]

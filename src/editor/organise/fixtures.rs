@@ -49,7 +49,8 @@ impl Editor {
                 (at + Vector3::y() * LIGHT_HEIGHT, down, Fixture { light: Some(l), camera: None })
             }
             "camera" => {
-                let cam = self.camera;
+                // The view as drawn: through a camera object, that camera.
+                let cam = self.shown_camera();
                 let mut c = CameraObject::new(matches!(cam.projection, Projection::Orthographic { .. }));
                 match cam.projection {
                     Projection::Perspective { fov_y, .. } => c.fov_y_deg = fov_y.to_degrees(),

@@ -52,9 +52,11 @@ pub(crate) struct LightingBlock {
     /// xyz: towards the solid mode's light (up and to the side of the
     /// world), in view space.
     pub solid_light: [f32; 4],
-    /// xyz of row `i`: row `i` of the rotation from view to world space
-    /// (the `.hdr` maps are looked up by world direction); `to_world[0].w`:
-    /// the specular map's last mip level.
+    /// xyz of row `i`: row `i` of the rotation from view space to the
+    /// environment's (world space turned back by
+    /// `environment_rotation_deg` about +Y: the `.hdr` maps are looked up
+    /// by that direction); `to_world[0].w`: the specular map's last mip
+    /// level; `to_world[1].w`: the background's blur.
     pub to_world: [[f32; 4]; 3],
     /// Per scene light four vec4s (`scene.frag`): position and kind,
     /// direction of travel and range, colour x intensity, spot cone scale
@@ -101,6 +103,13 @@ impl LightingBlock {
         let up = to_view([0.0, 1.0, 0.0]);
         let rotation = view.fixed_view::<3, 3>(0, 0).into_owned();
         let back = rotation.try_inverse().unwrap_or_else(|| rotation.transpose());
+        // The environment turned by `environment_rotation_deg` about +Y: a
+        // world direction is looked up in the file turned back by as much.
+        let turn = nalgebra::Rotation3::from_axis_angle(
+            &nalgebra::Vector3::y_axis(),
+            -f64::from(l.environment_rotation_deg).to_radians(),
+        );
+        let back = turn.matrix() * back;
         let row = |i: usize, w: f32| [back[(i, 0)] as f32, back[(i, 1)] as f32, back[(i, 2)] as f32, w];
         let last_level = (crate::look::envmap::SPECULAR_LEVELS - 1) as f32;
         let solid = to_view([0.35, 0.8, 0.5]);
@@ -116,7 +125,7 @@ impl LightingBlock {
                 0.0,
             ],
             solid_light: [solid[0], solid[1], solid[2], 0.0],
-            to_world: [row(0, last_level), row(1, 0.0), row(2, 0.0)],
+            to_world: [row(0, last_level), row(1, l.background_blur.clamp(0.0, 1.0)), row(2, 0.0)],
             lights: [[0.0; 4]; 4 * MAX_LIGHTS],
         }
     }

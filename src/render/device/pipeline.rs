@@ -34,6 +34,7 @@ pub(crate) mod spirv {
     pub const SCREEN_VERT: &[u8] = shader!("screen.vert");
     pub const OUTLINE_FRAG: &[u8] = shader!("outline.frag");
     pub const RECT_FRAG: &[u8] = shader!("rect.frag");
+    pub const SKY_FRAG: &[u8] = shader!("sky.frag");
 }
 
 const ENTRY: &CStr = c"main";

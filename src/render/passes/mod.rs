@@ -6,4 +6,5 @@ pub(crate) mod outline;
 pub(crate) mod overlay;
 pub(crate) mod rect;
 pub(crate) mod scene;
+pub(crate) mod sky;
 pub(crate) mod ui;

@@ -31,6 +31,7 @@ use crate::render::passes::outline::OutlinePass;
 use crate::render::passes::overlay::{OverlayDesc, OverlayRenderer};
 use crate::render::passes::rect::RectPass;
 use crate::render::passes::scene::ScenePass;
+use crate::render::passes::sky::SkyPass;
 use crate::render::passes::ui::UiPass;
 use crate::render::renderer::image_copies::Probe;
 use crate::render::renderer::target::{Offscreen, Swapchain, DEPTH_FORMAT, OFFSCREEN_FORMAT};
@@ -55,6 +56,7 @@ impl Destroy for Target {
 struct Parts {
     frames: Vec<Frame>,
     scene: ScenePass,
+    sky: SkyPass,
     grid: GridPass,
     outline: OutlinePass,
     rect: RectPass,
@@ -94,6 +96,7 @@ impl Destroy for Parts {
         self.gpu_scene.destroy(gpu);
         self.outline.destroy(gpu);
         self.grid.destroy(gpu);
+        self.sky.destroy(gpu);
         self.scene.destroy(gpu);
         self.materials.destroy(gpu);
         self.frames.destroy(gpu);
@@ -156,6 +159,7 @@ impl Renderer {
             Parts {
                 frames: Vec::new(),
                 scene: ScenePass::default(),
+                sky: SkyPass::default(),
                 grid: GridPass::default(),
                 outline: OutlinePass::default(),
                 rect: RectPass::default(),
@@ -176,6 +180,7 @@ impl Renderer {
         unsafe { parts.materials.init(&ctx)? };
         let samples = ctx.samples();
         parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT, samples, parts.materials.layout)?;
+        parts.sky = SkyPass::new(gpu, color_format, DEPTH_FORMAT, samples, parts.materials.layout)?;
         parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT, samples)?;
         parts.outline = OutlinePass::new(gpu, color_format, samples, FRAMES_IN_FLIGHT)?;
         parts.rect = RectPass::new(gpu, color_format)?;

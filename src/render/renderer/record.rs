@@ -10,11 +10,11 @@ use nalgebra::Matrix4;
 use crate::gizmo::OverlayInstance;
 use crate::math::{Camera, DepthMode, View};
 use crate::render::assets::environment::LightingBlock;
-use crate::render::assets::material::Materials;
+use crate::render::assets::material::{Materials, LIGHTING_STRIDE};
 use crate::render::assets::mesh::GpuMesh;
 use crate::render::cull::compute::CullInputs;
 use crate::render::cull::small::{GpuSmallCull, SmallCull};
-use crate::render::desc::{lighting_slot, DrawObject, FrameDesc, FrameStats, MAX_VIEWS};
+use crate::render::desc::{lighting_slot, DrawObject, FrameDesc, FrameStats, MaterialId, MAX_VIEWS};
 use crate::render::device::barrier::{self, Transition};
 use crate::render::device::error::{RenderError, VkContext};
 use crate::render::device::pipeline::{set_full_viewport, set_viewport};
@@ -373,9 +373,16 @@ impl Renderer {
             // ones (the blended meshes' objects, back to front), then the
             // grid when asked. `multisampled`: the MSAA colour scope's
             // pipelines.
+            // The environment behind goes first, in the scope that has the
+            // colour (the ids scope of an MSAA frame has none).
+            let sky = desc.lighting.draws_environment().then(|| parts.materials.get(MaterialId::DEFAULT)).flatten();
             let draw_views = |multisampled: bool, grid: bool, stats: &mut FrameStats| {
                 for (k, v) in views.iter().enumerate() {
                     set_viewport(d, cmd, v.rect);
+                    if let Some(m) = sky.filter(|_| multisampled || msaa.is_none()) {
+                        let offset = (LIGHTING_STRIDE * lighting_slot(fi, k) as u64) as u32;
+                        parts.sky.record(d, cmd, &v.projection, v.rect, m.set, offset, multisampled);
+                    }
                     let push = ScenePush::new(&v.projection);
                     let (meshes, materials) = (&parts.meshes, &parts.materials);
                     let culled = match gpu_scene {

@@ -35,6 +35,8 @@ pub(super) struct StreamedFile {
     camera: Option<CameraFile>,
     #[serde(default)]
     bookmarks: std::collections::BTreeMap<String, CameraFile>,
+    #[serde(default)]
+    lighting: Option<crate::look::LightingFile>,
     objects: Builder,
 }
 
@@ -43,8 +45,10 @@ impl StreamedFile {
     pub(super) fn finish(self, base: &Path) -> Result<Scene, SceneError> {
         let camera = self.camera.as_ref().map(camera_from_file).transpose()?;
         let bookmarks = super::bookmarks_from_file(&self.bookmarks)?;
+        let lighting = super::read::lighting_from_file(self.lighting, base)?;
         let mut scene = self.objects.finish(camera, base)?;
         scene.bookmarks = bookmarks;
+        scene.lighting = lighting;
         Ok(scene)
     }
 }
@@ -320,7 +324,7 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
     if r.next_byte()? != Some(b'{') {
         return Ok(None);
     }
-    let (mut camera, mut objects, mut bookmarks) = (None, None, None);
+    let (mut camera, mut objects, mut bookmarks, mut lighting) = (None, None, None, None);
     loop {
         // A key (a `}` here would be `{}` or a trailing comma).
         if r.next_byte()? != Some(b'"') {
@@ -338,6 +342,10 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
             },
             "bookmarks" if bookmarks.is_none() => match r.value()? {
                 Some(b) => bookmarks = Some(b),
+                None => return Ok(None),
+            },
+            "lighting" if lighting.is_none() => match r.value::<crate::look::LightingFile>()? {
+                Some(l) => lighting = Some(l),
                 None => return Ok(None),
             },
             "objects" if objects.is_none() => match r.objects(path, buffer, split_min)? {
@@ -358,6 +366,7 @@ pub(super) fn read_pieces(path: &Path, buffer: usize, split_min: u64) -> std::io
     Ok(objects.map(|objects| StreamedFile {
         camera: camera.flatten(),
         bookmarks: bookmarks.unwrap_or_default(),
+        lighting,
         objects,
     }))
 }
