@@ -5,6 +5,7 @@
 
 mod error;
 pub mod script;
+mod trace;
 
 pub use error::{Error, ReplayError};
 

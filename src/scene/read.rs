@@ -53,7 +53,7 @@ impl Scene {
         // Checked where the streamed reader checks them: before the objects.
         let bookmarks = bookmarks_from_file(&file.bookmarks)?;
         let lighting = match &file.lighting {
-            Some(v) => lighting_from_file(Some(serde_json::from_value(v.clone())?), base)?,
+            Some(v) => load::lighting_from_file(Some(serde_json::from_value(v.clone())?), base)?,
             None => None,
         };
         let mut builder = load::Builder::default();
@@ -65,15 +65,4 @@ impl Scene {
         scene.lighting = lighting;
         Ok(scene)
     }
-}
-
-/// A scene file's `lighting` object over the defaults, a relative `.hdr`
-/// path read (and prefiltered, once per process) from `base`.
-pub(super) fn lighting_from_file(
-    file: Option<crate::look::LightingFile>,
-    base: &Path,
-) -> Result<Option<crate::look::Lighting>, SceneError> {
-    let Some(mut file) = file else { return Ok(None) };
-    file.relative_to(base);
-    file.over(&crate::look::Lighting::default()).map(Some).map_err(SceneError::Lighting)
 }

@@ -45,12 +45,23 @@ impl StreamedFile {
     pub(super) fn finish(self, base: &Path) -> Result<Scene, SceneError> {
         let camera = self.camera.as_ref().map(camera_from_file).transpose()?;
         let bookmarks = super::bookmarks_from_file(&self.bookmarks)?;
-        let lighting = super::read::lighting_from_file(self.lighting, base)?;
+        let lighting = lighting_from_file(self.lighting, base)?;
         let mut scene = self.objects.finish(camera, base)?;
         scene.bookmarks = bookmarks;
         scene.lighting = lighting;
         Ok(scene)
     }
+}
+
+/// A scene file's `lighting` object over the defaults, a relative `.hdr`
+/// path read (and prefiltered, once per process) from `base`.
+pub(super) fn lighting_from_file(
+    file: Option<crate::look::LightingFile>,
+    base: &Path,
+) -> Result<Option<crate::look::Lighting>, SceneError> {
+    let Some(mut file) = file else { return Ok(None) };
+    file.relative_to(base);
+    file.over(&crate::look::Lighting::default()).map(Some).map_err(SceneError::Lighting)
 }
 
 fn finite<const N: usize>(v: &[f64; N]) -> bool {
