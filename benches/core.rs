@@ -204,6 +204,7 @@ fn exact_pick(c: &mut Criterion) {
                 extras: None,
                 origin: None,
                 fixture: None,
+                cast_shadows: true,
             })
             .collect();
         let mut editor = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);

@@ -230,6 +230,7 @@ fn copies_of_cube(n: usize) -> Scene {
             extras: None,
             origin: None,
             fixture: None,
+            cast_shadows: true,
             hidden: false,
         })
         .collect();

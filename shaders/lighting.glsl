@@ -28,6 +28,13 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
     // to_world[0].w: the specular map's last mip level (roughness 1);
     // to_world[1].w: the background's blur (0 sharp, 1 the last level).
     vec4 to_world[3];
+    // x: which light casts shadows (0 none, 1 the sun, 2 + k scene light
+    // k), y: the cascades' count; per cascade the world size of a texel of
+    // its map, and the matrix from view space to its map (xy in [0, 1], z
+    // the depth).
+    vec4 shadow_info;
+    vec4 shadow_texel;
+    mat4 shadow[4];
     // The scene's KHR_lights_punctual lights (params.w of them), view
     // space, four vec4s each: position (xyz) and kind (w: 0 directional,
     // 1 point, 2 spot); direction of travel (xyz) and range (w, 0:

@@ -49,6 +49,10 @@ layout(set = 0, binding = 5) uniform sampler2D occlusion_texture;
 // Tangent-space normals (linear, RGB in [0, 1] for [-1, 1]); read only
 // where pc.normal.y says the material has one.
 layout(set = 0, binding = 6) uniform sampler2D normal_texture;
+// The directional light's shadow maps, one layer per cascade, read with
+// depth comparison (1 where lit).
+layout(set = 0, binding = 10) uniform sampler2DArrayShadow shadow_maps;
+
 // Per texture (BASE, METALLIC_ROUGHNESS, EMISSIVE, OCCLUSION, NORMAL) its
 // KHR_texture_transform as two rows (a, b, c, set) and (d, e, f, 0):
 // it reads (a u + b v + c, d u + e v + f) of UV set `set` (0 or 1).
@@ -80,6 +84,34 @@ layout(push_constant) uniform Push {
 layout(location = 0) out vec4 out_color;
 layout(location = 1) out uint out_id;
 
+// How much of the shadow-casting directional light reaches view-space
+// point p of geometric normal ng (towards the viewer's side), the light
+// arriving from l: the first cascade whose map holds p, read at p moved
+// along ng by one and a half of its texels (more where the light grazes)
+// against the slope of the surface, filtered over 3 x 3 taps of the
+// sampler's 2 x 2 comparison (about 4 x 4 texels). 1 outside the maps.
+float shadow_factor(vec3 p, vec3 ng, vec3 l) {
+    float nl = clamp(dot(ng, l), 0.0, 1.0);
+    float size = float(textureSize(shadow_maps, 0).x);
+    int count = int(lighting.shadow_info.y + live_zero + 0.5);
+    for (int c = 0; c < count; c++) {
+        vec3 q = p + ng * lighting.shadow_texel[c] * (1.5 + 1.5 * (1.0 - nl));
+        vec4 m = lighting.shadow[c] * vec4(q, 1.0);
+        vec3 uvz = m.xyz / m.w;
+        float margin = 3.0 / size;
+        if (all(greaterThan(uvz.xy, vec2(margin))) && all(lessThan(uvz.xy, vec2(1.0 - margin))) && uvz.z < 1.0) {
+            float sum = 0.0;
+            for (int i = -1; i <= 1; i++) {
+                for (int j = -1; j <= 1; j++) {
+                    sum += texture(shadow_maps, vec4(uvz.xy + vec2(float(i), float(j)) / size, float(c), uvz.z));
+                }
+            }
+            return sum / 9.0;
+        }
+    }
+    return 1.0;
+}
+
 // The BRDF x irradiance `e` x n.l of light arriving from direction `l`
 // (towards the light). `comp` scales the specular lobe (energy
 // compensation, `shade_material`).
@@ -101,7 +133,7 @@ vec3 direct(vec3 l, vec3 e, vec3 n, vec3 v, vec3 c_diff, vec3 f0, float a2, floa
     return f * e * nl;
 }
 
-vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, float occlusion) {
+vec3 shade_material(vec3 base, vec3 n, vec3 ng, vec3 v, float metallic, float roughness, float occlusion) {
     vec3 c_diff = mix(base, vec3(0.0), metallic);
     vec3 f0 = mix(vec3(0.04), base, metallic);
     float alpha = roughness * roughness;
@@ -113,8 +145,11 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, 
     // a white mirror would; the rest is put back in proportion to f0.
     vec2 ab = texture(brdf_lut, vec2(nv, roughness)).rg;
     vec3 comp = 1.0 + f0 * (1.0 / max(ab.x + ab.y, 1e-3) - 1.0);
+    float casting = lighting.shadow_info.x + live_zero;
     if (lighting.sun_dir.w + live_zero > 0.5) {
-        color += direct(normalize(lighting.sun_dir.xyz), lighting.sun_e.rgb, n, v, c_diff, f0, a2, nv, comp);
+        vec3 l = normalize(lighting.sun_dir.xyz);
+        float lit = casting > 0.5 && casting < 1.5 ? shadow_factor(v_view_position, ng, l) : 1.0;
+        color += lit * direct(l, lighting.sun_e.rgb, n, v, c_diff, f0, a2, nv, comp);
     }
     int count = min(int(lighting.params.w + live_zero + 0.5), MAX_LIGHTS);
     for (int i = 0; i < count; i++) {
@@ -138,6 +173,9 @@ vec3 shade_material(vec3 base, vec3 n, vec3 v, float metallic, float roughness, 
                 float k = clamp(dot(dir.xyz, -l) * cone.x + cone.y, 0.0, 1.0);
                 e *= k * k;
             }
+        }
+        if (abs(casting - 2.0 - float(i)) < 0.5) {
+            e *= shadow_factor(v_view_position, ng, normalize(l));
         }
         color += direct(normalize(l), e, n, v, c_diff, f0, a2, nv, comp);
     }
@@ -197,6 +235,8 @@ void main() {
             // A back face turns its whole tangent frame (as glTF viewers
             // do): the mapped normal of the front, negated.
             bool back = dot(n, v) < 0.0;
+            // The surface's own normal, on the viewer's side (shadows).
+            vec3 ng = back ? -n : n;
             if (pc.normal.y + live_zero > 0.5) {
                 n = mapped_normal(n);
             }
@@ -207,7 +247,7 @@ void main() {
             float metallic = clamp(pc.params.z * mr.x, 0.0, 1.0);
             float roughness = clamp(pc.params.w * mr.y, 0.0, 1.0);
             float occlusion = texture(occlusion_texture, uv_of(OCCLUSION)).r;
-            vec3 radiance = shade_material(rgb, n, v, metallic, roughness, occlusion);
+            vec3 radiance = shade_material(rgb, n, ng, v, metallic, roughness, occlusion);
             radiance += pc.emissive.rgb * texture(emissive_texture, uv_of(EMISSIVE)).rgb;
             rgb = exposed_and_toned(radiance);
         }

@@ -65,6 +65,9 @@ mod replay;
 /// Ctrl+S in scripts; the warning before replacing earlier edits.
 #[path = "cli/save.rs"]
 mod save;
+/// Shadows measured in the picture (`docs/spec/lights.md`, "Shadows").
+#[path = "cli/shadows.rs"]
+mod shadows;
 /// Skinned meshes posed by joint objects: a drag, clicks, save and reopen.
 #[path = "cli/skin.rs"]
 mod skin;

@@ -124,6 +124,7 @@ pub fn add(editor: &mut Editor, name: &str) -> Result<ClipStep, Error> {
         extras: None,
         origin: None,
         fixture: None,
+        cast_shadows: true,
         hidden: false,
     };
     let loaded = LoadedMeshes::load(&Scene::from_objects(None, vec![one]))?;

@@ -435,6 +435,7 @@ impl Reloader {
                 transform: node_transform(node).unwrap_or(Transform::IDENTITY),
                 color: [1.0; 3],
                 hidden: node.hidden,
+                cast_shadows: true,
                 skin: None,
                 extras: node.extras.clone().map(Box::new),
                 origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),
@@ -543,6 +544,7 @@ impl Plan {
                     extras: None,
                     origin: None,
                     fixture: None,
+                    cast_shadows: true,
                 };
                 stand_ins.push(stand_in, None).map_err(|e| e.to_string())?;
             }

@@ -146,6 +146,7 @@ impl Editor {
             *o.mesh = new.mesh.clone();
             *o.transform = new.transform;
             *o.color = new.color;
+            *o.cast_shadows = new.cast_shadows;
             *o.skin = new.skin.clone();
             *o.origin = new.origin.clone();
             self.scene.set_fixture(i, new.fixture.clone());

@@ -75,6 +75,9 @@ pub enum Command {
     /// The scene's lighting becomes this (the toolbar's environment menu):
     /// one undo step.
     SetLighting(crate::look::Lighting),
+    /// Whether the selected objects with a mesh cast shadows (the side
+    /// panel's box): one undo step.
+    SetCastShadows(bool),
     /// The lighting shown as a slider is dragged: no undo step until the
     /// [`Command::SetLighting`] that ends the drag.
     PreviewLighting(crate::look::Lighting),
@@ -375,6 +378,7 @@ impl Editor {
             Command::CameraView => return self.look_through_camera(),
             Command::SetFixture { object, fixture } => return self.set_fixture(object, fixture),
             Command::SetLighting(l) => return self.set_lighting(l),
+            Command::SetCastShadows(on) => return self.set_cast_shadows(on),
             Command::PreviewLighting(l) => return self.preview_lighting(l),
             Command::CameraToView => return self.camera_to_view(),
             Command::ToggleQuadView => return self.toggle_quad(),

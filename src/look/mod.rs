@@ -14,6 +14,7 @@
 pub mod brdf;
 pub mod envmap;
 mod object;
+pub mod shadow;
 
 pub use object::LightingFile;
 
@@ -135,6 +136,10 @@ pub struct Lighting {
     /// The environment (light and background) turned about +Y by this
     /// many degrees, counter-clockwise seen from above.
     pub environment_rotation_deg: f32,
+    /// Whether lights cast shadows in the material mode.
+    pub shadows: bool,
+    /// How far from the camera directional lights' shadows reach, metres.
+    pub shadow_distance: f32,
     pub grid: bool,
     /// Which lights light the material mode: the scene's light objects or
     /// the built-in sun (`docs/spec/lights.md`).
@@ -279,6 +284,8 @@ impl Default for Lighting {
             background: Background::Program,
             background_blur: 0.0,
             environment_rotation_deg: 0.0,
+            shadows: true,
+            shadow_distance: 100.0,
             grid: true,
             scene_lights: SceneLights::Auto,
         }

@@ -30,6 +30,8 @@ pub struct LightingFile {
     background: Option<Option<serde_json::Value>>,
     background_blur: Option<f64>,
     environment_rotation_deg: Option<f64>,
+    shadows: Option<bool>,
+    shadow_distance: Option<f64>,
     grid: Option<bool>,
     scene_lights: Option<serde_json::Value>,
     /// The folder a relative `.hdr` path is read from (the lighting or
@@ -173,6 +175,15 @@ impl LightingFile {
             }
             l.environment_rotation_deg = v as f32;
         }
+        if let Some(s) = self.shadows {
+            l.shadows = s;
+        }
+        if let Some(v) = self.shadow_distance {
+            if !(v.is_finite() && v > 0.0 && v <= 1e6) {
+                return Err(format!("lighting.shadow_distance must be a number above 0, up to 1e6, got {v}"));
+            }
+            l.shadow_distance = v as f32;
+        }
         if let Some(g) = self.grid {
             l.grid = g;
         }
@@ -247,6 +258,8 @@ impl Lighting {
                 Background::Environment => serde_json::json!("environment"),
             },
             "background_blur": f64::from(self.background_blur),
+            "shadows": self.shadows,
+            "shadow_distance": f64::from(self.shadow_distance),
             "grid": self.grid,
             "scene_lights": match self.scene_lights {
                 SceneLights::Auto => serde_json::json!("auto"),

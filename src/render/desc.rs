@@ -202,6 +202,21 @@ pub struct FrameDesc {
     /// ([`Renderer::mesh_is_blended`](crate::render::Renderer::mesh_is_blended)): their objects belong in `objects`,
     /// which are sorted back to front as on the CPU path.
     pub gpu_scene: Option<GpuSceneFrame>,
+    /// A directional light's shadows (the material mode; `None`: none).
+    pub shadows: Option<ShadowDesc>,
+}
+
+/// The shadows of one directional light in a frame
+/// ([`crate::look::shadow`]): its cascades and, per cascade, the objects
+/// that cast into it (drawn depth only from the light's view).
+#[derive(Clone, Debug)]
+pub struct ShadowDesc {
+    pub cascades: [crate::look::shadow::Cascade; crate::look::shadow::CASCADES],
+    /// Which light casts: `None` the built-in sun, `Some(k)` the frame's
+    /// `lights[k]` (a directional light).
+    pub light: Option<usize>,
+    /// Per cascade, its casters.
+    pub casters: [Vec<DrawObject>; crate::look::shadow::CASCADES],
 }
 
 /// One view of a frame with several ([`FrameDesc::views`]).
@@ -241,6 +256,7 @@ impl FrameDesc {
             selection_rect: None,
             ui: None,
             gpu_scene: None,
+            shadows: None,
         }
     }
 }
@@ -257,6 +273,8 @@ pub struct FrameStats {
     /// Draws of the overlay pass: at most one per gizmo mesh kind.
     pub overlay_draw_calls: u32,
     pub overlay_instances: u32,
+    /// Draws of the shadow pass, every cascade together.
+    pub shadow_draw_calls: u32,
     /// GPU culling: scene object records copied to the GPU by this frame
     /// (the objects changed since the last frame).
     pub uploaded_objects: u32,

@@ -128,4 +128,4 @@ pub use desc::{
     DrawObject, FrameDesc, FrameStats, GpuSceneFrame, Highlight, MaterialDesc, MaterialId, MaterialTexture, MeshId,
     MeshPart, MeshSurface, Region, RgbaImage, TextureId, UiDraw, FRAMES_IN_FLIGHT,
 };
-pub use desc::{FrameView, MAX_VIEWS};
+pub use desc::{FrameView, ShadowDesc, MAX_VIEWS};

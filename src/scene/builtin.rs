@@ -31,6 +31,7 @@ impl Scene {
                 extras: None,
                 origin: None,
                 fixture: None,
+                cast_shadows: true,
             })
             .collect();
         let extent = side as f64 * 2.0;

@@ -78,6 +78,10 @@ pub struct ObjectFile {
     /// Hidden by the user (`docs/spec/organise.md`); written only when set.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// Whether its mesh casts shadows (`docs/spec/lights.md`); written only
+    /// when false.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub cast_shadows: bool,
     /// The skin that poses the object's glTF mesh (an extension of the scene format, `docs/formats.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skin: Option<SkinFile>,
@@ -101,6 +105,14 @@ pub struct ObjectFile {
 pub struct SkinFile {
     pub index: usize,
     pub joints: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 /// A whole scene file.

@@ -218,6 +218,8 @@ pub struct ObjectMut<'a> {
     pub transform: &'a mut Transform,
     /// Linear RGB in [0, 1].
     pub color: &'a mut [f32; 3],
+    /// Whether its mesh casts shadows.
+    pub cast_shadows: &'a mut bool,
     pub skin: &'a mut Option<Box<SkinRef>>,
     /// The glTF node it was read from ([`super::NodeOrigin`]).
     pub origin: &'a mut Option<Box<super::NodeOrigin>>,
@@ -225,7 +227,8 @@ pub struct ObjectMut<'a> {
 
 impl<'a> ObjectMut<'a> {
     pub(super) fn new(o: &'a mut Object) -> ObjectMut<'a> {
-        let Object { name: _, mesh, transform, color, hidden: _, skin, extras: _, origin, fixture: _ } = o;
-        ObjectMut { mesh, transform, color, skin, origin }
+        let Object { name: _, mesh, transform, color, hidden: _, cast_shadows, skin, extras: _, origin, fixture: _ } =
+            o;
+        ObjectMut { mesh, transform, color, cast_shadows, skin, origin }
     }
 }

@@ -28,6 +28,10 @@ pub struct Object {
     /// that the scene's count of hidden objects stays right. Fits in the
     /// record's padding.
     pub hidden: bool,
+    /// Whether its mesh casts shadows (`docs/spec/lights.md`, "Shadows";
+    /// the scene file's `cast_shadows`, true unless set false). Fits in
+    /// the record's padding beside `hidden`.
+    pub cast_shadows: bool,
     /// The joints that pose its glTF mesh ([`skin`](super::skin)), if it is skinned.
     /// Boxed: 8 bytes in every record (skins are rare in large scenes).
     pub skin: Option<Box<SkinRef>>,

@@ -89,6 +89,7 @@ pub fn scene_from_gltf(path: &Path, bytes: &[u8]) -> Result<(Scene, GltfFile), S
                     transform,
                     color: [1.0, 1.0, 1.0],
                     hidden: node.hidden,
+                    cast_shadows: true,
                     skin: None,
                     extras: node.extras.clone().map(Box::new),
                     origin: Some(Box::new(NodeOrigin { file: origin_file.clone(), node: node.index })),

@@ -47,6 +47,7 @@ impl Scene {
             scale: o.transform.scale.into(),
             color: o.color.map(f64::from),
             hidden: o.hidden,
+            cast_shadows: o.cast_shadows,
             skin: o.skin.as_ref().map(|s| SkinFile { index: s.index, joints: s.joints.to_vec() }),
             extras: o.extras.as_deref().cloned(),
             light: o.light().map(light_to_file),

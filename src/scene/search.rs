@@ -197,6 +197,7 @@ mod tests {
             extras: None,
             origin: None,
             fixture: None,
+            cast_shadows: true,
         }
     }
 

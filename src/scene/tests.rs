@@ -71,6 +71,7 @@ fn world_matrices_compose_from_the_root_down_on_every_path() {
             extras: None,
             origin: None,
             fixture: None,
+            cast_shadows: true,
         };
         s.push(object, parent).unwrap();
     }

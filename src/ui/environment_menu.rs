@@ -75,6 +75,12 @@ pub(super) fn environment_menu(
         set(Lighting { background, ..now });
     }
     note(trace, "environment.background", &r, u);
+    let shadows = now.shadows;
+    let r = ui.checkbox(&mut shadows.clone(), "Shadows");
+    if r.clicked() {
+        set(Lighting { shadows: !shadows, ..now });
+    }
+    note(trace, "environment.shadows", &r, u);
     // Sliders show their value as they are dragged (previewed, no undo
     // step) and make one undo step when let go.
     let mut slider = |value: f32, range: std::ops::RangeInclusive<f32>, text: &str, name: &str| {

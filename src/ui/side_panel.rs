@@ -81,6 +81,7 @@ pub(super) fn side_panel(
             .then(|| ui.scope(|ui| animation_section(ui, editor, u, actions, trace)).response.rect.height());
         let tail = ui.scope(|ui| {
             transform_section(ui, editor, io, u, actions, trace);
+            shadow_row(ui, editor, u, actions, trace);
             fixture_sections(ui, editor, u, actions, trace);
         });
         // The sections and the gaps above them.
@@ -92,6 +93,22 @@ pub(super) fn side_panel(
             ui.ctx().request_discard("the side panel's transform section changed height");
         }
     });
+}
+
+/// "Casts shadows" for an active object with a mesh: ticked or not as the
+/// active object is; a click sets every selected object with a mesh
+/// (one undo step).
+fn shadow_row(ui: &mut egui::Ui, editor: &Editor, u: f64, actions: &mut Vec<Command>, trace: &mut UiTrace) {
+    let Some(o) = editor.active().and_then(|a| editor.scene().get(a)) else { return };
+    if matches!(o.mesh, crate::scene::MeshRef::Empty) {
+        return;
+    }
+    let mut on = o.cast_shadows;
+    let r = ui.checkbox(&mut on, "Casts shadows");
+    if r.changed() {
+        actions.push(Command::SetCastShadows(on));
+    }
+    super::trace::note(trace, "cast_shadows", &r, u);
 }
 
 /// The Animation section (`docs/spec/materials.md`, "Animation"): the

@@ -110,6 +110,8 @@ fn lighting(environment: Environment) -> Lighting {
         background: Background::Program,
         background_blur: 0.0,
         environment_rotation_deg: 0.0,
+        shadows: false,
+        shadow_distance: 100.0,
         grid: false,
         scene_lights: viewport::look::SceneLights::Off,
     }

@@ -67,6 +67,37 @@ impl Editor {
 }
 
 impl Editor {
+    /// The selected objects with a mesh cast shadows or not (`on`): one
+    /// undo step; false where none changes.
+    pub fn set_cast_shadows(&mut self, on: bool) -> bool {
+        if self.gizmo.is_dragging() {
+            return false;
+        }
+        let (mut objects, mut was, mut now) = (Vec::new(), Vec::new(), Vec::new());
+        for &i in self.selection.iter() {
+            let Some(o) = self.scene.get(i) else { continue };
+            if o.cast_shadows == on || matches!(o.mesh, MeshRef::Empty) {
+                continue;
+            }
+            let mut after = o.clone();
+            after.cast_shadows = on;
+            objects.push(i);
+            was.push(o.clone());
+            now.push(after);
+        }
+        if objects.is_empty() {
+            return false;
+        }
+        for &i in &objects {
+            if let Some(o) = self.scene.object_mut(i) {
+                *o.cast_shadows = on;
+            }
+        }
+        self.log.changed(&objects, self.scene.id_bound());
+        self.history.push(crate::editor::Edit::Replace { objects, before: was, after: now });
+        true
+    }
+
     /// Object `i`'s light and camera become `fixture` (a panel field as it
     /// is edited: no undo step, [`Editor::commit_fixtures`] makes it).
     /// Refused, with the status line saying why, for values a scene file

@@ -146,6 +146,7 @@ impl Editor {
             origin: None,
             fixture,
             hidden: false,
+            cast_shadows: true,
         };
         let items = Detached { indices: vec![id], objects: vec![object], parents: vec![None], places: Vec::new() };
         let edit = Edit::Add { items, selection_before: self.selection.to_vec(), selection_after: vec![id] };

@@ -138,6 +138,7 @@ impl Editor {
             extras: None,
             origin: None,
             fixture: None,
+            cast_shadows: true,
             hidden: false,
         };
         let items = Detached { indices: vec![id], objects: vec![group], parents: vec![parent], places: Vec::new() };

@@ -20,6 +20,7 @@ fn object(name: &str, position: [f64; 3], rotation: UnitQuaternion<f64>, scale: 
         extras: None,
         origin: None,
         fixture: None,
+        cast_shadows: true,
         hidden: false,
     }
 }

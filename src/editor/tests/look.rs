@@ -86,6 +86,7 @@ fn editor() -> Editor {
         extras: None,
         origin: None,
         fixture: None,
+        cast_shadows: true,
     };
     scene.push(empty, Some(child)).unwrap();
     Editor::new(scene, 1280.0, 720.0)

@@ -366,6 +366,7 @@ fn new_bounds_for_many_objects_rebuild_the_pick_tree() {
             extras: None,
             origin: None,
             fixture: None,
+            cast_shadows: true,
         })
         .collect();
     let mut e = Editor::new(Scene::from_objects(None, objects), 1280.0, 720.0);

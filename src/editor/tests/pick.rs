@@ -41,6 +41,7 @@ fn primitive_object(name: String, primitive: Primitive, transform: Transform) ->
         extras: None,
         origin: None,
         fixture: None,
+        cast_shadows: true,
     }
 }
 

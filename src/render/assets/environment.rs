@@ -6,7 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix4, Vector4};
 
 pub(crate) use crate::look::brdf::{brdf_lut, compute_brdf_lut, half, LUT_SIZE};
+use crate::look::shadow::{world_to_map, CASCADES};
 use crate::look::{Environment, LightKind, Lighting, PunctualLight, SceneLights, Shading, ToneMapping};
+use crate::render::desc::ShadowDesc;
+use crate::render::device::pipeline::to_f32_cols;
 
 /// The most scene lights a frame lights with (the scene shader's array).
 pub(crate) const MAX_LIGHTS: usize = crate::look::LIGHTS_PER_FRAME;
@@ -34,7 +37,7 @@ fn light_rows(light: &PunctualLight, view: &Matrix4<f64>) -> [[f32; 4]; 4] {
     ]
 }
 
-/// The scene shader's lighting block (std140, 656 bytes), in view space.
+/// The scene shader's lighting block (std140, 944 bytes), in view space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct LightingBlock {
@@ -58,6 +61,13 @@ pub(crate) struct LightingBlock {
     /// by that direction); `to_world[0].w`: the specular map's last mip
     /// level; `to_world[1].w`: the background's blur.
     pub to_world: [[f32; 4]; 3],
+    /// x: which light casts shadows (0 none, 1 the sun, 2 + k the frame's
+    /// light k); y: the cascades' count.
+    pub shadow_info: [f32; 4],
+    /// Per cascade: the world size of one texel of its map.
+    pub shadow_texel: [f32; 4],
+    /// Per cascade: view space to its map (x, y in [0, 1], z the depth).
+    pub shadow: [[[f32; 4]; 4]; CASCADES],
     /// Per scene light four vec4s (`scene.frag`): position and kind,
     /// direction of travel and range, colour x intensity, spot cone scale
     /// and offset.
@@ -78,6 +88,18 @@ impl LightingBlock {
             block.params[3] = used as f32;
         }
         block
+    }
+
+    /// Adds `shadows` seen through `view`.
+    pub fn with_shadows(mut self, shadows: Option<&ShadowDesc>, view: &Matrix4<f64>) -> LightingBlock {
+        let Some(s) = shadows else { return self };
+        let back = view.try_inverse().unwrap_or_else(Matrix4::identity);
+        for (k, c) in s.cascades.iter().enumerate() {
+            self.shadow[k] = to_f32_cols(&(world_to_map(c) * back));
+            self.shadow_texel[k] = c.texel as f32;
+        }
+        self.shadow_info = [s.light.map_or(1.0, |k| 2.0 + k as f32), CASCADES as f32, 0.0, 0.0];
+        self
     }
 
     fn without_lights(l: &Lighting, view: &Matrix4<f64>) -> LightingBlock {
@@ -126,6 +148,9 @@ impl LightingBlock {
             ],
             solid_light: [solid[0], solid[1], solid[2], 0.0],
             to_world: [row(0, last_level), row(1, l.background_blur.clamp(0.0, 1.0)), row(2, 0.0)],
+            shadow_info: [0.0; 4],
+            shadow_texel: [0.0; 4],
+            shadow: [[[0.0; 4]; 4]; CASCADES],
             lights: [[0.0; 4]; 4 * MAX_LIGHTS],
         }
     }

@@ -22,6 +22,7 @@
 //! with a 1x1 white texture, so untextured meshes draw exactly as the
 //! object's colour.
 
+use super::shadow_map::ShadowImage;
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
 
@@ -109,8 +110,8 @@ const WHITE: TextureId = TextureId(1);
 /// Sets per descriptor pool; pools are added as materials need them.
 const SETS_PER_POOL: u32 = 64;
 
-/// Image bindings per set (0, 2, 3, 4, 5, 6, 8, 9).
-const IMAGES_PER_SET: u32 = 8;
+/// Image bindings per set (0, 2, 3, 4, 5, 6, 8, 9, 10).
+const IMAGES_PER_SET: u32 = 9;
 
 /// The format of the split-sum BRDF table.
 const LUT_FORMAT: vk::Format = vk::Format::R16G16_SFLOAT;
@@ -139,6 +140,8 @@ pub(crate) struct Materials {
     /// The maps every set reads at bindings 8 and 9: the `.hdr`
     /// environment's, or black.
     env: EnvironmentMaps,
+    /// The shadow maps every set reads at binding 10.
+    pub shadow: ShadowImage,
 }
 
 impl Destroy for Materials {
@@ -154,6 +157,7 @@ impl Destroy for Materials {
         }
         self.textures.destroy(gpu);
         self.env.destroy(gpu);
+        self.shadow.destroy(gpu);
         if let Some(mut b) = self.lighting.take() {
             b.destroy(gpu);
         }
@@ -189,6 +193,7 @@ impl Materials {
             binding(7, vk::DescriptorType::UNIFORM_BUFFER),
             binding(8, image),
             binding(9, image),
+            binding(10, image),
         ];
         self.layout = d
             .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -201,6 +206,7 @@ impl Materials {
         let lut = Texture::upload_as(ctx, (LUT_SIZE, LUT_SIZE), brdf_lut(), (LUT_FORMAT, 4, false), "BRDF table")?;
         self.lut = self.push_texture(lut, LUT_FORMAT);
         self.env.init(ctx)?;
+        self.shadow = ShadowImage::new(ctx)?;
         self.lighting = Some(Buffer::new(
             &ctx.gpu,
             LIGHTING_STRIDE * (FRAMES_IN_FLIGHT * MAX_VIEWS) as u64,
@@ -316,6 +322,13 @@ impl Materials {
             (6, image_info(self, textures[4])?),
             (8, self.env_info(d, 0)?),
             (9, self.env_info(d, 1)?),
+            (
+                10,
+                [vk::DescriptorImageInfo::default()
+                    .sampler(self.shadow.sampler)
+                    .image_view(self.shadow.array_view)
+                    .image_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)],
+            ),
         ];
         let lighting = self.lighting.as_ref().map_or(vk::Buffer::null(), |b| b.raw);
         let block = [vk::DescriptorBufferInfo::default()

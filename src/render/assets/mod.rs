@@ -8,4 +8,5 @@ pub(crate) mod environment_map;
 pub(crate) mod material;
 pub(crate) mod mesh;
 pub(crate) mod sampler;
+pub(crate) mod shadow_map;
 pub(crate) mod texture;

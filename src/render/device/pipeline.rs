@@ -35,6 +35,7 @@ pub(crate) mod spirv {
     pub const OUTLINE_FRAG: &[u8] = shader!("outline.frag");
     pub const RECT_FRAG: &[u8] = shader!("rect.frag");
     pub const SKY_FRAG: &[u8] = shader!("sky.frag");
+    pub const SHADOW_FRAG: &[u8] = shader!("shadow.frag");
 }
 
 const ENTRY: &CStr = c"main";
@@ -173,6 +174,8 @@ pub(crate) struct PipelineDesc<'a> {
     /// Specialization constants of the fragment shader: value `i` for
     /// `constant_id = i` (32-bit each).
     pub frag_constants: &'a [u32],
+    /// Depth bias (constant factor, slope factor), for the shadow maps.
+    pub depth_bias: Option<(f32, f32)>,
 }
 
 /// Whether a pipeline is used in the scene pass's rendering scope, which
@@ -238,11 +241,14 @@ impl PipelineDesc<'_> {
             .vertex_attribute_descriptions(self.attributes);
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(self.topology);
         let viewport = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        let mut raster = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(vk::CullModeFlags::NONE)
             .front_face(vk::FrontFace::CLOCKWISE)
             .line_width(1.0);
+        if let Some((constant, slope)) = self.depth_bias {
+            raster = raster.depth_bias_enable(true).depth_bias_constant_factor(constant).depth_bias_slope_factor(slope);
+        }
         let multisample = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
         let depth = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(self.depth_test)

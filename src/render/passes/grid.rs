@@ -221,6 +221,7 @@ impl GridPass {
             blend: true,
             ids: if samples == vk::SampleCountFlags::TYPE_1 { IdAttachment::Untouched } else { IdAttachment::Absent },
             frag_constants: &[],
+            depth_bias: None,
         }
         .build(gpu, color_format, depth_format, samples)?;
         Ok(GridPass { pipeline })

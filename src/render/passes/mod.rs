@@ -6,5 +6,6 @@ pub(crate) mod outline;
 pub(crate) mod overlay;
 pub(crate) mod rect;
 pub(crate) mod scene;
+pub(crate) mod shadow;
 pub(crate) mod sky;
 pub(crate) mod ui;

@@ -138,6 +138,7 @@ impl OutlinePass {
             blend: false,
             ids: IdAttachment::Absent,
             frag_constants: &[],
+            depth_bias: None,
         }
         .build(gpu, color_format, vk::Format::UNDEFINED, samples)?;
         Ok(o.finish())

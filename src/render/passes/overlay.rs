@@ -311,6 +311,7 @@ impl OverlayRenderer {
             blend: true,
             ids: IdAttachment::Absent,
             frag_constants: &[],
+            depth_bias: None,
         };
         let (color, depth) = (desc.color_format, desc.depth_format);
         parts.faded = desc_for(spirv::OVERLAY_FRAG, &set_layouts).build(&gpu, color, depth, samples)?;

@@ -43,6 +43,7 @@ impl RectPass {
             blend: true,
             ids: IdAttachment::Absent,
             frag_constants: &[],
+            depth_bias: None,
         }
         .build(gpu, color_format, vk::Format::UNDEFINED, vk::SampleCountFlags::TYPE_1)?;
         Ok(RectPass { pipeline })

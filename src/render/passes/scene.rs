@@ -357,6 +357,7 @@ impl MaterialShaders<'_> {
                     blend: kind == Pass::Blend && color_format != vk::Format::UNDEFINED,
                     ids,
                     frag_constants: &[i as u32],
+                    depth_bias: None,
                 }
                 .build(gpu, color_format, depth_format, count)?;
                 if count == one {

@@ -64,6 +64,7 @@ impl SkyPass {
                 blend: false,
                 ids,
                 frag_constants: &[],
+                depth_bias: None,
             }
             .build(gpu, color_format, depth_format, count)?;
             if count == one {

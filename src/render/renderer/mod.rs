@@ -31,6 +31,7 @@ use crate::render::passes::outline::OutlinePass;
 use crate::render::passes::overlay::{OverlayDesc, OverlayRenderer};
 use crate::render::passes::rect::RectPass;
 use crate::render::passes::scene::ScenePass;
+use crate::render::passes::shadow::ShadowPass;
 use crate::render::passes::sky::SkyPass;
 use crate::render::passes::ui::UiPass;
 use crate::render::renderer::image_copies::Probe;
@@ -57,6 +58,7 @@ struct Parts {
     frames: Vec<Frame>,
     scene: ScenePass,
     sky: SkyPass,
+    shadow: ShadowPass,
     grid: GridPass,
     outline: OutlinePass,
     rect: RectPass,
@@ -97,6 +99,7 @@ impl Destroy for Parts {
         self.outline.destroy(gpu);
         self.grid.destroy(gpu);
         self.sky.destroy(gpu);
+        self.shadow.destroy(gpu);
         self.scene.destroy(gpu);
         self.materials.destroy(gpu);
         self.frames.destroy(gpu);
@@ -160,6 +163,7 @@ impl Renderer {
                 frames: Vec::new(),
                 scene: ScenePass::default(),
                 sky: SkyPass::default(),
+                shadow: ShadowPass::default(),
                 grid: GridPass::default(),
                 outline: OutlinePass::default(),
                 rect: RectPass::default(),
@@ -181,6 +185,7 @@ impl Renderer {
         let samples = ctx.samples();
         parts.scene = ScenePass::new(gpu, color_format, DEPTH_FORMAT, samples, parts.materials.layout)?;
         parts.sky = SkyPass::new(gpu, color_format, DEPTH_FORMAT, samples, parts.materials.layout)?;
+        parts.shadow = ShadowPass::new(gpu, parts.materials.layout)?;
         parts.grid = GridPass::new(gpu, color_format, DEPTH_FORMAT, samples)?;
         parts.outline = OutlinePass::new(gpu, color_format, samples, FRAMES_IN_FLIGHT)?;
         parts.rect = RectPass::new(gpu, color_format)?;

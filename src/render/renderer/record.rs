@@ -8,6 +8,7 @@ use super::{Renderer, Target};
 use nalgebra::Matrix4;
 
 use crate::gizmo::OverlayInstance;
+use crate::look::shadow::SHADOW_MAP_SIZE;
 use crate::math::{Camera, DepthMode, View};
 use crate::render::assets::environment::LightingBlock;
 use crate::render::assets::material::{Materials, LIGHTING_STRIDE};
@@ -60,6 +61,14 @@ impl Attachment {
             None => info.load_op(vk::AttachmentLoadOp::LOAD),
         }
     }
+}
+
+/// One cascade of the frame's shadows: the light's projection and the
+/// casters' batches (their instances at `first_instance`).
+struct ShadowView<'a> {
+    projection: Matrix4<f64>,
+    batches: SceneBatches<'a>,
+    first_instance: u32,
 }
 
 /// Begins a rendering scope over the whole of `extent`.
@@ -260,6 +269,17 @@ impl Renderer {
             });
             first_instance += n;
         }
+        // Each cascade's casters, seen from the light (after the views'
+        // instances in the same buffer).
+        let mut shadow_views: Vec<ShadowView> = Vec::new();
+        for (c, casters) in desc.shadows.iter().flat_map(|s| s.cascades.iter().zip(&s.casters)) {
+            let view = c.camera.view_matrix();
+            let batches = SceneBatches::new(&view, casters, &parts.blended, |_| true);
+            let n = batches.len() as u32;
+            let projection = c.camera.projection_matrix(1.0, DepthMode::Standard);
+            shadow_views.push(ShadowView { projection, batches, first_instance });
+            first_instance += n;
+        }
         let instance_size = std::mem::size_of::<SceneInstance>();
         let bytes = first_instance as usize * instance_size;
         let frame = &mut parts.frames[fi];
@@ -267,9 +287,13 @@ impl Renderer {
         // reads its instance buffer.
         let instance_buffer = unsafe { frame.instances.reserve(&ctx.gpu, bytes as u64)? };
         let mapped = instance_buffer.mapped().ok_or(RenderError::NotHostVisible("scene instances"))?;
-        for v in &views {
-            let at = v.first_instance as usize * instance_size;
-            v.batches.write_instances(&mut mapped[at..at + v.batches.len() * instance_size]);
+        for (first, batches) in views
+            .iter()
+            .map(|v| (v.first_instance, &v.batches))
+            .chain(shadow_views.iter().map(|s| (s.first_instance, &s.batches)))
+        {
+            let at = first as usize * instance_size;
+            batches.write_instances(&mut mapped[at..at + batches.len() * instance_size]);
         }
         let instance_buffer = instance_buffer.raw;
         let highlights = if views.len() == 1 { views[0].batches.highlights.clone() } else { merged_highlights(&views) };
@@ -289,9 +313,11 @@ impl Renderer {
         for (k, v) in views.iter().enumerate() {
             // SAFETY: the frame's fence was waited for.
             unsafe {
-                parts
-                    .materials
-                    .write_lighting(lighting_slot(fi, k), &LightingBlock::new(&desc.lighting, &v.view, &desc.lights))?
+                parts.materials.write_lighting(
+                    lighting_slot(fi, k),
+                    &LightingBlock::new(&desc.lighting, &v.view, &desc.lights)
+                        .with_shadows(desc.shadows.as_ref(), &v.view),
+                )?
             };
         }
         let gpu_scene = parts.gpu_scene.as_mut().filter(|_| gpu_frame.is_some());
@@ -341,6 +367,37 @@ impl Renderer {
             }
             barrier::record(d, cmd, &starts, &[]);
 
+            // The shadow maps, one cascade at a time, before the views read them.
+            if !shadow_views.is_empty() {
+                let maps = &parts.materials.shadow;
+                let to_attachment = [maps.to_attachment()];
+                d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+                let size = vk::Extent2D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE };
+                for (k, s) in shadow_views.iter().enumerate() {
+                    let layer = Attachment::new(
+                        maps.layer_views[k],
+                        depth_clear(DepthMode::Standard.clear_depth()),
+                        vk::AttachmentStoreOp::STORE,
+                    );
+                    begin_rendering(d, cmd, size, &[Attachment::none()], Some(layer));
+                    set_full_viewport(d, cmd, size);
+                    let inputs = SceneInputs {
+                        projection: s.projection,
+                        depth: DepthMode::Standard,
+                        batches: &s.batches,
+                        meshes: &parts.meshes,
+                        materials: &parts.materials,
+                        instance_buffer,
+                        first_instance: s.first_instance,
+                        lighting_slot: lighting_slot(fi, 0),
+                    };
+                    let (calls, _) = parts.shadow.record(d, cmd, &inputs);
+                    stats.shadow_draw_calls += calls;
+                    d.cmd_end_rendering(cmd);
+                }
+                let to_read = [maps.to_read()];
+                d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_read));
+            }
             let ui_draw = desc.ui.as_ref().filter(|u| !u.primitives.is_empty());
             let overlay_drawn = views.iter().any(|v| !v.overlay.is_empty());
             let plan = FramePlan::new(PlanInputs {

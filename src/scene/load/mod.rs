@@ -110,6 +110,7 @@ pub(super) struct Read {
     pub(super) skin: Option<SkinFile>,
     pub(super) extras: Option<serde_json::Value>,
     pub(super) hidden: bool,
+    pub(super) cast_shadows: bool,
     /// Its light and camera, or the first bad value in them.
     pub(super) fixture: FixtureRead,
 }
@@ -146,8 +147,8 @@ impl Builder {
     pub(super) fn push(&mut self, o: ObjectFile) {
         let values = values(&o);
         let fixture = fixture_from_file(o.light.as_ref(), o.camera.as_ref());
-        let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
-        let read = Read { name: name.into(), values, parent, skin, extras, hidden, fixture };
+        let ObjectFile { name, mesh, parent, skin, extras, hidden, cast_shadows, .. } = o;
+        let read = Read { name: name.into(), values, parent, skin, extras, hidden, cast_shadows, fixture };
         self.add(read, |b, i| mesh.map(|text| b.mesh_id(&text, i)));
     }
 
@@ -199,6 +200,7 @@ impl Builder {
             transform,
             color,
             hidden: o.hidden,
+            cast_shadows: o.cast_shadows,
             skin: None,
             extras,
             origin: None,

@@ -49,6 +49,8 @@ pub(super) struct Part {
     fixtures: Vec<(usize, FixtureRead)>,
     /// Index in `objects` of each hidden object.
     hidden: Vec<usize>,
+    /// Index in `objects` of each object that casts no shadows.
+    shadowless: Vec<usize>,
     /// The distinct mesh strings, in the order first named.
     meshes: Vec<String>,
     mesh_ids: HashMap<String, u32>,
@@ -62,7 +64,7 @@ impl Part {
         let values = values(&o);
         let fixture =
             (o.light.is_some() || o.camera.is_some()).then(|| fixture_from_file(o.light.as_ref(), o.camera.as_ref()));
-        let ObjectFile { name, mesh, parent, skin, extras, hidden, .. } = o;
+        let ObjectFile { name, mesh, parent, skin, extras, hidden, cast_shadows, .. } = o;
         let mesh = match mesh {
             None => NO_MESH,
             Some(text) => match self.mesh_ids.get(&text) {
@@ -83,6 +85,9 @@ impl Part {
         if hidden {
             self.hidden.push(k);
         }
+        if !cast_shadows {
+            self.shadowless.push(k);
+        }
         self.objects.push((name.into(), values, mesh));
     }
 }
@@ -90,9 +95,10 @@ impl Part {
 impl Builder {
     /// Takes over the objects of `part`, which follow those taken so far.
     pub(super) fn absorb(&mut self, part: Part) {
-        let Part { objects, parents, skins, extras, fixtures, hidden, meshes, .. } = part;
+        let Part { objects, parents, skins, extras, fixtures, hidden, shadowless, meshes, .. } = part;
         let mut fixtures = fixtures.into_iter().peekable();
         let mut hidden = hidden.into_iter().peekable();
+        let mut shadowless = shadowless.into_iter().peekable();
         let (mut parents, mut skins) = (parents.into_iter().peekable(), skins.into_iter().peekable());
         let mut extras = extras.into_iter().peekable();
         // Local mesh index -> this builder's id, set at first use (so that
@@ -106,8 +112,9 @@ impl Builder {
             let skin = skins.next_if(|(j, _)| *j == k).map(|(_, s)| s);
             let extras = extras.next_if(|(j, _)| *j == k).map(|(_, e)| e);
             let hidden = hidden.next_if(|&j| j == k).is_some();
+            let cast_shadows = shadowless.next_if(|&j| j == k).is_none();
             let fixture = fixtures.next_if(|(j, _)| *j == k).map_or(Ok(None), |(_, f)| f);
-            self.add(Read { name, values, parent, skin, extras, hidden, fixture }, |b, i| {
+            self.add(Read { name, values, parent, skin, extras, hidden, cast_shadows, fixture }, |b, i| {
                 let m = mesh as usize;
                 (mesh != NO_MESH).then(|| {
                     if ids[m] == NO_MESH {

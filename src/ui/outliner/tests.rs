@@ -34,6 +34,7 @@ fn object(name: &str) -> Object {
         extras: None,
         origin: None,
         fixture: None,
+        cast_shadows: true,
     }
 }
 
