@@ -79,6 +79,9 @@ screenshots: build
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- ../shared/real-assets/FlightHelmet/FlightHelmet.gltf \
 	  --lighting assets/lighting-sky-behind.json --replay assets/helmet-behind-script.json --headless --no-ui \
 	  --size 800x500 --screenshot docs/flight-helmet-sky-behind.png
+	# The demo on a ground, lit by a sun object (with shadows) and two lamps.
+	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- assets/lit-demo.json \
+	  --headless --no-ui --size 800x450 --screenshot docs/lit-demo.png
 	# The Khronos fox (../shared) posed by its joint objects: neck and tail turned in the scene file.
 	VK_DRIVER_FILES=$(LAVAPIPE_ICD) $(CARGO) run -q --bin viewport -- assets/fox-posed.json \
 	  --headless --no-ui --size 800x500 --screenshot docs/fox-posed.png

@@ -114,6 +114,24 @@ fn frame(c: &mut Criterion) {
             b.iter_custom(|iters| record_time(&mut renderer, &quad, iters))
         });
     }
+    {
+        // The demo as the editor draws it, with the built-in sun's shadows
+        // (four cascades drawn and read: the default) and without.
+        let mut e = Editor::new(scene.clone(), 1280.0, 720.0);
+        let (shadowed, _) = meshes.editor_frame(&e);
+        assert!(shadowed.shadows.is_some());
+        e.lighting.shadows = false;
+        let (plain, _) = meshes.editor_frame(&e);
+        assert!(plain.shadows.is_none());
+        for (name, desc) in [("with shadows", &shadowed), ("without shadows", &plain)] {
+            group.bench_function(format!("demo 1280x720 {name}: draw + wait + read back"), |b| {
+                b.iter(|| {
+                    renderer.draw(desc).unwrap();
+                    renderer.read_color().unwrap()
+                })
+            });
+        }
+    }
     // The frame is drawn once; each iteration is one read-back of the last
     // frame (wait for its fence, copy the region, wait for the copy).
     renderer.draw(&desc).unwrap();

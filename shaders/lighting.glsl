@@ -30,7 +30,8 @@ layout(std140, set = 0, binding = 1) uniform Lighting {
     vec4 to_world[3];
     // x: which light casts shadows (0 none, 1 the sun, 2 + k scene light
     // k), y: the cascades' count; per cascade the world size of a texel of
-    // its map, and the matrix from view space to its map (xy in [0, 1], z
+    // its map (negative: nothing casts there, its layer is not drawn), and
+    // the matrix from view space to its map (xy in [0, 1], z
     // the depth).
     vec4 shadow_info;
     vec4 shadow_texel;

@@ -95,11 +95,15 @@ float shadow_factor(vec3 p, vec3 ng, vec3 l) {
     float size = float(textureSize(shadow_maps, 0).x);
     int count = int(lighting.shadow_info.y + live_zero + 0.5);
     for (int c = 0; c < count; c++) {
-        vec3 q = p + ng * lighting.shadow_texel[c] * (1.5 + 1.5 * (1.0 - nl));
+        float texel = lighting.shadow_texel[c];
+        vec3 q = p + ng * abs(texel) * (1.5 + 1.5 * (1.0 - nl));
         vec4 m = lighting.shadow[c] * vec4(q, 1.0);
         vec3 uvz = m.xyz / m.w;
         float margin = 3.0 / size;
         if (all(greaterThan(uvz.xy, vec2(margin))) && all(lessThan(uvz.xy, vec2(1.0 - margin))) && uvz.z < 1.0) {
+            if (texel < 0.0) {
+                return 1.0; // nothing casts into this cascade
+            }
             float sum = 0.0;
             for (int i = -1; i <= 1; i++) {
                 for (int j = -1; j <= 1; j++) {

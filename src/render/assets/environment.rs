@@ -64,7 +64,8 @@ pub(crate) struct LightingBlock {
     /// x: which light casts shadows (0 none, 1 the sun, 2 + k the frame's
     /// light k); y: the cascades' count.
     pub shadow_info: [f32; 4],
-    /// Per cascade: the world size of one texel of its map.
+    /// Per cascade: the world size of one texel of its map, negative
+    /// where nothing casts into it.
     pub shadow_texel: [f32; 4],
     /// Per cascade: view space to its map (x, y in [0, 1], z the depth).
     pub shadow: [[[f32; 4]; 4]; CASCADES],
@@ -96,7 +97,9 @@ impl LightingBlock {
         let back = view.try_inverse().unwrap_or_else(Matrix4::identity);
         for (k, c) in s.cascades.iter().enumerate() {
             self.shadow[k] = to_f32_cols(&(world_to_map(c) * back));
-            self.shadow_texel[k] = c.texel as f32;
+            // Negative: nothing casts into it (its layer is not drawn).
+            let sign = if s.casters[k].is_empty() { -1.0 } else { 1.0 };
+            self.shadow_texel[k] = sign * c.texel as f32;
         }
         self.shadow_info = [s.light.map_or(1.0, |k| 2.0 + k as f32), CASCADES as f32, 0.0, 0.0];
         self

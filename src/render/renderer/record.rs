@@ -373,7 +373,9 @@ impl Renderer {
                 let to_attachment = [maps.to_attachment()];
                 d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
                 let size = vk::Extent2D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE };
-                for (k, s) in shadow_views.iter().enumerate() {
+                // A cascade without casters is not drawn (nothing shadows
+                // there; the lighting block says so).
+                for (k, s) in shadow_views.iter().enumerate().filter(|(_, s)| !s.batches.is_empty()) {
                     let layer = Attachment::new(
                         maps.layer_views[k],
                         depth_clear(DepthMode::Standard.clear_depth()),
