@@ -347,8 +347,11 @@ impl SceneMeshes {
 }
 
 /// The quad view's four views, each with its overlay (none in the single
-/// view: `frame.camera` and `frame.overlay` over the whole target).
+/// view: `frame.camera` and `frame.overlay` over the whole target), and a
+/// camera's frame while looking through one.
 fn set_views(editor: &Editor, frame: &mut FrameDesc) {
+    // A camera's frame while looking through it (darkened around).
+    frame.camera_frame = editor.camera_frame().map(|[x, y, w, h]| [x, y, x + w, y + h].map(|v| v as f32));
     if editor.is_quad() {
         frame.views = editor
             .views()

@@ -38,6 +38,24 @@ pub fn camera_of(scene: &Scene, id: usize) -> Option<Camera> {
     camera.validate().is_ok().then_some(camera)
 }
 
+/// `camera` of aspect `aspect` shown in a view of `size`: the largest frame
+/// of that aspect centred in the view (x, y, width, height in pixels), and
+/// the camera widened so that the frame shows exactly its own view (the
+/// field of view or height scaled by the view's height over the frame's).
+pub fn framed(camera: Camera, aspect: f64, (w, h): (f64, f64)) -> (Camera, [f64; 4]) {
+    let (fw, fh) = if aspect > w / h { (w, w / aspect) } else { (h * aspect, h) };
+    let scale = h / fh;
+    let projection = match camera.projection {
+        Projection::Perspective { fov_y, near, far } => {
+            Projection::Perspective { fov_y: 2.0 * ((fov_y / 2.0).tan() * scale).atan(), near, far }
+        }
+        Projection::Orthographic { height, near, far } => {
+            Projection::Orthographic { height: height * scale, near, far }
+        }
+    };
+    (Camera { projection, ..camera }, [(w - fw) / 2.0, (h - fh) / 2.0, fw, fh])
+}
+
 impl Editor {
     /// The camera object looked through (Numpad0), if any.
     pub fn camera_view(&self) -> Option<usize> {
@@ -46,8 +64,31 @@ impl Editor {
 
     /// The camera the perspective view shows: the camera object's while
     /// looking through one, else the editor camera.
+    /// In the single view a camera whose `aspect` is set is widened so
+    /// that its own view fills the frame of that aspect centred in the
+    /// view ([`Editor::camera_frame`]).
     pub fn shown_camera(&self) -> Camera {
-        self.through.and_then(|id| camera_of(&self.scene, id)).unwrap_or(self.camera)
+        let Some((id, camera)) = self.through.and_then(|id| Some((id, camera_of(&self.scene, id)?))) else {
+            return self.camera;
+        };
+        match self.set_aspect(id) {
+            Some(aspect) if self.quad.is_none() => framed(camera, aspect, self.size).0,
+            _ => camera,
+        }
+    }
+
+    /// While looking through a camera object whose `aspect` is set, in the
+    /// single view: its frame, x, y, width and height in pixels (the rest
+    /// of the view is darkened).
+    pub fn camera_frame(&self) -> Option<[f64; 4]> {
+        let id = self.camera_view()?;
+        let aspect = self.set_aspect(id).filter(|_| self.quad.is_none())?;
+        Some(framed(camera_of(&self.scene, id)?, aspect, self.size).1)
+    }
+
+    /// Object `id`'s camera's own aspect, if it sets one.
+    fn set_aspect(&self, id: usize) -> Option<f64> {
+        self.scene.get(id)?.camera()?.aspect
     }
 
     /// Numpad0: looks through the active object's camera, or the scene's

@@ -193,6 +193,9 @@ pub struct FrameDesc {
     /// Box-selection rectangle (x0, y0, x1, y1 in physical pixels, any
     /// corner order), drawn on top of everything.
     pub selection_rect: Option<[f32; 4]>,
+    /// A camera's frame while looking through it (x0, y0, x1, y1 in
+    /// physical pixels): everything outside it is darkened.
+    pub camera_frame: Option<[f32; 4]>,
     /// The UI (egui), drawn last, over everything.
     pub ui: Option<UiDraw>,
     /// GPU culling (in every view, each culled against its own camera):
@@ -254,6 +257,7 @@ impl FrameDesc {
             overlay: Vec::new(),
             views: Vec::new(),
             selection_rect: None,
+            camera_frame: None,
             ui: None,
             gpu_scene: None,
             shadows: None,

@@ -776,3 +776,51 @@ fn the_world_menu_chooses_the_environment_and_the_background_one_undo_step_each(
     assert_eq!((l(14)["background"].clone(), l(14)["environment"].clone()), (Value::Null, json!(sky)));
     assert_eq!(l(15)["environment"], "uniform");
 }
+
+/// A camera object whose `aspect` is set, looked through in a view of
+/// another shape: its frame (the largest of that aspect, centred) shows
+/// exactly the camera's own view (the picture a script camera of its
+/// values draws at the frame's size), and the rest of the view is darkened.
+#[test]
+fn a_camera_with_its_own_aspect_is_framed_and_the_rest_darkened() {
+    use crate::support::replay::screenshot;
+    use crate::support::textured::to_srgb;
+    let objects = json!([
+        { "name": "box", "mesh": "cube", "position": [0, 1, 0] },
+        { "name": "ball", "mesh": "sphere", "position": [2.5, 1, -2] },
+        { "name": "square", "mesh": null, "position": [0, 2, 8], "camera": { "fov_y_deg": 40, "aspect": 1.0 } }
+    ]);
+    let scene = json!({ "camera": { "eye": [6, 4, 8], "target": [0, 0, 0] }, "objects": objects });
+    let l = json!({ "grid": false });
+    let through = screenshot(
+        &scene,
+        &json!({ "size": [320, 240], "lighting": l, "select": ["square"],
+        "events": [{ "key_down": "Numpad0" }] }),
+        &[],
+    );
+    let mut direct = scene.clone();
+    direct["camera"] = json!({ "eye": [0, 2, 8], "target": [0, 2, -2], "fov_y_deg": 40 });
+    let want = screenshot(&direct, &json!({ "size": [240, 240], "lighting": l, "events": [] }), &[]);
+    // The frame: x from 40 to 280.
+    let mut differ = 0;
+    for y in 0..240 {
+        for x in 0..240 {
+            let (a, b) = (through.pixel(x + 40, y), want.pixel(x, y));
+            if (0..3).any(|c| (i32::from(a[c]) - i32::from(b[c])).abs() > 2) {
+                differ += 1;
+            }
+        }
+    }
+    assert!(differ < 60, "{differ} of 57600 frame pixels differ from the camera's own picture");
+    // Outside: the background at 45 % (blended in linear light).
+    let bg = [0.035, 0.04, 0.05];
+    for (x, y) in [(5, 5), (20, 200), (300, 100), (319, 239)] {
+        let got = through.pixel(x, y);
+        for c in 0..3 {
+            let dark = i32::from(to_srgb(bg[c] * 0.45));
+            assert!((i32::from(got[c]) - dark).abs() <= 1, "({x}, {y}): {got:?}, want {dark}");
+        }
+    }
+    let inside = through.pixel(45, 3);
+    assert!((i32::from(inside[0]) - i32::from(to_srgb(bg[0]))).abs() <= 1, "{inside:?}");
+}

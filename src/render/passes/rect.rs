@@ -20,7 +20,12 @@ struct RectPush {
     rect: [f32; 4],
     border: [f32; 4],
     fill: [f32; 4],
+    /// x: 1 to fill the outside of the rectangle instead (no border).
+    mode: [f32; 4],
 }
+
+/// What darkens the view outside a camera's frame (black, blended).
+pub const OUTSIDE_FRAME: [f32; 4] = [0.0, 0.0, 0.0, 0.55];
 
 #[derive(Default)]
 pub(crate) struct RectPass {
@@ -56,7 +61,20 @@ impl RectPass {
     /// attachment of the pass's format and no depth; viewport and scissor set.
     pub unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, rect: [f32; 4]) {
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
-        pipeline::push(d, cmd, self.pipeline.layout, &RectPush { rect, border: RECT_BORDER, fill: RECT_FILL });
+        let push = RectPush { rect, border: RECT_BORDER, fill: RECT_FILL, mode: [0.0; 4] };
+        pipeline::push(d, cmd, self.pipeline.layout, &push);
+        d.cmd_draw(cmd, 3, 1, 0, 0);
+    }
+
+    /// Darkens everything outside `frame` (x0, y0, x1, y1 in pixels: a
+    /// camera's frame while looking through it).
+    ///
+    /// # Safety
+    /// As [`RectPass::record`].
+    pub unsafe fn record_outside(&self, d: &ash::Device, cmd: vk::CommandBuffer, frame: [f32; 4]) {
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline.raw);
+        let push = RectPush { rect: frame, border: OUTSIDE_FRAME, fill: OUTSIDE_FRAME, mode: [1.0, 0.0, 0.0, 0.0] };
+        pipeline::push(d, cmd, self.pipeline.layout, &push);
         d.cmd_draw(cmd, 3, 1, 0, 0);
     }
 }

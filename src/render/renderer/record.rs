@@ -406,7 +406,7 @@ impl Renderer {
                 msaa: msaa.is_some(),
                 outline,
                 overlay: overlay_drawn,
-                rect: desc.selection_rect.is_some(),
+                rect: desc.selection_rect.is_some() || desc.camera_frame.is_some(),
                 ui: ui_draw.is_some(),
             });
             let rgba = |c: [f32; 3]| vk::ClearValue { color: vk::ClearColorValue { float32: [c[0], c[1], c[2], 1.0] } };
@@ -550,6 +550,9 @@ impl Renderer {
                     }
                     Pass::Rect => {
                         begin_screen_pass(d, cmd, extent, color(None));
+                        if let Some(frame) = desc.camera_frame {
+                            parts.rect.record_outside(d, cmd, frame);
+                        }
                         if let Some(rect) = desc.selection_rect {
                             parts.rect.record(d, cmd, rect);
                         }
