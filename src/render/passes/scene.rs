@@ -381,15 +381,7 @@ impl ScenePass {
         samples: vk::SampleCountFlags,
         material_layout: vk::DescriptorSetLayout,
     ) -> Result<ScenePass, RenderError> {
-        // 4 model-view columns, 3 normal-matrix columns, 1 colour: eight
-        // vec4s, then the id as an integer attribute (exact for any u32).
-        let (bindings, mut attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 10,
-            binding: 1,
-            format: vk::Format::R32_UINT,
-            offset: std::mem::offset_of!(SceneInstance, id) as u32,
-        });
+        let (bindings, attributes) = instance_input();
         let set_layouts = [material_layout];
         let mut pass = Guard::new(gpu, ScenePass::default());
         let shaders =
@@ -421,32 +413,63 @@ impl ScenePass {
         inputs: &SceneInputs,
         multisampled: bool,
     ) -> (u32, u32) {
-        if inputs.batches.is_empty() {
-            return (0, 0);
-        }
-        let push = ScenePush::new(&inputs.projection);
-        let materials = inputs.materials;
-        let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
-        let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut bound, mut mesh) = (Bound::for_slot(inputs.lighting_slot), None);
-        let (mut calls, mut instances) = (0, 0);
         let pipelines = if multisampled { &self.multisampled } else { &self.pipelines };
-        for draw in &draws {
-            let Some(m) = materials.get(draw.material) else { continue };
-            bound.bind(d, cmd, pipelines, (draw.pass, draw.material), m, inputs.depth, &push, |_| {});
-            if mesh != Some(draw.mesh) {
-                if !inputs.meshes[draw.mesh].bind_scene(d, cmd, inputs.instance_buffer) {
-                    continue;
-                }
-                mesh = Some(draw.mesh);
-            }
-            let first = inputs.first_instance + draw.instances.0;
-            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, first);
-            calls += 1;
-            instances += draw.instances.1;
-        }
-        (calls, instances)
+        record_draws(d, cmd, pipelines, inputs, |_, _| false)
     }
+}
+
+/// Records `inputs`' instanced draws with `pipelines` (indexed by
+/// [`Pass`]), binding each pipeline, material and mesh once per run,
+/// leaving out the parts `skip` names by pass and material (the shadow
+/// pass's); returns (draw calls, instances).
+///
+/// # Safety
+/// As [`ScenePass::record`], the pipelines' formats those of the scope.
+pub(crate) unsafe fn record_draws(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    pipelines: &[Pipeline; 3],
+    inputs: &SceneInputs,
+    skip: impl Fn(Pass, &GpuMaterial) -> bool,
+) -> (u32, u32) {
+    if inputs.batches.is_empty() {
+        return (0, 0);
+    }
+    let push = ScenePush::new(&inputs.projection);
+    let materials = inputs.materials;
+    let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
+    let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
+    let (mut bound, mut mesh) = (Bound::for_slot(inputs.lighting_slot), None);
+    let (mut calls, mut instances) = (0, 0);
+    for draw in &draws {
+        let Some(m) = materials.get(draw.material).filter(|m| !skip(draw.pass, m)) else { continue };
+        bound.bind(d, cmd, pipelines, (draw.pass, draw.material), m, inputs.depth, &push, |_| {});
+        if mesh != Some(draw.mesh) {
+            if !inputs.meshes[draw.mesh].bind_scene(d, cmd, inputs.instance_buffer) {
+                continue;
+            }
+            mesh = Some(draw.mesh);
+        }
+        let first = inputs.first_instance + draw.instances.0;
+        d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, first);
+        calls += 1;
+        instances += draw.instances.1;
+    }
+    (calls, instances)
+}
+
+/// The CPU path's per-instance vertex input ([`SceneInstance`]): 4
+/// model-view columns, 3 normal-matrix columns and the colour as eight
+/// vec4s, then the id as an integer attribute (exact for any u32).
+pub(crate) fn instance_input() -> (Vec<vk::VertexInputBindingDescription>, Vec<vk::VertexInputAttributeDescription>) {
+    let (bindings, mut attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
+    attributes.push(vk::VertexInputAttributeDescription {
+        location: 10,
+        binding: 1,
+        format: vk::Format::R32_UINT,
+        offset: std::mem::offset_of!(SceneInstance, id) as u32,
+    });
+    (bindings.to_vec(), attributes)
 }
 
 impl Destroy for ScenePass {

@@ -11,11 +11,10 @@ use ash::vk;
 
 use crate::render::assets::material::{MaterialPush, Pass};
 use crate::render::assets::shadow_map::SHADOW_FORMAT;
-use crate::render::desc::MaterialId;
 use crate::render::device::error::RenderError;
-use crate::render::device::pipeline::{self, instanced_vertex_input, spirv, IdAttachment, Pipeline, PipelineDesc};
+use crate::render::device::pipeline::{self, spirv, IdAttachment, Pipeline, PipelineDesc};
 use crate::render::device::{Destroy, Gpu, Guard};
-use crate::render::passes::scene::{plan, Bound, SceneInputs, SceneInstance, ScenePush, MATERIAL_PUSH_OFFSET};
+use crate::render::passes::scene::{instance_input, record_draws, SceneInputs, MATERIAL_PUSH_OFFSET};
 
 /// Slope-scaled depth bias of the shadow maps (in units of the depth
 /// slope of each triangle).
@@ -30,13 +29,7 @@ pub(crate) struct ShadowPass {
 
 impl ShadowPass {
     pub fn new(gpu: &Gpu, material_layout: vk::DescriptorSetLayout) -> Result<ShadowPass, RenderError> {
-        let (bindings, mut attributes) = instanced_vertex_input(std::mem::size_of::<SceneInstance>() as u32, 8);
-        attributes.push(vk::VertexInputAttributeDescription {
-            location: 10,
-            binding: 1,
-            format: vk::Format::R32_UINT,
-            offset: std::mem::offset_of!(SceneInstance, id) as u32,
-        });
+        let (bindings, attributes) = instance_input();
         let (surface, surface_attributes) = pipeline::surface_vertex_input();
         let bindings: Vec<_> = bindings.iter().copied().chain([surface]).collect();
         let attributes: Vec<_> = attributes.iter().copied().chain(surface_attributes).collect();
@@ -70,34 +63,8 @@ impl ShadowPass {
     /// layer as depth and one unused colour attachment, viewport and
     /// scissor set; what `inputs` names stays alive until the GPU finished.
     pub unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, inputs: &SceneInputs) -> (u32, u32) {
-        if inputs.batches.is_empty() {
-            return (0, 0);
-        }
-        let push = ScenePush::new(&inputs.projection);
-        let materials = inputs.materials;
-        let pass_of = |id: MaterialId| materials.get(id).map_or(Pass::Opaque, |m| m.pass);
-        let draws = plan(&inputs.batches.runs, |m| &inputs.meshes[m].parts, pass_of);
-        let (mut bound, mut mesh) = (Bound::for_slot(inputs.lighting_slot), None);
-        let (mut calls, mut instances) = (0, 0);
-        for draw in draws.iter().filter(|d| d.pass != Pass::Blend) {
-            let Some(m) = materials.get(draw.material) else { continue };
-            // Unlit materials cast nothing.
-            if m.push.params[1] > 0.5 {
-                continue;
-            }
-            bound.bind(d, cmd, &self.pipelines, (draw.pass, draw.material), m, inputs.depth, &push, |_| {});
-            if mesh != Some(draw.mesh) {
-                if !inputs.meshes[draw.mesh].bind_scene(d, cmd, inputs.instance_buffer) {
-                    continue;
-                }
-                mesh = Some(draw.mesh);
-            }
-            let first = inputs.first_instance + draw.instances.0;
-            d.cmd_draw_indexed(cmd, draw.indices.1, draw.instances.1, draw.indices.0, 0, first);
-            calls += 1;
-            instances += draw.instances.1;
-        }
-        (calls, instances)
+        // BLEND and unlit parts cast nothing.
+        record_draws(d, cmd, &self.pipelines, inputs, |pass, m| pass == Pass::Blend || m.push.params[1] > 0.5)
     }
 }
 
