@@ -11,17 +11,18 @@ use super::trace::{note, UiTrace};
 use crate::editor::{Command, Editor};
 use crate::look::{Background, Environment, Lighting};
 
-/// The `.hdr` files (any case) directly in `folders`, sorted by path, each
-/// once.
+/// The `.hdr` files (any case) directly in `folders`, canonical (as a
+/// loaded environment names its file), sorted, each once.
 pub fn environment_files(folders: &[&Path]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = folders
         .iter()
         .filter_map(|dir| std::fs::read_dir(dir).ok())
         .flat_map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())))
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("hdr")) && p.is_file())
+        .filter_map(|p| std::fs::canonicalize(p).ok())
         .collect();
     files.sort();
-    files.dedup_by(|a, b| std::fs::canonicalize(&*a).ok() == std::fs::canonicalize(&*b).ok());
+    files.dedup();
     files
 }
 
@@ -51,8 +52,8 @@ pub(super) fn environment_menu(
     let failed = egui::Id::new("environment file failed");
     for (k, path) in files.iter().enumerate() {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let current =
-            matches!(now.environment, Environment::Hdr(id) if std::fs::canonicalize(path).ok() == Some(id.path()));
+        // Both canonical: no file system call while the menu is open.
+        let current = matches!(now.environment, Environment::Hdr(id) if id.path() == *path);
         let r = ui.selectable_label(current, &name).on_hover_text(path.display().to_string());
         if r.clicked() {
             match crate::look::envmap::load(path) {

@@ -374,8 +374,10 @@ impl Renderer {
                 d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
                 let size = vk::Extent2D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE };
                 // A cascade without casters is not drawn (nothing shadows
-                // there; the lighting block says so).
-                for (k, s) in shadow_views.iter().enumerate().filter(|(_, s)| !s.batches.is_empty()) {
+                // there): the same test as the lighting block's, which
+                // tells the shader so.
+                let casts = |k: usize| desc.shadows.as_ref().is_some_and(|s| !s.casters[k].is_empty());
+                for (k, s) in shadow_views.iter().enumerate().filter(|&(k, _)| casts(k)) {
                     let layer = Attachment::new(
                         maps.layer_views[k],
                         depth_clear(DepthMode::Standard.clear_depth()),
